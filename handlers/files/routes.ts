@@ -1,0 +1,34 @@
+// Files group: project metadata (DESIGN.md section 4).
+import { bool } from '../platform/db.js';
+import type { App, Handler } from '../platform/pipeline.js';
+import { effectiveFormats, getProject, listLanguages, type ProjectRow } from '../config/projects.js';
+
+/** Where the project's manifest and bundles are served: its custom domain, else the delivery origin. */
+export function deliveryUrlOf(app: App, p: ProjectRow): string {
+  return p.delivery_host ? `https://${p.delivery_host}/v1` : `${app.config.publicDeliveryUrl}/projects/${p.id}`;
+}
+
+export const getProjectMeta: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const langs = await listLanguages(db, p.id);
+  return {
+    body: {
+      projectId: p.id,
+      handle: p.handle,
+      slug: p.slug,
+      name: p.name,
+      baseLang: p.base_lang,
+      languages: [
+        { code: p.base_lang, isBase: true, fillMode: 'ai' },
+        ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode })),
+      ],
+      mode: p.mode,
+      content: { enabled: bool(p.content_enabled) },
+      deliveryHost: p.delivery_host,
+      deliveryUrl: deliveryUrlOf(ctx.app, p),
+      outputFormats: effectiveFormats(p),
+      currentVersion: null,
+    },
+  };
+};

@@ -1,0 +1,29 @@
+// Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
+import * as config from './config/routes.js';
+import * as credential from './credential/routes.js';
+import * as delivery from './delivery/routes.js';
+import * as files from './files/routes.js';
+import * as internalJobs from './internal/jobs.js';
+import * as internalProjects from './internal/projects.js';
+import * as internalWorkspaces from './internal/workspaces.js';
+import type { Handler } from './platform/pipeline.js';
+
+export const implementations: Record<string, Handler> = {
+  addLanguage: config.addLanguage,
+  addOutputFormat: config.addOutputFormat,
+  getCredential: credential.getCredential,
+  getProjectMeta: files.getProjectMeta,
+  getPricing: delivery.getPricing,
+  getDeliveryHealth: delivery.getHealth,
+  internalCreateWorkspace: internalWorkspaces.internalCreateWorkspace,
+  internalUpdateWorkspace: internalWorkspaces.internalUpdateWorkspace,
+  internalAdjustCredits: internalWorkspaces.internalAdjustCredits,
+  internalCreateProject: internalProjects.internalCreateProject,
+  internalGetProject: internalProjects.internalGetProject,
+  internalUpdateProject: internalProjects.internalUpdateProject,
+  internalListEvents: internalProjects.internalListEvents,
+  internalRemoveLanguage: internalProjects.internalRemoveLanguage,
+  internalCreateApiKey: internalProjects.internalCreateApiKey,
+  internalRevokeApiKey: internalProjects.internalRevokeApiKey,
+  internalRunDueJobs: internalJobs.internalRunDueJobs,
+};

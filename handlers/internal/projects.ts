@@ -1,0 +1,110 @@
+// Projects, their languages and API keys, as the dashboard manages them.
+import { normalizeLanguage } from '../config/languages.js';
+import { getProject, projectView } from '../config/projects.js';
+import { createApiKey, type Scope } from '../platform/apikeys.js';
+import type { Db } from '../platform/db.js';
+import { isUniqueViolation, newId, parseJson, randomToken } from '../platform/db.js';
+import { invalidArgument, notFound } from '../platform/errors.js';
+import type { Handler } from '../platform/pipeline.js';
+
+export function slugify(name: string): string {
+  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return (s || 'project').slice(0, 60);
+}
+
+export interface ProjectCreate {
+  workspaceId: string;
+  name: string;
+  baseLang: string;
+  languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>;
+  mode?: 'a' | 'b';
+  autoVerify?: boolean;
+  contentEnabled?: boolean;
+  costWarningMc?: number | null;
+}
+
+export async function createProject(db: Db, body: ProjectCreate) {
+  const ws = await db('workspaces').where({ id: body.workspaceId }).first('id');
+  if (!ws) throw notFound('Workspace not found.');
+  const baseLang = normalizeLanguage(body.baseLang);
+  const languages = new Map<string, 'ai' | 'manual'>();
+  for (const l of body.languages ?? []) {
+    const code = normalizeLanguage(l.code);
+    if (code === baseLang) throw invalidArgument(`${code} is the base language; it cannot also be a target.`);
+    languages.set(code, l.fillMode ?? 'ai');
+  }
+  const slug = slugify(body.name);
+  const now = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const id = newId('p');
+    const handle = `${slug.slice(0, 50)}-${randomToken(4).toLowerCase().slice(0, 5)}`;
+    try {
+      await db.transaction(async (trx) => {
+        await trx('projects').insert({
+          id, workspace_id: body.workspaceId, name: body.name, handle, slug, base_lang: baseLang,
+          mode: body.mode ?? 'b', auto_verify: Boolean(body.autoVerify), content_enabled: Boolean(body.contentEnabled),
+          cost_warning_mc: body.costWarningMc ?? null, output_formats: '[]', config_version: 0, created_at: now, updated_at: now,
+        });
+        if (languages.size) {
+          await trx('project_languages').insert([...languages].map(([code, fillMode]) => ({ project_id: id, code, fill_mode: fillMode, created_at: now, updated_at: now })));
+        }
+      });
+      return { projectId: id, handle, slug };
+    } catch (err) {
+      // A handle collision is astronomically rare; try another.
+      if (!isUniqueViolation(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+export const internalCreateProject: Handler = async (ctx) => ({ status: 201, body: await createProject(ctx.app.db, ctx.body) });
+
+export const internalGetProject: Handler = async (ctx) => ({ body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)) });
+
+export const internalUpdateProject: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const b = ctx.body;
+  const row: Record<string, unknown> = { updated_at: Date.now() };
+  if ('autoVerify' in b) row.auto_verify = b.autoVerify;
+  if ('contentEnabled' in b) row.content_enabled = b.contentEnabled;
+  if ('costWarningMc' in b) row.cost_warning_mc = b.costWarningMc;
+  if ('deliveryHost' in b) row.delivery_host = b.deliveryHost ? String(b.deliveryHost).toLowerCase() : null;
+  await db('projects').where({ id: p.id }).update(row);
+  return { body: await projectView(db, await getProject(db, p.id)) };
+};
+
+export const internalListEvents: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const rows = await db('events').where({ project_id: p.id }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100);
+  return {
+    body: { events: rows.map((r) => ({ id: r.id, type: r.type, createdAt: new Date(Number(r.created_at)).toISOString(), payload: parseJson(r.payload, {}) })) },
+  };
+};
+
+export const internalRemoveLanguage: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const code = normalizeLanguage(ctx.params.code);
+  if (code === p.base_lang) throw invalidArgument('The base language cannot be removed.');
+  const row = await db('project_languages').where({ project_id: p.id, code }).first();
+  if (!row) throw notFound(`${code} is not a language of this project.`);
+  await db('project_languages').where({ project_id: p.id, code }).whereNull('removed_at').update({ removed_at: Date.now(), updated_at: Date.now() });
+  return { status: 204 };
+};
+
+export const internalCreateApiKey: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const scopes = ctx.body.scopes as Scope[];
+  const requiresOperationApproval = Boolean(ctx.body.requiresOperationApproval);
+  const key = await createApiKey(db, p.id, { scopes, requiresOperationApproval, name: ctx.body.name });
+  return { status: 201, body: { ...key, scopes, requiresOperationApproval } };
+};
+
+export const internalRevokeApiKey: Handler = async (ctx) => {
+  const n = await ctx.app.db('api_keys').where({ id: ctx.params.keyId, project_id: ctx.params.projectId }).whereNull('revoked_at').update({ revoked_at: Date.now() });
+  if (!n) throw notFound('No such live key in this project.');
+  return { status: 204 };
+};

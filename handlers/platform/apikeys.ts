@@ -1,0 +1,65 @@
+// Project API keys: `glk_<keyId>_<secret>`. The key id locates the row; only a SHA-256 of the whole key is
+// stored, compared in constant time. The secret is returned once, at creation.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Db } from './db.js';
+import { bool, newId, parseJson, randomToken } from './db.js';
+
+export const KEY_PREFIX = 'glk_';
+export const SCOPES = ['read', 'write', 'capture', 'translate', 'publish', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface KeyPrincipal {
+  keyId: string;
+  projectId: string;
+  scopes: Scope[];
+  requiresOperationApproval: boolean;
+  projectDeleted: boolean;
+}
+
+const hash = (key: string) => createHash('sha256').update(key).digest();
+
+export async function createApiKey(
+  db: Db,
+  projectId: string,
+  opts: { scopes: Scope[]; requiresOperationApproval?: boolean; name?: string },
+): Promise<{ keyId: string; apiKey: string }> {
+  const keyId = newId('k', 9).slice(2);
+  const apiKey = `${KEY_PREFIX}${keyId}_${randomToken(32)}`;
+  await db('api_keys').insert({
+    id: keyId,
+    project_id: projectId,
+    name: opts.name ?? null,
+    secret_hash: hash(apiKey).toString('hex'),
+    scopes: JSON.stringify([...new Set(opts.scopes)]),
+    requires_operation_approval: Boolean(opts.requiresOperationApproval),
+    created_at: Date.now(),
+  });
+  return { keyId, apiKey };
+}
+
+const KEY_SHAPE = /^glk_([A-Za-z0-9]{12})_[A-Za-z0-9]{43}$/;
+
+/** The principal behind a bearer key, or null for anything that is not a live key. */
+export async function verifyApiKey(db: Db, apiKey: string): Promise<KeyPrincipal | null> {
+  const m = KEY_SHAPE.exec(apiKey);
+  if (!m) return null;
+  const row = await db('api_keys as k')
+    .join('projects as p', 'p.id', 'k.project_id')
+    .where('k.id', m[1])
+    .first('k.id', 'k.project_id', 'k.secret_hash', 'k.scopes', 'k.requires_operation_approval', 'k.revoked_at', 'p.deleted_at');
+  if (!row || row.revoked_at != null) return null;
+  if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), hash(apiKey))) return null;
+  return {
+    keyId: row.id,
+    projectId: row.project_id,
+    scopes: parseJson<Scope[]>(row.scopes, []),
+    requiresOperationApproval: bool(row.requires_operation_approval),
+    projectDeleted: row.deleted_at != null,
+  };
+}
+
+/** `admin` grants every scope; `*` in the route's list means any valid key of the project. */
+export function hasScope(granted: Scope[], allowed: string[]): boolean {
+  if (allowed.includes('*') || granted.includes('admin')) return true;
+  return allowed.some((s) => granted.includes(s as Scope));
+}

@@ -1,0 +1,53 @@
+// Wires configuration, database, job queue and servers into one running service.
+import type Hapi from '@hapi/hapi';
+import { registerJobs } from '../jobs.js';
+import { buildServers } from '../server.js';
+import type { Config } from './config.js';
+import { migrate, openDb } from './db.js';
+import { JobQueue } from './jobs.js';
+import type { App } from './pipeline.js';
+
+export interface Service {
+  app: App;
+  main: Hapi.Server;
+  delivery: Hapi.Server;
+  stop(): Promise<void>;
+}
+
+export async function createApp(config: Config): Promise<App> {
+  const db = openDb(config.databaseUrl);
+  await migrate(db);
+  const jobs = new JobQueue(db);
+  const app: App = { db, config, jobs };
+  registerJobs(app);
+  return app;
+}
+
+/**
+ * Starts the service. `port`/`deliveryPort` override the configured ports (tests pass 0 for a free port);
+ * a configured DELIVERY_PORT of 0 turns the delivery origin off. `listen: false` builds for server.inject only.
+ */
+export async function startService(config: Config, opts: { listen?: boolean; port?: number; deliveryPort?: number } = {}): Promise<Service> {
+  const app = await createApp(config);
+  const { main, delivery } = await buildServers(app, opts);
+  const listen = opts.listen ?? true;
+  if (listen) {
+    await main.start();
+    if (config.deliveryPort !== 0 || opts.deliveryPort !== undefined) await delivery.start();
+  } else {
+    await main.initialize();
+    await delivery.initialize();
+  }
+  const stopWorkers = config.workers === 'inline' ? app.jobs.start() : async () => {};
+  return {
+    app,
+    main,
+    delivery,
+    async stop() {
+      await stopWorkers();
+      await main.stop();
+      await delivery.stop();
+      await app.db.destroy();
+    },
+  };
+}

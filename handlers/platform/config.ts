@@ -1,0 +1,67 @@
+// Every setting of DESIGN.md section 3, read once from the environment.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export type EngineName = 'pseudo' | 'openai' | 'none';
+
+export interface Config {
+  port: number;
+  deliveryPort: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  objectStore: string;
+  s3: { endpoint?: string; region?: string; forcePathStyle: boolean };
+  publicApiUrl: string;
+  publicDeliveryUrl: string;
+  publicAppUrl: string;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  translationEngine: EngineName;
+  openai: { baseUrl?: string; apiKey?: string; model?: string };
+  workers: 'inline' | 'off';
+  webhookAllowPrivate: boolean;
+  logLevel: string;
+}
+
+function flag(v: string | undefined): boolean {
+  return v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+function int(name: string, v: string | undefined, dflt: number): number {
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', env.PORT, 8080);
+  const deliveryPort = int('DELIVERY_PORT', env.DELIVERY_PORT, 8081);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const engine = (env.TRANSLATION_ENGINE || 'pseudo') as EngineName;
+  if (!['pseudo', 'openai', 'none'].includes(engine)) throw new Error(`TRANSLATION_ENGINE must be pseudo, openai or none`);
+  const workers = (env.WORKERS || 'inline') as Config['workers'];
+  if (!['inline', 'off'].includes(workers)) throw new Error('WORKERS must be inline or off');
+  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    port,
+    deliveryPort,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || `sqlite://${path.join(dataDir, 'service.db')}`,
+    objectStore: env.OBJECT_STORE || `file://${path.join(dataDir, 'objects')}`,
+    s3: { endpoint: env.S3_ENDPOINT, region: env.S3_REGION, forcePathStyle: flag(env.S3_FORCE_PATH_STYLE) },
+    publicApiUrl: (env.PUBLIC_API_URL || `http://${local}:${port}/v1`).replace(/\/$/, ''),
+    publicDeliveryUrl: (env.PUBLIC_DELIVERY_URL || `http://${local}:${deliveryPort}/v1`).replace(/\/$/, ''),
+    publicAppUrl: (env.PUBLIC_APP_URL || `http://${local}:${port}`).replace(/\/$/, ''),
+    adminToken: env.ADMIN_TOKEN || randomBytes(24).toString('base64url'),
+    adminTokenGenerated: !env.ADMIN_TOKEN,
+    translationEngine: engine,
+    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
+    workers,
+    webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

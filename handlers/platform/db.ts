@@ -1,0 +1,73 @@
+// The database: SQLite (better-sqlite3) by default, MySQL 8 / MariaDB 10.6+ (mysql2) when DATABASE_URL says so.
+// Timestamps are stored as epoch milliseconds (BIGINT) and JSON as text, so both dialects read back the same values.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { migrationSource } from './migrations/index.js';
+
+export type Db = Knex;
+export type Dialect = 'sqlite' | 'mysql';
+
+export function dialectOf(db: Knex): Dialect {
+  return db.client.config.client === 'mysql2' ? 'mysql' : 'sqlite';
+}
+
+export function openDb(url: string): Knex {
+  if (url.startsWith('sqlite://')) {
+    const file = url.slice('sqlite://'.length);
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+          // WAL lets readers of another process run beside the writer; busy_timeout makes a second
+          // process wait for the write lock instead of failing at once.
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = NORMAL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  if (url.startsWith('mysql://')) {
+    return knexFactory({
+      client: 'mysql2',
+      connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false, charset: 'utf8mb4' } as any,
+      pool: { min: 0, max: 10 },
+    });
+  }
+  throw new Error(`DATABASE_URL must start with sqlite:// or mysql://, got ${url}`);
+}
+
+export async function migrate(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}
+
+/** Ids are opaque, URL-safe and unguessable; the prefix tells a reader what kind of thing it names. */
+export function newId(prefix: string, bytes = 9): string {
+  return `${prefix}_${randomToken(bytes)}`;
+}
+
+export function randomToken(bytes: number): string {
+  return randomBytes(bytes).toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'x' : 'z'));
+}
+
+export const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
+
+export function parseJson<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string' || text === '') return fallback;
+  return JSON.parse(text) as T;
+}
+
+/** A duplicate-key insert, in either dialect: the row a concurrent writer got in first. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? '';
+  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY') || code.startsWith('SQLITE_CONSTRAINT_UNIQUE');
+}

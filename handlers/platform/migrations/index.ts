@@ -1,0 +1,14 @@
+// Migrations are listed here in order, so both dialects and every runner (tsx, tests) see the same set
+// without a directory scan.
+import type { Knex } from 'knex';
+import * as m001 from './001_foundation.js';
+
+const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
+  '001_foundation': m001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() { return Object.keys(all); },
+  getMigrationName(name) { return name; },
+  async getMigration(name) { return all[name]; },
+};

@@ -1,0 +1,172 @@
+// Every route runs through one pipeline, in API.md section 5's order:
+//   authenticate (401) → project (404) → rate limit (429) → scope (403, from the spec) → query flags and
+//   parameters (400) → body size (413, enforced by Hapi while reading) → content type (415) → JSON (400)
+//   → body dryRun flags (400) → schema (400 and the spec's x-error-codes) → the group's handler.
+// The first four stages run in onPreAuth, before Hapi reads a byte of the body.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { RouteSpec } from '../../generated/routes.js';
+import { hasScope, verifyApiKey, type KeyPrincipal } from './apikeys.js';
+import type { Config } from './config.js';
+import type { Db } from './db.js';
+import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
+import { ApiError, invalidArgument, notFound } from './errors.js';
+import type { JobQueue } from './jobs.js';
+import { enforceRateLimit } from './ratelimit.js';
+import { validateBody, validateParams } from './validation.js';
+
+export interface App {
+  db: Db;
+  config: Config;
+  jobs: JobQueue;
+}
+
+export interface Ctx {
+  app: App;
+  route: RouteSpec;
+  request: Request;
+  /** The calling key (public API) or undefined (public and internal routes). */
+  principal?: KeyPrincipal;
+  params: Record<string, any>;
+  query: Record<string, any>;
+  body: any;
+  dryRun: boolean;
+}
+
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Content type of a non-JSON body (rendered files). */
+  type?: string;
+}
+
+export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;
+
+const notImplemented: Handler = (ctx) => {
+  throw new ApiError(501, 'not_implemented', `${ctx.route.method} ${ctx.route.path} is not implemented yet.`);
+};
+
+const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer' });
+
+function bearer(request: Request): string | null {
+  const h = request.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(String(h));
+  return m ? m[1] : '';
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+interface State { principal?: KeyPrincipal; params: Record<string, any>; query: Record<string, any>; dryRun: boolean }
+
+async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
+  const state: State = { params: { ...request.params }, query: { ...request.query }, dryRun: false };
+  if (route.origin === 'internal') {
+    const token = bearer(request);
+    if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken))) throw unauthorized('A valid admin token is required.');
+  } else if (!route.public) {
+    const token = bearer(request);
+    if (!token) throw unauthorized('Send the project API key as Authorization: Bearer <key>.');
+    const principal = await verifyApiKey(app.db, token);
+    if (!principal) throw unauthorized('The API key is not valid.');
+    state.principal = principal;
+    if (route.projectScoped) {
+      // A key only ever sees its own project: any other project id is "not found" to it.
+      if (principal.projectDeleted || principal.projectId !== String(request.params.projectId)) throw notFound('Project not found.');
+      if (route.rateLimited) await enforceRateLimit(app.db, principal.projectId);
+    }
+    if (!hasScope(principal.scopes, route.scopes)) {
+      throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
+    }
+  }
+  state.dryRun = dryRunFromQuery(route.dryRun, state.query);
+  const input = { ...state.query, ...state.params };
+  if (route.hasParams) validateParams(route.operationId, input);
+  for (const k of Object.keys(state.query)) state.query[k] = input[k];
+  for (const k of Object.keys(state.params)) state.params[k] = input[k];
+  return state;
+}
+
+function parseBody(route: RouteSpec, request: Request): unknown {
+  const raw = request.payload as Buffer | null | undefined;
+  if (!raw || raw.length === 0) {
+    if (route.bodyRequired) throw invalidArgument('A JSON body is required.');
+    return undefined;
+  }
+  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw invalidArgument('The body is not valid JSON.');
+  }
+}
+
+export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undefined): ServerRoute {
+  const impl = handler ?? notImplemented;
+  const options: ServerRoute['options'] = {
+    ext: {
+      onPreAuth: {
+        method: async (request: Request, h: ResponseToolkit) => {
+          request.app = await beforeBody(app, route, request);
+          return h.continue;
+        },
+      },
+    },
+  };
+  if (route.hasBody) options.payload = { parse: false, output: 'data', maxBytes: route.bodyLimit, allow: undefined };
+  return {
+    method: route.method as Exclude<RouteSpec['method'], 'HEAD'>,
+    path: route.path,
+    options,
+    handler: async (request, h) => {
+      const state = request.app as State;
+      let body: unknown;
+      let dryRun = state.dryRun;
+      if (route.hasBody) {
+        body = parseBody(route, request);
+        dryRun = dryRunFromBody(route.dryRun, body) || dryRun;
+        if (body !== undefined) validateBody(route.operationId, body);
+      }
+      if (route.scopesByAction && state.principal) {
+        const needed = route.scopesByAction[(body as any)?.action] ?? route.scopes;
+        if (!hasScope(state.principal.scopes, needed)) throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
+      }
+      const reply = await impl({ app, route, request, principal: state.principal, params: state.params, query: state.query, body, dryRun });
+      const res = reply.body === undefined ? h.response().code(reply.status ?? 204) : h.response(reply.body as any).code(reply.status ?? 200);
+      if (reply.type) res.type(reply.type);
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
+      return res;
+    },
+  };
+}
+
+/** Hapi's own refusals (unknown route, oversize body, ...) and our ApiErrors, all as `{error, message}`. */
+export function errorResponse(request: Request, h: ResponseToolkit) {
+  const res = request.response as any;
+  if (!res || !res.isBoom) return h.continue;
+  let err: ApiError;
+  if (res instanceof ApiError) err = res;
+  else {
+    const status = res.output?.statusCode ?? 500;
+    const byStatus: Record<number, [string, string]> = {
+      400: ['invalid_argument', 'The request is malformed.'],
+      401: ['unauthorized', 'Authentication is required.'],
+      403: ['forbidden', 'Not allowed.'],
+      404: ['not_found', 'No such route.'],
+      405: ['not_found', 'No such route.'],
+      408: ['invalid_argument', 'The request body took too long to arrive.'],
+      413: ['payload_too_large', 'The request body is larger than this route accepts.'],
+      415: ['unsupported_media_type', 'Unsupported content type.'],
+    };
+    const [code, message] = byStatus[status] ?? ['internal', 'Internal error. The write may have committed; rerunning the command is safe.'];
+    if (!byStatus[status]) request.log(['error'], res);
+    err = new ApiError(byStatus[status] ? status : 500, code, message);
+  }
+  const out = h.response(err.body()).code(err.status);
+  for (const [k, v] of Object.entries(err.headers)) out.header(k, v);
+  return out;
+}

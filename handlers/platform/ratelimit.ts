@@ -1,0 +1,38 @@
+// Fixed 60-second windows per project, counted in the database with one atomic upsert so every server
+// process sharing the database enforces one limit (API.md section 8).
+import type { Db } from './db.js';
+import { dialectOf } from './db.js';
+import { ApiError } from './errors.js';
+
+export const RATE_LIMIT = 120;
+export const WINDOW_MS = 60_000;
+
+export async function countRequest(db: Db, projectId: string, now = Date.now()): Promise<number> {
+  const windowStart = now - (now % WINDOW_MS);
+  if (dialectOf(db) === 'mysql') {
+    // LAST_INSERT_ID(expr) hands the new count back in the OK packet: one round trip, no read-after-write.
+    const [res] = await db.raw(
+      'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, LAST_INSERT_ID(1)) ' +
+        'ON DUPLICATE KEY UPDATE count = LAST_INSERT_ID(count + 1)',
+      [projectId, windowStart],
+    );
+    return Number(res.insertId);
+  }
+  const rows = await db.raw(
+    'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, 1) ' +
+      'ON CONFLICT (project_id, window_start) DO UPDATE SET count = count + 1 RETURNING count',
+    [projectId, windowStart],
+  );
+  return Number(rows[0].count);
+}
+
+export async function enforceRateLimit(db: Db, projectId: string, now = Date.now()): Promise<void> {
+  if ((await countRequest(db, projectId, now)) > RATE_LIMIT) {
+    throw new ApiError(429, 'rate_limited', `More than ${RATE_LIMIT} requests in this 60-second window; retry after it ends.`, {}, { 'Retry-After': '60' });
+  }
+}
+
+/** Sweep: windows older than the current one are never read again. */
+export async function sweepRateWindows(db: Db, now: number): Promise<void> {
+  await db('rate_windows').where('window_start', '<', now - WINDOW_MS).delete();
+}

@@ -1,0 +1,40 @@
+// Builds the two Hapi servers: the main origin (public /v1 API, internal /internal/v1 API, dashboard) and the
+// delivery origin. Routes come from the generated route table; a route with no implementation answers 501.
+import Hapi from '@hapi/hapi';
+import hapiPino from 'hapi-pino';
+import { routes, type RouteSpec } from '../generated/routes.js';
+import { implementations } from './index.js';
+import { errorResponse, toHapiRoute, type App } from './platform/pipeline.js';
+
+const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
+
+async function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Promise<Hapi.Server> {
+  const server = Hapi.server({
+    port,
+    host: app.config.host,
+    router: { stripTrailingSlash: true },
+    routes: { timeout: { server: false } },
+  });
+  await server.register({
+    plugin: hapiPino,
+    options: {
+      level: app.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      logRequestComplete: app.config.logLevel === 'debug',
+    },
+  });
+  server.ext('onPreResponse', errorResponse);
+  for (const r of routes) {
+    // Hapi answers HEAD from the GET route (same headers, no body).
+    if (!origins.includes(r.origin) || r.method === 'HEAD') continue;
+    const route = toHapiRoute(app, r, implementations[r.operationId]);
+    server.route({ ...route, path: PREFIX[r.origin] + r.path });
+  }
+  return server;
+}
+
+export async function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
+  const main = await build(app, ['main', 'internal'], opts.port ?? app.config.port);
+  const delivery = await build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
+  return { main, delivery };
+}

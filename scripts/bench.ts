@@ -1,0 +1,33 @@
+// `npm run bench`: every scenario measures our figure and a baseline in the same run and prints the ratio.
+// Scenarios live in scripts/bench/*.ts; `npm run bench -- credential` runs the ones whose name matches.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface BenchResult {
+  figure: string;
+  baseline: string;
+  ratio: number;
+  /** e.g. ">= 0.5" or "<= 3" */
+  target: string;
+}
+
+export interface Scenario {
+  name: string;
+  run(): Promise<BenchResult>;
+}
+
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench');
+const filter = process.argv[2];
+const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.startsWith('_')).sort();
+let failedTargets = 0;
+for (const f of files) {
+  const { scenario } = (await import(path.join(dir, f))) as { scenario: Scenario };
+  if (filter && !scenario.name.includes(filter)) continue;
+  const r = await scenario.run();
+  const [op, num] = r.target.split(' ');
+  const met = op === '>=' ? r.ratio >= Number(num) : r.ratio <= Number(num);
+  if (!met) failedTargets++;
+  console.log(`${scenario.name}\n  ours:     ${r.figure}\n  baseline: ${r.baseline}\n  ratio:    ${r.ratio.toFixed(2)} (target ${r.target}: ${met ? 'met' : 'MISSED'})`);
+}
+console.log(failedTargets ? `${failedTargets} target(s) missed` : 'all targets met');

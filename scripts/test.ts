@@ -1,0 +1,38 @@
+// `npm test`: the whole suite on SQLite, then the database-backed tests again on MySQL when MYSQL_URL is set.
+// Ends with one line `N passed, M failed` over both runs. Extra arguments go to AVA (e.g. a file to run).
+import { spawn } from 'node:child_process';
+
+interface Totals { passed: number; failed: number; ran: boolean }
+
+function runAva(label: string, args: string[], env: Record<string, string>): Promise<Totals> {
+  return new Promise((resolve) => {
+    console.log(`\n=== ${label} ===`);
+    const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', '--tap', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
+    child.on('close', (code) => {
+      const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+      const passed = num(/^# pass (\d+)/m);
+      let failed = num(/^# fail (\d+)/m);
+      // A crash outside any test (no totals, or a non-zero exit with nothing failed) still counts as a failure.
+      if (code !== 0 && failed === 0) failed = 1;
+      resolve({ passed, failed, ran: /^# tests \d+/m.test(out) });
+    });
+  });
+}
+
+const extra = process.argv.slice(2);
+const runs: Totals[] = [];
+runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }));
+if (process.env.MYSQL_URL) {
+  // Contract tests (spec lint, generated freshness, mock) do not touch the database; run them once.
+  const dbFiles = extra.length ? extra : ['test/api/**/*.test.ts'];
+  runs.push(await runAva('MySQL', dbFiles, { TEST_DB: 'mysql' }));
+}
+const passed = runs.reduce((a, r) => a + r.passed, 0);
+const failed = runs.reduce((a, r) => a + r.failed, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,11 @@
+// `npm run worker`: a job worker process beside API processes started with WORKERS=off.
+import { createApp } from '../handlers/platform/app.js';
+import { loadConfig } from '../handlers/platform/config.js';
+
+const app = await createApp(loadConfig());
+const stop = app.jobs.start(250);
+console.log(`worker ${app.jobs.workerId} polling ${app.config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+const keepAlive = setInterval(() => {}, 1 << 30);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => { void stop().then(() => app.db.destroy()).then(() => { clearInterval(keepAlive); process.exit(0); }); });
+}

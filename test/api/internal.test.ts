@@ -1,0 +1,73 @@
+// The internal dashboard API: workspaces, credits, projects, languages and API keys.
+import test from 'ava';
+import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+test.before(async () => { svc = await startTestService(); });
+test.after.always(async () => { await svc?.stop(); });
+
+test('workspaces are created with a balance and settings, and patched', async (t) => {
+  const c = await svc.admin.POST('/workspaces', { body: { name: 'Acme', creditsMc: 5000, requireApproval: true, keyLimit: 100 } });
+  t.is(c.response.status, 201);
+  t.is(c.data!.balance, 5000);
+  const u = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: c.data!.workspaceId } }, body: { spendingCapMc: 2000, requireApproval: false } });
+  t.is(u.response.status, 200);
+  t.like(u.data, { name: 'Acme', balance: 5000, requireApproval: false, spendingCapMc: 2000, keyLimit: 100, documentLimit: null });
+  const missing = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: 'ws_nope' } }, body: { keyLimit: 1 } });
+  t.is(missing.response.status, 404);
+  const bad = await svc.admin.POST('/workspaces', { body: { name: '', creditsMc: -1 } as any });
+  t.is(bad.response.status, 400);
+});
+
+test('credits move by signed amounts and never below zero, even concurrently', async (t) => {
+  const ws = (await svc.admin.POST('/workspaces', { body: { name: 'W', creditsMc: 1000 } })).data!;
+  const path = { workspaceId: ws.workspaceId };
+  t.deepEqual((await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: 500 } })).data, { balance: 1500 });
+  const under = await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: -2000 } });
+  t.is(under.response.status, 409);
+  const results = await Promise.all(Array.from({ length: 20 }, () => svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: -100 } })));
+  t.is(results.filter((r) => r.response.status === 200).length, 15);
+  const w = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: null } });
+  t.is(w.data!.balance, 0);
+});
+
+test('projects are created with a normalized base language and targets, and read back', async (t) => {
+  const ws = (await svc.admin.POST('/workspaces', { body: { name: 'W' } })).data!;
+  const c = await svc.admin.POST('/projects', { body: { workspaceId: ws.workspaceId, name: 'Mobile App!', baseLang: 'EN_us', languages: [{ code: 'de_DE' }, { code: 'ja', fillMode: 'manual' }], mode: 'a' } });
+  t.is(c.response.status, 201);
+  t.is(c.data!.slug, 'mobile-app');
+  t.true(c.data!.handle.startsWith('mobile-app-'));
+  const g = await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: c.data!.projectId } } });
+  t.like(g.data, { baseLang: 'en-us', mode: 'a', autoVerify: false, contentEnabled: false });
+  t.deepEqual(g.data!.languages, [
+    { code: 'en-us', isBase: true, fillMode: 'ai', removed: false },
+    { code: 'de-de', isBase: false, fillMode: 'ai', removed: false },
+    { code: 'ja', isBase: false, fillMode: 'manual', removed: false },
+  ]);
+  const clash = await svc.admin.POST('/projects', { body: { workspaceId: ws.workspaceId, name: 'X', baseLang: 'en', languages: [{ code: 'EN' }] } });
+  t.is(clash.response.status, 400);
+  const noWs = await svc.admin.POST('/projects', { body: { workspaceId: 'ws_nope', name: 'X', baseLang: 'en' } });
+  t.is(noWs.response.status, 404);
+});
+
+test('removing a language: the base is refused, an unknown code is 404, removal is idempotent', async (t) => {
+  const p = await createTestProject(svc);
+  const path = (code: string) => ({ params: { path: { projectId: p.projectId, code } } });
+  t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('en'))).response.status, 400);
+  t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('it'))).response.status, 404);
+  t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('DE'))).response.status, 204);
+  t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('de'))).response.status, 204);
+});
+
+test('API keys: scopes are validated, the agent flag is kept', async (t) => {
+  const p = await createTestProject(svc);
+  const bad = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: ['root'] as any } });
+  t.is(bad.response.status, 400);
+  const none = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: [] } });
+  t.is(none.response.status, 400);
+  const ok = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: ['translate'], requiresOperationApproval: true, name: 'ci agent' } });
+  t.is(ok.response.status, 201);
+  t.like(ok.data, { scopes: ['translate'], requiresOperationApproval: true });
+  const cred = await svc.client(ok.data!.apiKey).GET('/projects/{projectId}/credential', { params: { path: { projectId: p.projectId } } });
+  t.deepEqual(cred.data, { scopes: ['translate'], requires_operation_approval: true });
+});

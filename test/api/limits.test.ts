@@ -1,0 +1,98 @@
+// Body limits of API.md section 8 (413 payload_too_large before any work) and the per-project rate limit,
+// shared by every server process on one database.
+import test from 'ava';
+import { RATE_LIMIT, WINDOW_MS } from '../../handlers/platform/ratelimit.js';
+import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+test.before(async () => { svc = await startTestService(); });
+test.after.always(async () => { await svc?.stop(); });
+
+async function post(url: string, key: string, body: string, method = 'POST') {
+  const res = await fetch(url, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A JSON body of exactly `size` bytes. */
+const bodyOf = (size: number, field = 'pad') => {
+  const shell = JSON.stringify({ [field]: '' });
+  return JSON.stringify({ [field]: 'x'.repeat(size - shell.length) });
+};
+
+test('each route answers 413 payload_too_large just over its body limit, and reads a body at the limit', async (t) => {
+  const p = await createTestProject(svc);
+  const cases: Array<[string, string, number]> = [
+    ['POST', '/translate', 1024 * 1024],
+    ['POST', '/sync', 4 * 1024 * 1024],
+    ['PUT', '/content/doc-1', 256 * 1024],
+    ['POST', '/content', 256 * 1024],
+  ];
+  for (const [method, path, limit] of cases) {
+    const url = `${svc.baseUrl}/projects/${p.projectId}${path}`;
+    const over = await post(url, p.apiKey, bodyOf(limit + 1), method);
+    t.is(over.status, 413, `${path} over`);
+    t.deepEqual(over.body.error, 'payload_too_large');
+    t.is(typeof over.body.message, 'string');
+    const at = await post(url, p.apiKey, bodyOf(limit), method);
+    t.not(at.status, 413, `${path} at the limit is read (${at.status} ${at.body.error})`);
+    t.is(at.body.error, 'invalid_argument', `${path}: the body at the limit reached validation`);
+  }
+});
+
+test('unknown routes and methods answer 404 not_found in the error format', async (t) => {
+  for (const [method, path] of [['GET', '/v1/nope'], ['DELETE', '/v1/pricing'], ['GET', '/v2/pricing']]) {
+    const res = await fetch(`${svc.baseUrl.replace('/v1', '')}${path}`, { method });
+    t.is(res.status, 404, path);
+    t.deepEqual(Object.keys(await res.json()).sort(), ['error', 'message']);
+  }
+});
+
+/** Waits until at least `margin` ms remain in the current fixed window, so a burst lands in one window. */
+async function awayFromWindowEdge(margin = 15_000) {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < margin) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+test('the rate limit is one window per project across two server instances on one database', async (t) => {
+  const second = await startTestService({}, (svc.service.app.config.databaseUrl));
+  try {
+    const p = await createTestProject(svc, { scopes: ['read'] });
+    const other = await createTestProject(svc, { scopes: ['read'] });
+    await awayFromWindowEdge();
+    const urls = [svc.baseUrl, second.baseUrl];
+    const total = RATE_LIMIT + 30;
+    const results = await Promise.all(Array.from({ length: total }, (_, i) =>
+      fetch(`${urls[i % 2]}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } })
+        .then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() }))));
+    const ok = results.filter((r) => r.status === 200).length;
+    const limited = results.filter((r) => r.status === 429);
+    t.is(ok, RATE_LIMIT);
+    t.is(limited.length, total - RATE_LIMIT);
+    for (const r of limited) {
+      t.is(r.retry, '60');
+      t.is(r.body.error, 'rate_limited');
+    }
+    // Other routes of the same project share the window; another project has its own.
+    const meta = await fetch(`${second.baseUrl}/projects/${p.projectId}/meta`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    t.is(meta.status, 429);
+    const fresh = await other.client.GET('/projects/{projectId}/credential', { params: { path: { projectId: other.projectId } } });
+    t.is(fresh.response.status, 200);
+    // /pricing has no application rate limit.
+    const pricing = await Promise.all(Array.from({ length: RATE_LIMIT + 10 }, () => fetch(`${svc.baseUrl}/pricing`).then((r) => r.status)));
+    t.true(pricing.every((s) => s === 200));
+  } finally {
+    await second.service.stop();
+  }
+});
+
+test('a new window opens after 60 seconds, and the sweep drops old windows', async (t) => {
+  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
+  const db = svc.service.app.db;
+  const start = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS);
+  t.is(await countRequest(db, 'p_window', start), 1);
+  t.is(await countRequest(db, 'p_window', start + WINDOW_MS - 1), 2);
+  t.is(await countRequest(db, 'p_window', start + WINDOW_MS), 1);
+  const run = await svc.admin.POST('/jobs/run-due', { body: { now: new Date(start + 3 * WINDOW_MS).toISOString() } });
+  t.is(run.response.status, 200);
+  t.is((await db('rate_windows').where({ project_id: 'p_window' })).length, 0);
+});

@@ -1,0 +1,61 @@
+// Public routes: /pricing (GET and HEAD) and the delivery origin's /health; and 501 for routes not built yet.
+import test from 'ava';
+import { routes } from '../../generated/routes.js';
+import { implementations } from '../../handlers/index.js';
+import { createClient } from '../../sdk/client.js';
+import { pathParams } from '../helpers/routes.js';
+import { createTestProject, specCheck, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+test.before(async () => { svc = await startTestService(); });
+test.after.always(async () => { await svc?.stop(); });
+
+test('GET /pricing is public, cacheable for 300 seconds, with its UTF-8 byte length', async (t) => {
+  const r = await svc.client().GET('/pricing');
+  t.is(r.response.status, 200);
+  const raw = await fetch(`${svc.baseUrl}/pricing`);
+  const bytes = Buffer.from(await raw.arrayBuffer());
+  t.is(raw.headers.get('content-length'), String(bytes.length));
+  t.regex(raw.headers.get('cache-control')!, /max-age=300/);
+  t.regex(raw.headers.get('content-type')!, /^application\/json/);
+  const body = JSON.parse(bytes.toString('utf8'));
+  t.deepEqual(body, r.data);
+  t.true(body.plans.every((p: any) => Number.isInteger(p.priceCents) && Number.isInteger(p.monthlyCredits)));
+});
+
+test('HEAD /pricing sends the same headers as GET and no body', async (t) => {
+  const get = await fetch(`${svc.baseUrl}/pricing`);
+  await get.arrayBuffer();
+  const head = await fetch(`${svc.baseUrl}/pricing`, { method: 'HEAD' });
+  t.is(head.status, 200);
+  for (const h of ['content-length', 'content-type', 'cache-control']) t.is(head.headers.get(h), get.headers.get(h), h);
+  t.is((await head.arrayBuffer()).byteLength, 0);
+  const viaSdk = await svc.client().HEAD('/pricing');
+  t.is(viaSdk.response.status, 200);
+});
+
+test('the delivery origin answers /v1/health', async (t) => {
+  const client = createClient({ baseUrl: svc.deliveryUrl, middleware: [specCheck()] });
+  const r = await client.GET('/health');
+  t.is(r.response.status, 200);
+  t.deepEqual(r.data, { status: 'ok' });
+  const notOnMain = await fetch(`${svc.baseUrl}/health`);
+  t.is(notOnMain.status, 404);
+});
+
+test('every route without an implementation answers 501 not_implemented after its checks', async (t) => {
+  const p = await createTestProject(svc);
+  const pending = routes.filter((r) => r.origin === 'main' && !r.public && r.method !== 'HEAD' && !implementations[r.operationId]);
+  t.true(pending.length > 0);
+  for (const route of pending) {
+    const path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pathParams(route, p.projectId)[k]));
+    const res = await fetch(`${svc.baseUrl}${path}`, { method: route.method, headers: { authorization: `Bearer ${p.apiKey}` } });
+    // Routes whose body is required refuse the empty body first; the rest reach the (missing) handler.
+    const body = await res.json();
+    if (route.bodyRequired) t.is(res.status, 400, route.path);
+    else {
+      t.is(res.status, 501, `${route.method} ${route.path}`);
+      t.is(body.error, 'not_implemented');
+    }
+  }
+});

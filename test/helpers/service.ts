@@ -1,0 +1,134 @@
+// Starts a real service for one test file: its own database (a SQLite file, or a fresh MySQL database when the
+// suite runs with TEST_DB=mysql), real HTTP on free loopback ports, workers off (tests drive jobs through
+// POST /internal/v1/jobs/run-due), and SDK clients whose every response is checked against the spec.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import type { Middleware } from 'openapi-fetch';
+import { routes } from '../../generated/routes.js';
+import { startService, type Service } from '../../handlers/platform/app.js';
+import { loadConfig } from '../../handlers/platform/config.js';
+import { responseValidator } from '../../handlers/platform/validation.js';
+import { createClient, createInternalClient, type ApiClient, type InternalClient } from '../../sdk/client.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestDb { url: string; drop(): Promise<void> }
+
+/** A database of its own for this test file. */
+export async function testDatabase(): Promise<TestDb> {
+  if (process.env.TEST_DB === 'mysql') {
+    const base = process.env.MYSQL_URL;
+    if (!base) throw new Error('TEST_DB=mysql needs MYSQL_URL');
+    const name = `glossa_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = knexFactory({ client: 'mysql2', connection: base });
+    await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    await admin.destroy();
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    return {
+      url: u.toString(),
+      async drop() {
+        const k = knexFactory({ client: 'mysql2', connection: base });
+        await k.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+        await k.destroy();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-'));
+  return { url: `sqlite://${path.join(dir, 'service.db')}`, async drop() { rmSync(dir, { recursive: true, force: true }); } };
+}
+
+const byMethodPath = (internal: boolean) =>
+  new Map(routes.filter((r) => (r.origin === 'internal') === internal).map((r) => [`${r.method} ${r.path}`, r]));
+const PUBLIC_ROUTES = byMethodPath(false);
+const INTERNAL_ROUTES = byMethodPath(true);
+
+/** Fails the call when a response's status is not documented for its operation or its JSON body breaks the schema. */
+export function specCheck(internal = false): Middleware {
+  const table = internal ? INTERNAL_ROUTES : PUBLIC_ROUTES;
+  return {
+    async onResponse({ request, response, schemaPath }) {
+      const route = table.get(`${request.method} ${schemaPath}`);
+      if (!route) throw new Error(`spec check: ${request.method} ${schemaPath} is not in the spec`);
+      const status = response.status;
+      if (!route.statuses.includes(String(status))) {
+        const text = await response.clone().text();
+        throw new Error(`spec check: ${route.operationId} answered ${status}, which the spec does not document: ${text.slice(0, 300)}`);
+      }
+      const validator = responseValidator(route.operationId, status);
+      if (!validator || request.method === 'HEAD') return undefined;
+      const body = await response.clone().json();
+      if (!validator(body)) {
+        throw new Error(`spec check: ${route.operationId} ${status} body breaks the spec: ${JSON.stringify(validator.errors?.slice(0, 3))} body=${JSON.stringify(body).slice(0, 500)}`);
+      }
+      return undefined;
+    },
+  };
+}
+
+export interface TestService {
+  service: Service;
+  baseUrl: string;
+  internalUrl: string;
+  deliveryUrl: string;
+  admin: InternalClient;
+  client(apiKey?: string): ApiClient;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}, dbUrl?: string): Promise<TestService & { dropDb?: () => Promise<void> }> {
+  const db = dbUrl ? undefined : await testDatabase();
+  const config = loadConfig({
+    DATABASE_URL: dbUrl ?? db!.url,
+    DATA_DIR: path.join(os.tmpdir(), 'glossa-test-data'),
+    ADMIN_TOKEN,
+    WORKERS: 'off',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const service = await startService(config, { port: 0, deliveryPort: 0 });
+  const baseUrl = `http://127.0.0.1:${service.main.info.port}/v1`;
+  const internalUrl = `http://127.0.0.1:${service.main.info.port}/internal/v1`;
+  const deliveryUrl = `http://127.0.0.1:${service.delivery.info.port}/v1`;
+  return {
+    service,
+    baseUrl,
+    internalUrl,
+    deliveryUrl,
+    admin: createInternalClient({ baseUrl: internalUrl, adminToken: ADMIN_TOKEN, middleware: [specCheck(true)] }),
+    client: (apiKey?: string) => createClient({ baseUrl, apiKey, middleware: [specCheck()] }),
+    dropDb: db?.drop,
+    async stop() {
+      await service.stop();
+      await db?.drop();
+    },
+  };
+}
+
+export interface TestProject { projectId: string; workspaceId: string; apiKey: string; client: ApiClient }
+
+/** A workspace, a project and a key with the given scopes, made through the internal API. */
+export async function createTestProject(
+  svc: TestService,
+  opts: { baseLang?: string; languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>; scopes?: string[]; creditsMc?: number; mode?: 'a' | 'b' } = {},
+): Promise<TestProject> {
+  const ws = await svc.admin.POST('/workspaces', { body: { name: 'Test workspace', creditsMc: opts.creditsMc ?? 1_000_000 } });
+  if (!ws.data) throw new Error(`workspace: ${JSON.stringify(ws.error)}`);
+  const p = await svc.admin.POST('/projects', {
+    body: { workspaceId: ws.data.workspaceId, name: 'Test project', baseLang: opts.baseLang ?? 'en', languages: opts.languages ?? [{ code: 'de' }, { code: 'fr' }], mode: opts.mode },
+  });
+  if (!p.data) throw new Error(`project: ${JSON.stringify(p.error)}`);
+  const apiKey = await createTestKey(svc, p.data.projectId, opts.scopes ?? ['admin']);
+  return { projectId: p.data.projectId, workspaceId: ws.data.workspaceId, apiKey, client: svc.client(apiKey) };
+}
+
+export async function createTestKey(svc: TestService, projectId: string, scopes: string[], requiresOperationApproval = false): Promise<string> {
+  const k = await svc.admin.POST('/projects/{projectId}/api-keys', {
+    params: { path: { projectId } },
+    body: { scopes: scopes as any, requiresOperationApproval },
+  });
+  if (!k.data) throw new Error(`key: ${JSON.stringify(k.error)}`);
+  return k.data.apiKey;
+}

@@ -1,0 +1,4 @@
+declare module 'autocannon' {
+  const autocannon: (opts: Record<string, unknown>) => Promise<any>;
+  export default autocannon;
+}
