@@ -15,7 +15,7 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
     router: { stripTrailingSlash: true },
     routes: { timeout: { server: false } },
   });
-  await server.register({
+  if (!process.env.NOPINO) await server.register({
     plugin: hapiPino,
     options: {
       level: app.config.logLevel,

@@ -2,7 +2,7 @@
 // stored, compared in constant time. The secret is returned once, at creation.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from './db.js';
-import { bool, newId, parseJson, randomToken } from './db.js';
+import { bool, hotRow, newId, parseJson, randomToken } from './db.js';
 
 export const KEY_PREFIX = 'glk_';
 export const SCOPES = ['read', 'write', 'capture', 'translate', 'publish', 'admin'] as const;
@@ -43,10 +43,10 @@ const KEY_SHAPE = /^glk_([A-Za-z0-9]{12})_[A-Za-z0-9]{43}$/;
 export async function verifyApiKey(db: Db, apiKey: string): Promise<KeyPrincipal | null> {
   const m = KEY_SHAPE.exec(apiKey);
   if (!m) return null;
-  const row = await db('api_keys as k')
-    .join('projects as p', 'p.id', 'k.project_id')
-    .where('k.id', m[1])
-    .first('k.id', 'k.project_id', 'k.secret_hash', 'k.scopes', 'k.requires_operation_approval', 'k.revoked_at', 'p.deleted_at');
+  const row = await hotRow(db,
+    'SELECT k.id, k.project_id, k.secret_hash, k.scopes, k.requires_operation_approval, k.revoked_at, p.deleted_at ' +
+      'FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.id = ?',
+    [m[1]]);
   if (!row || row.revoked_at != null) return null;
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), hash(apiKey))) return null;
   return {

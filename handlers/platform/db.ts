@@ -71,3 +71,62 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string })?.code ?? '';
   return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY') || code.startsWith('SQLITE_CONSTRAINT_UNIQUE');
 }
+
+// Hot-path statements (every authenticated request runs them). On SQLite they run on a connection of their
+// own with prepared statements reused, skipping Knex's builder and pool; that connection never waits for a lock
+// (busy_timeout 0): when another connection holds the write lock (a transaction in flight), the statement goes
+// through Knex's pool instead and so waits its turn. MySQL always goes through knex.raw.
+interface Hot { conn: any; stmts: Map<string, any> }
+const hotConnections = new WeakMap<Knex, Hot>();
+
+function hotConnection(db: Knex): Hot | null {
+  let hot = hotConnections.get(db);
+  if (hot === undefined) {
+    const file = db.client.config.connection?.filename;
+    if (!file || file === ':memory:') return null;
+    const Database = (db.client as any).driver;
+    const conn = new Database(file);
+    conn.pragma('busy_timeout = 0');
+    hot = { conn, stmts: new Map() };
+    hotConnections.set(db, hot);
+    const client = db.client as any;
+    const destroy = client.destroy.bind(client);
+    client.destroy = (cb?: any) => { conn.close(); hotConnections.delete(db); return destroy(cb); };
+  }
+  return hot;
+}
+
+const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
+
+async function onSqlite<T>(db: Knex, sql: string, use: (stmt: any) => T): Promise<T> {
+  const hot = hotConnection(db);
+  if (hot) {
+    let stmt = hot.stmts.get(sql);
+    if (!stmt) hot.stmts.set(sql, (stmt = hot.conn.prepare(sql)));
+    try {
+      return use(stmt);
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+    }
+  }
+  const conn = await (db.client as any).acquireConnection();
+  try {
+    return use(conn.prepare(sql));
+  } finally {
+    await (db.client as any).releaseConnection(conn);
+  }
+}
+
+/** First row of a hot query (`?` placeholders), or undefined. */
+export async function hotRow<T = any>(db: Knex, sql: string, params: unknown[]): Promise<T | undefined> {
+  if (dialectOf(db) === 'sqlite') return onSqlite(db, sql, (stmt) => stmt.get(...params));
+  const [rows] = await db.raw(sql, params as any[]);
+  return (rows as T[])[0];
+}
+
+/** A hot write; resolves to MySQL's result header (insertId), or SQLite's RETURNING row. */
+export async function hotWrite(db: Knex, sql: string, params: unknown[]): Promise<any> {
+  if (dialectOf(db) === 'sqlite') return onSqlite(db, sql, (stmt) => (stmt.reader ? stmt.get(...params) : stmt.run(...params)));
+  const [res] = await db.raw(sql, params as any[]);
+  return res;
+}

@@ -1,7 +1,7 @@
 // Fixed 60-second windows per project, counted in the database with one atomic upsert so every server
 // process sharing the database enforces one limit (API.md section 8).
 import type { Db } from './db.js';
-import { dialectOf } from './db.js';
+import { dialectOf, hotWrite } from './db.js';
 import { ApiError } from './errors.js';
 
 export const RATE_LIMIT = 120;
@@ -11,19 +11,19 @@ export async function countRequest(db: Db, projectId: string, now = Date.now()):
   const windowStart = now - (now % WINDOW_MS);
   if (dialectOf(db) === 'mysql') {
     // LAST_INSERT_ID(expr) hands the new count back in the OK packet: one round trip, no read-after-write.
-    const [res] = await db.raw(
+    const res = await hotWrite(db,
       'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, LAST_INSERT_ID(1)) ' +
         'ON DUPLICATE KEY UPDATE count = LAST_INSERT_ID(count + 1)',
       [projectId, windowStart],
     );
     return Number(res.insertId);
   }
-  const rows = await db.raw(
+  const row = await hotWrite(db,
     'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, 1) ' +
       'ON CONFLICT (project_id, window_start) DO UPDATE SET count = count + 1 RETURNING count',
     [projectId, windowStart],
   );
-  return Number(rows[0].count);
+  return Number(row.count);
 }
 
 export async function enforceRateLimit(db: Db, projectId: string, now = Date.now()): Promise<void> {

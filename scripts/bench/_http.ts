@@ -9,8 +9,9 @@ export async function spawnServer(script: string, env: Record<string, string> = 
     let buf = '';
     child.stdout!.on('data', (d) => {
       buf += d;
-      const line = buf.split('\n').find((l) => l.startsWith('READY '));
-      if (line) resolve(JSON.parse(line.slice(6)));
+      // Only a complete line: the READY payload can span several chunks.
+      const m = /^READY (.*)\n/m.exec(buf);
+      if (m) resolve(JSON.parse(m[1]));
     });
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });

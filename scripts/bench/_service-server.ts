@@ -9,7 +9,7 @@ import { createProject } from '../../handlers/internal/projects.js';
 import { createWorkspace } from '../../handlers/internal/workspaces.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-bench-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
 const service = await startService(config, { port: 0, deliveryPort: 0 });
 const { db } = service.app;
 const ws = await createWorkspace(db, { name: 'bench', creditsMc: 10_000_000 });
@@ -23,3 +23,4 @@ for (let i = 0; i < Number(process.env.BENCH_PROJECTS ?? 1); i++) {
 }
 const base = `http://127.0.0.1:${service.main.info.port}/v1`;
 console.log(`READY ${JSON.stringify({ base, projects, adminUrl: base.replace('/v1', '/internal/v1') })}`);
+process.once('SIGINT', () => process.exit(0));

@@ -10,15 +10,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const scenario: Scenario = {
   name: 'GET /credential vs bare Hapi route (req/s)',
   async run() {
-    const bare = await spawnServer(path.join(here, '_bare-server.ts'));
-    const bareRps = await requestsPerSecond({ url: bare.info.url });
-    bare.child.kill();
     const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '1000' });
+    // The same request list (paths and headers) goes to both servers.
     const requests = svc.info.projects.map((p: { projectId: string; apiKey: string }) => ({
       method: 'GET', path: `/v1/projects/${p.projectId}/credential`, headers: { authorization: `Bearer ${p.apiKey}` },
     }));
     const rps = await requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests });
     svc.child.kill();
+    const bare = await spawnServer(path.join(here, '_bare-server.ts'));
+    const bareRps = await requestsPerSecond({ url: bare.info.url, requests });
+    bare.child.kill();
     return { figure: `${rps.toFixed(0)} req/s`, baseline: `${bareRps.toFixed(0)} req/s`, ratio: rps / bareRps, target: '>= 0.5' };
   },
 };
