@@ -1144,6 +1144,29 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalListKeys",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "dryRun": null,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalUpdateKey",
     "method": "PATCH",
     "path": "/projects/{projectId}/keys/{key}",

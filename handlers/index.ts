@@ -1,14 +1,22 @@
 // Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
+import * as capture from './capture/routes.js';
 import * as config from './config/routes.js';
 import * as credential from './credential/routes.js';
 import * as delivery from './delivery/routes.js';
 import * as files from './files/routes.js';
 import * as internalJobs from './internal/jobs.js';
+import * as internalKeys from './internal/keys.js';
 import * as internalProjects from './internal/projects.js';
 import * as internalWorkspaces from './internal/workspaces.js';
 import type { Handler } from './platform/pipeline.js';
+import * as translatePush from './translate/push.js';
+import * as translateRead from './translate/read.js';
 
 export const implementations: Record<string, Handler> = {
+  translateUnits: translatePush.translateUnits,
+  getTranslations: translateRead.getTranslations,
+  getRequestRecord: translateRead.getRequestRecord,
+  captureUnits: capture.captureUnits,
   addLanguage: config.addLanguage,
   addOutputFormat: config.addOutputFormat,
   getCredential: credential.getCredential,
@@ -26,4 +34,7 @@ export const implementations: Record<string, Handler> = {
   internalCreateApiKey: internalProjects.internalCreateApiKey,
   internalRevokeApiKey: internalProjects.internalRevokeApiKey,
   internalRunDueJobs: internalJobs.internalRunDueJobs,
+  internalListKeys: internalKeys.internalListKeys,
+  internalUpdateKey: internalKeys.internalUpdateKey,
+  internalPutTranslation: internalKeys.internalPutTranslation,
 };

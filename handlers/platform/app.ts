@@ -4,6 +4,7 @@ import { registerJobs } from '../jobs.js';
 import { buildServers } from '../server.js';
 import type { Config } from './config.js';
 import { migrate, openDb } from './db.js';
+import { createEngine } from './engines/index.js';
 import { JobQueue } from './jobs.js';
 import type { App } from './pipeline.js';
 
@@ -18,7 +19,7 @@ export async function createApp(config: Config): Promise<App> {
   const db = openDb(config.databaseUrl);
   await migrate(db);
   const jobs = new JobQueue(db);
-  const app: App = { db, config, jobs };
+  const app: App = { db, config, jobs, engine: createEngine(config) };
   registerJobs(app);
   return app;
 }

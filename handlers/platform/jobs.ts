@@ -11,6 +11,8 @@ export interface JobContext<P = any> {
   now: number;
   jobId: number;
   attempt: number;
+  /** True on the last attempt the queue will make: a handler finalizes its own state then. */
+  lastAttempt: boolean;
 }
 
 type JobHandler = (ctx: JobContext) => Promise<void>;
@@ -122,7 +124,7 @@ export class JobQueue {
   async runOne(job: { id: number; kind: string; payload: string; attempts: number; max_attempts: number }, now: number): Promise<boolean> {
     const reg = this.kinds.get(job.kind)!;
     try {
-      await reg.handler({ db: this.db, payload: parseJson(job.payload, {}), now, jobId: job.id, attempt: job.attempts });
+      await reg.handler({ db: this.db, payload: parseJson(job.payload, {}), now, jobId: job.id, attempt: job.attempts, lastAttempt: job.attempts >= job.max_attempts });
     } catch (err) {
       return this.finish(job, now, err);
     }

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Db } from './db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
+import type { TranslationEngine } from './engines/types.js';
 import type { JobQueue } from './jobs.js';
 import { enforceRateLimit } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
@@ -19,6 +20,8 @@ export interface App {
   db: Db;
   config: Config;
   jobs: JobQueue;
+  /** Null when TRANSLATION_ENGINE=none: translate answers 503 unavailable. */
+  engine: TranslationEngine | null;
 }
 
 export interface Ctx {

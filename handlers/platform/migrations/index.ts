@@ -2,9 +2,11 @@
 // without a directory scan.
 import type { Knex } from 'knex';
 import * as m001 from './001_foundation.js';
+import * as m002 from './002_translate.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
+  '002_translate': m002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,370 @@
+// Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI v1, Ollama, vLLM, llama.cpp server).
+// Many strings per request, one target language per request; every answer goes through the ICU gate and the
+// ones that fail it get one more chance in a follow-up request carrying the reason.
+import { checkTranslation, conformPlurals, pluralCategories } from '../icu.js';
+import { EngineUnavailableError, type TranslationEngine, type TranslationItem, type TranslationOutcome } from './types.js';
+
+export interface OpenAIEngineOptions {
+  /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`; a query string (Azure api-version) is kept. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** Per HTTP attempt, including reading the answer. */
+  timeoutMs?: number;
+  /** HTTP attempts per request on 408, 409, 429, 5xx, network errors and timeouts. */
+  maxAttempts?: number;
+  /** Requests in flight per engine instance, across concurrent translate() calls. */
+  concurrency?: number;
+  backoffBaseMs?: number;
+  /** Upper bound on an honoured Retry-After. */
+  retryAfterCapMs?: number;
+  maxBatch?: number;
+  /** Left out of the request unless set: some models accept only their default. */
+  temperature?: number;
+}
+
+const RESPONSE_SCHEMA = {
+  type: 'object',
+  properties: {
+    translations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, value: { type: 'string' } },
+        required: ['id', 'value'],
+        // OpenAI's strict mode refuses a schema whose objects allow extra properties.
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['translations'],
+  additionalProperties: false,
+} as const;
+
+class Semaphore {
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.active < this.max) {
+      this.active++;
+      return;
+    }
+    // The releasing holder hands its slot over, so `active` is unchanged.
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+function languageName(code: string): string {
+  try {
+    const name = languageNames.of(code);
+    return name && name.toLowerCase() !== code.toLowerCase() ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
+/** Retry-After as milliseconds: OpenAI's retry-after-ms, or the standard seconds / HTTP-date form. */
+function retryAfterMs(headers: Headers): number | null {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const v = headers.get('retry-after');
+  if (!v) return null;
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** The `error.message` of an OpenAI-style error body, else the start of the body. */
+function errorSnippet(text: string): string {
+  try {
+    const msg = JSON.parse(text)?.error?.message;
+    if (typeof msg === 'string') return msg.slice(0, 300);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 300).replace(/\s+/g, ' ').trim();
+}
+
+/** id → value from an answer's message content: strict JSON, JSON in ``` fences, or JSON after a preamble. */
+export function parseTranslations(content: string): Map<string, unknown> | null {
+  let text = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  const fenced = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
+  if (fenced) text = fenced[1].trim();
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    const start = text.search(/[[{]/);
+    const end = Math.max(text.lastIndexOf('}'), text.lastIndexOf(']'));
+    if (start < 0 || end <= start) return null;
+    try {
+      data = JSON.parse(text.slice(start, end + 1));
+    } catch {
+      return null;
+    }
+  }
+  const list = Array.isArray(data) ? data : (data as { translations?: unknown })?.translations;
+  const out = new Map<string, unknown>();
+  if (Array.isArray(list)) {
+    for (const entry of list) {
+      if (entry && typeof entry === 'object' && 'id' in entry) out.set(String(entry.id), (entry as { value?: unknown }).value);
+    }
+    return out;
+  }
+  // Some local models answer {"<id>": "<value>", ...} despite the instructions.
+  if (data && typeof data === 'object') {
+    for (const [id, value] of Object.entries(data)) if (typeof value === 'string') out.set(id, value);
+    return out.size ? out : null;
+  }
+  return null;
+}
+
+function systemPrompt(sourceLang: string, targetLang: string): string {
+  const src = languageName(sourceLang);
+  const tgt = languageName(targetLang);
+  const cats = pluralCategories(targetLang).join(', ');
+  return [
+    `You translate the user-interface strings of a software product from ${src} to ${tgt}.`,
+    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "problem"?}]}.',
+    '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
+    'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
+    '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
+    '- Keep markup tags such as <b>...</b> or <link>...</link> with the same names and nesting; translate the text between them.',
+    '- Keep plural, selectordinal and select structure: the same argument names, the keywords plural/selectordinal/select and the select keys stay untouched; translate only the text inside each branch and keep # where the number goes.',
+    `- Every {x, plural, ...} in a translation must have exactly these categories for ${tgt}: ${cats} (keep exact =N branches of the source as well), each written with the grammatically correct form for that category.`,
+    "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
+    '- Keep leading and trailing spaces and line breaks; use punctuation and capitalization natural for the target language.',
+    'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
+    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
+  ].join('\n');
+}
+
+interface Attempted {
+  item: TranslationItem;
+  value?: string;
+  problem?: string;
+}
+
+export class OpenAIEngine implements TranslationEngine {
+  readonly name = 'openai';
+  readonly maxBatch: number;
+  private readonly url: string;
+  /** The endpoint without credentials or query, for error messages. */
+  private readonly where: string;
+  private readonly headers: Record<string, string>;
+  private readonly model: string;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly retryAfterCapMs: number;
+  private readonly temperature?: number;
+  private readonly slots: Semaphore;
+  /** Falls back to json_object mode once a server has refused json_schema. */
+  private structured = true;
+
+  constructor(opts: OpenAIEngineOptions) {
+    if (!opts.baseUrl) throw new Error('OpenAI engine: baseUrl is required');
+    if (!opts.model) throw new Error('OpenAI engine: model is required');
+    const url = new URL(opts.baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+    this.url = url.toString();
+    this.where = `${url.origin}${url.pathname}`;
+    this.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    if (opts.apiKey) {
+      this.headers.authorization = `Bearer ${opts.apiKey}`;
+      // Azure accepts its own header everywhere, Bearer only on some deployments.
+      if (/\.(openai|cognitiveservices)\.azure\.com$/.test(url.hostname)) this.headers['api-key'] = opts.apiKey;
+    }
+    this.model = opts.model;
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.maxAttempts = Math.max(1, opts.maxAttempts ?? 4);
+    this.backoffBaseMs = opts.backoffBaseMs ?? 500;
+    this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
+    this.maxBatch = opts.maxBatch ?? 40;
+    this.temperature = opts.temperature;
+    this.slots = new Semaphore(Math.max(1, opts.concurrency ?? 4));
+  }
+
+  async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
+    const results = new Map<TranslationItem, TranslationOutcome>();
+    const askable = items.filter((item) => {
+      try {
+        pluralCategories(item.targetLang);
+        pluralCategories(item.sourceLang);
+        return true;
+      } catch (e) {
+        results.set(item, { id: item.id, error: (e as Error).message });
+        return false;
+      }
+    });
+    const settled = await Promise.allSettled(
+      this.chunks(askable).map(async (chunk) => {
+        for (const o of await this.translateChunk(chunk)) results.set(o.item, o.outcome);
+      }),
+    );
+    // Waiting for every chunk first means nothing of this call is still running once it rejects.
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return items.map((item) => results.get(item)!);
+  }
+
+  /** One language pair per chunk, at most maxBatch items, no id twice (answers are matched by id). */
+  private chunks(items: TranslationItem[]): TranslationItem[][] {
+    const open = new Map<string, { items: TranslationItem[]; ids: Set<string> }>();
+    const done: TranslationItem[][] = [];
+    for (const item of items) {
+      const pair = `${item.sourceLang}\0${item.targetLang}`;
+      let chunk = open.get(pair);
+      if (!chunk || chunk.items.length >= this.maxBatch || chunk.ids.has(item.id)) {
+        chunk = { items: [], ids: new Set() };
+        done.push(chunk.items);
+        open.set(pair, chunk);
+      }
+      chunk.items.push(item);
+      chunk.ids.add(item.id);
+    }
+    return done;
+  }
+
+  private async translateChunk(items: TranslationItem[]): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
+    let attempts = this.judge(items, await this.ask(items, new Map()));
+    const retry = attempts.filter((a) => a.problem);
+    if (retry.length) {
+      const problems = new Map(retry.map((a) => [a.item, a.problem!]));
+      let second: Attempted[];
+      try {
+        second = this.judge(retry.map((a) => a.item), await this.ask(retry.map((a) => a.item), problems));
+      } catch (e) {
+        // The good answers of the first request stand; only the items that needed a second chance fail.
+        second = retry.map((a) => ({ item: a.item, problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}` }));
+      }
+      const byItem = new Map(second.map((a) => [a.item, a]));
+      attempts = attempts.map((a) => byItem.get(a.item) ?? a);
+    }
+    return attempts.map((a) => ({
+      item: a.item,
+      outcome: a.problem ? { id: a.item.id, error: a.problem } : { id: a.item.id, value: a.value! },
+    }));
+  }
+
+  /** Runs each answer through the ICU gate. */
+  private judge(items: TranslationItem[], answers: Map<string, unknown> | string): Attempted[] {
+    return items.map((item) => {
+      if (typeof answers === 'string') return { item, problem: answers };
+      if (!answers.has(item.id)) return { item, problem: 'no translation returned' };
+      const raw = answers.get(item.id);
+      if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
+      if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
+      const value = conformPlurals(raw, item.targetLang);
+      const problem = checkTranslation(item.source, value, item.targetLang);
+      return problem ? { item, problem } : { item, value };
+    });
+  }
+
+  /** One chat-completions request for items of one language pair: the answers by id, or why there are none. */
+  private async ask(items: TranslationItem[], problems: Map<TranslationItem, string>): Promise<Map<string, unknown> | string> {
+    const { sourceLang, targetLang } = items[0];
+    const payload = {
+      sourceLanguage: sourceLang,
+      targetLanguage: targetLang,
+      pluralCategories: pluralCategories(targetLang),
+      items: items.map((it) => ({
+        id: it.id,
+        key: it.key,
+        context: it.ctx ?? null,
+        source: it.source,
+        ...(problems.has(it) ? { problem: problems.get(it) } : {}),
+      })),
+    };
+    const messages = [
+      { role: 'system', content: systemPrompt(sourceLang, targetLang) },
+      { role: 'user', content: JSON.stringify(payload, null, 1) },
+    ];
+    const answer = await this.post(messages);
+    const choice = (answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] })?.choices?.[0];
+    let content = choice?.message?.content;
+    if (Array.isArray(content)) content = content.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('');
+    if (typeof content !== 'string' || !content.trim()) {
+      const refusal = choice?.message?.refusal;
+      return typeof refusal === 'string' ? `the model refused: ${refusal.slice(0, 200)}` : 'the answer has no message content';
+    }
+    const parsed = parseTranslations(content);
+    if (parsed) return parsed;
+    return choice?.finish_reason === 'length' ? 'the answer was cut off (finish_reason length)' : 'the answer is not the requested JSON';
+  }
+
+  private body(messages: unknown[]): string {
+    return JSON.stringify({
+      model: this.model,
+      messages,
+      response_format: this.structured
+        ? { type: 'json_schema', json_schema: { name: 'translations', strict: true, schema: RESPONSE_SCHEMA } }
+        : { type: 'json_object' },
+      ...(this.temperature !== undefined ? { temperature: this.temperature } : {}),
+    });
+  }
+
+  /** POST with timeout, retries and backoff; resolves to the parsed JSON body or throws EngineUnavailableError. */
+  private async post(messages: unknown[]): Promise<unknown> {
+    let lastError = 'no attempt made';
+    let lastStatus: number | undefined;
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      let wait: number | null = null;
+      await this.slots.acquire();
+      try {
+        const res = await fetch(this.url, {
+          method: 'POST',
+          headers: this.headers,
+          body: this.body(messages),
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        const text = await res.text();
+        lastStatus = res.status;
+        if (res.ok) {
+          try {
+            return JSON.parse(text);
+          } catch {
+            lastError = `HTTP ${res.status} with a body that is not JSON`;
+          }
+        } else if (res.status === 429 || res.status >= 500 || res.status === 408 || res.status === 409) {
+          lastError = `HTTP ${res.status}: ${errorSnippet(text)}`;
+          const after = retryAfterMs(res.headers);
+          if (after !== null) wait = Math.min(after, this.retryAfterCapMs);
+        } else if (res.status === 400 && this.structured && /response_format|json_schema/i.test(text)) {
+          // Servers without structured outputs (older Ollama/llama.cpp, some Azure api-versions) still do JSON mode.
+          this.structured = false;
+          lastError = `HTTP 400: ${errorSnippet(text)}`;
+          wait = 0;
+        } else {
+          throw new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status);
+        }
+      } catch (e) {
+        if (e instanceof EngineUnavailableError) throw e;
+        lastStatus = undefined;
+        const err = e as Error;
+        lastError = err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error: ${err.message}${(err.cause as Error | undefined)?.message ? ` (${(err.cause as Error).message})` : ''}`;
+      } finally {
+        this.slots.release();
+      }
+      if (attempt < this.maxAttempts) await sleep(wait ?? this.backoff(attempt));
+    }
+    throw new EngineUnavailableError(`${this.where} failed after ${this.maxAttempts} attempts: ${lastError}`, true, lastStatus);
+  }
+
+  private backoff(attempt: number): number {
+    const full = Math.min(this.backoffBaseMs * 2 ** (attempt - 1), 30_000);
+    return full / 2 + Math.random() * (full / 2);
+  }
+}

@@ -1,0 +1,97 @@
+// Pseudo-localization: a deterministic, offline engine that makes untranslated, truncated or concatenated UI
+// text obvious (accents, ~30% expansion, brackets) while keeping every piece of ICU structure intact.
+import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { checkTranslation, conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../icu.js';
+import type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
+
+const FROM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+// One BMP code unit per letter, so the expansion stays exactly what pad() adds.
+const TO = 'áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ';
+const MAP: string[] = [];
+for (let i = 0; i < FROM.length; i++) MAP[FROM.charCodeAt(i)] = TO[i];
+
+// Text that other layers interpret (HTML entities, printf conversions, URLs) must survive letter for letter.
+const PROTECTED = /&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]|%%|\b[a-z][a-z0-9+.-]*:\/\/\S+/g;
+
+function accentPlain(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += (c < 128 && MAP[c]) || s[i];
+  }
+  return out;
+}
+
+export function accent(s: string): string {
+  if (!s.includes('&') && !s.includes('%') && !s.includes('://')) return accentPlain(s);
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(PROTECTED)) {
+    out += accentPlain(s.slice(last, m.index)) + m[0];
+    last = m.index! + m[0].length;
+  }
+  return out + accentPlain(s.slice(last));
+}
+
+// rawValue too (these have nothing to quote), so merging with a neighbouring literal keeps that one's spelling.
+const lit = (value: string): LiteralElement => ({ type: TYPE.literal, value, rawValue: value });
+
+const pad = (letters: number) => '~'.repeat(Math.ceil(letters * 0.3));
+
+/** Accents every literal under `nodes` in place; returns how many literal characters there are. */
+function pseudoNodes(nodes: MessageFormatElement[]): number {
+  let n = 0;
+  for (const el of nodes) {
+    if (el.type === TYPE.literal) {
+      el.value = accent(el.value);
+      // The accent map leaves quoting characters alone, so the original spelling stays valid accented.
+      if (el.rawValue !== undefined) el.rawValue = accent(el.rawValue);
+      n += el.value.length;
+    } else if (el.type === TYPE.tag) {
+      n += pseudoNodes(el.children);
+    } else if (el.type === TYPE.plural || el.type === TYPE.select) {
+      for (const opt of Object.values(el.options)) n += pseudoNodes(opt.value);
+    }
+  }
+  return n;
+}
+
+/**
+ * The pseudo-localized form of an ICU message for `targetLang` (whose plural categories it gets). A message that
+ * is a single plural or select is bracketed per branch, so it stays a single plural for platform plural formats.
+ * Throws when `source` is not valid ICU.
+ */
+export function pseudoLocalize(source: string, targetLang: string): string {
+  let ast: IcuAst = parseIcu(source);
+  conformAst(ast, pluralCategories(targetLang));
+  const only = ast.length === 1 ? ast[0] : null;
+  if (only && (only.type === TYPE.plural || only.type === TYPE.select)) {
+    for (const opt of Object.values(only.options)) {
+      const n = pseudoNodes(opt.value);
+      opt.value = [lit('['), ...opt.value, lit(`${pad(n)}]`)];
+    }
+  } else {
+    const n = pseudoNodes(ast);
+    ast = [lit('['), ...ast, lit(`${pad(n)}]`)];
+  }
+  return printIcu(ast);
+}
+
+export class PseudoEngine implements TranslationEngine {
+  readonly name = 'pseudo';
+  readonly maxBatch = 500;
+
+  async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
+    return items.map((item) => {
+      let value: string;
+      try {
+        value = pseudoLocalize(item.source, item.targetLang);
+      } catch (e) {
+        const err = e as Error;
+        return { id: item.id, error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message };
+      }
+      const problem = checkTranslation(item.source, value, item.targetLang);
+      return problem ? { id: item.id, error: problem } : { id: item.id, value };
+    });
+  }
+}

@@ -1,0 +1,318 @@
+// The ICU gate: every value an engine (or a person, through the fill) produces is checked here before it is stored.
+// Parsing is @formatjs/icu-messageformat-parser with tags enabled, so `<b>…</b>` is structure, not text.
+import {
+  parse,
+  TYPE,
+  type MessageFormatElement,
+  type PluralElement,
+  type PluralOrSelectOption,
+} from '@formatjs/icu-messageformat-parser';
+import { doPrintAST } from '@formatjs/icu-messageformat-parser/printer.js';
+
+export type IcuAst = MessageFormatElement[];
+
+/** The CLDR order; Intl returns categories in an implementation-defined order. */
+export const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+const ORDER_INDEX: Record<string, number> = { zero: 0, one: 1, two: 2, few: 3, many: 4, other: 5 };
+
+/** Parses an ICU message (tags enabled, `other` required); throws a SyntaxError naming the problem. */
+export function parseIcu(msg: string): IcuAst {
+  // captureEscapes keeps each literal's original spelling, so a re-printed message keeps its apostrophes.
+  return parse(msg, { ignoreTag: false, captureEscapes: true });
+}
+
+export function isValidIcu(msg: string): boolean {
+  try {
+    parseIcu(msg);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// printer.d.ts re-declares the AST types (its own TYPE enum), so the two are nominally distinct though identical.
+type PrinterAst = Parameters<typeof doPrintAST>[0];
+
+/**
+ * Prints an AST back to ICU in the usual spaced style (`{n, plural, =0 {…} one {…} other {…}}`), keeping select
+ * keys in their order. formatjs's printAST is correct but compact and reorders select keys; literal escaping
+ * and argument styles are still delegated to its doPrintAST, which knows the quoting rules.
+ */
+export function printIcu(ast: IcuAst): string {
+  return printNodes(ast, false, true);
+}
+
+function printNodes(ast: IcuAst, inPlural: boolean, atEnd: boolean): string {
+  let out = '';
+  let i = 0;
+  while (i < ast.length) {
+    const el = ast[i];
+    if (el.type === TYPE.literal) {
+      let j = i + 1;
+      while (j < ast.length && ast[j].type === TYPE.literal) j++;
+      // Only the message's very end may leave a trailing apostrophe unclosed, hence atEnd for the last run.
+      out += doPrintAST(ast.slice(i, j) as PrinterAst, inPlural, atEnd && j === ast.length);
+      i = j;
+      continue;
+    }
+    i++;
+    switch (el.type) {
+      case TYPE.argument:
+        out += `{${el.value}}`;
+        break;
+      case TYPE.pound:
+        out += '#';
+        break;
+      case TYPE.tag:
+        out += `<${el.value}>${printNodes(el.children, inPlural, false)}</${el.value}>`;
+        break;
+      case TYPE.plural: {
+        const keys = Object.keys(el.options).sort((a, b) => pluralKeyOrder(a) - pluralKeyOrder(b));
+        const head = `{${el.value}, ${el.pluralType === 'ordinal' ? 'selectordinal' : 'plural'},${el.offset ? ` offset:${el.offset}` : ''}`;
+        out += `${head} ${keys.map((k) => `${k} {${printNodes(el.options[k].value, true, false)}}`).join(' ')}}`;
+        break;
+      }
+      case TYPE.select:
+        out += `{${el.value}, select, ${Object.entries(el.options).map(([k, o]) => `${k} {${printNodes(o.value, false, false)}}`).join(' ')}}`;
+        break;
+      default:
+        out += doPrintAST([el] as PrinterAst, inPlural, false);
+    }
+  }
+  return out;
+}
+
+function pluralKeyOrder(key: string): number {
+  if (key in ORDER_INDEX) return 1e9 + ORDER_INDEX[key];
+  const n = Number(key.replace(/^=\s*/, ''));
+  return Number.isFinite(n) ? n : 2e9;
+}
+
+const categoryCache = new Map<string, readonly string[]>();
+
+/** CLDR cardinal plural categories of a language, in zero, one, two, few, many, other order. */
+export function pluralCategories(lang: string): string[] {
+  let cats = categoryCache.get(lang);
+  if (!cats) {
+    let rules: Intl.PluralRules;
+    try {
+      rules = new Intl.PluralRules(lang.replace(/_/g, '-'));
+    } catch {
+      throw new RangeError(`invalid language tag ${JSON.stringify(lang)}`);
+    }
+    cats = [...rules.resolvedOptions().pluralCategories].sort((a, b) => (ORDER_INDEX[a] ?? 9) - (ORDER_INDEX[b] ?? 9));
+    categoryCache.set(lang, cats);
+  }
+  return [...cats];
+}
+
+function categorySet(lang: string): readonly string[] {
+  if (!categoryCache.has(lang)) pluralCategories(lang);
+  return categoryCache.get(lang)!;
+}
+
+const isExact = (key: string) => /^=\s*-?\d+(\.\d+)?$/.test(key);
+
+
+/**
+ * `{count, plural, one {…} other {…}}` from forms keyed by CLDR category (and optionally `=N`). Forms are ICU
+ * fragments already (`#`, `{name}` stay live), so nothing is escaped.
+ */
+export function formsToIcu(forms: Record<string, string>, arg = 'count'): string {
+  const keys = Object.keys(forms).sort((a, b) => pluralKeyOrder(a) - pluralKeyOrder(b));
+  return `{${arg}, plural, ${keys.map((k) => `${k} {${forms[k]}}`).join(' ')}}`;
+}
+
+export interface IcuForms {
+  arg: string;
+  forms: Record<string, string>;
+}
+
+/**
+ * The reverse of formsToIcu for a message that is exactly one cardinal plural without offset; null otherwise.
+ * Each form is the branch's original text, so quoting and spacing inside it are kept.
+ */
+export function icuToForms(msg: string): IcuForms | null {
+  let ast: IcuAst;
+  try {
+    ast = parse(msg, { ignoreTag: false, captureLocation: true });
+  } catch {
+    return null;
+  }
+  if (ast.length !== 1) return null;
+  const el = ast[0];
+  if (el.type !== TYPE.plural || el.pluralType !== 'cardinal' || el.offset) return null;
+  const forms: Record<string, string> = {};
+  for (const [key, opt] of Object.entries(el.options)) {
+    // An option's location spans `{…}`; the form is what is between the braces.
+    const loc = opt.location;
+    if (!loc) return null;
+    forms[key] = msg.slice(loc.start.offset + 1, loc.end.offset - 1);
+  }
+  return { arg: el.value, forms };
+}
+
+function walk(ast: IcuAst, visit: (el: MessageFormatElement) => void): void {
+  for (const el of ast) {
+    visit(el);
+    if (el.type === TYPE.plural || el.type === TYPE.select) {
+      for (const opt of Object.values(el.options) as PluralOrSelectOption[]) walk(opt.value, visit);
+    } else if (el.type === TYPE.tag) {
+      walk(el.children, visit);
+    }
+  }
+}
+
+function placeholdersOf(ast: IcuAst): Set<string> {
+  const names = new Set<string>();
+  walk(ast, (el) => {
+    if (el.type !== TYPE.literal && el.type !== TYPE.pound && el.type !== TYPE.tag) names.add(el.value);
+  });
+  return names;
+}
+
+function tagsOf(ast: IcuAst): string[] {
+  const names: string[] = [];
+  walk(ast, (el) => {
+    if (el.type === TYPE.tag) names.push(el.value);
+  });
+  return names.sort();
+}
+
+/** Argument names: `{name}`, number/date/time arguments and plural/select/selectordinal arguments. */
+export function placeholders(msg: string): Set<string> {
+  return placeholdersOf(parseIcu(msg));
+}
+
+/** Tag names as a sorted multiset (one entry per tag occurrence). */
+export function tags(msg: string): string[] {
+  return tagsOf(parseIcu(msg));
+}
+
+type ArgKind = 'plural' | 'selectordinal' | 'select';
+
+function kindOf(el: MessageFormatElement): ArgKind | null {
+  if (el.type === TYPE.select) return 'select';
+  if (el.type === TYPE.plural) return el.pluralType === 'ordinal' ? 'selectordinal' : 'plural';
+  return null;
+}
+
+function structuredArgs(ast: IcuAst): Map<string, { kind: ArgKind; keys: Set<string> }> {
+  const args = new Map<string, { kind: ArgKind; keys: Set<string> }>();
+  walk(ast, (el) => {
+    if (el.type !== TYPE.plural && el.type !== TYPE.select) return;
+    const kind = kindOf(el)!;
+    const seen = args.get(el.value) ?? { kind, keys: new Set<string>() };
+    args.set(el.value, seen);
+    if (kind === 'select') for (const k of Object.keys(el.options)) seen.keys.add(k);
+  });
+  return args;
+}
+
+const list = (xs: Iterable<string>) => [...xs].join(', ');
+
+function badPluralCategories(el: PluralElement, cats: readonly string[]): string[] | null {
+  const keys = Object.keys(el.options).filter((k) => !isExact(k));
+  if (keys.length === cats.length && keys.every((k) => cats.includes(k))) return null;
+  return keys.sort((a, b) => pluralKeyOrder(a) - pluralKeyOrder(b));
+}
+
+/**
+ * null when `value` is an acceptable translation of `source` into `targetLang`, else a short reason. Acceptable:
+ * it parses; same placeholders and tags as the source; the source's plural/select arguments keep their kind; every cardinal
+ * plural has exactly the target's categories (plus `=N`); every select has the source's option keys.
+ */
+export function checkTranslation(source: string, value: string, targetLang: string): string | null {
+  let src: IcuAst;
+  let val: IcuAst;
+  try {
+    src = parseIcu(source);
+  } catch (e) {
+    return `source is not valid ICU: ${(e as Error).message}`;
+  }
+  try {
+    val = parseIcu(value);
+  } catch (e) {
+    return `invalid ICU syntax: ${(e as Error).message}`;
+  }
+  const sp = placeholdersOf(src);
+  const vp = placeholdersOf(val);
+  const missing = [...sp].filter((n) => !vp.has(n));
+  if (missing.length) return `missing placeholder ${missing.map((n) => `{${n}}`).join(', ')}`;
+  const extra = [...vp].filter((n) => !sp.has(n));
+  if (extra.length) return `unknown placeholder ${extra.map((n) => `{${n}}`).join(', ')}`;
+
+  const st = tagsOf(src);
+  const vt = tagsOf(val);
+  if (st.join('\0') !== vt.join('\0')) {
+    return `tags differ: expected ${st.map((t) => `<${t}>`).join(' ') || 'none'}, got ${vt.map((t) => `<${t}>`).join(' ') || 'none'}`;
+  }
+
+  const sa = structuredArgs(src);
+  const va = structuredArgs(val);
+  for (const [name, s] of sa) {
+    const v = va.get(name);
+    if (!v || v.kind !== s.kind) return `{${name}} must stay a ${s.kind}`;
+    if (s.kind === 'select' && (v.keys.size !== s.keys.size || [...s.keys].some((k) => !v.keys.has(k)))) {
+      return `select {${name}} options must be ${list(s.keys)}, got ${list(v.keys)}`;
+    }
+  }
+  // A translation may add a plural the source lacks (its categories are checked below), but a new select's
+  // options could not be checked against anything.
+  for (const [name, v] of va) {
+    if (!sa.has(name) && v.kind === 'select') return `{${name}} must not be a select`;
+  }
+
+  let cats: readonly string[];
+  try {
+    cats = categorySet(targetLang);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  let pluralProblem: string | null = null;
+  walk(val, (el) => {
+    if (pluralProblem || el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
+    const bad = badPluralCategories(el, cats);
+    if (bad) pluralProblem = `plural {${el.value}} has ${list(bad)}; ${targetLang} needs ${list(cats)}`;
+  });
+  return pluralProblem;
+}
+
+/**
+ * Gives every cardinal plural in the AST exactly the categories of `cats` (mutates in place): a missing category
+ * copies `other`, a category the language lacks is dropped, `=N` stays. Returns whether anything changed.
+ */
+export function conformAst(ast: IcuAst, cats: readonly string[]): boolean {
+  let changed = false;
+  walk(ast, (el) => {
+    if (el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
+    if (!badPluralCategories(el, cats)) return;
+    const other = el.options.other;
+    const options: Record<string, PluralOrSelectOption> = {};
+    for (const [k, opt] of Object.entries(el.options)) if (isExact(k)) options[k] = opt;
+    for (const c of cats) {
+      const opt = el.options[c] ?? (other && { value: structuredClone(other.value) });
+      if (opt) options[c] = opt;
+    }
+    el.options = options;
+    changed = true;
+  });
+  return changed;
+}
+
+/**
+ * `value` with every cardinal plural carrying exactly `targetLang`'s categories. Unchanged (same string) when
+ * nothing needs fixing, or when the value does not parse or the language tag is invalid (checkTranslation reports
+ * both).
+ */
+export function conformPlurals(value: string, targetLang: string): string {
+  let ast: IcuAst;
+  let cats: readonly string[];
+  try {
+    ast = parseIcu(value);
+    cats = categorySet(targetLang);
+  } catch {
+    return value;
+  }
+  return conformAst(ast, cats) ? printIcu(ast) : value;
+}

@@ -1,0 +1,126 @@
+// Idempotent requests (`requestId`, API.md 2.5 and 3.2), shared by translate and sync. The record is written
+// before anything else; the same id and body within 24 hours replays the first answer byte for byte; another
+// body is 409 request_mismatch; a running one is 409 request_in_progress; after 24 hours 409 request_expired.
+// A request that dies mid-way leaves a processing record whose lease expires; GET or the sweep then recovers
+// it: if it had enqueued work its captured answer becomes the result, otherwise it becomes failed/orphaned.
+import { createHash } from 'node:crypto';
+import type { Db } from './db.js';
+import { isUniqueViolation } from './db.js';
+import { ApiError } from './errors.js';
+import type { Ctx, Reply } from './pipeline.js';
+
+export const LEASE_MS = 60_000;
+export const REPLAY_MS = 24 * 3600_000;
+export const KEEP_MS = 90 * 24 * 3600_000;
+const RECOVERY_VERSION = 1;
+
+interface RecordRow {
+  api_key_id: string; request_id: string; project_id: string; action: string; body_hash: string; state: string;
+  lease_until: number | null; recovery_version: number | null; status: number | null; response: string | null;
+  captured_response: string | null; tracking_token: string | null; orphaned: unknown; created_at: number; closed_at: number | null;
+}
+
+/** A canonical hash of the action and body: key order does not matter, every value does. */
+export function bodyHash(action: string, body: unknown): string {
+  const canon = (v: any): any => (Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
+  return createHash('sha256').update(JSON.stringify([action, canon(body)])).digest('hex');
+}
+
+/** What the handler hands back so the record can keep it: the reply and the job's tracking token, if any. */
+export interface RecordedReply extends Reply { trackingToken?: string | null }
+
+export interface RequestScope {
+  /** Call inside the transaction that enqueues work, so a crash after it still yields this answer. */
+  capture(trx: Db, reply: RecordedReply): Promise<void>;
+}
+
+const keyOf = (r: { api_key_id: string; request_id: string }) => ({ api_key_id: r.api_key_id, request_id: r.request_id });
+
+function replay(row: RecordRow): Reply {
+  return { status: row.status ?? 200, body: row.response ?? '', type: 'application/json; charset=utf-8' };
+}
+
+/** Runs `run` under the request record of `ctx.body.requestId` (or plainly without one). */
+export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: RequestScope) => Promise<RecordedReply>): Promise<Reply> {
+  const requestId: string | undefined = ctx.body?.requestId;
+  const noop: RequestScope = { async capture() {} };
+  if (!requestId) return run(noop);
+  const { db } = ctx.app;
+  const now = Date.now();
+  const id = { api_key_id: ctx.principal!.keyId, request_id: requestId };
+  const hash = bodyHash(action, ctx.body);
+  try {
+    await db('request_records').insert({
+      ...id, project_id: ctx.params.projectId, action, body_hash: hash, state: 'processing',
+      lease_until: now + LEASE_MS, recovery_version: RECOVERY_VERSION, created_at: now,
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return answerExisting(db, await recover(db, id, now), hash, now);
+  }
+  const scope: RequestScope = {
+    async capture(trx, reply) {
+      await trx('request_records').where(id).update({ captured_response: JSON.stringify(reply.body), status: reply.status ?? 200, tracking_token: reply.trackingToken ?? null });
+    },
+  };
+  try {
+    const reply = await run(scope);
+    const text = JSON.stringify(reply.body);
+    await db('request_records').where(id).update({ state: 'done', status: reply.status ?? 200, response: text, tracking_token: reply.trackingToken ?? null, lease_until: null, closed_at: Date.now() });
+    return { ...reply, body: text, type: 'application/json; charset=utf-8' };
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) {
+      await db('request_records').where(id).update({ state: 'failed', status: err.status, response: JSON.stringify(err.body()), lease_until: null, closed_at: Date.now() });
+    }
+    // Anything else leaves the record processing: its lease expires and recovery decides.
+    throw err;
+  }
+}
+
+function answerExisting(_db: Db, row: RecordRow | undefined, hash: string, now: number): Reply {
+  if (!row) throw new ApiError(503, 'contended', 'The request record changed under this request; retry it.');
+  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) {
+    throw new ApiError(409, 'request_expired', 'This requestId resolved more than 24 hours ago; its answer is no longer kept. Do not resend it.');
+  }
+  if (row.body_hash !== hash) throw new ApiError(409, 'request_mismatch', 'This requestId was used with another action or body.');
+  if (row.state === 'processing') {
+    throw new ApiError(409, 'request_in_progress', 'A request with this requestId is still running.', { leaseUntil: new Date(Number(row.lease_until)).toISOString() });
+  }
+  return replay(row);
+}
+
+/**
+ * Takes over an expired lease (recoverable records only): a captured answer (work was enqueued) becomes the
+ * result; otherwise the record fails as orphaned. Holds are taken in the same transaction as the job and
+ * the captured answer, so an orphan holds no credits; its pending markers stay for the next push, as after
+ * a 402. Returns the current row.
+ */
+export async function recover(db: Db, id: { api_key_id: string; request_id: string }, now: number): Promise<RecordRow | undefined> {
+  const row: RecordRow | undefined = await db('request_records').where(id).first();
+  if (!row || row.state !== 'processing' || row.lease_until == null || Number(row.lease_until) > now || row.recovery_version == null) return row;
+  const update = row.captured_response != null
+    ? { state: 'done', response: row.captured_response, lease_until: null, closed_at: now }
+    : { state: 'failed', status: 500, orphaned: true, response: JSON.stringify({ error: 'orphaned', message: 'The request stopped before it finished; nothing it started remains. Resend under a new requestId.' }), lease_until: null, closed_at: now };
+  await db('request_records').where(id).andWhere({ state: 'processing', lease_until: row.lease_until }).update(update);
+  return db('request_records').where(id).first();
+}
+
+/** GET /requests/{requestId}: the record by state, scoped to the calling key. */
+export async function readRecord(db: Db, apiKeyId: string, projectId: string, requestId: string, now = Date.now()) {
+  const row = await recover(db, { api_key_id: apiKeyId, request_id: requestId }, now);
+  if (!row || row.project_id !== projectId) return { state: 'unknown' };
+  const closedAt = row.closed_at == null ? undefined : new Date(Number(row.closed_at)).toISOString();
+  if (row.closed_at != null && now - Number(row.closed_at) >= KEEP_MS) return { state: 'unknown' };
+  const tracking = row.tracking_token ? { trackingToken: row.tracking_token } : {};
+  if (row.state === 'processing') return { state: 'processing', leaseUntil: new Date(Number(row.lease_until)).toISOString() };
+  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) return { state: 'expired', stateWas: row.state, ...tracking, closedAt };
+  if (row.state === 'done') return { state: 'done', status: row.status, response: JSON.parse(row.response ?? 'null'), ...tracking, closedAt };
+  return { state: 'failed', status: row.status, body: JSON.parse(row.response ?? 'null'), ...(row.orphaned ? { orphaned: true } : {}), closedAt };
+}
+
+/** Sweep: recover expired leases and forget records 90 days after they closed. */
+export async function sweepRequestRecords(db: Db, now: number): Promise<void> {
+  const stale = await db('request_records').where('state', 'processing').andWhere('lease_until', '<', now).whereNotNull('recovery_version').limit(500).select('api_key_id', 'request_id');
+  for (const r of stale) await recover(db, keyOf(r), now);
+  await db('request_records').where('closed_at', '<', now - KEEP_MS).delete();
+}

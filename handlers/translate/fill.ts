@@ -1,0 +1,107 @@
+// The AI fill: a job per push works through its (key, language) pairs in engine-sized batches. Each batch
+// is one transaction: charge what was translated (never more than the batch's hold), store the values,
+// move the pairs and the job's counters. A charge the balance no longer covers ends the job
+// aborted_no_credits; its markers stay pending and the next push queues them again.
+import type { Db } from '../platform/db.js';
+import { bool, dialectOf } from '../platform/db.js';
+import { isValidIcu } from '../platform/icu.js';
+import type { JobContext } from '../platform/jobs.js';
+import type { App } from '../platform/pipeline.js';
+import { charge, release } from './credits.js';
+
+export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
+
+interface Pair { key_id: number; lang: string; cost_mc: number }
+
+/** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
+async function storeValues(trx: Db, projectId: string, rows: Array<{ keyId: number; lang: string; value: string }>, now: number) {
+  if (!rows.length) return;
+  const values = rows.map((r) => ({ key_id: r.keyId, lang: r.lang, project_id: projectId, value: r.value, status: 'translated', origin: 'ai', job_id: null, updated_at: now }));
+  for (let i = 0; i < values.length; i += 300) {
+    const q = trx('translations').insert(values.slice(i, i + 300)).toSQL().toNative();
+    const sql = dialectOf(trx) === 'mysql'
+      // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
+      ? `${q.sql} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
+      : `${q.sql} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
+    await trx.raw(sql, q.bindings as any[]);
+  }
+}
+
+async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string) {
+  const byLang = new Map<string, number[]>();
+  for (const p of pairs) byLang.set(p.lang, [...(byLang.get(p.lang) ?? []), p.key_id]);
+  for (const [lang, ids] of byLang) {
+    for (let i = 0; i < ids.length; i += 400) await trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', ids.slice(i, i + 400)).update({ state });
+  }
+}
+
+async function finish(db: Db, jobId: number, status: string, now: number) {
+  await db.transaction(async (trx) => {
+    const job = await trx('fill_jobs').where({ id: jobId }).first();
+    if (!job || FINAL.includes(job.status)) return;
+    await release(trx, job.workspace_id, Number(job.held_mc));
+    if (status === 'failed') {
+      const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
+      await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).update({ state: 'failed' });
+      await trx('fill_jobs').where({ id: jobId }).update({ failed: trx.raw('failed + ?', [Number(left[0].n)]) });
+    }
+    await trx('fill_jobs').where({ id: jobId }).update({ status, held_mc: 0, updated_at: now, finished_at: now });
+  });
+}
+
+export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Promise<void> {
+  const { db } = app;
+  const jobId = ctx.payload.jobId;
+  const job = await db('fill_jobs').where({ id: jobId }).first();
+  if (!job || FINAL.includes(job.status)) return;
+  const engine = app.engine;
+  if (!engine) return finish(db, jobId, 'failed', Date.now());
+  await db('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
+  const project = await db('projects').where({ id: job.project_id }).first('base_lang');
+  try {
+    for (;;) {
+      const pairs: Pair[] = await db('fill_pairs').where({ job_id: jobId, state: 'pending' }).orderBy('lang').orderBy('key_id').limit(engine.maxBatch).select('key_id', 'lang', 'cost_mc');
+      if (!pairs.length) break;
+      const keys = new Map((await db('keys').whereIn('id', [...new Set(pairs.map((p) => p.key_id))]).select('id', 'name', 'source', 'ctx', 'enabled')).map((k) => [Number(k.id), k]));
+      const items = pairs.map((p, n) => {
+        const k = keys.get(Number(p.key_id));
+        return { id: String(n), key: k?.name ?? '', ctx: k?.ctx ?? null, source: k?.source ?? '', sourceLang: project.base_lang, targetLang: p.lang };
+      });
+      const outcomes = new Map((await engine.translate(items)).map((o) => [o.id, o]));
+      const done: Array<{ keyId: number; lang: string; value: string }> = [];
+      const translatedPairs: Pair[] = [];
+      const failedPairs: Pair[] = [];
+      pairs.forEach((p, n) => {
+        const o = outcomes.get(String(n));
+        const k = keys.get(Number(p.key_id));
+        // The gate before storing: a value the ICU parser refuses is never written.
+        if (k && bool(k.enabled) && o?.value !== undefined && isValidIcu(o.value)) {
+          done.push({ keyId: Number(p.key_id), lang: p.lang, value: o.value });
+          translatedPairs.push(p);
+        } else failedPairs.push(p);
+      });
+      const chargeMc = translatedPairs.reduce((a, p) => a + Number(p.cost_mc), 0);
+      const releaseMc = pairs.reduce((a, p) => a + Number(p.cost_mc), 0);
+      const now = Date.now();
+      const ok = await db.transaction(async (trx) => {
+        if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
+        await storeValues(trx, job.project_id, done, now);
+        await setPairs(trx, jobId, translatedPairs, 'translated');
+        await setPairs(trx, jobId, failedPairs, 'failed');
+        await trx('fill_jobs').where({ id: jobId }).update({
+          translated: trx.raw('translated + ?', [translatedPairs.length]), failed: trx.raw('failed + ?', [failedPairs.length]),
+          charged_mc: trx.raw('charged_mc + ?', [chargeMc]), held_mc: trx.raw('held_mc - ?', [releaseMc]), updated_at: now,
+        });
+        return true;
+      });
+      if (!ok) return finish(db, jobId, 'aborted_no_credits', now);
+    }
+    await finish(db, jobId, 'done', Date.now());
+  } catch (err) {
+    // The engine failed a whole batch: the queue retries the job (it resumes at its pending pairs);
+    // on the last attempt the job ends failed and its hold is released.
+    if (ctx.lastAttempt) await finish(db, jobId, 'failed', Date.now());
+    throw err;
+  }
+}
+

@@ -1,0 +1,312 @@
+// POST /translate (API.md 2.1–2.3): register units by content token, carry copy-edited keys over, mark the
+// (key, language) pairs with no value as pending, hold the estimate and queue one fill job.
+import { randomBytes } from 'node:crypto';
+import { getProject, type ProjectRow } from '../config/projects.js';
+import type { Db } from '../platform/db.js';
+import { bool } from '../platform/db.js';
+import { ApiError } from '../platform/errors.js';
+import type { Handler } from '../platform/pipeline.js';
+import { withRequestRecord, type RequestScope } from '../platform/requests.js';
+import { hold, holdRefusal, pairCost, readCredit } from './credits.js';
+import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
+import { FINAL } from './fill.js';
+import { resolveTargets } from './targets.js';
+import { formsToIcu } from '../platform/icu.js';
+
+const CHUNK = 400;
+
+interface Unit {
+  source: string; // ICU message (plural forms are composed into one plural message)
+  forms: Forms | null;
+  ctx: string | null;
+  token: string;
+  key?: string;
+  previousToken?: string;
+  previousSource?: string;
+  previousCtx?: string;
+}
+
+interface KeyRow { id: number; name: string; token: string; enabled: unknown; source_verified: unknown; source: string; forms: string | null; created_by: string | null }
+
+interface UnitResult {
+  key: string; token: string; outcome: 'created' | 'matched' | 'carriedOver' | 'contended';
+  translated: string[]; pending: string[]; gated?: true; disabled?: true;
+}
+
+function prepare(u: any): Unit {
+  const forms = u.forms ? orderedForms(u.forms) : null;
+  const ctx = u.ctx ?? null;
+  return {
+    source: forms ? formsToIcu(forms) : u.source,
+    forms,
+    ctx,
+    token: contentToken(forms ? null : u.source, forms, ctx),
+    key: u.key,
+    previousToken: u.previousToken,
+    previousSource: u.previousSource,
+    previousCtx: u.previousCtx,
+  };
+}
+
+async function chunked<T, R>(items: T[], fn: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(...(await fn(items.slice(i, i + CHUNK))));
+  return out;
+}
+
+const keysByTokens = (db: Db, projectId: string, tokens: string[]) =>
+  chunked(tokens, (c) => db('keys').where('project_id', projectId).whereIn('token', c).select<KeyRow[]>('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'));
+
+/** The key a copy edit names: by its previous token (live or in history), or by previous source and ctx. */
+async function findPrevious(db: Db, projectId: string, u: Unit): Promise<KeyRow | undefined> {
+  const tokens = [u.previousToken, u.previousSource !== undefined ? contentToken(u.previousSource, null, u.previousCtx ?? u.ctx) : undefined].filter(Boolean) as string[];
+  for (const t of tokens) {
+    const live = await db('keys').where({ project_id: projectId, token: t }).first();
+    if (live) return live;
+    const hist = await db('key_history').where({ project_id: projectId, token: t }).orderBy('id', 'desc').first('key_id');
+    if (hist) return db('keys').where({ id: hist.key_id }).first();
+  }
+  return undefined;
+}
+
+interface Plan {
+  project: ProjectRow;
+  targets: string[];
+  results: UnitResult[];
+  /** Units to insert as new keys (index into results). */
+  creates: Array<{ i: number; unit: Unit; name: string }>;
+  carries: Array<{ i: number; unit: Unit; key: KeyRow }>;
+  /** Keys (by unit index) whose languages are to be filled. */
+  fillable: Array<{ i: number; keyId: number | null; unit: Unit }>;
+  /** [unit index, index of its first occurrence] for units repeated within the request. */
+  duplicates: Array<[number, number]>;
+  skippedGated: number;
+  skippedDisabled: number;
+}
+
+/** Classifies every unit without writing anything. */
+async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[]): Promise<Plan> {
+  const existing = new Map((await keysByTokens(db, project.id, [...new Set(units.map((u) => u.token))])).map((k) => [k.token, k]));
+  const results: UnitResult[] = [];
+  const creates: Plan['creates'] = [];
+  const carries: Plan['carries'] = [];
+  const fillable: Plan['fillable'] = [];
+  const seen = new Map<string, number>();
+  const duplicates: Array<[number, number]> = [];
+  let skippedGated = 0;
+  let skippedDisabled = 0;
+  const wantNames: Array<{ i: number; unit: Unit; base: string }> = [];
+  for (const [i, unit] of units.entries()) {
+    const dup = seen.get(unit.token);
+    let key = existing.get(unit.token);
+    let outcome: UnitResult['outcome'] = 'matched';
+    if (dup !== undefined) {
+      // The same unit twice in one request: one key, reported alike (copied once pairs are classified).
+      results.push({ ...results[dup] });
+      duplicates.push([i, dup]);
+      continue;
+    }
+    seen.set(unit.token, i);
+    if (!key) {
+      const prev = (unit.previousToken || unit.previousSource !== undefined) ? await findPrevious(db, project.id, unit)
+        : unit.key ? await db('keys').where({ project_id: project.id, name: unit.key }).first() : undefined;
+      if (prev) {
+        carries.push({ i, unit, key: prev });
+        key = prev;
+        outcome = 'carriedOver';
+      } else {
+        outcome = 'created';
+      }
+    }
+    const r: UnitResult = { key: key?.name ?? '', token: unit.token, outcome, translated: [], pending: [] };
+    results.push(r);
+    if (outcome === 'created') {
+      if (unit.key) creates.push({ i, unit, name: unit.key });
+      else wantNames.push({ i, unit, base: baseName(unit.forms ? unit.forms.other : unit.source, unit.ctx, unit.token) });
+    }
+    if (key && !bool(key.enabled)) { r.disabled = true; skippedDisabled++; continue; }
+    if (bool(project.auto_verify) && !(key && bool(key.source_verified))) { r.gated = true; skippedGated++; }
+    fillable.push({ i, keyId: key ? Number(key.id) : null, unit });
+  }
+  const names = await freeNames(db, project.id, wantNames.map((w) => w.base));
+  wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
+  for (const c of creates) results[c.i].key = c.name;
+  return { project, targets, results, creates, carries, fillable, duplicates, skippedGated, skippedDisabled };
+}
+
+interface PairState { value: boolean; liveJob: boolean }
+
+/** Existing translation rows of the keys in the target languages, and whether each marker's job is live. */
+async function pairStates(db: Db, keyIds: number[], targets: string[]): Promise<Map<string, PairState>> {
+  const rows = await chunked(keyIds, (c) => db('translations').whereIn('key_id', c).whereIn('lang', targets).select('key_id', 'lang', 'status', 'job_id'));
+  const jobIds = [...new Set(rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
+  const live = new Set((await chunked(jobIds, (c) => db('fill_jobs').whereIn('id', c).whereIn('status', ['queued', 'running']).select('id'))).map((j) => Number(j.id)));
+  const out = new Map<string, PairState>();
+  for (const r of rows) out.set(`${r.key_id}|${r.lang}`, { value: r.status !== 'pending', liveJob: r.status === 'pending' && r.job_id != null && live.has(Number(r.job_id)) });
+  return out;
+}
+
+/** Fills translated/pending per unit and returns the pairs to queue with their cost. */
+function classifyPairs(p: Plan, states: Map<string, PairState>, keyIdOf: (i: number) => number | null) {
+  const queue: Array<{ keyId: number; lang: string; cost: number }> = [];
+  let estimate = 0;
+  for (const f of p.fillable) {
+    const r = p.results[f.i];
+    if (r.outcome === 'contended') continue;
+    const keyId = keyIdOf(f.i);
+    const cost = pairCost(f.unit.source, f.unit.forms);
+    for (const lang of p.targets) {
+      const s = keyId == null ? undefined : states.get(`${keyId}|${lang}`);
+      if (s?.value) r.translated.push(lang);
+      else if (s?.liveJob) r.pending.push(lang);
+      else if (!r.gated) {
+        r.pending.push(lang);
+        estimate += cost;
+        if (keyId != null) queue.push({ keyId, lang, cost });
+      }
+    }
+  }
+  for (const [i, first] of p.duplicates) p.results[i] = { ...p.results[first], translated: [...p.results[first].translated], pending: [...p.results[first].pending] };
+  return { queue, estimate };
+}
+
+function keyLimitRefusal(limit: number | null, existing: number, adding: number): ApiError | null {
+  if (limit == null || existing + adding <= limit) return null;
+  return new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, { details: [{ feature: 'keys', limit }] });
+}
+
+async function workspaceKeyCount(db: Db, workspaceId: string): Promise<number> {
+  const r = await db('keys').join('projects', 'projects.id', 'keys.project_id').where('projects.workspace_id', workspaceId).count({ n: '*' });
+  return Number(r[0].n);
+}
+
+export const translateUnits: Handler = async (ctx) => {
+  const { db, engine } = ctx.app;
+  if (!engine) throw new ApiError(503, 'unavailable', 'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.');
+  const project = await getProject(db, ctx.params.projectId);
+  const units = (ctx.body.units as any[]).map(prepare);
+  if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+  // The request record comes first: every refusal from here on is recorded under the requestId.
+  return withRequestRecord(ctx, 'translate', async (scope) =>
+    push(db, project, await resolveTargets(db, project, ctx.body.langs), units, scope, ctx.app.jobs));
+};
+
+async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Unit[]) {
+  const p = await plan(db, project, targets, units);
+  const existingIds = new Map(p.fillable.filter((f) => f.keyId != null).map((f) => [f.i, f.keyId]));
+  const states = await pairStates(db, [...existingIds.values()] as number[], targets);
+  const { estimate } = classifyPairs(p, states, (i) => existingIds.get(i) ?? null);
+  const credit = await readCredit(db, project.workspace_id);
+  const keyRefusal = credit.keyLimit == null ? null : keyLimitRefusal(credit.keyLimit, await workspaceKeyCount(db, project.workspace_id), p.creates.length);
+  return {
+    body: {
+      estimatedCredits: estimate, balance: credit.available, accepted: !holdRefusal(credit, estimate) && !keyRefusal,
+      baseCode: project.base_lang, targetLangs: targets, units: p.results, skippedGated: p.skippedGated, skippedDisabled: p.skippedDisabled,
+    },
+  };
+}
+
+async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[], scope: RequestScope, jobs: { enqueue: (db: Db, kind: string, payload: unknown) => Promise<unknown> }) {
+  const p = await plan(db, project, targets, units);
+  const credit = await readCredit(db, project.workspace_id);
+  if (credit.keyLimit != null && p.creates.length) {
+    const refusal = keyLimitRefusal(credit.keyLimit, await workspaceKeyCount(db, project.workspace_id), p.creates.length);
+    if (refusal) throw refusal;
+  }
+  const pushId = randomBytes(12).toString('base64url');
+  const now = Date.now();
+  const keyIds = new Map<number, number>(); // unit index → key id
+  for (const f of p.fillable) if (f.keyId != null) keyIds.set(f.i, f.keyId);
+
+  // 1. Keys and pending markers. A unit that loses a race (its token or name taken meanwhile) writes nothing.
+  const { queue, estimate } = await db.transaction(async (trx) => {
+    if (p.creates.length) {
+      const rows = p.creates.map((c) => ({
+        project_id: project.id, name: c.name, token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
+        ctx: c.unit.ctx, enabled: true, source_verified: false, captured: false, created_by: pushId, source_updated_at: now, created_at: now, updated_at: now,
+      }));
+      for (let i = 0; i < rows.length; i += CHUNK) await trx('keys').insert(rows.slice(i, i + CHUNK)).onConflict().ignore();
+      const mine = new Map((await keysByTokens(trx, project.id, p.creates.map((c) => c.unit.token))).filter((k) => k.created_by === pushId).map((k) => [k.token, k]));
+      for (const c of p.creates) {
+        const k = mine.get(c.unit.token);
+        if (k) keyIds.set(c.i, Number(k.id));
+        else markContended(p, c.i);
+      }
+    }
+    for (const c of p.carries) {
+      const n = await trx('keys').where({ id: c.key.id, token: c.key.token }).update({
+        token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null, ctx: c.unit.ctx, source_updated_at: now, updated_at: now,
+      }).catch((err) => { if (String(err?.code).includes('DUP') || String(err?.code).includes('CONSTRAINT')) return 0; throw err; });
+      if (n !== 1) { markContended(p, c.i); keyIds.delete(c.i); continue; }
+      await trx('key_history').insert({ key_id: c.key.id, project_id: project.id, token: c.key.token, source: c.key.source, forms: c.key.forms, ctx: (c.key as any).ctx ?? null, replaced_at: now });
+    }
+    const states = await pairStates(trx, [...keyIds.values()], p.targets);
+    const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
+    const markers = cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`)).map((q) => ({ key_id: q.keyId, lang: q.lang, project_id: project.id, value: null, status: 'pending', origin: null, job_id: null, updated_at: now }));
+    for (let i = 0; i < markers.length; i += CHUNK) await trx('translations').insert(markers.slice(i, i + CHUNK)).onConflict(['key_id', 'lang']).ignore();
+    return cls;
+  });
+
+  const body = {
+    trackingToken: null as string | null, estimatedCredits: estimate, balance: 0, baseCode: project.base_lang, targetLangs: p.targets,
+    units: p.results, skippedGated: p.skippedGated, skippedDisabled: p.skippedDisabled,
+  };
+  if (!queue.length) {
+    body.balance = (await readCredit(db, project.workspace_id)).available;
+    return { body, trackingToken: null };
+  }
+
+  // 2. Claim the markers, hold, job and pairs in one transaction with the captured answer. A marker another
+  // push claimed meanwhile is in flight on its job, not ours; a 402 rolls the claims back and leaves the
+  // markers for the next push.
+  const trackingToken = `trk_${randomBytes(15).toString('base64url')}`;
+  const cost = new Map(queue.map((q) => [`${q.keyId}|${q.lang}`, q.cost]));
+  const claimed = await db.transaction(async (trx) => {
+    const [jobId] = await trx('fill_jobs').insert({
+      tracking_token: trackingToken, project_id: project.id, workspace_id: project.workspace_id, status: 'queued',
+      estimated_mc: 0, held_mc: 0, charged_mc: 0, total: 0, translated: 0, failed: 0, created_at: now, updated_at: now,
+    });
+    const id = Number(jobId);
+    const byLang = new Map<string, number[]>();
+    for (const q of queue) byLang.set(q.lang, [...(byLang.get(q.lang) ?? []), q.keyId]);
+    for (const [lang, ids] of byLang) {
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        await trx('translations').where('lang', lang).whereIn('key_id', ids.slice(i, i + CHUNK)).andWhere('status', 'pending')
+          .andWhere((w) => w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)))
+          .update({ job_id: id, updated_at: now });
+      }
+    }
+    const mine = await trx('translations').where({ project_id: project.id, job_id: id }).select('key_id', 'lang');
+    if (!mine.length) {
+      await trx('fill_jobs').where({ id }).delete();
+      return 0;
+    }
+    const pairs = mine.map((m) => ({ job_id: id, key_id: Number(m.key_id), lang: m.lang, state: 'pending', cost_mc: cost.get(`${m.key_id}|${m.lang}`) ?? 0 }));
+    const estimateMc = pairs.reduce((a, x) => a + x.cost_mc, 0);
+    await hold(trx, project.workspace_id, estimateMc, now);
+    for (let i = 0; i < pairs.length; i += CHUNK) await trx('fill_pairs').insert(pairs.slice(i, i + CHUNK));
+    await trx('fill_jobs').where({ id }).update({ estimated_mc: estimateMc, held_mc: estimateMc, total: pairs.length });
+    await jobs.enqueue(trx, 'fill', { jobId: id });
+    body.trackingToken = trackingToken;
+    body.estimatedCredits = estimateMc;
+    body.balance = (await readCredit(trx, project.workspace_id, now, true)).available;
+    await scope.capture(trx, { body, trackingToken });
+    return pairs.length;
+  }).catch((err) => { body.trackingToken = null; throw err; });
+  if (!claimed) {
+    body.estimatedCredits = 0;
+    body.balance = (await readCredit(db, project.workspace_id)).available;
+    return { body, trackingToken: null };
+  }
+  return { body, trackingToken };
+}
+
+function markContended(p: Plan, i: number) {
+  const r = p.results[i];
+  r.outcome = 'contended';
+  r.translated = [];
+  r.pending = [];
+  delete r.gated;
+  delete r.disabled;
+}
+

@@ -1,0 +1,49 @@
+// GET /translations: the fill poll (trackingToken), the live single-key read (ref, lang); version pulls come
+// with the publish group. GET /requests/{requestId}: the request record.
+import { getProject, listLanguages } from '../config/projects.js';
+import { normalizeLanguage } from '../config/languages.js';
+import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
+import type { Handler } from '../platform/pipeline.js';
+import { readRecord } from '../platform/requests.js';
+
+export const getTranslations: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const q = ctx.query;
+  const modes = ['trackingToken', 'ref', 'version'].filter((k) => q[k] !== undefined);
+  if (modes.length !== 1) throw invalidArgument('Send exactly one of trackingToken, ref or version.');
+  const project = await getProject(db, ctx.params.projectId);
+  if (q.trackingToken !== undefined) {
+    const job = await db('fill_jobs').where({ tracking_token: q.trackingToken, project_id: project.id }).first();
+    if (!job) throw notFound('No fill job with this tracking token in this project.');
+    const total = Number(job.total);
+    const translated = Number(job.translated);
+    const failed = Number(job.failed);
+    return {
+      body: {
+        trackingToken: job.tracking_token, status: job.status, estimatedCredits: Number(job.estimated_mc), creditsCharged: Number(job.charged_mc),
+        summary: { total, translated, pending: total - translated - failed, failed },
+      },
+    };
+  }
+  if (q.ref !== undefined) {
+    const key = await db('keys').where({ project_id: project.id }).andWhere((w) => w.where('name', q.ref).orWhere('token', q.ref)).first('id', 'name');
+    if (!key) throw notFound('No key with this name or token in this project.');
+    const live = (await listLanguages(db, project.id)).map((l) => l.code);
+    const langs = q.lang !== undefined ? [normalizeLanguage(q.lang)] : live;
+    if (q.lang !== undefined && !live.includes(langs[0])) throw invalidArgument(`${langs[0]} is not a target language of this project.`);
+    const rows = await db('translations').where({ key_id: key.id }).whereIn('lang', langs).select('lang', 'status', 'value');
+    const byLang = new Map(rows.map((r) => [r.lang, r]));
+    const translations: Record<string, { status: string; value?: string }> = {};
+    for (const lang of langs) {
+      const r = byLang.get(lang);
+      translations[lang] = r && r.status !== 'pending' && r.value != null ? { status: r.status, value: r.value } : { status: 'pending' };
+    }
+    return { body: { key: key.name, translations } };
+  }
+  throw new ApiError(501, 'not_implemented', 'Version pulls arrive with the publish group.');
+};
+
+export const getRequestRecord: Handler = async (ctx) => {
+  await getProject(ctx.app.db, ctx.params.projectId);
+  return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
+};

@@ -1,0 +1,190 @@
+// A local stand-in for an OpenAI-compatible chat-completions endpoint: real HTTP on 127.0.0.1, every request
+// recorded, each answer decided by the test (good JSON, broken ICU, missing ids, 429, 500, slow answers).
+//
+//   const fake = await startFakeOpenAI(translateAll((item) => `PL ${item.source}`));
+//   new OpenAIEngine({ baseUrl: fake.url, model: 'fake', backoffBaseMs: 1 });
+//   ...; await fake.close();
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeItem {
+  id: string;
+  key: string;
+  context: string | null;
+  source: string;
+  problem?: string;
+}
+
+export interface FakeRequest {
+  /** 0 for the first request this server received. */
+  index: number;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (the raw text when it is not JSON). */
+  body: any;
+}
+
+export interface FakeReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Sent as JSON; takes precedence over `body`. */
+  json?: unknown;
+  body?: string;
+  /** Waits this long before answering (the client may give up first). */
+  delayMs?: number;
+}
+
+export type FakeHandler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeOpenAI {
+  /** Base URL to configure (`OPENAI_BASE_URL`): `http://127.0.0.1:<port>/v1`. */
+  url: string;
+  requests: FakeRequest[];
+  /** Requests received and not yet answered or abandoned. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  setHandler(handler: FakeHandler): void;
+  close(): Promise<void>;
+}
+
+/** A 200 chat.completion whose message content is `content` (objects are sent as JSON text). */
+export function completion(content: string | object, opts: { finishReason?: string; delayMs?: number } = {}): FakeReply {
+  return {
+    delayMs: opts.delayMs,
+    json: {
+      id: `chatcmpl-fake-${Math.random().toString(36).slice(2, 10)}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: 'fake',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
+          finish_reason: opts.finishReason ?? 'stop',
+        },
+      ],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    },
+  };
+}
+
+/** An OpenAI-style error answer. */
+export function errorReply(status: number, headers: Record<string, string> = {}, message = `fake error ${status}`): FakeReply {
+  return { status, headers, json: { error: { message, type: 'fake_error', code: null } } };
+}
+
+/** The JSON payload of the request's last user message (the OpenAI engine sends the items there). */
+export function requestPayload(req: FakeRequest): { sourceLanguage: string; targetLanguage: string; pluralCategories: string[]; items: FakeItem[] } {
+  const messages: { role: string; content: string }[] = req.body?.messages ?? [];
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  return JSON.parse(user?.content ?? '{}');
+}
+
+export function requestItems(req: FakeRequest): FakeItem[] {
+  return requestPayload(req).items ?? [];
+}
+
+/**
+ * Answers every item of a request with `translate(item)` as `{"translations": [...]}`; returning undefined leaves
+ * the item out of the answer. The default echoes the source with a language prefix, which passes the ICU gate.
+ */
+export function translateAll(
+  translate: (item: FakeItem, req: FakeRequest) => string | undefined = (item, req) => `${requestPayload(req).targetLanguage}: ${item.source}`,
+  opts: { delayMs?: number } = {},
+): FakeHandler {
+  return (req) => {
+    const translations = requestItems(req).flatMap((item) => {
+      const value = translate(item, req);
+      return value === undefined ? [] : [{ id: item.id, value }];
+    });
+    return completion({ translations }, opts);
+  };
+}
+
+/** Request n gets handlers[n]; requests past the end get `rest` (default: translateAll()). */
+export function sequence(handlers: FakeHandler[], rest: FakeHandler = translateAll()): FakeHandler {
+  return (req) => (handlers[req.index] ?? rest)(req);
+}
+
+export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Promise<FakeOpenAI> {
+  const requests: FakeRequest[] = [];
+  let current = handler;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const timers = new Map<NodeJS.Timeout, () => void>();
+
+  const server = http.createServer(async (req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let counted = true;
+    const done = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    // 'close' fires both after the answer is sent and when the client gives up (timeout, abort).
+    res.on('close', done);
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: any = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // keep the raw text
+      }
+      const record: FakeRequest = { index: requests.length, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(record);
+      const reply: FakeReply =
+        req.method === 'POST' && /\/chat\/completions$/.test((req.url ?? '').split('?')[0])
+          ? await current(record)
+          : errorReply(404, {}, `no route ${req.method} ${req.url}`);
+      if (reply.delayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, reply.delayMs);
+          timers.set(t, resolve);
+        });
+      }
+      if (res.destroyed || res.writableEnded) return;
+      const payload = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.body ?? '');
+      res.writeHead(reply.status ?? 200, {
+        'content-type': reply.json !== undefined ? 'application/json' : 'text/plain',
+        ...reply.headers,
+      });
+      res.end(payload);
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`fake handler failed: ${(e as Error).message}`);
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    setHandler(h) {
+      current = h;
+    },
+    async close() {
+      server.closeAllConnections();
+      // Slow answers still waiting are released; their sockets are gone, so they write nothing.
+      for (const [t, resolve] of timers) {
+        clearTimeout(t);
+        resolve();
+      }
+      timers.clear();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
