@@ -4,6 +4,7 @@
 // aborted_no_credits; its markers stay pending and the next push queues them again.
 import type { Db } from '../platform/db.js';
 import { bool, dialectOf } from '../platform/db.js';
+import { EngineUnavailableError } from '../platform/engines/types.js';
 import { isValidIcu } from '../platform/icu.js';
 import type { JobContext } from '../platform/jobs.js';
 import type { App } from '../platform/pipeline.js';
@@ -60,8 +61,10 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
   const project = await db('projects').where({ id: job.project_id }).first('base_lang');
   try {
     for (;;) {
-      const pairs: Pair[] = await db('fill_pairs').where({ job_id: jobId, state: 'pending' }).orderBy('lang').orderBy('key_id').limit(engine.maxBatch).select('key_id', 'lang', 'cost_mc');
-      if (!pairs.length) break;
+      // One target language per engine call: an engine request covers one language pair.
+      const next = await db('fill_pairs').where({ job_id: jobId, state: 'pending' }).first('lang');
+      if (!next) break;
+      const pairs: Pair[] = await db('fill_pairs').where({ job_id: jobId, state: 'pending', lang: next.lang }).orderBy('key_id').limit(engine.maxBatch).select('key_id', 'lang', 'cost_mc');
       const keys = new Map((await db('keys').whereIn('id', [...new Set(pairs.map((p) => p.key_id))]).select('id', 'name', 'source', 'ctx', 'enabled')).map((k) => [Number(k.id), k]));
       const items = pairs.map((p, n) => {
         const k = keys.get(Number(p.key_id));
@@ -100,8 +103,9 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
   } catch (err) {
     // The engine failed a whole batch: the queue retries the job (it resumes at its pending pairs);
     // on the last attempt the job ends failed and its hold is released.
-    if (ctx.lastAttempt) await finish(db, jobId, 'failed', Date.now());
-    throw err;
+    const permanent = err instanceof EngineUnavailableError && !err.retryable;
+    if (ctx.lastAttempt || permanent) await finish(db, jobId, 'failed', Date.now());
+    if (!permanent) throw err;
   }
 }
 

@@ -187,8 +187,18 @@ export const translateUnits: Handler = async (ctx) => {
   const units = (ctx.body.units as any[]).map(prepare);
   if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
   // The request record comes first: every refusal from here on is recorded under the requestId.
-  return withRequestRecord(ctx, 'translate', async (scope) =>
-    push(db, project, await resolveTargets(db, project, ctx.body.langs), units, scope, ctx.app.jobs));
+  return withRequestRecord(ctx, 'translate', async (scope) => {
+    const targets = await resolveTargets(db, project, ctx.body.langs);
+    if (ctx.body.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+    if (ctx.principal!.requiresOperationApproval) {
+      // An agent key may push for free; paid work needs a person's approval first (API.md section 5 rule 5).
+      const preview = await dryRun(db, project, targets, units);
+      if (preview.body.estimatedCredits > 0) {
+        throw new ApiError(403, 'authorization_required', 'This agent key needs an approved translate operation to queue paid translation.', { estimatedCredits: preview.body.estimatedCredits });
+      }
+    }
+    return push(db, project, targets, units, scope, ctx.app.jobs);
+  });
 };
 
 async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Unit[]) {

@@ -230,3 +230,19 @@ test.serial('the poll and key read need read or translate; unknown tokens and re
   const none = await p.client.GET('/projects/{projectId}/translations', { params: { path: { projectId: p.projectId }, query: {} } });
   t.is(none.response.status, 400);
 });
+
+test.serial('an agent key pushes for free but needs an operation for paid work: 403 authorization_required with the estimate', async (t) => {
+  const p = await createTestProject(svc);
+  const agent = svc.client(await createTestKey(svc, p.projectId, ['translate', 'read'], true));
+  const paid = await agent.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Agent text' }] } });
+  t.is(paid.response.status, 403);
+  t.like(paid.error, { error: 'authorization_required', estimatedCredits: 20 });
+  t.is(await count('keys', { project_id: p.projectId }), 0);
+  const dry = await agent.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId }, query: { dryRun: 'true' } }, body: { units: [{ source: 'Agent text' }] } });
+  t.like(dry.data, { estimatedCredits: 20, accepted: true });
+  await push(p, { units: [{ source: 'Agent text' }] });
+  await runDue();
+  const free = await agent.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Agent text' }] } });
+  t.is(free.response.status, 200);
+  t.like(free.data, { trackingToken: null, estimatedCredits: 0 });
+});
