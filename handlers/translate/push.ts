@@ -5,11 +5,12 @@ import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
+import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
-import { hold, holdRefusal, pairCost, readCredit } from './credits.js';
+import { holdRefusal, pairCost, readCredit } from './credits.js';
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
-import { FINAL } from './fill.js';
+import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../platform/icu.js';
 
@@ -216,7 +217,7 @@ async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Uni
   };
 }
 
-async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[], scope: RequestScope, jobs: { enqueue: (db: Db, kind: string, payload: unknown) => Promise<unknown> }) {
+async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[], scope: RequestScope, jobs: JobQueue) {
   const p = await plan(db, project, targets, units);
   const credit = await readCredit(db, project.workspace_id);
   if (credit.keyLimit != null && p.creates.length) {
@@ -252,8 +253,7 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     }
     const states = await pairStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
-    const markers = cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`)).map((q) => ({ key_id: q.keyId, lang: q.lang, project_id: project.id, value: null, status: 'pending', origin: null, job_id: null, updated_at: now }));
-    for (let i = 0; i < markers.length; i += CHUNK) await trx('translations').insert(markers.slice(i, i + CHUNK)).onConflict(['key_id', 'lang']).ignore();
+    await insertMarkers(trx, project.id, cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`)), now);
     return cls;
   });
 
@@ -266,48 +266,23 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     return { body, trackingToken: null };
   }
 
-  // 2. Claim the markers, hold, job and pairs in one transaction with the captured answer. A marker another
-  // push claimed meanwhile is in flight on its job, not ours; a 402 rolls the claims back and leaves the
-  // markers for the next push.
-  const trackingToken = `trk_${randomBytes(15).toString('base64url')}`;
-  const cost = new Map(queue.map((q) => [`${q.keyId}|${q.lang}`, q.cost]));
-  const claimed = await db.transaction(async (trx) => {
-    const [jobId] = await trx('fill_jobs').insert({
-      tracking_token: trackingToken, project_id: project.id, workspace_id: project.workspace_id, status: 'queued',
-      estimated_mc: 0, held_mc: 0, charged_mc: 0, total: 0, translated: 0, failed: 0, created_at: now, updated_at: now,
-    });
-    const id = Number(jobId);
-    const byLang = new Map<string, number[]>();
-    for (const q of queue) byLang.set(q.lang, [...(byLang.get(q.lang) ?? []), q.keyId]);
-    for (const [lang, ids] of byLang) {
-      for (let i = 0; i < ids.length; i += CHUNK) {
-        await trx('translations').where('lang', lang).whereIn('key_id', ids.slice(i, i + CHUNK)).andWhere('status', 'pending')
-          .andWhere((w) => w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)))
-          .update({ job_id: id, updated_at: now });
-      }
-    }
-    const mine = await trx('translations').where({ project_id: project.id, job_id: id }).select('key_id', 'lang');
-    if (!mine.length) {
-      await trx('fill_jobs').where({ id }).delete();
-      return 0;
-    }
-    const pairs = mine.map((m) => ({ job_id: id, key_id: Number(m.key_id), lang: m.lang, state: 'pending', cost_mc: cost.get(`${m.key_id}|${m.lang}`) ?? 0 }));
-    const estimateMc = pairs.reduce((a, x) => a + x.cost_mc, 0);
-    await hold(trx, project.workspace_id, estimateMc, now);
-    for (let i = 0; i < pairs.length; i += CHUNK) await trx('fill_pairs').insert(pairs.slice(i, i + CHUNK));
-    await trx('fill_jobs').where({ id }).update({ estimated_mc: estimateMc, held_mc: estimateMc, total: pairs.length });
-    await jobs.enqueue(trx, 'fill', { jobId: id });
-    body.trackingToken = trackingToken;
-    body.estimatedCredits = estimateMc;
+  // 2. Claim, hold and queue in one transaction with the captured answer: a 402 rolls the claims back and
+  // leaves the markers for the next push.
+  const queued = await db.transaction(async (trx) => {
+    const q = await enqueueFill(trx, jobs, project, queue, now);
+    if (!q) return null;
+    body.trackingToken = q.trackingToken;
+    body.estimatedCredits = q.estimate;
     body.balance = (await readCredit(trx, project.workspace_id, now, true)).available;
-    await scope.capture(trx, { body, trackingToken });
-    return pairs.length;
+    await scope.capture(trx, { body, trackingToken: q.trackingToken });
+    return q;
   }).catch((err) => { body.trackingToken = null; throw err; });
-  if (!claimed) {
+  if (!queued) {
     body.estimatedCredits = 0;
     body.balance = (await readCredit(db, project.workspace_id)).available;
     return { body, trackingToken: null };
   }
+  const trackingToken = queued.trackingToken;
   return { body, trackingToken };
 }
 

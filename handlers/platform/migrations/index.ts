@@ -3,10 +3,12 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_foundation.js';
 import * as m002 from './002_translate.js';
+import * as m003 from './003_sync.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
   '002_translate': m002,
+  '003_sync': m003,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
