@@ -8,12 +8,14 @@ import * as internalJobs from './internal/jobs.js';
 import * as internalKeys from './internal/keys.js';
 import * as internalProjects from './internal/projects.js';
 import * as internalWorkspaces from './internal/workspaces.js';
+import * as sync from './sync/routes.js';
 import type { Handler } from './platform/pipeline.js';
 import * as translatePush from './translate/push.js';
 import * as translateRead from './translate/read.js';
 
 export const implementations: Record<string, Handler> = {
   translateUnits: translatePush.translateUnits,
+  syncCatalog: sync.syncCatalog,
   getTranslations: translateRead.getTranslations,
   getRequestRecord: translateRead.getRequestRecord,
   captureUnits: capture.captureUnits,

@@ -1,0 +1,206 @@
+// Sync classification (API.md 2.7): what the file changes, against the project as it is. Read-only, so the
+// dry run and the real run share it; the real run applies the plan in the same transaction it read in.
+import type { Catalog, CatalogValue } from '../../publisher/catalog.js';
+import { normalizeLanguage, sameLanguageAndScript } from '../config/languages.js';
+import type { ProjectRow } from '../config/projects.js';
+import { listLanguages } from '../config/projects.js';
+import type { Db } from '../platform/db.js';
+import { bool, parseJson } from '../platform/db.js';
+import { invalidArgument } from '../platform/errors.js';
+import { formsToIcu } from '../platform/icu.js';
+import { pairCost } from '../translate/credits.js';
+import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
+import { canonicalKey } from './canonical.js';
+
+const CHUNK = 400;
+
+export interface Cell { icu: string; forms: Forms | null }
+
+export function cellOf(v: CatalogValue): Cell {
+  if (v.kind === 'text') return { icu: v.text, forms: null };
+  const forms = orderedForms(v.forms);
+  return { icu: formsToIcu(forms, v.arg ?? 'count'), forms };
+}
+
+export interface Conflict { key: string; lang: string; resolution: 'kept' | 'overwritten'; kind: 'source' | 'translation'; storedStatus?: string; storedValue?: string; fileValue?: string }
+export interface Diagnostic { code: 'LANG_NOT_IN_FILE' | 'SOURCE_SHAPE_KEPT'; lang: string; plannedPairs?: number; key?: string }
+
+export interface EntryPlan {
+  name: string;
+  fileKey: string;
+  comment: string | null;
+  meta: Record<string, unknown> | null;
+  source: Cell;
+  token: string;
+  /** Existing key, if any. */
+  key?: { id: number; token: string; source: string; forms: string | null; enabled: boolean; verified: boolean; fileKey: string | null; comment: string | null; meta: string | null };
+  action: 'create' | 'update' | 'match' | 'kept';
+  reenable: boolean;
+  /** Target cells the file carries, by project language code. */
+  cells: Map<string, Cell>;
+}
+
+export interface TranslationWrite { entry: EntryPlan; lang: string; cell: Cell; replace: boolean }
+
+export interface SyncPlan {
+  entries: EntryPlan[];
+  orphans: number[];
+  writes: TranslationWrite[];
+  conflicts: Conflict[];
+  diagnostics: Diagnostic[];
+  counts: { created: number; updatedSources: number; matchedSources: number; updatedTranslations: number; unchangedTranslations: number; disabledOrphans: number; reenabled: number };
+  /** Project target languages an AI fill may use (live, ai mode). */
+  fillLangs: string[];
+  /** Languages the file carries cells for (project codes, base excluded). */
+  fileLangs: Set<string>;
+  /** Stored cell state per `keyId|lang`: has a value, or a marker of a live job. */
+  stored: Map<string, { value: boolean; liveJob: boolean }>;
+  languageSpellings: Record<string, string>;
+}
+
+export async function planSync(
+  db: Db, project: ProjectRow, catalog: Catalog, opts: { onConflict: 'server' | 'file'; pulledAt: number | null; baseOnly: boolean },
+): Promise<SyncPlan> {
+  const base = project.base_lang;
+  const live = await listLanguages(db, project.id);
+  const targetCodes = new Set(live.map((l) => l.code));
+  const fillLangs = live.filter((l) => l.fill_mode === 'ai').map((l) => l.code);
+
+  // Which spelling in the file is the base language, and which are targets of the project.
+  const spellings = new Set(catalog.entries.flatMap((e) => Object.keys(e.values)));
+  const languageSpellings: Record<string, string> = {};
+  let baseSpelling: string | null = catalog.sourceLanguage ?? null;
+  const targetSpelling = new Map<string, string>();
+  for (const s of spellings) {
+    let code: string;
+    try { code = normalizeLanguage(s); } catch { throw invalidArgument(`"${s}" is not a language code.`); }
+    languageSpellings[code] = s;
+    if (opts.baseOnly) continue;
+    if (baseSpelling === null && sameLanguageAndScript(code, base)) baseSpelling = s;
+    else if (s !== baseSpelling && targetCodes.has(code)) targetSpelling.set(s, code);
+  }
+
+  const names = new Map<string, string>();
+  const entries: EntryPlan[] = [];
+  for (const e of catalog.entries) {
+    const name = canonicalKey(e.fileKey);
+    const clash = names.get(name);
+    if (clash !== undefined) throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
+    names.set(name, e.fileKey);
+    const baseValue = opts.baseOnly ? Object.values(e.values)[0] : (baseSpelling ? e.values[baseSpelling] : undefined);
+    // A catalog entry without a base value uses its key as the source text (as Xcode does).
+    const source = baseValue ? cellOf(baseValue) : { icu: e.fileKey, forms: null };
+    const cells = new Map<string, Cell>();
+    for (const [s, code] of targetSpelling) if (e.values[s]) cells.set(code, cellOf(e.values[s]));
+    // Remembered so a pull writes the entry back without a base localization, as it came.
+    const meta = baseValue || opts.baseOnly ? e.meta ?? null : { ...(e.meta ?? {}), noSourceLocalization: true };
+    entries.push({
+      name, fileKey: e.fileKey, comment: e.comment ?? null, meta, source, cells,
+      token: contentToken(source.forms ? null : source.icu, source.forms, null), action: 'create', reenable: false,
+    });
+  }
+
+  const existing = await db('keys').where('project_id', project.id).select('id', 'name', 'token', 'source', 'forms', 'enabled', 'source_verified', 'source_updated_at', 'file_key', 'comment', 'meta');
+  const byName = new Map(existing.map((k) => [k.name, k]));
+  // Tokens are unique per project (translate deduplicates by them), but a file may hold one text under two
+  // keys: the second gets a token salted with its name.
+  const tokenOwner = new Map(existing.map((k) => [k.token, k.name]));
+  for (const ep of entries) {
+    const plain = ep.token;
+    const salted = contentToken(ep.source.forms ? null : ep.source.icu, ep.source.forms, `\u0000${ep.name}`);
+    const stored = byName.get(ep.name)?.token;
+    if (stored === plain || stored === salted) { ep.token = stored; tokenOwner.set(stored, ep.name); continue; }
+    const owner = tokenOwner.get(plain);
+    ep.token = owner === undefined || owner === ep.name ? plain : salted;
+    tokenOwner.set(ep.token, ep.name);
+  }
+  const counts = { created: 0, updatedSources: 0, matchedSources: 0, updatedTranslations: 0, unchangedTranslations: 0, disabledOrphans: 0, reenabled: 0 };
+  const conflicts: Conflict[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const ep of entries) {
+    const k = byName.get(ep.name);
+    if (!k) { ep.action = 'create'; counts.created++; continue; }
+    ep.key = { id: Number(k.id), token: k.token, source: k.source, forms: k.forms, enabled: bool(k.enabled), verified: bool(k.source_verified), fileKey: k.file_key, comment: k.comment, meta: k.meta };
+    if (!ep.key.enabled) { ep.reenable = true; counts.reenabled++; }
+    if (k.token === ep.token) { ep.action = 'match'; counts.matchedSources++; continue; }
+    if (opts.pulledAt !== null && Number(k.source_updated_at) > opts.pulledAt) {
+      const overwrite = opts.onConflict === 'file';
+      conflicts.push({ key: ep.name, lang: base, kind: 'source', resolution: overwrite ? 'overwritten' : 'kept', storedValue: k.source, fileValue: ep.source.icu });
+      if (!overwrite) {
+        ep.action = 'kept';
+        // Cells of the other shape than the kept source are withheld.
+        const keptPlural = k.forms != null;
+        for (const [lang, cell] of [...ep.cells]) {
+          if ((cell.forms != null) !== keptPlural) {
+            ep.cells.delete(lang);
+            diagnostics.push({ code: 'SOURCE_SHAPE_KEPT', lang, key: ep.name });
+          }
+        }
+        continue;
+      }
+    }
+    ep.action = 'update';
+    counts.updatedSources++;
+  }
+  const inFile = new Set(entries.map((e) => e.name));
+  const orphans = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled)).map((k) => Number(k.id));
+  counts.disabledOrphans = orphans.length;
+
+  // Stored cells of the keys the file carries.
+  const keyIds = entries.filter((e) => e.key).map((e) => e.key!.id);
+  const stored = new Map<string, { value: boolean; liveJob: boolean }>();
+  const rows: any[] = [];
+  for (let i = 0; i < keyIds.length; i += CHUNK) rows.push(...(await db('translations').whereIn('key_id', keyIds.slice(i, i + CHUNK)).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id')));
+  const jobIds = [...new Set(rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
+  const liveJobs = new Set<number>();
+  for (let i = 0; i < jobIds.length; i += CHUNK) for (const j of await db('fill_jobs').whereIn('id', jobIds.slice(i, i + CHUNK)).whereIn('status', ['queued', 'running']).select('id')) liveJobs.add(Number(j.id));
+  const rowOf = new Map<string, any>();
+  for (const r of rows) {
+    rowOf.set(`${r.key_id}|${r.lang}`, r);
+    stored.set(`${r.key_id}|${r.lang}`, { value: r.status !== 'pending', liveJob: r.status === 'pending' && r.job_id != null && liveJobs.has(Number(r.job_id)) });
+  }
+
+  const writes: TranslationWrite[] = [];
+  const fileLangs = new Set<string>();
+  for (const ep of entries) {
+    for (const [lang, cell] of ep.cells) {
+      fileLangs.add(lang);
+      const r = ep.key ? rowOf.get(`${ep.key.id}|${lang}`) : undefined;
+      if (!r || r.status === 'pending') { writes.push({ entry: ep, lang, cell, replace: false }); counts.updatedTranslations++; continue; }
+      if (r.value === cell.icu) { counts.unchangedTranslations++; continue; }
+      const signedOff = r.status === 'reviewed' || r.status === 'approved';
+      if (r.origin === 'import' && !signedOff) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; continue; }
+      const overwrite = opts.onConflict === 'file';
+      conflicts.push({ key: ep.name, lang, kind: 'translation', resolution: overwrite ? 'overwritten' : 'kept', storedStatus: r.status, storedValue: r.value ?? undefined, fileValue: cell.icu });
+      if (overwrite) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; }
+    }
+  }
+  for (const lang of fillLangs) if (!fileLangs.has(lang)) diagnostics.push({ code: 'LANG_NOT_IN_FILE', lang });
+  return { entries, orphans, writes, conflicts, diagnostics, counts, fillLangs, fileLangs, stored, languageSpellings };
+}
+
+/** (key, language) pairs with no value anywhere: not stored, not in the file, not in flight. */
+export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: EntryPlan) => number | null) {
+  const pairs: Array<{ keyId: number; lang: string; cost: number; entry: EntryPlan }> = [];
+  let planned = 0;
+  let estimate = 0;
+  const perLang = new Map<string, number>();
+  for (const ep of plan.entries) {
+    const willBeEnabled = !ep.key || ep.key.enabled || ep.reenable;
+    const verified = ep.key?.verified ?? false;
+    if (!willBeEnabled || (bool(project.auto_verify) && !verified)) continue;
+    const keyId = keyIdOf(ep);
+    const source = ep.action === 'kept' ? { icu: ep.key!.source, forms: parseJson<Forms | null>(ep.key!.forms, null) } : ep.source;
+    const cost = pairCost(source.icu, source.forms);
+    for (const lang of plan.fillLangs) {
+      if (ep.cells.has(lang)) continue;
+      const s = ep.key ? plan.stored.get(`${ep.key.id}|${lang}`) : undefined;
+      if (s?.value || s?.liveJob) continue;
+      planned++;
+      estimate += cost;
+      perLang.set(lang, (perLang.get(lang) ?? 0) + 1);
+      if (keyId != null) pairs.push({ keyId, lang, cost, entry: ep });
+    }
+  }
+  return { pairs, planned, estimate, perLang };
+}

@@ -1,0 +1,130 @@
+// POST /sync (API.md 2.6, 2.7): a whole catalog file in, as one transaction. The file is the project's whole
+// catalog: keys it lacks are disabled, keys it carries again are re-enabled; sources and imported translations
+// are applied where they changed; values the project produced or a person signed off are kept (or overwritten
+// with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
+import { getProject, type ProjectRow } from '../config/projects.js';
+import type { Db } from '../platform/db.js';
+import { ApiError } from '../platform/errors.js';
+import type { Handler } from '../platform/pipeline.js';
+import { withRequestRecord, type RequestScope } from '../platform/requests.js';
+import { holdRefusal, readCredit } from '../translate/credits.js';
+import { enqueueFill, insertMarkers } from '../translate/queue.js';
+import { readSyncFile } from './file.js';
+import { fillPairs, planSync, type SyncPlan } from './plan.js';
+import type { JobQueue } from '../platform/jobs.js';
+
+const CHUNK = 400;
+const MAX_CONFLICT_ROWS = 50;
+
+function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: number; trackingToken: string | null }) {
+  return {
+    ...plan.counts,
+    ...extra,
+    conflicts: plan.conflicts.slice(0, MAX_CONFLICT_ROWS),
+    conflictsTotal: plan.conflicts.length,
+    diagnostics: plan.diagnostics,
+  };
+}
+
+async function keyLimitRefusal(db: Db, project: ProjectRow, adding: number): Promise<ApiError | null> {
+  const limit = (await readCredit(db, project.workspace_id)).keyLimit;
+  if (limit == null || adding === 0) return null;
+  const n = Number((await db('keys').join('projects', 'projects.id', 'keys.project_id').where('projects.workspace_id', project.workspace_id).count({ n: '*' }))[0].n);
+  return n + adding > limit ? new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, { details: [{ feature: 'keys', limit }] }) : null;
+}
+
+export const syncCatalog: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const project = await getProject(db, ctx.params.projectId);
+  const { format, catalog } = readSyncFile(ctx.body, project.base_lang);
+  const opts = {
+    onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
+    pulledAt: ctx.body.pulledAt ? Date.parse(ctx.body.pulledAt) : null,
+    baseOnly: format !== 'xcstrings',
+  };
+  const canFill = ctx.app.engine !== null;
+
+  if (ctx.dryRun) {
+    const plan = await planSync(db, project, catalog, opts);
+    const fill = canFill ? fillPairs(plan, project, (e) => e.key?.id ?? null) : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
+    for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
+    const credit = await readCredit(db, project.workspace_id);
+    const keyRefusal = await keyLimitRefusal(db, project, plan.counts.created);
+    return { body: { ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }), accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal } };
+  }
+
+  return withRequestRecord(ctx, 'sync', async (scope) => {
+    if (ctx.body.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+    return db.transaction((trx) => apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, agent: ctx.principal!.requiresOperationApproval, scope }));
+  });
+};
+
+async function apply(
+  trx: Db, jobs: JobQueue, project: ProjectRow, format: string, catalog: Parameters<typeof planSync>[2], opts: Parameters<typeof planSync>[3],
+  run: { canFill: boolean; agent: boolean; scope: RequestScope },
+) {
+  const now = Date.now();
+  const plan = await planSync(trx, project, catalog, opts);
+  const refusal = await keyLimitRefusal(trx, project, plan.counts.created);
+  if (refusal) throw refusal;
+  if (run.agent && run.canFill) {
+    const preview = fillPairs(plan, project, (e) => e.key?.id ?? null);
+    if (preview.estimate > 0) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved translate operation to queue paid translation.', { estimatedCredits: preview.estimate });
+  }
+
+  const ids = new Map<string, number>();
+  for (const ep of plan.entries) if (ep.key) ids.set(ep.name, ep.key.id);
+  const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
+
+  const creates = plan.entries.filter((e) => e.action === 'create');
+  for (let i = 0; i < creates.length; i += CHUNK) {
+    await trx('keys').insert(creates.slice(i, i + CHUNK).map((e) => ({
+      project_id: project.id, name: e.name, token: e.token, source: e.source.icu, forms: json(e.source.forms), ctx: null,
+      enabled: true, source_verified: false, captured: false, created_by: 'sync', source_updated_at: now, created_at: now, updated_at: now,
+      file_key: e.fileKey, comment: e.comment, meta: json(e.meta),
+    })));
+  }
+  if (creates.length) {
+    for (let i = 0; i < creates.length; i += CHUNK) {
+      for (const r of await trx('keys').where('project_id', project.id).whereIn('name', creates.slice(i, i + CHUNK).map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
+    }
+  }
+  for (const e of plan.entries) {
+    if (!e.key) continue;
+    const row: Record<string, unknown> = {};
+    if (e.action === 'update') {
+      await trx('key_history').insert({ key_id: e.key.id, project_id: project.id, token: e.key.token, source: e.key.source, forms: e.key.forms, ctx: null, replaced_at: now });
+      Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
+    }
+    if (e.reenable) row.enabled = true;
+    if (e.key.fileKey !== e.fileKey) row.file_key = e.fileKey;
+    if (e.key.comment !== e.comment) row.comment = e.comment;
+    if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
+    if (Object.keys(row).length) await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
+  }
+  for (let i = 0; i < plan.orphans.length; i += CHUNK) await trx('keys').whereIn('id', plan.orphans.slice(i, i + CHUNK)).update({ enabled: false, updated_at: now });
+
+  // Imported translations, stored verbatim: never re-translated or charged.
+  for (const w of plan.writes) {
+    const keyId = ids.get(w.entry.name)!;
+    const row = { value: w.cell.icu, status: 'translated', origin: 'import', job_id: null, updated_at: now };
+    const n = await trx('translations').where({ key_id: keyId, lang: w.lang }).update(row);
+    if (!n) await trx('translations').insert({ key_id: keyId, lang: w.lang, project_id: project.id, ...row });
+  }
+
+  await trx('project_catalogs').insert({ project_id: project.id, format, meta: JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings }), updated_at: now })
+    .onConflict(['project_id', 'format']).merge(['meta', 'updated_at']);
+
+  let trackingToken: string | null = null;
+  let estimatedCredits = 0;
+  if (run.canFill) {
+    const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null);
+    await insertMarkers(trx, project.id, pairs, now);
+    const queued = await enqueueFill(trx, jobs, project, pairs, now);
+    if (queued) { trackingToken = queued.trackingToken; estimatedCredits = queued.estimate; }
+  }
+  const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
+  const body = result(plan, { estimatedCredits, balance, trackingToken });
+  if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
+  return { body, trackingToken };
+}

@@ -1,0 +1,59 @@
+// The in-memory model every file format parses into and renders from. Sync reads it; publish renders it.
+// Values are ICU message strings; plural values keep one string per CLDR category.
+
+export type FormatId = 'json' | 'nested_json' | 'angular_json' | 'ios_strings' | 'xcstrings' | 'android_xml' | 'arb' | 'po';
+
+export const SYNCABLE: FormatId[] = ['xcstrings', 'json', 'nested_json', 'angular_json'];
+
+/** One language's value of an entry. */
+export type CatalogValue =
+  | { kind: 'text'; text: string; state?: string }
+  /** `arg`: the plural argument's name in the ICU form (`count` when the file names none). */
+  | { kind: 'plural'; forms: Record<string, string>; arg?: string; state?: string };
+
+export interface CatalogEntry {
+  /** The key exactly as the file spells it (nested JSON paths joined with '.'; Angular digests as digits). */
+  fileKey: string;
+  /** Message context (PO msgctxt), if the format has one. */
+  ctx?: string | null;
+  comment?: string | null;
+  /** Values by language code as the file writes it (e.g. `en`, `zh-Hans`, `pt_BR`). */
+  values: Record<string, CatalogValue>;
+  /**
+   * Format-specific data a renderer needs to write the entry back faithfully and the model does not carry
+   * (xcstrings `extractionState` and substitution specifiers, i18next interpolation style, ARB metadata, ...).
+   * Opaque to sync; stored with the key and handed back to the renderer.
+   */
+  meta?: Record<string, unknown>;
+}
+
+export interface Catalog {
+  format: FormatId;
+  /** The language the file declares as its source (`sourceLanguage`, `@@locale`, `locale`), or null if none. */
+  sourceLanguage: string | null;
+  /** For single-language formats: the language the file holds, if it says (PO `Language`, ARB `@@locale`). */
+  language?: string | null;
+  entries: CatalogEntry[];
+  /** File-level data to write back (xcstrings `version`, PO headers, ARB `@@` keys, ...). */
+  meta?: Record<string, unknown>;
+}
+
+/** A file the user sent that a format cannot take, with the documented error code to answer. */
+export class FormatError extends Error {
+  constructor(readonly code: 'invalid_argument' | 'format_mismatch' | 'format_not_syncable' | 'too_many_entries', message: string) {
+    super(message);
+  }
+}
+
+export interface FormatModule {
+  id: FormatId;
+  /** How sure this format is that `text` (and the optional file name) is one of its files: 0 (no) to 1 (certain). */
+  detect(text: string, fileName?: string): number;
+  /** Parses a whole file; throws FormatError('invalid_argument', ...) for anything malformed. */
+  parse(text: string): Catalog;
+  /**
+   * Renders a catalog. `languages`: which languages to write (single-language formats write `languages[0]`).
+   * Deterministic: the same catalog gives the same bytes.
+   */
+  render(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string;
+}

@@ -1,0 +1,292 @@
+// GNU gettext PO/POT, through gettext-parser. One language per file: msgid is the source text and the key,
+// msgctxt the context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories.
+import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
+import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { icuToForms, pluralCategories } from '../../handlers/platform/icu.js';
+import { fileSpelling, hasExt, icuText, normLang, UNKNOWN_LANGUAGE, valueFor } from './json.js';
+
+const invalid = (message: string) => new FormatError('invalid_argument', message);
+
+// gettext orders msgstr[n] like CLDR orders categories for the languages whose Plural-Forms follow CLDR (Transifex,
+// Django, Weblate), so index n is the n-th category. When the count disagrees, these are the usual shapes by count.
+const BY_COUNT: Record<number, string[]> = {
+  1: ['other'],
+  2: ['one', 'other'],
+  3: ['one', 'few', 'other'],
+  4: ['one', 'few', 'many', 'other'],
+  5: ['one', 'two', 'few', 'many', 'other'],
+  6: ['zero', 'one', 'two', 'few', 'many', 'other'],
+};
+
+function categoriesFor(lang: string | null, nplurals: number): string[] {
+  if (lang) {
+    try {
+      const cats = pluralCategories(lang);
+      if (cats.length === nplurals) return cats;
+    } catch {
+      // an unknown Language header: fall back on the count
+    }
+  }
+  return BY_COUNT[nplurals] ?? [...Array(nplurals).keys()].map((i) => (i === nplurals - 1 ? 'other' : `=${i}`));
+}
+
+// Plural-Forms expressions whose indexes follow the CLDR category order of the language (as Transifex writes them).
+const RU = '(n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : n % 10 == 0 || (n % 10 >= 5 && n % 10 <= 9) || (n % 100 >= 11 && n % 100 <= 14) ? 2 : 3)';
+const ROMANCE_MANY = '(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)';
+const FR_MANY = '((n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)';
+const HR = '(n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2)';
+const PLURAL_EXPR: Record<string, string> = {
+  fr: FR_MANY,
+  pt: FR_MANY,
+  'pt-pt': ROMANCE_MANY,
+  es: ROMANCE_MANY,
+  it: ROMANCE_MANY,
+  ca: ROMANCE_MANY,
+  ru: RU,
+  uk: RU,
+  be: RU,
+  pl: '(n == 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : n != 1 && n % 10 >= 0 && n % 10 <= 1 || n % 10 >= 5 && n % 10 <= 9 || n % 100 >= 12 && n % 100 <= 14 ? 2 : 3)',
+  cs: '((n == 1 && n % 1 == 0) ? 0 : (n >= 2 && n <= 4 && n % 1 == 0) ? 1 : (n % 1 != 0) ? 2 : 3)',
+  sk: '((n == 1 && n % 1 == 0) ? 0 : (n >= 2 && n <= 4 && n % 1 == 0) ? 1 : (n % 1 != 0) ? 2 : 3)',
+  lt: '(n % 10 == 1 && (n % 100 > 19 || n % 100 < 11) ? 0 : (n % 10 >= 2 && n % 10 <= 9) && (n % 100 > 19 || n % 100 < 11) ? 1 : n % 1 != 0 ? 2 : 3)',
+  ar: '(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 && n % 100 <= 99 ? 4 : 5)',
+  he: '((n == 1 && n % 1 == 0) ? 0 : (n == 2 && n % 1 == 0) ? 1 : 2)',
+  ro: '(n == 1 ? 0 : (n == 0 || (n % 100 > 0 && n % 100 < 20)) ? 1 : 2)',
+  hr: HR,
+  sr: HR,
+  bs: HR,
+  sl: '(n % 100 == 1 ? 0 : n % 100 == 2 ? 1 : n % 100 == 3 || n % 100 == 4 ? 2 : 3)',
+  lv: '(n % 10 == 0 || n % 100 >= 11 && n % 100 <= 19 ? 0 : n % 10 == 1 && n % 100 != 11 ? 1 : 2)',
+  ga: '(n == 1 ? 0 : n == 2 ? 1 : n >= 3 && n <= 6 ? 2 : n >= 7 && n <= 10 ? 3 : 4)',
+  cy: '(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n == 3 ? 3 : n == 6 ? 4 : 5)',
+  mk: '(n % 10 == 1 && n % 100 != 11 ? 0 : 1)',
+  is: '(n % 10 != 1 || n % 100 == 11)',
+  // one = 0 and 1
+  hi: '(n > 1)', bn: '(n > 1)', fa: '(n > 1)', gu: '(n > 1)', kn: '(n > 1)', am: '(n > 1)', zu: '(n > 1)', as: '(n > 1)',
+};
+
+/** Categories (msgstr order) and the Plural-Forms expression to write for a language. */
+export function pluralFormsFor(lang: string): { categories: string[]; expr: string } {
+  let cats: string[];
+  try {
+    cats = pluralCategories(lang);
+  } catch {
+    return { categories: ['one', 'other'], expr: '(n != 1)' };
+  }
+  const tag = lang.replace(/_/g, '-').toLowerCase();
+  const expr = PLURAL_EXPR[tag] ?? PLURAL_EXPR[tag.split('-')[0]];
+  if (expr) return { categories: cats, expr };
+  if (cats.length === 1) return { categories: cats, expr: '0' };
+  if (cats.length === 2 && cats[0] === 'one') return { categories: cats, expr: '(n != 1)' };
+  // No expression known for this language's categories: write the one form every language has.
+  return { categories: ['other'], expr: '0' };
+}
+
+const splitLines = (s: string | undefined) => (s ? s.split('\n') : []);
+
+const orderKey = (ctx: string | null | undefined, msgid: string) => `${ctx ?? ''}\u0004${msgid}`;
+
+const PO_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v' };
+const unquote = (s: string) => s.replace(/\\(.)/g, (_m, c: string) => PO_ESCAPES[c] ?? c);
+
+/**
+ * Position of each (msgctxt, msgid) in the file. gettext-parser groups messages by context, which would move
+ * `msgctxt` entries away from their neighbours; this light scan restores the file's order.
+ */
+function fileOrder(text: string): Map<string, number> {
+  const order = new Map<string, number>();
+  let field: 'ctx' | 'id' | null = null;
+  let ctx: string | null = null;
+  let id = '';
+  const finish = () => {
+    if (field === 'id' && !order.has(orderKey(ctx, id))) order.set(orderKey(ctx, id), order.size);
+    if (field === 'id') ctx = null;
+    field = null;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const str = /^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)?\s*"(.*)"$/.exec(line);
+    if (!str) {
+      finish();
+      continue;
+    }
+    const [, keyword, body] = str;
+    if (keyword === 'msgctxt') {
+      finish();
+      field = 'ctx';
+      ctx = unquote(body);
+    } else if (keyword === 'msgid') {
+      if (field !== 'ctx') finish();
+      field = 'id';
+      id = unquote(body);
+    } else if (keyword) {
+      finish();
+    } else if (field === 'ctx') {
+      ctx += unquote(body);
+    } else if (field === 'id') {
+      id += unquote(body);
+    }
+  }
+  finish();
+  return order;
+}
+
+function parsePo(text: string): Catalog {
+  let po: GetTextTranslations;
+  try {
+    po = gettextPo.parse(text);
+  } catch (e) {
+    throw invalid(`invalid PO: ${(e as Error).message}`);
+  }
+  const headers = po.headers ?? {};
+  const language = headers.Language?.trim() || null;
+  const nplurals = Number(/nplurals\s*=\s*(\d+)/.exec(headers['Plural-Forms'] ?? '')?.[1] ?? 2);
+  const cats = categoriesFor(language, nplurals);
+  const lang = language ?? UNKNOWN_LANGUAGE;
+
+  const entries: CatalogEntry[] = [];
+  let headerComments: GetTextTranslation['comments'] | undefined;
+  for (const [ctx, byId] of Object.entries(po.translations)) {
+    for (const [msgid, t] of Object.entries(byId)) {
+      if (ctx === '' && msgid === '') {
+        headerComments = t.comments;
+        continue;
+      }
+      const entry: CatalogEntry = { fileKey: msgid, values: {} };
+      if (t.msgctxt !== undefined) entry.ctx = t.msgctxt;
+      const c = t.comments ?? {};
+      const comment = [c.extracted, c.translator].filter((s) => s).join('\n');
+      if (comment) entry.comment = comment;
+      const meta: Record<string, unknown> = {};
+      if (c.translator) meta.translatorComment = c.translator;
+      if (c.extracted) meta.extractedComment = c.extracted;
+      if (c.reference) meta.references = splitLines(c.reference);
+      if (c.previous) meta.previous = c.previous;
+      const flags = (c.flag ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+      if (flags.length) meta.flags = flags;
+      const state = flags.includes('fuzzy') ? { state: 'fuzzy' } : {};
+      if (t.msgid_plural !== undefined) {
+        meta.msgidPlural = t.msgid_plural;
+        if (t.msgstr.some((s) => s)) {
+          const forms: Record<string, string> = {};
+          t.msgstr.forEach((s, i) => {
+            forms[cats[i] ?? `=${i}`] = s;
+          });
+          entry.values[lang] = { kind: 'plural', forms, arg: 'n', ...state };
+        }
+      } else if (t.msgstr[0]) {
+        entry.values[lang] = { kind: 'text', text: t.msgstr[0], ...state };
+      }
+      if (Object.keys(meta).length) entry.meta = meta;
+      entries.push(entry);
+    }
+  }
+  const order = fileOrder(text);
+  const pos = (e: CatalogEntry) => order.get(orderKey(e.ctx, e.fileKey)) ?? Number.MAX_SAFE_INTEGER;
+  entries.sort((a, b) => pos(a) - pos(b));
+  const meta: Record<string, unknown> = { headers };
+  if (headerComments?.translator) meta.headerComment = headerComments.translator;
+  if (headerComments?.flag) meta.headerFlags = headerComments.flag;
+  return { format: 'po', sourceLanguage: null, language, entries, meta };
+}
+
+/** gettext spells regions with an underscore and in upper case: `pt_BR`. */
+function gettextLanguage(lang: string): string {
+  if (lang.includes('_') || !lang.includes('-')) return lang;
+  try {
+    return Intl.getCanonicalLocales(lang)[0].replace(/-/g, '_');
+  } catch {
+    return lang.replace(/-/g, '_');
+  }
+}
+
+function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
+  const lang = opts.languages[0] ?? opts.baseLanguage;
+  const meta = catalog.meta ?? {};
+  const fileHeaders = (meta.headers as Record<string, string> | undefined) ?? {};
+  const fileCount = Number(/nplurals\s*=\s*(\d+)/.exec(fileHeaders['Plural-Forms'] ?? '')?.[1]);
+  const headers: Record<string, string> = { ...fileHeaders };
+  headers['MIME-Version'] ??= '1.0';
+  headers['Content-Type'] ??= 'text/plain; charset=UTF-8';
+  headers['Content-Transfer-Encoding'] ??= '8bit';
+  let categories: string[];
+  if (normLang(lang) === UNKNOWN_LANGUAGE) {
+    // The values of a file that named no language: write them back under the file's own plural header.
+    categories = categoriesFor(null, fileCount || 2);
+    headers['Plural-Forms'] ??= 'nplurals=2; plural=(n != 1);';
+  } else {
+    const forms = pluralFormsFor(lang);
+    categories = forms.categories;
+    headers.Language = gettextLanguage(fileSpelling(lang, catalog));
+    // The file's own expression is kept when it is for this language and has the count we write.
+    const sameLanguage = catalog.language != null && normLang(catalog.language) === normLang(lang);
+    if (!(sameLanguage && fileCount === categories.length)) {
+      headers['Plural-Forms'] = `nplurals=${categories.length}; plural=${forms.expr};`;
+    }
+  }
+
+  const header: GetTextTranslation = { msgid: '', msgstr: [''] };
+  if (meta.headerComment || meta.headerFlags) {
+    header.comments = {};
+    if (typeof meta.headerComment === 'string') header.comments.translator = meta.headerComment;
+    if (typeof meta.headerFlags === 'string') header.comments.flag = meta.headerFlags;
+  }
+  const translations: GetTextTranslations['translations'] = { '': { '': header } };
+  const rank = new Map<GetTextTranslation, number>();
+  for (const entry of catalog.entries) {
+    const m = entry.meta ?? {};
+    const v = valueFor(entry, lang);
+    const t: GetTextTranslation = { msgid: entry.fileKey, msgstr: [''] };
+    if (entry.ctx != null) t.msgctxt = entry.ctx;
+    const plural = pluralOf(v, typeof m.msgidPlural === 'string');
+    if (typeof m.msgidPlural === 'string' || plural) {
+      t.msgid_plural = typeof m.msgidPlural === 'string' ? m.msgidPlural : entry.fileKey;
+      t.msgstr = categories.map((c) => plural?.[c] ?? plural?.other ?? '');
+    } else if (v) {
+      t.msgstr = [icuText(v)];
+    }
+    t.comments = commentsOf(entry, v);
+    (translations[entry.ctx ?? ''] ??= {})[entry.fileKey] = t;
+    rank.set(t, rank.size);
+  }
+  const sort = (a: GetTextTranslation, b: GetTextTranslation) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0);
+  return gettextPo.compile({ charset: 'utf-8', headers, translations }, { sort }).toString('utf8');
+}
+
+/** Forms of a value written as msgstr[n]: a plural value, or an ICU plural text of an entry that has msgid_plural. */
+function pluralOf(v: CatalogValue | undefined, entryIsPlural: boolean): Record<string, string> | null {
+  if (!v) return null;
+  if (v.kind === 'plural') return v.forms;
+  return entryIsPlural ? icuToForms(v.text)?.forms ?? null : null;
+}
+
+function commentsOf(entry: CatalogEntry, v: CatalogValue | undefined): GetTextTranslation['comments'] {
+  const m = entry.meta ?? {};
+  const c: NonNullable<GetTextTranslation['comments']> = {};
+  const parsedComment = [m.extractedComment, m.translatorComment].filter((s) => s).join('\n');
+  if (entry.comment && entry.comment !== parsedComment) {
+    c.extracted = entry.comment;
+  } else {
+    if (typeof m.translatorComment === 'string') c.translator = m.translatorComment;
+    if (typeof m.extractedComment === 'string') c.extracted = m.extractedComment;
+  }
+  if (Array.isArray(m.references)) c.reference = m.references.join('\n');
+  if (typeof m.previous === 'string') c.previous = m.previous;
+  let flags = Array.isArray(m.flags) ? (m.flags as string[]) : [];
+  // fuzzy follows the value: a value that is no longer in the fuzzy state drops the flag
+  if (v && v.state !== 'fuzzy') flags = flags.filter((f) => f !== 'fuzzy');
+  if (v?.state === 'fuzzy' && !flags.includes('fuzzy')) flags = ['fuzzy', ...flags];
+  if (flags.length) c.flag = flags.join(', ');
+  return c;
+}
+
+export const format: FormatModule = {
+  id: 'po',
+  detect(text, fileName) {
+    const ext = hasExt(fileName, '.po', '.pot');
+    if (/^\s*msgid\s+"/m.test(text) && /^\s*msgstr(\[\d+\])?\s+"/m.test(text)) return 0.9 + (ext ? 0.1 : 0);
+    return ext ? 0.4 : 0;
+  },
+  parse: parsePo,
+  render: renderPo,
+};
