@@ -89,11 +89,12 @@ async function apply(
       for (const r of await trx('keys').where('project_id', project.id).whereIn('name', creates.slice(i, i + CHUNK).map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
     }
   }
+  const history: Array<Record<string, unknown>> = [];
   for (const e of plan.entries) {
     if (!e.key) continue;
     const row: Record<string, unknown> = {};
     if (e.action === 'update') {
-      await trx('key_history').insert({ key_id: e.key.id, project_id: project.id, token: e.key.token, source: e.key.source, forms: e.key.forms, ctx: null, replaced_at: now });
+      history.push({ key_id: e.key.id, project_id: project.id, token: e.key.token, source: e.key.source, forms: e.key.forms, ctx: null, replaced_at: now });
       Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
     }
     if (e.reenable) row.enabled = true;
@@ -102,14 +103,16 @@ async function apply(
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
     if (Object.keys(row).length) await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
   }
+  for (let i = 0; i < history.length; i += CHUNK) await trx('key_history').insert(history.slice(i, i + CHUNK));
   for (let i = 0; i < plan.orphans.length; i += CHUNK) await trx('keys').whereIn('id', plan.orphans.slice(i, i + CHUNK)).update({ enabled: false, updated_at: now });
 
-  // Imported translations, stored verbatim: never re-translated or charged.
-  for (const w of plan.writes) {
-    const keyId = ids.get(w.entry.name)!;
-    const row = { value: w.cell.icu, status: 'translated', origin: 'import', job_id: null, updated_at: now };
-    const n = await trx('translations').where({ key_id: keyId, lang: w.lang }).update(row);
-    if (!n) await trx('translations').insert({ key_id: keyId, lang: w.lang, project_id: project.id, ...row });
+  // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
+  // stored values give way, so one bulk upsert writes them all.
+  const imported = plan.writes.map((w) => ({
+    key_id: ids.get(w.entry.name)!, lang: w.lang, project_id: project.id, value: w.cell.icu, status: 'translated', origin: 'import', job_id: null, updated_at: now,
+  }));
+  for (let i = 0; i < imported.length; i += CHUNK) {
+    await trx('translations').insert(imported.slice(i, i + CHUNK)).onConflict(['key_id', 'lang']).merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
   }
 
   await trx('project_catalogs').insert({ project_id: project.id, format, meta: JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings }), updated_at: now })
