@@ -9,6 +9,8 @@ import * as internalKeys from './internal/keys.js';
 import * as internalProjects from './internal/projects.js';
 import * as internalWorkspaces from './internal/workspaces.js';
 import * as sync from './sync/routes.js';
+import * as publish from './publish/routes.js';
+import * as origin from './delivery/origin.js';
 import type { Handler } from './platform/pipeline.js';
 import * as translatePush from './translate/push.js';
 import * as translateRead from './translate/read.js';
@@ -16,6 +18,10 @@ import * as translateRead from './translate/read.js';
 export const implementations: Record<string, Handler> = {
   translateUnits: translatePush.translateUnits,
   syncCatalog: sync.syncCatalog,
+  publishVersion: publish.publishVersion,
+  restoreVersion: publish.restoreVersion,
+  getManifest: origin.getManifest,
+  getBundle: origin.getBundle,
   getTranslations: translateRead.getTranslations,
   getRequestRecord: translateRead.getRequestRecord,
   captureUnits: capture.captureUnits,

@@ -4,7 +4,8 @@ import { recordEvent } from '../platform/events.js';
 import { conflict, invalidArgument } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { normalizeLanguage } from './languages.js';
-import { MAX_OUTPUT_FORMATS, configuredFormats, effectiveFormats, getProject, type ProjectRow } from './projects.js';
+import { projectFormats } from '../publish/versions.js';
+import { MAX_OUTPUT_FORMATS, configuredFormats, getProject, type ProjectRow } from './projects.js';
 
 const CAS_RETRIES = 5;
 
@@ -75,11 +76,11 @@ export const addLanguage: Handler = async (ctx) => {
 export const addOutputFormat: Handler = async (ctx) => {
   const format: string = ctx.body.format;
   const mode: 'add' | 'adopt' = ctx.body.mode ?? 'add';
-  return { status: 200, body: await casProjectChange(ctx, (p) => {
+  return { status: 200, body: await casProjectChange(ctx, async (p) => {
     const configured = configuredFormats(p);
     // An already configured id is a no-op, even in a legacy list over the cap.
     if (configured.includes(format)) return { result: { formats: configured, created: false } };
-    const effective = effectiveFormats(p);
+    const effective: string[] = await projectFormats(ctx.app.db, p);
     let next: string[];
     if (mode === 'adopt') {
       if (effective.length && !effective.includes(format)) {

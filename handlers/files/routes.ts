@@ -1,7 +1,8 @@
 // Files group: project metadata (DESIGN.md section 4).
 import { bool } from '../platform/db.js';
 import type { App, Handler } from '../platform/pipeline.js';
-import { effectiveFormats, getProject, listLanguages, type ProjectRow } from '../config/projects.js';
+import { getProject, listLanguages, type ProjectRow } from '../config/projects.js';
+import { projectFormats } from '../publish/versions.js';
 
 /** Where the project's manifest and bundles are served: its custom domain, else the delivery origin. */
 export function deliveryUrlOf(app: App, p: ProjectRow): string {
@@ -27,8 +28,8 @@ export const getProjectMeta: Handler = async (ctx) => {
       content: { enabled: bool(p.content_enabled) },
       deliveryHost: p.delivery_host,
       deliveryUrl: deliveryUrlOf(ctx.app, p),
-      outputFormats: effectiveFormats(p),
-      currentVersion: null,
+      outputFormats: await projectFormats(db, p),
+      currentVersion: (p as ProjectRow & { current_version?: string | null }).current_version ?? null,
     },
   };
 };

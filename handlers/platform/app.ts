@@ -5,6 +5,7 @@ import { buildServers } from '../server.js';
 import type { Config } from './config.js';
 import { migrate, openDb } from './db.js';
 import { createEngine } from './engines/index.js';
+import { createObjectStore } from './objects.js';
 import { JobQueue } from './jobs.js';
 import type { App } from './pipeline.js';
 
@@ -19,7 +20,7 @@ export async function createApp(config: Config): Promise<App> {
   const db = openDb(config.databaseUrl);
   await migrate(db);
   const jobs = new JobQueue(db);
-  const app: App = { db, config, jobs, engine: createEngine(config) };
+  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config) };
   registerJobs(app);
   return app;
 }

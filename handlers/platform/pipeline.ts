@@ -13,6 +13,7 @@ import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
 import type { TranslationEngine } from './engines/types.js';
 import type { JobQueue } from './jobs.js';
+import type { ObjectStore } from './objects.js';
 import { enforceRateLimit } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
 
@@ -22,6 +23,8 @@ export interface App {
   jobs: JobQueue;
   /** Null when TRANSLATION_ENGINE=none: translate answers 503 unavailable. */
   engine: TranslationEngine | null;
+  /** Where published files, bundles and manifests go (OBJECT_STORE). */
+  objects: ObjectStore;
 }
 
 export interface Ctx {
@@ -85,7 +88,15 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
   }
   state.dryRun = dryRunFromQuery(route.dryRun, state.query);
   const input = { ...state.query, ...state.params };
-  if (route.hasParams) validateParams(route.operationId, input);
+  if (route.hasParams) {
+    try {
+      validateParams(route.operationId, input);
+    } catch (err) {
+      // The delivery origin is a static site: a path that names nothing is not found, as a CDN would say.
+      if (route.origin === 'delivery') throw notFound('Not found.');
+      throw err;
+    }
+  }
   for (const k of Object.keys(state.query)) state.query[k] = input[k];
   for (const k of Object.keys(state.params)) state.params[k] = input[k];
   return state;

@@ -2,7 +2,8 @@
 // with the publish group. GET /requests/{requestId}: the request record.
 import { getProject, listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
-import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
+import { invalidArgument, notFound } from '../platform/errors.js';
+import { pullVersionFile } from '../publish/routes.js';
 import type { Handler } from '../platform/pipeline.js';
 import { readRecord } from '../platform/requests.js';
 
@@ -40,7 +41,7 @@ export const getTranslations: Handler = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  throw new ApiError(501, 'not_implemented', 'Version pulls arrive with the publish group.');
+  return pullVersionFile(ctx, project);
 };
 
 export const getRequestRecord: Handler = async (ctx) => {

@@ -80,9 +80,10 @@ export interface TestService {
 
 export async function startTestService(env: Record<string, string> = {}, dbUrl?: string): Promise<TestService & { dropDb?: () => Promise<void> }> {
   const db = dbUrl ? undefined : await testDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-data-'));
   const config = loadConfig({
     DATABASE_URL: dbUrl ?? db!.url,
-    DATA_DIR: path.join(os.tmpdir(), 'glossa-test-data'),
+    DATA_DIR: dataDir,
     ADMIN_TOKEN,
     WORKERS: 'off',
     LOG_LEVEL: 'silent',
@@ -103,6 +104,7 @@ export async function startTestService(env: Record<string, string> = {}, dbUrl?:
     async stop() {
       await service.stop();
       await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

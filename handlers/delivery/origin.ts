@@ -1,0 +1,54 @@
+// The delivery origin's object routes: the manifest (the only mutable object: short cache, revalidated by ETag)
+// and the immutable bundles of published versions, both read from the object store and public.
+import { ApiError } from '../platform/errors.js';
+import { IMMUTABLE, MANIFEST_CACHE, isSafeSegment, objectKeys, type ObjectStore, type StoredObject } from '../platform/objects.js';
+import type { App, Ctx, Handler, Reply } from '../platform/pipeline.js';
+
+// Compiles whether or not App declares `objects` yet.
+const store = (ctx: Ctx): ObjectStore => (ctx.app as App & { objects: ObjectStore }).objects;
+
+/**
+ * If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides. The header may be a
+ * list, may repeat, and sloppy clients send tags unquoted, so each tag is normalized to its quoted form.
+ */
+export function etagMatches(header: unknown, etag: string): boolean {
+  const value = Array.isArray(header) ? header.join(',') : typeof header === 'string' ? header : '';
+  if (!value) return false;
+  if (value.trim() === '*') return true;
+  const opaque = (t: string) => {
+    const bare = t.replace(/^W\//, '');
+    return bare.startsWith('"') ? bare : `"${bare}"`;
+  };
+  const mine = opaque(etag);
+  for (const m of value.matchAll(/(?:W\/)?(?:"[^"]*"|[^\s,"]+)/g)) {
+    if (opaque(m[0]) === mine) return true;
+  }
+  return false;
+}
+
+function serve(ctx: Ctx, obj: StoredObject, cacheControl: string): Reply {
+  const headers = { ETag: obj.etag, 'Cache-Control': cacheControl };
+  if (etagMatches(ctx.request.headers['if-none-match'], obj.etag)) return { status: 304, headers };
+  return { status: 200, body: obj.body, type: obj.contentType, headers };
+}
+
+const projectNotFound = () => new ApiError(404, 'not_found', 'No published version of this project.');
+
+export const getManifest: Handler = async (ctx) => {
+  const projectId = String(ctx.params.projectId);
+  if (!isSafeSegment(projectId)) throw projectNotFound();
+  const obj = await store(ctx).get(objectKeys.manifest(projectId));
+  if (!obj) throw projectNotFound();
+  return serve(ctx, obj, obj.cacheControl || MANIFEST_CACHE);
+};
+
+export const getBundle: Handler = async (ctx) => {
+  const { projectId, versionId, file } = ctx.params as Record<string, unknown>;
+  const segments = [projectId, versionId, file].map(String);
+  // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
+  if (!segments.every(isSafeSegment)) throw new ApiError(404, 'not_found', 'No such bundle.');
+  const obj = await store(ctx).get(objectKeys.bundle(segments[0], segments[1], segments[2]));
+  if (!obj) throw new ApiError(404, 'not_found', 'No such bundle.');
+  // Bundles are named by content hash, so whatever the store holds, the answer may be cached forever.
+  return serve(ctx, obj, IMMUTABLE);
+};

@@ -1,0 +1,137 @@
+// POST /publish and POST /versions/{versionId}/restore (API.md 2.8, 4.4), and version file pulls.
+import type { FormatId } from '../../publisher/catalog.js';
+import { findCollisions } from '../../publisher/collisions.js';
+import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
+import { gateCell } from '../../publisher/gates.js';
+import { readLive, snapshotDigest, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
+import { normalizeLanguage } from '../config/languages.js';
+import { getProject, type ProjectRow } from '../config/projects.js';
+import { bool } from '../platform/db.js';
+import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
+import type { Ctx, Handler } from '../platform/pipeline.js';
+import { FINAL } from '../translate/fill.js';
+import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, versionView } from './versions.js';
+
+const CAP = 50;
+const label = (key: string, lang: string) => `${key} [${lang}]`;
+
+/** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
+function refuseAgent(ctx: Ctx) {
+  if (ctx.body?.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+  if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
+}
+
+function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
+  const groups = findCollisions(snapshot, formats);
+  if (groups.length) throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
+}
+
+export const publishVersion: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const b = ctx.body ?? {};
+  const project = await getProject(db, ctx.params.projectId);
+  refuseAgent(ctx);
+  const formats = await projectFormats(db, project);
+  if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
+    throw conflict('output_format_conflict', `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`);
+  }
+  const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
+  const approvedOnly = b.approvedOnly === true || bool(ws.require_approval);
+  const mode = b.incompleteMode ?? (project.mode === 'a' ? 'skip' : 'source');
+
+  const live = await readLive(db, project.id);
+  const finalJobs = new Set<number>();
+  const jobIds = [...new Set(live.rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
+  for (let i = 0; i < jobIds.length; i += 400) for (const j of await db('fill_jobs').whereIn('id', jobIds.slice(i, i + 400)).whereIn('status', FINAL).select('id')) finalJobs.add(Number(j.id));
+  const rowsByKey = new Map<number, typeof live.rows>();
+  for (const r of live.rows) rowsByKey.set(Number(r.key_id), [...(rowsByKey.get(Number(r.key_id)) ?? []), r]);
+
+  let pending = 0;
+  let exhausted = 0;
+  const icuRejected: string[] = [];
+  const markupRejected: string[] = [];
+  const keys = live.keys.map((k) => {
+    const cells: Record<string, SnapshotCell> = {};
+    const rows = new Map((rowsByKey.get(Number(k.id)) ?? []).map((r) => [r.lang, r]));
+    for (const lang of live.languages) {
+      const r = rows.get(lang);
+      let ok = false;
+      if (r && r.status !== 'pending' && r.value != null && (!approvedOnly || r.status === 'approved')) {
+        const gate = gateCell(k.source, r.value, lang);
+        if (gate.icu) icuRejected.push(label(k.name, lang));
+        else if (gate.markup) markupRejected.push(label(k.name, lang));
+        else { cells[lang] = { value: r.value, status: r.status }; ok = true; }
+      }
+      if (ok) continue;
+      pending++;
+      if (r?.status === 'pending' && (r.job_id == null || finalJobs.has(Number(r.job_id)))) exhausted++;
+      if (mode === 'source') cells[lang] = { value: k.source, status: 'source', fallback: true };
+    }
+    return toSnapshotKey(k, cells);
+  });
+  if (b.require_complete === true && (pending > 0 || exhausted > 0 || icuRejected.length || markupRejected.length)) {
+    throw conflict('fill_incomplete', `${pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
+      pending, exhausted, refused: { icu: icuRejected.length, markup: markupRejected.length },
+    });
+  }
+  const snapshot: Snapshot = { baseLang: live.baseLang, languages: live.languages, keys, catalogs: live.catalogs };
+  collisionCheck(snapshot, formats);
+  const current = await currentVersion(db, project);
+  if (b.skipIfIdentical === true && current && current.digest === snapshotDigest(snapshot)) {
+    return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
+  }
+  await checkDailyCap(db, project.id, Date.now());
+  const unapproved = keys.flatMap((k) => Object.entries(k.cells).filter(([, c]) => c.status !== 'approved').map(([lang]) => label(k.name, lang)));
+  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: b.label ?? null, restoredFrom: null, unapproved });
+  return {
+    status: 201,
+    body: versionView(v, { icuRejected: icuRejected.slice(0, CAP), icuRejectedTotal: icuRejected.length, markupRejected: markupRejected.slice(0, CAP), markupRejectedTotal: markupRejected.length }),
+  };
+};
+
+export const restoreVersion: Handler = async (ctx) => {
+  const { db } = ctx.app;
+  const project = await getProject(db, ctx.params.projectId);
+  refuseAgent(ctx);
+  const from = await resolveVersion(db, project, ctx.params.versionId);
+  const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
+  if (bool(ws.require_approval) && !bool(from.all_approved)) {
+    const unapproved: string[] = JSON.parse(from.unapproved ?? '[]');
+    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: unapproved.slice(0, CAP), unapproved_total: unapproved.length });
+  }
+  await checkDailyCap(db, project.id, Date.now());
+  const snapshot = await loadSnapshot(db, project.id, from.id);
+  // Copied verbatim; today's gates only warn about what they would refuse.
+  const icu: string[] = [];
+  const markup: string[] = [];
+  for (const k of snapshot.keys) {
+    for (const [lang, c] of Object.entries(k.cells)) {
+      if (c.fallback) continue;
+      const gate = gateCell(k.source, c.value, lang);
+      if (gate.icu) icu.push(label(k.name, lang));
+      else if (gate.markup) markup.push(label(k.name, lang));
+    }
+  }
+  const formats = JSON.parse(from.formats) as FormatId[];
+  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: from.label, restoredFrom: from.id, unapproved: JSON.parse(from.unapproved ?? '[]') });
+  return {
+    status: 201,
+    body: versionView(v, { restoredFrom: from.id, icuRejected: icu.slice(0, CAP), icuRejectedTotal: icu.length, markupRejected: markup.slice(0, CAP), markupRejectedTotal: markup.length }),
+  };
+};
+
+/** GET /translations?version=...&format=...&lang=...: a published version rendered as a file. */
+export async function pullVersionFile(ctx: Ctx, project: ProjectRow) {
+  const { db } = ctx.app;
+  const v = await resolveVersion(db, project, ctx.query.version);
+  const snapshot = await loadSnapshot(db, project.id, v.id);
+  const formats = await projectFormats(db, project);
+  const format = (ctx.query.format ?? formats[0]) as FormatId | undefined;
+  if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
+  const multi = format === 'xcstrings';
+  if (!multi && ctx.query.lang === undefined) throw invalidArgument('lang is required for this format.');
+  const lang = ctx.query.lang !== undefined ? normalizeLanguage(ctx.query.lang) : snapshot.baseLang;
+  if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
+  collisionCheck(snapshot, [format]);
+  return { body: renderFile(snapshot, format, lang), type: CONTENT_TYPES[format], headers: { 'Cache-Control': 'private, max-age=60' } };
+}

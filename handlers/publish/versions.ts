@@ -1,0 +1,117 @@
+// Versions: immutable snapshots named YYYY.MM.DD.N (UTC day, N from 1 within it). Minting writes the version,
+// its snapshot, the delivery objects (manifest last) and the strings.published event in one transaction:
+// a failure anywhere, the object store included, mints nothing and leaves the previous manifest in place.
+import type { FormatId } from '../../publisher/catalog.js';
+import { writeDelivery } from '../../publisher/delivery.js';
+import type { Snapshot } from '../../publisher/snapshot.js';
+import { snapshotDigest } from '../../publisher/snapshot.js';
+import { effectiveFormats, type ProjectRow } from '../config/projects.js';
+import type { Db } from '../platform/db.js';
+import { isUniqueViolation, parseJson } from '../platform/db.js';
+import { ApiError, notFound } from '../platform/errors.js';
+import { newEventId, recordEvent } from '../platform/events.js';
+import type { ObjectStore } from '../platform/objects.js';
+
+export const DAILY_PUBLISH_CAP = 30;
+
+export interface VersionRow {
+  project_id: string; id: string; day: string; seq: number; label: string | null; snapshot_at: number; digest: string;
+  formats: string; key_count: number; languages: string; restored_from: string | null; all_approved: unknown; unapproved: string | null;
+}
+
+const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10).replace(/-/g, '.');
+
+export async function currentVersion(db: Db, p: ProjectRow): Promise<VersionRow | undefined> {
+  const id = (await db('projects').where({ id: p.id }).first('current_version'))?.current_version;
+  return id ? db('versions').where({ project_id: p.id, id }).first() : undefined;
+}
+
+/** A version id, `current` or `previous` (the newest version older than the current one). */
+export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promise<VersionRow> {
+  const current = await currentVersion(db, p);
+  let row: VersionRow | undefined;
+  if (ref === 'current') row = current;
+  else if (ref === 'previous') {
+    row = current && await db('versions').where({ project_id: p.id })
+      .andWhere((w) => w.where('day', '<', current.day).orWhere((x) => x.where('day', current.day).andWhere('seq', '<', current.seq)))
+      .orderBy('day', 'desc').orderBy('seq', 'desc').first();
+  } else row = await db('versions').where({ project_id: p.id, id: ref }).first();
+  if (!row) throw notFound(`No version ${ref} in this project.`);
+  return row;
+}
+
+export async function loadSnapshot(db: Db, projectId: string, versionId: string): Promise<Snapshot> {
+  const row = await db('version_snapshots').where({ project_id: projectId, version_id: versionId }).first('body');
+  return JSON.parse(row.body);
+}
+
+/** The effective output formats (API.md 4.3): configured, else the union of every retained version's. */
+export async function projectFormats(db: Db, p: ProjectRow): Promise<FormatId[]> {
+  const rows = await db('versions').where({ project_id: p.id }).orderBy('day').orderBy('seq').select('formats');
+  return effectiveFormats(p, rows.map((r) => parseJson<string[]>(r.formats, []))) as FormatId[];
+}
+
+export function versionView(v: VersionRow, extra: Record<string, unknown> = {}) {
+  return {
+    versionId: v.id, label: v.label, snapshotAt: new Date(Number(v.snapshot_at)).toISOString(), keyCount: Number(v.key_count),
+    languages: parseJson(v.languages, []), formats: parseJson(v.formats, []), ...extra,
+  };
+}
+
+export async function checkDailyCap(db: Db, projectId: string, now: number): Promise<void> {
+  const row = await db('publish_days').where({ project_id: projectId, day: dayOf(now) }).first('count');
+  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) {
+    throw new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
+  }
+}
+
+export interface MintInput {
+  project: ProjectRow;
+  snapshot: Snapshot;
+  formats: FormatId[];
+  label: string | null;
+  restoredFrom: string | null;
+  unapproved: string[];
+}
+
+export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<VersionRow> {
+  const { project, snapshot } = m;
+  for (let attempt = 0; ; attempt++) {
+    const now = Date.now();
+    const day = dayOf(now);
+    try {
+      return await db.transaction(async (trx) => {
+        const cap = await trx('publish_days').where({ project_id: project.id, day }).first('count');
+        if (cap && Number(cap.count) >= DAILY_PUBLISH_CAP) {
+          throw new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
+        }
+        const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
+        const seq = Number(last[0]?.seq ?? 0) + 1;
+        const id = `${day}.${seq}`;
+        const languages = [{ code: snapshot.baseLang, isBase: true }, ...snapshot.languages.map((code) => ({ code, isBase: false }))];
+        const row: VersionRow = {
+          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: snapshotDigest(snapshot),
+          formats: JSON.stringify(m.formats), key_count: snapshot.keys.length, languages: JSON.stringify(languages),
+          restored_from: m.restoredFrom, all_approved: m.unapproved.length === 0, unapproved: m.unapproved.length ? JSON.stringify(m.unapproved) : null,
+        };
+        await trx('versions').insert({ ...row, created_at: now });
+        await trx('version_snapshots').insert({ project_id: project.id, version_id: id, body: JSON.stringify(snapshot) });
+        await trx('projects').where({ id: project.id }).update({ current_version: id });
+        await trx('publish_days').insert({ project_id: project.id, day, count: 0 }).onConflict(['project_id', 'day']).ignore();
+        await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
+        const eventId = newEventId();
+        await recordEvent(trx, project.id, 'strings.published', {
+          id: eventId, type: 'strings.published', schemaVersion: 1, createdAt: new Date(now).toISOString(),
+          project: { id: project.id, handle: project.handle, slug: project.slug },
+          data: { versionId: id, label: m.label, keyCount: snapshot.keys.length, languages },
+        }, now, eventId);
+        // The delivery objects last inside the transaction: if the store fails, nothing is minted.
+        await writeDelivery(objects, project.id, id, now, snapshot, m.formats);
+        return row;
+      });
+    } catch (err) {
+      // Two publishes of one project raced for the same N: take the next.
+      if (!isUniqueViolation(err) || attempt >= 5) throw err;
+    }
+  }
+}

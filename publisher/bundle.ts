@@ -1,0 +1,44 @@
+// Runtime bundles: one i18next resource file per language, nested by the key's dot segments. ICU simple
+// arguments become i18next interpolations ({{name}}); a message that is one plural becomes i18next's
+// plural suffix keys (key_one, key_other) with `#` as {{count}}. Anything richer stays ICU text, for
+// apps that load i18next-icu.
+import { icuToForms, parseIcu } from '../handlers/platform/icu.js';
+import type { Snapshot } from './snapshot.js';
+
+function toI18next(icu: string): string {
+  try {
+    const ast = parseIcu(icu);
+    // Only literal text and simple arguments convert losslessly.
+    if (ast.every((n: any) => n.type === 0 || n.type === 1)) return icu.replace(/\{\s*([A-Za-z0-9_]+)\s*\}/g, '{{$1}}');
+  } catch { /* not ICU: leave it as it is */ }
+  return icu;
+}
+
+function place(tree: Record<string, any>, name: string, value: string) {
+  const parts = name.split('.');
+  let node = tree;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = node[parts[i]];
+    if (typeof next === 'string') {
+      // `a.b` is a value and `a.b.c` a key: the deeper key stays flat beside it.
+      node[parts.slice(i).join('.')] = value;
+      return;
+    }
+    node = node[parts[i]] ??= {};
+  }
+  const leaf = parts[parts.length - 1];
+  const forms = icuToForms(value);
+  if (forms && forms.arg === 'count') {
+    for (const [cat, text] of Object.entries(forms.forms)) node[`${leaf}_${cat}`] = toI18next(text.replace(/#/g, '{count}'));
+  } else if (typeof node[leaf] !== 'object') node[leaf] = toI18next(value);
+}
+
+/** The i18next resources of one language: its cells, the base language's sources for the base. */
+export function bundleFor(s: Snapshot, lang: string): Record<string, any> {
+  const tree: Record<string, any> = {};
+  for (const k of s.keys) {
+    const value = lang === s.baseLang ? k.source : k.cells[lang]?.value;
+    if (value !== undefined) place(tree, k.name, value);
+  }
+  return tree;
+}

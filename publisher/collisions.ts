@@ -1,0 +1,36 @@
+// Export collisions (API.md 4.4): keys that collapse to one name in a lossy format.
+import type { FormatId } from './catalog.js';
+import type { Snapshot } from './snapshot.js';
+
+export interface CollisionGroup { format: FormatId; name: string; keys: string[] }
+
+/** The name a key takes in a format whose names are narrower than ours; null when the format is lossless. */
+function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
+  const spelled = k.fileKey ?? k.name;
+  if (format === 'android_xml') return spelled.replace(/[^A-Za-z0-9_]/g, '_');
+  // A PO entry is identified by its context and source text.
+  if (format === 'po') return `${k.ctx ?? ''}\u0004${k.source}`;
+  return null;
+}
+
+export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup[] {
+  const groups: CollisionGroup[] = [];
+  for (const format of formats) {
+    if (format === 'nested_json') {
+      // A key that is also a group of other keys (`a.b` and `a.b.c`) cannot be written as nested JSON.
+      const names = new Set(s.keys.map((k) => k.fileKey ?? k.name));
+      for (const n of names) {
+        const children = [...names].filter((m) => m.startsWith(`${n}.`));
+        if (children.length) groups.push({ format, name: n, keys: [n, ...children] });
+      }
+      continue;
+    }
+    const by = new Map<string, string[]>();
+    for (const k of s.keys) {
+      const name = exportName(format, k);
+      if (name !== null) by.set(name, [...(by.get(name) ?? []), k.name]);
+    }
+    for (const [name, keys] of by) if (keys.length > 1) groups.push({ format, name: name.replace('\u0004', ' | '), keys });
+  }
+  return groups;
+}

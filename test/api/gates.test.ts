@@ -1,0 +1,92 @@
+// Publish gates (API.md 2.8): the ICU and markup verdicts on single cells. Pure functions: no database, no service.
+import test from 'ava';
+import { capList, gateCell, rejectionLabel } from '../../publisher/gates.js';
+
+const PLURAL_EN = '{count, plural, one {# file} other {# files}}';
+
+test('a good cell passes both gates', (t) => {
+  t.deepEqual(gateCell('Hello {name}, you have <b>{count}</b> new messages', 'Hallo {name}, du hast <b>{count}</b> neue Nachrichten', 'de'), {});
+  t.deepEqual(gateCell("Don't panic", 'Keine Panik', 'de'), {});
+  // a base cell is gated against itself
+  t.deepEqual(gateCell(PLURAL_EN, PLURAL_EN, 'en'), {});
+});
+
+test('a missing placeholder is an ICU rejection', (t) => {
+  const v = gateCell('Hello {name}', 'Hallo', 'de');
+  t.regex(v.icu ?? '', /missing placeholder \{name\}/);
+  t.is(v.markup, undefined);
+});
+
+test('a renamed placeholder is an ICU rejection', (t) => {
+  t.regex(gateCell('Hello {name}', 'Hallo {nom}', 'de').icu ?? '', /placeholder/);
+  // an added one is refused too: the app passes no value for it
+  t.regex(gateCell('Hello', 'Hallo {name}', 'de').icu ?? '', /unknown placeholder \{name\}/);
+});
+
+test('invalid ICU syntax is an ICU rejection', (t) => {
+  t.regex(gateCell('Hello {name}', 'Hallo {name', 'de').icu ?? '', /invalid ICU syntax/);
+  t.regex(gateCell(PLURAL_EN, '{count, plural, one {# Datei}}', 'de').icu ?? '', /invalid ICU syntax/);
+});
+
+test('a Polish plural with only one/other is an ICU rejection', (t) => {
+  const v = gateCell(PLURAL_EN, '{count, plural, one {# plik} other {# pliku}}', 'pl');
+  t.regex(v.icu ?? '', /plural \{count\}.*pl needs one, few, many, other/);
+  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}', 'pl'), {});
+  // Japanese has only `other`: the source's `one` is one category too many
+  t.truthy(gateCell(PLURAL_EN, '{count, plural, one {# 件} other {# 件}}', 'ja').icu);
+  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, other {# 件}}', 'ja'), {});
+});
+
+test('an extra exact =0 branch is fine', (t) => {
+  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, =0 {brak plików} one {# plik} few {# pliki} many {# plików} other {# pliku}}', 'pl'), {});
+  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, =0 {Keine Dateien} one {# Datei} other {# Dateien}}', 'de'), {});
+});
+
+test('a dropped <b> is a markup rejection, not an ICU one', (t) => {
+  const v = gateCell('Tap <b>Save</b> to continue', 'Tippe auf Speichern, um fortzufahren', 'de');
+  t.regex(v.markup ?? '', /tags differ: expected <b> <\/b>, got none/);
+  t.is(v.icu, undefined);
+});
+
+test('a different <br/> count is a markup rejection', (t) => {
+  const v = gateCell('Line one<br/>Line two<br/>Line three', 'Zeile eins<br/>Zeile zwei und drei', 'de');
+  t.regex(v.markup ?? '', /tags differ/);
+  t.is(v.icu, undefined);
+  t.deepEqual(gateCell('Line one<br/>Line two', 'Zeile eins<br />Zeile zwei', 'de'), {});
+});
+
+test('HTML the ICU parser cannot read as rich text is gated as text', (t) => {
+  // `<a href=…>` is INVALID_TAG and a lone `<br>` UNCLOSED_TAG for a rich-text parse; such sources are read with tags as text
+  const src = 'Read <a href="{url}">the terms</a><br>now';
+  t.deepEqual(gateCell(src, 'Lies <a href="{url}">die Bedingungen</a><br>jetzt', 'de'), {});
+  t.regex(gateCell(src, 'Lies <a href="{link}">die Bedingungen</a><br>jetzt', 'de').icu ?? '', /placeholder/);
+  t.regex(gateCell(src, 'Lies die Bedingungen<br>jetzt', 'de').markup ?? '', /tags differ/);
+  // in ICU an apostrophe before `{` quotes it: `href='{url}'` holds the literal text {url}, no argument
+  t.deepEqual(gateCell("Read <a href='{url}'>the terms</a>", "Lies <a href='{url}'>die Bedingungen</a>", 'de'), {});
+  // a rich-text source holds its translations to rich text
+  t.regex(gateCell('Tap <b>Save</b>', '</b>Speichern<b>', 'de').icu ?? '', /invalid ICU syntax/);
+});
+
+test('markup inside plural branches is compared branch by branch', (t) => {
+  const src = '{count, plural, one {<b>#</b> file} other {<b>#</b> files}}';
+  // four Polish branches against the source's two carry the same markup each
+  t.deepEqual(gateCell(src, '{count, plural, one {<b>#</b> plik} few {<b>#</b> pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}', 'pl'), {});
+  t.regex(
+    gateCell(src, '{count, plural, one {<b>#</b> plik} few {# pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}', 'pl').markup ?? '',
+    /tags differ \(few\)/,
+  );
+});
+
+test('an invalid source or language is reported, not thrown', (t) => {
+  t.regex(gateCell('Hello {name', 'Hallo {name}', 'de').icu ?? '', /source is not valid ICU/);
+  t.regex(gateCell(PLURAL_EN, '{count, plural, other {#}}', 'not a tag!').icu ?? '', /invalid language tag/);
+});
+
+test('rejection labels and capped lists', (t) => {
+  t.is(rejectionLabel('checkout.title', 'pt-br'), 'checkout.title [pt-br]');
+  const list = Array.from({ length: 120 }, (_, i) => rejectionLabel(`k${i}`, 'de'));
+  t.is(capList(list, 50).length, 50);
+  t.is(capList(list).length, 50);
+  t.deepEqual(capList(list, 50).slice(0, 2), ['k0 [de]', 'k1 [de]']);
+  t.deepEqual(capList(['a'], 50), ['a']);
+});

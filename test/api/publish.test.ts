@@ -1,0 +1,273 @@
+// POST /publish, restore, version file pulls and the delivery origin (API.md 2.8, 4.4, 4.5, 6.2).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import i18next from 'i18next';
+import HttpBackend from 'i18next-http-backend';
+import { createClient } from '../../sdk/client.js';
+import { createTestKey, createTestProject, specCheck, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+test.before(async () => { svc = await startTestService(); });
+test.after.always(async () => { await svc?.stop(); });
+
+const today = () => new Date().toISOString().slice(0, 10).replace(/-/g, '.');
+const push = (p: TestProject, units: any[]) => p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units } });
+const publish = (p: TestProject, body?: any) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, ...(body === undefined ? {} : { body }) });
+const restore = (p: TestProject, versionId: string) => p.client.POST('/projects/{projectId}/versions/{versionId}/restore', { params: { path: { projectId: p.projectId, versionId } } });
+const pull = (p: TestProject, query: Record<string, string>) => fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
+const setCell = (p: TestProject, key: string, lang: string, body: any) => svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', { params: { path: { projectId: p.projectId, key, lang } }, body });
+const delivery = () => createClient({ baseUrl: svc.deliveryUrl, middleware: [specCheck()] });
+
+async function translated(opts: Parameters<typeof createTestProject>[1] = {}) {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }], ...opts });
+  await push(p, [{ source: 'Hello, {name}!' }, { source: 'Save' }]);
+  await runDue();
+  return p;
+}
+
+test.serial('publish mints YYYY.MM.DD.N versions and records strings.published in the same transaction', async (t) => {
+  const p = await translated();
+  const first = await publish(p, { label: 'first' });
+  t.is(first.response.status, 201);
+  const v1 = first.data as any;
+  t.is(v1.versionId, `${today()}.1`);
+  t.like(v1, { label: 'first', keyCount: 2, languages: [{ code: 'en', isBase: true }, { code: 'de', isBase: false }], icuRejected: [], icuRejectedTotal: 0 });
+  const second = (await publish(p)).data as any;
+  t.is(second.versionId, `${today()}.2`);
+  t.is(second.label, null);
+  const events = (await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } })).data!.events.filter((e) => e.type === 'strings.published');
+  t.is(events.length, 2);
+  const body = events[1].payload as any;
+  t.like(body, { type: 'strings.published', schemaVersion: 1, data: { versionId: v1.versionId, label: 'first', keyCount: 2, languages: [{ code: 'en', isBase: true }, { code: 'de', isBase: false }] } });
+  t.is(body.id, events[1].id);
+  t.regex(body.createdAt, /\.\d{3}Z$/);
+  t.deepEqual(Object.keys(body.project).sort(), ['handle', 'id', 'slug']);
+  const meta = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } })).data as any;
+  t.is(meta.currentVersion, second.versionId);
+});
+
+test.serial('flags are typed: strings, nulls and unknown formats are 400 before anything is minted', async (t) => {
+  const p = await translated();
+  for (const body of [{ approvedOnly: 'true' }, { require_complete: null }, { require_complete: 'yes' }, { skipIfIdentical: 'true' }, { requiredOutputFormat: null }, { requiredOutputFormat: 3 }, { incompleteMode: 'fill' }, { label: 5 }]) {
+    const r = await publish(p, body);
+    t.is(r.response.status, 400, JSON.stringify(body));
+  }
+  const bad = await fetch(`${svc.baseUrl}/projects/${p.projectId}/publish`, { method: 'POST', headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' }, body: '[1]' });
+  t.is(bad.status, 400);
+  t.is(await svc.service.app.db('versions').where({ project_id: p.projectId }).count({ n: '*' }).then((r) => Number(r[0].n)), 0);
+  const nulled = await publish(p, { skipIfIdentical: null });
+  t.is(nulled.response.status, 201, 'null skipIfIdentical uses the default');
+});
+
+test.serial('requiredOutputFormat must be configured: 409 output_format_conflict', async (t) => {
+  const p = await translated();
+  const r = await publish(p, { requiredOutputFormat: 'po' });
+  t.is(r.response.status, 409);
+  t.is((r.error as any).error, 'output_format_conflict');
+  await p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body: { format: 'po' } });
+  t.is((await publish(p, { requiredOutputFormat: 'po' })).response.status, 201);
+});
+
+test.serial('incomplete cells: source fallback by default for SDK projects, skip for TMS projects, and require_complete refuses', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await push(p, [{ source: 'Untranslated' }]);
+  const refused = await publish(p, { require_complete: true });
+  t.is(refused.response.status, 409);
+  t.like(refused.error, { error: 'fill_incomplete', pending: 1, exhausted: 0, refused: { icu: 0, markup: 0 } });
+  const v = (await publish(p)).data as any;
+  const de = await pull(p, { version: v.versionId, format: 'json', lang: 'de' });
+  t.deepEqual(await de.json(), { untranslated: 'Untranslated' });
+  const skip = (await publish(p, { incompleteMode: 'skip' })).data as any;
+  t.deepEqual(await (await pull(p, { version: skip.versionId, format: 'json', lang: 'de' })).json(), {});
+  const tms = await createTestProject(svc, { languages: [{ code: 'de' }], mode: 'a' });
+  await push(tms, [{ source: 'Untranslated' }]);
+  const tv = (await publish(tms)).data as any;
+  t.deepEqual(await (await pull(tms, { version: tv.versionId, format: 'json', lang: 'de' })).json(), {});
+});
+
+test.serial('approvedOnly and requireApproval publish approved cells only', async (t) => {
+  const p = await translated();
+  await setCell(p, 'save', 'de', { status: 'approved' });
+  const v = (await publish(p, { approvedOnly: true, incompleteMode: 'skip' })).data as any;
+  t.deepEqual(Object.keys(await (await pull(p, { version: v.versionId, format: 'json', lang: 'de' })).json()), ['save']);
+  await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: p.workspaceId } }, body: { requireApproval: true } });
+  const w = (await publish(p, { incompleteMode: 'skip' })).data as any;
+  t.deepEqual(Object.keys(await (await pull(p, { version: w.versionId, format: 'json', lang: 'de' })).json()), ['save']);
+});
+
+test.serial('gates leave out cells whose placeholders or markup differ from the source, and list them', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await push(p, [{ source: 'Hi {name}' }, { source: 'Click <b>here</b>' }, { source: 'Fine' }]);
+  await runDue();
+  await setCell(p, 'hi_name', 'de', { value: 'Hallo {nom}' });
+  await setCell(p, 'click_b_here_b', 'de', { value: 'Hier klicken' });
+  const v = (await publish(p, { incompleteMode: 'skip' })).data as any;
+  t.like(v, { icuRejected: ['hi_name [de]'], icuRejectedTotal: 1, markupRejected: ['click_b_here_b [de]'], markupRejectedTotal: 1 });
+  t.deepEqual(Object.keys(await (await pull(p, { version: v.versionId, format: 'json', lang: 'de' })).json()), ['fine']);
+  const strict = await publish(p, { require_complete: true });
+  t.like(strict.error, { error: 'fill_incomplete', refused: { icu: 1, markup: 1 } });
+});
+
+test.serial('disabled keys are excluded; skipIfIdentical answers 200 unchanged with the current version', async (t) => {
+  const p = await translated();
+  const v1 = (await publish(p)).data as any;
+  const same = await publish(p, { skipIfIdentical: true });
+  t.is(same.response.status, 200);
+  t.like(same.data, { versionId: v1.versionId, unchanged: true });
+  await svc.admin.PATCH('/projects/{projectId}/keys/{key}', { params: { path: { projectId: p.projectId, key: 'save' } }, body: { enabled: false } });
+  const v2 = await publish(p, { skipIfIdentical: true });
+  t.is(v2.response.status, 201);
+  t.is((v2.data as any).keyCount, 1);
+});
+
+test.serial('restore copies an old snapshot into a new version; previous names the one before current', async (t) => {
+  const p = await translated();
+  const v1 = (await publish(p)).data as any;
+  await push(p, [{ source: 'Added later' }]);
+  await runDue();
+  const v2 = (await publish(p)).data as any;
+  t.is(v2.keyCount, 3);
+  const r = await restore(p, 'previous');
+  t.is(r.response.status, 201);
+  const v3 = r.data as any;
+  t.like(v3, { restoredFrom: v1.versionId, keyCount: 2 });
+  t.deepEqual(await (await pull(p, { version: 'current', format: 'json', lang: 'de' })).json(), await (await pull(p, { version: v1.versionId, format: 'json', lang: 'de' })).json());
+  t.is((await restore(p, '2001.01.01.1')).response.status, 404);
+  const byId = (await restore(p, v2.versionId)).data as any;
+  t.like(byId, { restoredFrom: v2.versionId, keyCount: 3 });
+  const versions = await svc.service.app.db('versions').where({ project_id: p.projectId }).count({ n: '*' });
+  t.is(Number(versions[0].n), 4, 'history is never rewritten');
+});
+
+test.serial('restore in a requireApproval workspace refuses versions with unapproved cells', async (t) => {
+  const p = await translated();
+  const v1 = (await publish(p)).data as any;
+  await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: p.workspaceId } }, body: { requireApproval: true } });
+  const r = await restore(p, v1.versionId);
+  t.is(r.response.status, 409);
+  t.like(r.error, { error: 'version_not_approved', unapproved: ['hello_name [de]', 'save [de]'], unapproved_total: 2 });
+});
+
+test.serial('publish and restore share 30 per day per project', async (t) => {
+  const p = await translated();
+  const day = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
+  await svc.service.app.db('publish_days').insert({ project_id: p.projectId, day, count: 29 });
+  const last = await publish(p);
+  t.is(last.response.status, 201);
+  const over = await publish(p);
+  t.is(over.response.status, 429);
+  t.is((await restore(p, (last.data as any).versionId)).response.status, 429);
+});
+
+test.serial('export collisions in a lossy configured format are refused with the colliding groups', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await push(p, [{ source: 'A', key: 'menu.open' }, { source: 'B', key: 'menu_open' }]);
+  await p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body: { format: 'android_xml' } });
+  const r = await publish(p);
+  t.is(r.response.status, 409);
+  t.like(r.error, { error: 'export_collision', groups: [{ format: 'android_xml', name: 'menu_open', keys: ['menu.open', 'menu_open'] }] });
+});
+
+test.serial('version pulls render every format with its content type', async (t) => {
+  const p = await translated({ languages: [{ code: 'de' }, { code: 'pl' }] });
+  const v = (await publish(p)).data as any;
+  const types: Record<string, RegExp> = {
+    json: /^application\/json/, nested_json: /^application\/json/, angular_json: /^application\/json/, arb: /^application\/json/,
+    xcstrings: /^application\/json/, ios_strings: /^text\/plain/, android_xml: /^application\/xml/, po: /^text\/x-gettext-translation/,
+  };
+  for (const [format, type] of Object.entries(types)) {
+    const res = await pull(p, { version: v.versionId, format, lang: 'de' });
+    t.is(res.status, 200, format);
+    t.regex(res.headers.get('content-type')!, type, format);
+    const text = await res.text();
+    t.true(text.includes('{name}') || text.includes('%1$s') || text.includes('name'), format);
+  }
+  t.is((await pull(p, { version: v.versionId, format: 'json' })).status, 400, 'lang is required');
+  t.is((await pull(p, { version: v.versionId, format: 'json', lang: 'it' })).status, 404);
+  t.is((await pull(p, { version: '2001.01.01.1', format: 'json', lang: 'de' })).status, 404);
+  t.is((await pull(p, { version: v.versionId, format: 'yaml', lang: 'de' })).status, 400);
+  const reader = await createTestKey(svc, p.projectId, ['read']);
+  t.is((await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?version=current&format=xcstrings`, { headers: { authorization: `Bearer ${reader}` } })).status, 200);
+});
+
+test.serial('the delivery origin serves the manifest with ETag and 304, and immutable bundles that i18next loads', async (t) => {
+  const p = await translated();
+  await p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body: { format: 'android_xml' } });
+  const v = (await publish(p)).data as any;
+  const manifest = await delivery().GET('/projects/{projectId}/manifest', { params: { path: { projectId: p.projectId } } });
+  t.is(manifest.response.status, 200);
+  const m = manifest.data as any;
+  t.like(m, { projectId: p.projectId, versionId: v.versionId, baseLang: 'en' });
+  t.truthy(m.files.android_xml.de);
+  const etag = manifest.response.headers.get('etag')!;
+  const again = await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`, { headers: { 'if-none-match': etag } });
+  t.is(again.status, 304);
+  const bundleUrl = new URL(m.bundles.de.url, `${svc.deliveryUrl}/projects/${p.projectId}/manifest`).toString();
+  const bundle = await fetch(bundleUrl);
+  t.is(bundle.status, 200);
+  t.is(bundle.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  const instance = i18next.createInstance();
+  await instance.use(HttpBackend).init({
+    lng: 'de', fallbackLng: 'en', ns: ['translation'],
+    backend: { loadPath: (lngs: string[]) => new URL(m.bundles[lngs[0]].url, `${svc.deliveryUrl}/projects/${p.projectId}/manifest`).toString() },
+  });
+  const hello = instance.t('hello_name', { name: 'Ada' });
+  t.true(hello.includes('Ada'), hello);
+  t.not(hello, 'hello_name');
+  t.is((await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/bundles/${v.versionId}/..%2F..%2Fmanifest`)).status, 404);
+});
+
+test.serial('an object store failure during publish mints nothing and leaves the previous manifest in place', async (t) => {
+  const p = await translated();
+  const v1 = (await publish(p)).data as any;
+  const root = svc.service.app.config.objectStore.replace('file://', '');
+  const bundles = path.join(root, 'v1', 'projects', p.projectId, 'bundles');
+  rmSync(bundles, { recursive: true, force: true });
+  mkdirSync(path.dirname(bundles), { recursive: true });
+  writeFileSync(bundles, 'not a folder'); // every bundle write now fails, even as root
+  const r = await publish(p);
+  t.true(r.response.status >= 500);
+  rmSync(bundles, { force: true });
+  const versions = await svc.service.app.db('versions').where({ project_id: p.projectId }).select('id');
+  t.deepEqual(versions.map((x) => x.id), [v1.versionId]);
+  const m = (await delivery().GET('/projects/{projectId}/manifest', { params: { path: { projectId: p.projectId } } })).data as any;
+  t.is(m.versionId, v1.versionId);
+  const meta = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } })).data as any;
+  t.is(meta.currentVersion, v1.versionId);
+});
+
+test.serial('the S3 path: publishing to an S3 bucket (s3rver on loopback) and serving from it', async (t) => {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const { startS3rver } = await import('../helpers/s3.js');
+  const s3 = await startS3rver();
+  const env = s3.env('tenant-a');
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
+  process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
+  const s3svc = await startTestService(env);
+  try {
+    const p = await createTestProject(s3svc, { languages: [{ code: 'de' }] });
+    await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Stored in S3' }] } });
+    await s3svc.admin.POST('/jobs/run-due', { body: {} });
+    const v = (await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } } })).data as any;
+    const m = await (await fetch(`${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+    t.is(m.versionId, v.versionId);
+    const bundle = await fetch(new URL(m.bundles.de.url, `${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`));
+    t.is(bundle.status, 200);
+    t.truthy((await bundle.json()).stored_in_s3);
+    const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+    const client = s3.client();
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'tenant-a/' }));
+    client.destroy();
+    t.true((listed.Contents ?? []).some((o) => o.Key === `tenant-a/v1/projects/${p.projectId}/manifest`));
+  } finally {
+    await s3svc.stop();
+    await s3.close();
+    for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+});
