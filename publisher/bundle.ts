@@ -5,7 +5,11 @@
 import { icuToForms, parseIcu } from '../handlers/platform/icu.js';
 import type { Snapshot } from './snapshot.js';
 
+const SIMPLE = /^(?:[^{}'#]|\{\s*[A-Za-z0-9_]+\s*\})*$/;
+
 function toI18next(icu: string): string {
+  // Plain text and simple arguments (most messages) convert without a parse.
+  if (SIMPLE.test(icu)) return icu.replace(/\{\s*([A-Za-z0-9_]+)\s*\}/g, '{{$1}}');
   try {
     const ast = parseIcu(icu);
     // Only literal text and simple arguments convert losslessly.
@@ -27,7 +31,7 @@ function place(tree: Record<string, any>, name: string, value: string) {
     node = node[parts[i]] ??= {};
   }
   const leaf = parts[parts.length - 1];
-  const forms = icuToForms(value);
+  const forms = value.includes('plural') ? icuToForms(value) : null;
   if (forms && forms.arg === 'count') {
     for (const [cat, text] of Object.entries(forms.forms)) node[`${leaf}_${cat}`] = toI18next(text.replace(/#/g, '{count}'));
   } else if (typeof node[leaf] !== 'object') node[leaf] = toI18next(value);

@@ -25,16 +25,13 @@ const EXTENSIONS: Record<FormatId, string> = {
 /** Formats that hold every language in one file. */
 const MULTI = new Set<FormatId>(['xcstrings']);
 
-/** Renders one file of a version. */
+/** Renders one file of a version: every language for catalog formats, else `lang` alone. */
 export function renderFile(s: Snapshot, format: FormatId, lang: string): string {
-  const languages = MULTI.has(format) ? [s.baseLang, ...s.languages] : [lang];
-  const catalog = snapshotCatalog(s, format, MULTI.has(format) ? undefined : lang === s.baseLang ? [] : [lang]);
-  if (!MULTI.has(format) && lang !== s.baseLang) {
-    // Single-language files carry the target language only: drop the base values from the entries.
-    for (const e of catalog.entries) for (const key of Object.keys(e.values)) if (key.toLowerCase() !== lang) delete e.values[key];
-    catalog.language = lang;
-  }
-  return getFormat(format).render(catalog, { languages, baseLanguage: s.baseLang });
+  if (MULTI.has(format)) return getFormat(format).render(snapshotCatalog(s, format), { languages: [s.baseLang, ...s.languages], baseLanguage: s.baseLang });
+  const isBase = lang === s.baseLang;
+  const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
+  catalog.language = lang;
+  return getFormat(format).render(catalog, { languages: [lang], baseLanguage: s.baseLang });
 }
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');

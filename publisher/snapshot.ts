@@ -6,7 +6,7 @@ import { parseJson } from '../handlers/platform/db.js';
 import { icuToForms } from '../handlers/platform/icu.js';
 import type { Catalog, CatalogEntry, CatalogValue, FormatId } from './catalog.js';
 
-export interface SnapshotCell { value: string; status: string; fallback?: true }
+export interface SnapshotCell { value: string; status: string; fallback?: true; imported?: true }
 
 export interface SnapshotKey {
   name: string;
@@ -36,7 +36,7 @@ export async function readLive(db: Db, projectId: string) {
   const languages = (await db('project_languages').where({ project_id: projectId }).whereNull('removed_at').orderBy('code').select('code')).map((r) => r.code as string);
   const keys = await db('keys').where({ project_id: projectId, enabled: true, captured: false }).orderBy('id')
     .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
-  const rows = await db('translations').where({ project_id: projectId }).whereIn('lang', languages).select('key_id', 'lang', 'value', 'status', 'job_id');
+  const rows = await db('translations').where({ project_id: projectId }).whereIn('lang', languages).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
   const catalogs = Object.fromEntries((await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [r.format, parseJson(r.meta, {})]));
   return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
 }
@@ -47,21 +47,29 @@ export function snapshotDigest(s: Snapshot): string {
 
 function valueOf(icu: string, forms: Record<string, string> | null): CatalogValue {
   if (forms) return { kind: 'plural', forms, arg: icuToForms(icu)?.arg };
-  const plural = icuToForms(icu);
+  // Only a message that mentions `plural` can be one: skip the parse for the rest (most cells).
+  const plural = icu.includes('plural') ? icuToForms(icu) : null;
   // A translation of a plural source is one ICU plural message: hand it to renderers as forms.
   return plural ? { kind: 'plural', forms: plural.forms, arg: plural.arg } : { kind: 'text', text: icu };
 }
 
-/** The catalog a renderer writes for `format`, in the spelling of the last synced file of that format. */
-export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: string[]): Catalog {
+/**
+ * The catalog a renderer writes for `format`, in the spelling of the last synced file of that format.
+ * `languages`: the target languages to include (all by default); `withBase`: include the base values.
+ */
+export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: string[], withBase = true): Catalog {
   const meta = s.catalogs[format] ?? {};
   const spell = (code: string) => meta.languageSpellings?.[code] ?? code;
   const baseSpelling = meta.sourceLanguage ?? spell(s.baseLang);
+  const targets = (languages ?? s.languages).map((code) => [code, spell(code)] as const);
   const entries: CatalogEntry[] = s.keys.map((k) => {
     const values: Record<string, CatalogValue> = {};
     // An xcstrings entry that had no base localization (its key is its source) is written back without one.
-    if (!k.meta?.noSourceLocalization) values[baseSpelling] = valueOf(k.source, k.forms);
-    for (const [lang, c] of Object.entries(k.cells)) if (!languages || languages.includes(lang)) values[spell(lang)] = valueOf(c.value, null);
+    if (withBase && !k.meta?.noSourceLocalization) values[baseSpelling] = valueOf(k.source, k.forms);
+    for (const [code, spelled] of targets) {
+      const c = k.cells[code];
+      if (c) values[spelled] = valueOf(c.value, null);
+    }
     return { fileKey: k.fileKey ?? k.name, ctx: k.ctx, comment: k.comment, values, ...(k.meta ? { meta: k.meta } : {}) };
   });
   const { languageSpellings: _l, sourceLanguage: _s, ...fileMeta } = meta;

@@ -2,7 +2,8 @@
 import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
 import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
-import { gateCell } from '../../publisher/gates.js';
+import { capList, gateCell, rejectionLabel as label } from '../../publisher/gates.js';
+import { valueIcuOk } from '../sync/file.js';
 import { readLive, snapshotDigest, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
@@ -12,13 +13,17 @@ import type { Ctx, Handler } from '../platform/pipeline.js';
 import { FINAL } from '../translate/fill.js';
 import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, versionView } from './versions.js';
 
-const CAP = 50;
-const label = (key: string, lang: string) => `${key} [${lang}]`;
 
 /** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
 function refuseAgent(ctx: Ctx) {
   if (ctx.body?.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
   if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
+}
+
+/** The publish gates; a value imported from the team's own file is theirs verbatim: only its ICU syntax counts. */
+function cellGate(source: string, value: string, lang: string, imported: boolean) {
+  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
+  return gateCell(source, value, lang);
 }
 
 function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
@@ -57,10 +62,10 @@ export const publishVersion: Handler = async (ctx) => {
       const r = rows.get(lang);
       let ok = false;
       if (r && r.status !== 'pending' && r.value != null && (!approvedOnly || r.status === 'approved')) {
-        const gate = gateCell(k.source, r.value, lang);
+        const gate = cellGate(k.source, r.value, lang, r.origin === 'import');
         if (gate.icu) icuRejected.push(label(k.name, lang));
         else if (gate.markup) markupRejected.push(label(k.name, lang));
-        else { cells[lang] = { value: r.value, status: r.status }; ok = true; }
+        else { cells[lang] = { value: r.value, status: r.status, ...(r.origin === 'import' ? { imported: true as const } : {}) }; ok = true; }
       }
       if (ok) continue;
       pending++;
@@ -85,7 +90,7 @@ export const publishVersion: Handler = async (ctx) => {
   const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: b.label ?? null, restoredFrom: null, unapproved });
   return {
     status: 201,
-    body: versionView(v, { icuRejected: icuRejected.slice(0, CAP), icuRejectedTotal: icuRejected.length, markupRejected: markupRejected.slice(0, CAP), markupRejectedTotal: markupRejected.length }),
+    body: versionView(v, { icuRejected: capList(icuRejected), icuRejectedTotal: icuRejected.length, markupRejected: capList(markupRejected), markupRejectedTotal: markupRejected.length }),
   };
 };
 
@@ -97,7 +102,7 @@ export const restoreVersion: Handler = async (ctx) => {
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   if (bool(ws.require_approval) && !bool(from.all_approved)) {
     const unapproved: string[] = JSON.parse(from.unapproved ?? '[]');
-    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: unapproved.slice(0, CAP), unapproved_total: unapproved.length });
+    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: capList(unapproved), unapproved_total: unapproved.length });
   }
   await checkDailyCap(db, project.id, Date.now());
   const snapshot = await loadSnapshot(db, project.id, from.id);
@@ -107,7 +112,7 @@ export const restoreVersion: Handler = async (ctx) => {
   for (const k of snapshot.keys) {
     for (const [lang, c] of Object.entries(k.cells)) {
       if (c.fallback) continue;
-      const gate = gateCell(k.source, c.value, lang);
+      const gate = cellGate(k.source, c.value, lang, c.imported === true);
       if (gate.icu) icu.push(label(k.name, lang));
       else if (gate.markup) markup.push(label(k.name, lang));
     }
@@ -116,7 +121,7 @@ export const restoreVersion: Handler = async (ctx) => {
   const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: from.label, restoredFrom: from.id, unapproved: JSON.parse(from.unapproved ?? '[]') });
   return {
     status: 201,
-    body: versionView(v, { restoredFrom: from.id, icuRejected: icu.slice(0, CAP), icuRejectedTotal: icu.length, markupRejected: markup.slice(0, CAP), markupRejectedTotal: markup.length }),
+    body: versionView(v, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),
   };
 };
 

@@ -164,15 +164,44 @@ function escapeAndroid(s: string, first: boolean, layout = true): string {
 
 const MARKUP = /<\/?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*\/?>/g;
 
-/** Value text → element content: markup kept, the text around it escaped for XML and for Android. */
+/**
+ * The markup of a value that can be written as XML elements: self-closing tags, and opening/closing tags that pair up
+ * properly nested. A value from another format may hold tag-like text that is not XML (`Press <Enter>`, HTML's `<br>`,
+ * crossed tags); written raw, it made the whole file malformed, so such tags are left to be escaped as text.
+ */
+function wellFormedMarkup(text: string): RegExpMatchArray[] {
+  const tags = [...text.matchAll(MARKUP)];
+  const keep = new Set<number>();
+  const open: Array<{ name: string; at: number }> = [];
+  tags.forEach((m, i) => {
+    const name = /^<\/?([^\s/>]+)/.exec(m[0])![1];
+    if (m[0].endsWith('/>')) keep.add(i);
+    else if (!m[0].startsWith('</')) open.push({ name, at: i });
+    else {
+      const p = open.map((o) => o.name).lastIndexOf(name);
+      if (p === -1) return;
+      // Tags opened inside the pair and never closed stay text.
+      keep.add(open[p].at).add(i);
+      open.length = p;
+    }
+  });
+  return tags.filter((_, i) => keep.has(i));
+}
+
+// Attribute values of kept markup are written as the value holds them; an `&` that does not start one of XML's own
+// entity references (a URL's `?a=1&b=2`, HTML's `&nbsp;`) or a `<` inside a quoted value would not parse.
+const escapeMarkup = (tag: string) =>
+  tag[0] + tag.slice(1).replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;').replace(/</g, '&lt;');
+
+/** Value text → element content: well-formed markup kept, the text around it escaped for XML and for Android. */
 function textToContent(text: string, cdata: boolean): string {
   // Inside CDATA, newlines and tabs are layout the file had: written as they are.
   if (cdata) return `<![CDATA[${escapeAndroid(text, true, false).replace(/\]\]>/g, ']]]]><![CDATA[>')}]]>`;
   let out = '';
   let from = 0;
-  for (const m of text.matchAll(MARKUP)) {
+  for (const m of wellFormedMarkup(text)) {
     out += escapeXmlText(escapeAndroid(text.slice(from, m.index), from === 0));
-    out += m[0];
+    out += escapeMarkup(m[0]);
     from = m.index! + m[0].length;
   }
   return out + escapeXmlText(escapeAndroid(text.slice(from), from === 0));

@@ -60,5 +60,13 @@ for (const rel of files) {
     const back = parsed(rendered);
     t.deepEqual(essence(back), essence(original));
     t.deepEqual(back.entries.map((e) => e.fileKey), original.entries.map((e) => e.fileKey), 'same keys in the same order');
+    // And out of a publish, pulled in its own format: the same catalog again.
+    const v = await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, body: { incompleteMode: 'skip' } });
+    t.is(v.response.status, 201, JSON.stringify(v.error));
+    const query = new URLSearchParams({ version: (v.data as any).versionId, format, ...(format === 'xcstrings' ? {} : { lang: normalizeLanguage(base) }) });
+    const pulled = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${query}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    t.is(pulled.status, 200);
+    const published = parsed(await pulled.text());
+    t.deepEqual(essence(published), essence(original));
   });
 }
