@@ -37,15 +37,27 @@ export function capList<T>(list: readonly T[], cap = REJECTED_CAP): T[] {
  * With `richText`, the parse of icu.ts's parseIcu (the fill's ICU gate: `<b>…</b>` is structure); without, tags are
  * plain text. Unlike parseIcu this keeps locations, which the markup gate needs to cut branches out of the raw string.
  */
-function parseAs(msg: string, richText: boolean): Ast {
-  return parse(msg, { ignoreTag: !richText, captureLocation: true });
+// A publish gates every cell of a key against the same source: its parses are kept (bounded) rather than redone.
+const parsed = new Map<string, Ast | Error>();
+
+function parseAs(msg: string, richText: boolean, cache = false): Ast {
+  if (!cache) return parse(msg, { ignoreTag: !richText, captureLocation: true });
+  const key = `${richText ? 'r' : 't'}${msg}`;
+  let hit = parsed.get(key);
+  if (hit === undefined) {
+    try { hit = parse(msg, { ignoreTag: !richText, captureLocation: true }); } catch (e) { hit = e as Error; }
+    if (parsed.size >= 20_000) parsed.clear();
+    parsed.set(key, hit);
+  }
+  if (hit instanceof Error) throw hit;
+  return hit;
 }
 
 /** The AST in the first mode that parses it (rich text first), or null when neither does. */
-function parseAny(msg: string): Ast | null {
+function parseAny(msg: string, cache = false): Ast | null {
   for (const richText of [true, false]) {
     try {
-      return parseAs(msg, richText);
+      return parseAs(msg, richText, cache);
     } catch {
       // try the next mode
     }
@@ -79,11 +91,11 @@ function icuGate(source: string, value: string, lang: string): string | undefine
   let richText = true;
   let src: Ast;
   try {
-    src = parseAs(source, true);
+    src = parseAs(source, true, true);
   } catch {
     richText = false;
     try {
-      src = parseAs(source, false);
+      src = parseAs(source, false, true);
     } catch (e) {
       return `source is not valid ICU: ${(e as Error).message}`;
     }
@@ -166,7 +178,9 @@ function project(msg: string, nodes: Ast, from: number, to: number, key: string)
 const showTags = (tags: string[]) => tags.map((t) => `<${t}>`).join(' ') || 'none';
 
 function markupGate(source: string, value: string): string | undefined {
-  const src = parseAny(source);
+  // No tag on either side: nothing to compare (most cells).
+  if (!source.includes('<') && !value.includes('<')) return undefined;
+  const src = parseAny(source, true);
   const val = parseAny(value);
   // Tags are compared branch by branch: a Polish plural has four branches for the source's two, and each of them
   // carries the markup of the source branch it translates (its own category, else `other`).
