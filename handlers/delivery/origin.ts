@@ -2,10 +2,9 @@
 // and the immutable bundles of published versions, both read from the object store and public.
 import { ApiError } from '../platform/errors.js';
 import { IMMUTABLE, MANIFEST_CACHE, isSafeSegment, objectKeys, type ObjectStore, type StoredObject } from '../platform/objects.js';
-import type { App, Ctx, Handler, Reply } from '../platform/pipeline.js';
+import type { Ctx, Handler, Reply } from '../platform/pipeline.js';
 
-// Compiles whether or not App declares `objects` yet.
-const store = (ctx: Ctx): ObjectStore => (ctx.app as App & { objects: ObjectStore }).objects;
+const store = (ctx: Ctx): ObjectStore => ctx.app.objects;
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides. The header may be a
@@ -42,13 +41,35 @@ export const getManifest: Handler = async (ctx) => {
   return serve(ctx, obj, obj.cacheControl || MANIFEST_CACHE);
 };
 
+// Bundles never change once written (their names carry the version and a content hash), so keeping recent ones
+// in memory is correct in every process: no invalidation is ever needed. Bounded by total bytes.
+const immutable = new Map<string, StoredObject>();
+const CACHE_BYTES = 64 * 1024 * 1024;
+let cachedBytes = 0;
+
+function remember(key: string, obj: StoredObject) {
+  if (obj.body.length > CACHE_BYTES / 8) return;
+  while (cachedBytes + obj.body.length > CACHE_BYTES && immutable.size) {
+    const [oldest, old] = immutable.entries().next().value as [string, StoredObject];
+    immutable.delete(oldest);
+    cachedBytes -= old.body.length;
+  }
+  immutable.set(key, obj);
+  cachedBytes += obj.body.length;
+}
+
 export const getBundle: Handler = async (ctx) => {
   const { projectId, versionId, file } = ctx.params as Record<string, unknown>;
   const segments = [projectId, versionId, file].map(String);
   // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
   if (!segments.every(isSafeSegment)) throw new ApiError(404, 'not_found', 'No such bundle.');
-  const obj = await store(ctx).get(objectKeys.bundle(segments[0], segments[1], segments[2]));
-  if (!obj) throw new ApiError(404, 'not_found', 'No such bundle.');
+  const key = objectKeys.bundle(segments[0], segments[1], segments[2]);
+  let obj = immutable.get(key);
+  if (!obj) {
+    obj = (await store(ctx).get(key)) ?? undefined;
+    if (!obj) throw new ApiError(404, 'not_found', 'No such bundle.');
+    remember(key, obj);
+  }
   // Bundles are named by content hash, so whatever the store holds, the answer may be cached forever.
   return serve(ctx, obj, IMMUTABLE);
 };
