@@ -38,27 +38,38 @@ const hashOf = (body: string) => createHash('sha256').update(body).digest('hex')
 
 export interface ManifestObject { url: string; hash: string; size: number }
 
+/** Runs `tasks` with at most `limit` in flight. */
+async function bounded(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    while (next < tasks.length) await tasks[next++]();
+  }));
+}
+
 export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, s: Snapshot, formats: FormatId[]) {
   const langs = [s.baseLang, ...s.languages];
   const bundles: Record<string, ManifestObject> = {};
   const files: Record<string, Record<string, ManifestObject>> = {};
-  const put = async (file: string, body: string, contentType: string): Promise<ManifestObject> => {
-    await objects.put(objectKeys.bundle(projectId, versionId, file), body, { contentType, cacheControl: IMMUTABLE });
+  const writes: Array<() => Promise<void>> = [];
+  const stage = (file: string, body: string, contentType: string): ManifestObject => {
+    writes.push(() => objects.put(objectKeys.bundle(projectId, versionId, file), body, { contentType, cacheControl: IMMUTABLE }));
     return { url: `bundles/${versionId}/${file}`, hash: hashOf(body), size: Buffer.byteLength(body) };
   };
   for (const lang of langs) {
     const body = JSON.stringify(bundleFor(s, lang));
-    bundles[lang] = await put(`${lang}.${hashOf(body).slice(0, 16)}.json`, body, 'application/json; charset=utf-8');
+    bundles[lang] = stage(`${lang}.${hashOf(body).slice(0, 16)}.json`, body, 'application/json; charset=utf-8');
   }
   for (const format of formats) {
     files[format] = {};
     for (const lang of MULTI.has(format) ? [s.baseLang] : langs) {
       const body = renderFile(s, format, lang);
-      const obj = await put(`${format}.${lang}.${hashOf(body).slice(0, 16)}.${EXTENSIONS[format]}`, body, CONTENT_TYPES[format]);
+      const obj = stage(`${format}.${lang}.${hashOf(body).slice(0, 16)}.${EXTENSIONS[format]}`, body, CONTENT_TYPES[format]);
       if (MULTI.has(format)) for (const l of langs) files[format][l] = obj;
       else files[format][lang] = obj;
     }
   }
+  // Immutable objects in parallel (their waits on the disk or the network overlap), the manifest strictly last.
+  await bounded(writes, 8);
   const manifest = {
     projectId, versionId, snapshotAt: new Date(snapshotAt).toISOString(), baseLang: s.baseLang,
     languages: langs.map((code) => ({ code, isBase: code === s.baseLang })), bundles, files,
