@@ -218,3 +218,14 @@ test.serial('requestId: a sync replays its first answer and writes nothing more'
   const other = await sync(p, { contentBase64: b64('{"x":"Other"}'), requestId: 'sync-1' });
   t.is((other.error as any).error, 'request_mismatch');
 });
+
+test.serial('conflicts lists the first 50 rows and conflictsTotal the real count', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const keysIn = (de: boolean) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, de ? { en: `Item ${i}`, de: `Eintrag ${i}` } : { en: `Item ${i}` }]));
+  await sync(p, { contentBase64: b64(xcstrings(keysIn(false))) });
+  await runDue(); // every de cell now comes from the AI fill
+  const d = (await sync(p, { contentBase64: b64(xcstrings(keysIn(true))) })).data as any;
+  t.is(d.conflictsTotal, 60);
+  t.is(d.conflicts.length, 50);
+  t.true(d.conflicts.every((c: any) => c.resolution === 'kept' && c.kind === 'translation'));
+});
