@@ -462,6 +462,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the delivery manifest on a project's custom domain
+         * @description The manifest of the project whose custom domain (`deliveryHost` of the project metadata) is the request's
+         *     `Host`: the same object as `/projects/{projectId}/manifest`, with the project prefix dropped. Its
+         *     relative `url`s resolve to `/bundles/...` on the same domain. `404 not_found` when no project has this
+         *     domain or nothing is published yet.
+         */
+        get: operations["getDomainManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bundles/{versionId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an immutable bundle or rendered file on a project's custom domain
+         * @description `/projects/{projectId}/bundles/{versionId}/{file}` of the project whose custom domain is the request's
+         *     `Host`, with the project prefix dropped. Immutable: `Cache-Control: public, max-age=31536000, immutable`.
+         */
+        get: operations["getDomainBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/manifest": {
         parameters: {
             query?: never;
@@ -2685,6 +2729,78 @@ export interface operations {
             };
         };
     };
+    getDomainManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; a match answers `304 Not Modified`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["ManifestCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the current `ETag`). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["ManifestCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDomainBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                versionId: components["schemas"]["VersionId"];
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The object. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["BundleCacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["I18nextBundle"];
+                    "text/plain; charset=utf-8": string;
+                    "application/xml": string;
+                    "text/x-gettext-translation": string;
+                };
+            };
+            /** @description Not modified. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
     getManifest: {
         parameters: {
             query?: never;
@@ -2752,6 +2868,14 @@ export interface operations {
                     "application/xml": string;
                     "text/x-gettext-translation": string;
                 };
+            };
+            /** @description Not modified (`If-None-Match` matched the `ETag`). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             404: components["responses"]["NotFound"];
         };

@@ -478,6 +478,50 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "getDomainManifest",
+    "method": "GET",
+    "path": "/manifest",
+    "origin": "delivery",
+    "tag": "Delivery",
+    "public": true,
+    "scopes": [],
+    "scopesByAction": null,
+    "dryRun": null,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "200",
+      "304",
+      "404"
+    ]
+  },
+  {
+    "operationId": "getDomainBundle",
+    "method": "GET",
+    "path": "/bundles/{versionId}/{file}",
+    "origin": "delivery",
+    "tag": "Delivery",
+    "public": true,
+    "scopes": [],
+    "scopesByAction": null,
+    "dryRun": null,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "304",
+      "404"
+    ]
+  },
+  {
     "operationId": "getManifest",
     "method": "GET",
     "path": "/projects/{projectId}/manifest",
@@ -517,6 +561,7 @@ export const routes: RouteSpec[] = [
     "hasParams": true,
     "statuses": [
       "200",
+      "304",
       "404"
     ]
   },

@@ -22,6 +22,8 @@ export const implementations: Record<string, Handler> = {
   restoreVersion: publish.restoreVersion,
   getManifest: origin.getManifest,
   getBundle: origin.getBundle,
+  getDomainManifest: origin.getDomainManifest,
+  getDomainBundle: origin.getDomainBundle,
   getTranslations: translateRead.getTranslations,
   getRequestRecord: translateRead.getRequestRecord,
   captureUnits: capture.captureUnits,

@@ -1,5 +1,6 @@
 // The delivery origin's object routes: the manifest (the only mutable object: short cache, revalidated by ETag)
 // and the immutable bundles of published versions, both read from the object store and public.
+import { hotRow } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
 import { IMMUTABLE, MANIFEST_CACHE, isSafeSegment, objectKeys, type ObjectStore, type StoredObject } from '../platform/objects.js';
 import type { Ctx, Handler, Reply } from '../platform/pipeline.js';
@@ -33,13 +34,14 @@ function serve(ctx: Ctx, obj: StoredObject, cacheControl: string): Reply {
 
 const projectNotFound = () => new ApiError(404, 'not_found', 'No published version of this project.');
 
-export const getManifest: Handler = async (ctx) => {
-  const projectId = String(ctx.params.projectId);
+export const getManifest: Handler = (ctx) => manifestOf(ctx, String(ctx.params.projectId));
+
+async function manifestOf(ctx: Ctx, projectId: string): Promise<Reply> {
   if (!isSafeSegment(projectId)) throw projectNotFound();
   const obj = await store(ctx).get(objectKeys.manifest(projectId));
   if (!obj) throw projectNotFound();
   return serve(ctx, obj, obj.cacheControl || MANIFEST_CACHE);
-};
+}
 
 // Bundles never change once written (their names carry the version and a content hash), so keeping recent ones
 // in memory is correct in every process: no invalidation is ever needed. Bounded by total bytes.
@@ -58,9 +60,10 @@ function remember(key: string, obj: StoredObject) {
   cachedBytes += obj.body.length;
 }
 
-export const getBundle: Handler = async (ctx) => {
-  const { projectId, versionId, file } = ctx.params as Record<string, unknown>;
-  const segments = [projectId, versionId, file].map(String);
+export const getBundle: Handler = (ctx) => bundleOf(ctx, String(ctx.params.projectId));
+
+async function bundleOf(ctx: Ctx, projectId: string): Promise<Reply> {
+  const segments = [projectId, ctx.params.versionId, ctx.params.file].map(String);
   // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
   if (!segments.every(isSafeSegment)) throw new ApiError(404, 'not_found', 'No such bundle.');
   const key = objectKeys.bundle(segments[0], segments[1], segments[2]);
@@ -72,4 +75,15 @@ export const getBundle: Handler = async (ctx) => {
   }
   // Bundles are named by content hash, so whatever the store holds, the answer may be cached forever.
   return serve(ctx, obj, IMMUTABLE);
-};
+}
+
+/** The project whose custom domain (`deliveryHost`) the request came to; on it the project prefix is dropped. */
+async function projectOfHost(ctx: Ctx): Promise<string> {
+  const host = String(ctx.request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  const row = host ? await hotRow<{ id: string }>(ctx.app.db, 'SELECT id FROM projects WHERE delivery_host = ? AND deleted_at IS NULL', [host]) : undefined;
+  if (!row) throw new ApiError(404, 'not_found', 'No project is delivered from this domain.');
+  return row.id;
+}
+
+export const getDomainManifest: Handler = async (ctx) => manifestOf(ctx, await projectOfHost(ctx));
+export const getDomainBundle: Handler = async (ctx) => bundleOf(ctx, await projectOfHost(ctx));

@@ -1,5 +1,6 @@
 // POST /publish, restore, version file pulls and the delivery origin (API.md 2.8, 4.4, 4.5, 6.2).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
@@ -270,4 +271,26 @@ test.serial('the S3 path: publishing to an S3 bucket (s3rver on loopback) and se
       else process.env[name] = value;
     }
   }
+});
+
+test.serial('on a custom domain the delivery origin serves the project without its prefix', async (t) => {
+  const p = await translated();
+  const v = (await publish(p)).data as any;
+  await svc.admin.PATCH('/projects/{projectId}', { params: { path: { projectId: p.projectId } }, body: { deliveryHost: 'cdn.glossa.test' } });
+  // fetch() may not set Host, so these requests go through node:http as a CDN would send them.
+  const get = (url: string, host: string) => new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http.get(url, { headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    }).on('error', reject);
+  });
+  const m = await get(`${svc.deliveryUrl}/manifest`, 'cdn.glossa.test');
+  t.is(m.status, 200);
+  const manifest = JSON.parse(m.body);
+  t.is(manifest.versionId, v.versionId);
+  const bundle = await get(new URL(manifest.bundles.de.url, `${svc.deliveryUrl}/manifest`).toString(), 'cdn.glossa.test:443');
+  t.is(bundle.status, 200);
+  t.is(bundle.headers['cache-control'], 'public, max-age=31536000, immutable');
+  t.is((await get(`${svc.deliveryUrl}/manifest`, 'unknown.example')).status, 404);
 });

@@ -221,7 +221,7 @@ test.serial('requestId: a sync replays its first answer and writes nothing more'
 
 test.serial('conflicts lists the first 50 rows and conflictsTotal the real count', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const keysIn = (de: boolean) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, de ? { en: `Item ${i}`, de: `Eintrag ${i}` } : { en: `Item ${i}` }]));
+  const keysIn = (de: boolean) => Object.fromEntries(Array.from({ length: 60 }, (_, i): [string, Record<string, string>] => [`k${i}`, de ? { en: `Item ${i}`, de: `Eintrag ${i}` } : { en: `Item ${i}` }]));
   await sync(p, { contentBase64: b64(xcstrings(keysIn(false))) });
   await runDue(); // every de cell now comes from the AI fill
   const d = (await sync(p, { contentBase64: b64(xcstrings(keysIn(true))) })).data as any;
