@@ -10,7 +10,7 @@ import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
 import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
-import { FINAL } from '../translate/fill.js';
+import { liveJobIds } from '../translate/cells.js';
 import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, versionView } from './versions.js';
 
 
@@ -45,9 +45,7 @@ export const publishVersion: Handler = async (ctx) => {
   const mode = b.incompleteMode ?? (project.mode === 'a' ? 'skip' : 'source');
 
   const live = await readLive(db, project.id);
-  const finalJobs = new Set<number>();
-  const jobIds = [...new Set(live.rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
-  for (let i = 0; i < jobIds.length; i += 400) for (const j of await db('fill_jobs').whereIn('id', jobIds.slice(i, i + 400)).whereIn('status', FINAL).select('id')) finalJobs.add(Number(j.id));
+  const liveJobs = await liveJobIds(db, live.rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)));
   const rowsByKey = new Map<number, typeof live.rows>();
   for (const r of live.rows) rowsByKey.set(Number(r.key_id), [...(rowsByKey.get(Number(r.key_id)) ?? []), r]);
 
@@ -69,7 +67,8 @@ export const publishVersion: Handler = async (ctx) => {
       }
       if (ok) continue;
       pending++;
-      if (r?.status === 'pending' && (r.job_id == null || finalJobs.has(Number(r.job_id)))) exhausted++;
+      // A marker no live job will fill any more.
+      if (r?.status === 'pending' && !(r.job_id != null && liveJobs.has(Number(r.job_id)))) exhausted++;
       if (mode === 'source') cells[lang] = { value: k.source, status: 'source', fallback: true };
     }
     return toSnapshotKey(k, cells);

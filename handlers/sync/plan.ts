@@ -10,6 +10,7 @@ import { invalidArgument } from '../platform/errors.js';
 import { formsToIcu } from '../platform/icu.js';
 import { pairCost } from '../translate/credits.js';
 import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
+import { cellStates, type CellState } from '../translate/cells.js';
 import { canonicalKey } from './canonical.js';
 
 const CHUNK = 400;
@@ -54,7 +55,7 @@ export interface SyncPlan {
   /** Languages the file carries cells for (project codes, base excluded). */
   fileLangs: Set<string>;
   /** Stored cell state per `keyId|lang`: has a value, or a marker of a live job. */
-  stored: Map<string, { value: boolean; liveJob: boolean }>;
+  stored: Map<string, CellState>;
   languageSpellings: Record<string, string>;
 }
 
@@ -148,24 +149,15 @@ export async function planSync(
 
   // Stored cells of the keys the file carries.
   const keyIds = entries.filter((e) => e.key).map((e) => e.key!.id);
-  const stored = new Map<string, { value: boolean; liveJob: boolean }>();
-  const rows: any[] = [];
-  for (let i = 0; i < keyIds.length; i += CHUNK) rows.push(...(await db('translations').whereIn('key_id', keyIds.slice(i, i + CHUNK)).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id')));
-  const jobIds = [...new Set(rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
-  const liveJobs = new Set<number>();
-  for (let i = 0; i < jobIds.length; i += CHUNK) for (const j of await db('fill_jobs').whereIn('id', jobIds.slice(i, i + CHUNK)).whereIn('status', ['queued', 'running']).select('id')) liveJobs.add(Number(j.id));
-  const rowOf = new Map<string, any>();
-  for (const r of rows) {
-    rowOf.set(`${r.key_id}|${r.lang}`, r);
-    stored.set(`${r.key_id}|${r.lang}`, { value: r.status !== 'pending', liveJob: r.status === 'pending' && r.job_id != null && liveJobs.has(Number(r.job_id)) });
-  }
+  const stored = await cellStates(db, keyIds);
+  const rowOf = (keyId: number, lang: string) => stored.get(`${keyId}|${lang}`)?.row;
 
   const writes: TranslationWrite[] = [];
   const fileLangs = new Set<string>();
   for (const ep of entries) {
     for (const [lang, cell] of ep.cells) {
       fileLangs.add(lang);
-      const r = ep.key ? rowOf.get(`${ep.key.id}|${lang}`) : undefined;
+      const r = ep.key ? rowOf(ep.key.id, lang) : undefined;
       if (!r || r.status === 'pending') { writes.push({ entry: ep, lang, cell, replace: false }); counts.updatedTranslations++; continue; }
       if (r.value === cell.icu) { counts.unchangedTranslations++; continue; }
       const signedOff = r.status === 'reviewed' || r.status === 'approved';

@@ -7,7 +7,7 @@ import type { Db } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
-import { holdRefusal, readCredit } from '../translate/credits.js';
+import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
 import { enqueueFill, insertMarkers } from '../translate/queue.js';
 import { readSyncFile } from './file.js';
 import { fillPairs, planSync, type SyncPlan } from './plan.js';
@@ -26,13 +26,6 @@ function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: numb
   };
 }
 
-async function keyLimitRefusal(db: Db, project: ProjectRow, adding: number): Promise<ApiError | null> {
-  const limit = (await readCredit(db, project.workspace_id)).keyLimit;
-  if (limit == null || adding === 0) return null;
-  const n = Number((await db('keys').join('projects', 'projects.id', 'keys.project_id').where('projects.workspace_id', project.workspace_id).count({ n: '*' }))[0].n);
-  return n + adding > limit ? new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, { details: [{ feature: 'keys', limit }] }) : null;
-}
-
 export const syncCatalog: Handler = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
@@ -49,7 +42,7 @@ export const syncCatalog: Handler = async (ctx) => {
     const fill = canFill ? fillPairs(plan, project, (e) => e.key?.id ?? null) : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
-    const keyRefusal = await keyLimitRefusal(db, project, plan.counts.created);
+    const keyRefusal = await keyLimitRefusal(db, project.workspace_id, plan.counts.created);
     return { body: { ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }), accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal } };
   }
 
@@ -65,7 +58,7 @@ async function apply(
 ) {
   const now = Date.now();
   const plan = await planSync(trx, project, catalog, opts);
-  const refusal = await keyLimitRefusal(trx, project, plan.counts.created);
+  const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
   if (run.agent && run.canFill) {
     const preview = fillPairs(plan, project, (e) => e.key?.id ?? null);

@@ -74,3 +74,12 @@ export async function charge(trx: Db, workspaceId: string, chargeMc: number, rel
 export async function release(trx: Db, workspaceId: string, mc: number): Promise<void> {
   if (mc > 0) await trx('workspaces').where({ id: workspaceId }).update({ held_mc: trx.raw('CASE WHEN held_mc >= ? THEN held_mc - ? ELSE 0 END', [mc, mc]) });
 }
+
+/** 402 plan_limit when adding `adding` keys would pass the workspace's key cap, else null. */
+export async function keyLimitRefusal(db: Db, workspaceId: string, adding: number): Promise<ApiError | null> {
+  if (adding === 0) return null;
+  const limit = (await readCredit(db, workspaceId)).keyLimit;
+  if (limit == null) return null;
+  const n = Number((await db('keys').join('projects', 'projects.id', 'keys.project_id').where('projects.workspace_id', workspaceId).count({ n: '*' }))[0].n);
+  return n + adding > limit ? new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, { details: [{ feature: 'keys', limit }] }) : null;
+}

@@ -8,7 +8,8 @@ import { ApiError } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
-import { holdRefusal, pairCost, readCredit } from './credits.js';
+import { cellStates, type CellState } from './cells.js';
+import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from './credits.js';
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
 import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
@@ -135,20 +136,8 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
   return { project, targets, results, creates, carries, fillable, duplicates, skippedGated, skippedDisabled };
 }
 
-interface PairState { value: boolean; liveJob: boolean }
-
-/** Existing translation rows of the keys in the target languages, and whether each marker's job is live. */
-async function pairStates(db: Db, keyIds: number[], targets: string[]): Promise<Map<string, PairState>> {
-  const rows = await chunked(keyIds, (c) => db('translations').whereIn('key_id', c).whereIn('lang', targets).select('key_id', 'lang', 'status', 'job_id'));
-  const jobIds = [...new Set(rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)))];
-  const live = new Set((await chunked(jobIds, (c) => db('fill_jobs').whereIn('id', c).whereIn('status', ['queued', 'running']).select('id'))).map((j) => Number(j.id)));
-  const out = new Map<string, PairState>();
-  for (const r of rows) out.set(`${r.key_id}|${r.lang}`, { value: r.status !== 'pending', liveJob: r.status === 'pending' && r.job_id != null && live.has(Number(r.job_id)) });
-  return out;
-}
-
 /** Fills translated/pending per unit and returns the pairs to queue with their cost. */
-function classifyPairs(p: Plan, states: Map<string, PairState>, keyIdOf: (i: number) => number | null) {
+function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: number) => number | null) {
   const queue: Array<{ keyId: number; lang: string; cost: number }> = [];
   let estimate = 0;
   for (const f of p.fillable) {
@@ -169,16 +158,6 @@ function classifyPairs(p: Plan, states: Map<string, PairState>, keyIdOf: (i: num
   }
   for (const [i, first] of p.duplicates) p.results[i] = { ...p.results[first], translated: [...p.results[first].translated], pending: [...p.results[first].pending] };
   return { queue, estimate };
-}
-
-function keyLimitRefusal(limit: number | null, existing: number, adding: number): ApiError | null {
-  if (limit == null || existing + adding <= limit) return null;
-  return new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, { details: [{ feature: 'keys', limit }] });
-}
-
-async function workspaceKeyCount(db: Db, workspaceId: string): Promise<number> {
-  const r = await db('keys').join('projects', 'projects.id', 'keys.project_id').where('projects.workspace_id', workspaceId).count({ n: '*' });
-  return Number(r[0].n);
 }
 
 export const translateUnits: Handler = async (ctx) => {
@@ -205,10 +184,10 @@ export const translateUnits: Handler = async (ctx) => {
 async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Unit[]) {
   const p = await plan(db, project, targets, units);
   const existingIds = new Map(p.fillable.filter((f) => f.keyId != null).map((f) => [f.i, f.keyId]));
-  const states = await pairStates(db, [...existingIds.values()] as number[], targets);
+  const states = await cellStates(db, [...existingIds.values()] as number[], targets);
   const { estimate } = classifyPairs(p, states, (i) => existingIds.get(i) ?? null);
   const credit = await readCredit(db, project.workspace_id);
-  const keyRefusal = credit.keyLimit == null ? null : keyLimitRefusal(credit.keyLimit, await workspaceKeyCount(db, project.workspace_id), p.creates.length);
+  const keyRefusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
   return {
     body: {
       estimatedCredits: estimate, balance: credit.available, accepted: !holdRefusal(credit, estimate) && !keyRefusal,
@@ -219,11 +198,8 @@ async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Uni
 
 async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[], scope: RequestScope, jobs: JobQueue) {
   const p = await plan(db, project, targets, units);
-  const credit = await readCredit(db, project.workspace_id);
-  if (credit.keyLimit != null && p.creates.length) {
-    const refusal = keyLimitRefusal(credit.keyLimit, await workspaceKeyCount(db, project.workspace_id), p.creates.length);
-    if (refusal) throw refusal;
-  }
+  const refusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
+  if (refusal) throw refusal;
   const pushId = randomBytes(12).toString('base64url');
   const now = Date.now();
   const keyIds = new Map<number, number>(); // unit index → key id
@@ -251,7 +227,7 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
       if (n !== 1) { markContended(p, c.i); keyIds.delete(c.i); continue; }
       await trx('key_history').insert({ key_id: c.key.id, project_id: project.id, token: c.key.token, source: c.key.source, forms: c.key.forms, ctx: (c.key as any).ctx ?? null, replaced_at: now });
     }
-    const states = await pairStates(trx, [...keyIds.values()], p.targets);
+    const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
     await insertMarkers(trx, project.id, cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`)), now);
     return cls;
