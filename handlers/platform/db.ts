@@ -87,6 +87,8 @@ function hotConnection(db: Knex): Hot | null {
     const Database = (db.client as any).driver;
     const conn = new Database(file);
     conn.pragma('busy_timeout = 0');
+    // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
+    conn.pragma('synchronous = NORMAL');
     hot = { conn, stmts: new Map() };
     hotConnections.set(db, hot);
     const client = db.client as any;

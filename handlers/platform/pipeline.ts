@@ -177,7 +177,7 @@ export function errorResponse(request: Request, h: ResponseToolkit) {
       415: ['unsupported_media_type', 'Unsupported content type.'],
     };
     const [code, message] = byStatus[status] ?? ['internal', 'Internal error. The write may have committed; rerunning the command is safe.'];
-    if (!byStatus[status]) request.log(['error'], res);
+    if (!byStatus[status]) request.log(['error'], { err: res, method: request.method, path: request.path });
     err = new ApiError(byStatus[status] ? status : 500, code, message);
   }
   const out = h.response(err.body()).code(err.status);
