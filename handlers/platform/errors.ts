@@ -20,3 +20,5 @@ export const invalidArgument = (message: string, extras?: Record<string, unknown
 export const notFound = (message = 'Not found.') => new ApiError(404, 'not_found', message);
 export const conflict = (code: string, message: string, extras?: Record<string, unknown>) =>
   new ApiError(409, code, message, extras);
+/** Operations arrive with their own issue; until then no operation exists for any key. */
+export const operationNotFound = () => new ApiError(404, 'operation_not_found', 'No such operation for this key.');

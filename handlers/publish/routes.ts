@@ -8,7 +8,7 @@ import { readLive, snapshotDigest, toSnapshotKey, type Snapshot, type SnapshotCe
 import { normalizeLanguage } from '../config/languages.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
-import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
+import { ApiError, conflict, invalidArgument, notFound, operationNotFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { liveJobIds } from '../translate/cells.js';
 import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, versionView } from './versions.js';
@@ -16,7 +16,7 @@ import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormat
 
 /** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
 function refuseAgent(ctx: Ctx) {
-  if (ctx.body?.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+  if (ctx.body?.operationId !== undefined) throw operationNotFound();
   if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
 }
 

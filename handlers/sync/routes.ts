@@ -4,7 +4,7 @@
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { ApiError } from '../platform/errors.js';
+import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
@@ -29,15 +29,19 @@ function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: numb
 export const syncCatalog: Handler = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
-  const { format, catalog } = readSyncFile(ctx.body, project.base_lang);
-  const opts = {
-    onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
-    pulledAt: ctx.body.pulledAt ? Date.parse(ctx.body.pulledAt) : null,
-    baseOnly: format !== 'xcstrings',
+  const read = () => {
+    const file = readSyncFile(ctx.body, project.base_lang);
+    const opts = {
+      onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
+      pulledAt: ctx.body.pulledAt ? Date.parse(ctx.body.pulledAt) : null,
+      baseOnly: file.format !== 'xcstrings',
+    };
+    return { ...file, opts };
   };
   const canFill = ctx.app.engine !== null;
 
   if (ctx.dryRun) {
+    const { catalog, opts } = read();
     const plan = await planSync(db, project, catalog, opts);
     const fill = canFill ? fillPairs(plan, project, (e) => e.key?.id ?? null) : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
@@ -46,8 +50,10 @@ export const syncCatalog: Handler = async (ctx) => {
     return { body: { ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }), accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal } };
   }
 
+  // The request record comes first: a refused file is recorded under the requestId too.
   return withRequestRecord(ctx, 'sync', async (scope) => {
-    if (ctx.body.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+    const { format, catalog, opts } = read();
+    if (ctx.body.operationId !== undefined) throw operationNotFound();
     return db.transaction((trx) => apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, agent: ctx.principal!.requiresOperationApproval, scope }));
   });
 };

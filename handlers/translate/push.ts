@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { bool } from '../platform/db.js';
-import { ApiError } from '../platform/errors.js';
+import { bool, isUniqueViolation } from '../platform/db.js';
+import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
@@ -28,7 +28,7 @@ interface Unit {
   previousCtx?: string;
 }
 
-interface KeyRow { id: number; name: string; token: string; enabled: unknown; source_verified: unknown; source: string; forms: string | null; created_by: string | null }
+interface KeyRow { id: number; name: string; token: string; enabled: unknown; source_verified: unknown; source: string; forms: string | null; ctx?: string | null; created_by: string | null }
 
 interface UnitResult {
   key: string; token: string; outcome: 'created' | 'matched' | 'carriedOver' | 'contended';
@@ -169,7 +169,7 @@ export const translateUnits: Handler = async (ctx) => {
   // The request record comes first: every refusal from here on is recorded under the requestId.
   return withRequestRecord(ctx, 'translate', async (scope) => {
     const targets = await resolveTargets(db, project, ctx.body.langs);
-    if (ctx.body.operationId !== undefined) throw new ApiError(404, 'operation_not_found', 'No such operation for this key.');
+    if (ctx.body.operationId !== undefined) throw operationNotFound();
     if (ctx.principal!.requiresOperationApproval) {
       // An agent key may push for free; paid work needs a person's approval first (API.md section 5 rule 5).
       const preview = await dryRun(db, project, targets, units);
@@ -223,9 +223,9 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     for (const c of p.carries) {
       const n = await trx('keys').where({ id: c.key.id, token: c.key.token }).update({
         token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null, ctx: c.unit.ctx, source_updated_at: now, updated_at: now,
-      }).catch((err) => { if (String(err?.code).includes('DUP') || String(err?.code).includes('CONSTRAINT')) return 0; throw err; });
+      }).catch((err) => { if (isUniqueViolation(err)) return 0; throw err; });
       if (n !== 1) { markContended(p, c.i); keyIds.delete(c.i); continue; }
-      await trx('key_history').insert({ key_id: c.key.id, project_id: project.id, token: c.key.token, source: c.key.source, forms: c.key.forms, ctx: (c.key as any).ctx ?? null, replaced_at: now });
+      await trx('key_history').insert({ key_id: c.key.id, project_id: project.id, token: c.key.token, source: c.key.source, forms: c.key.forms, ctx: c.key.ctx ?? null, replaced_at: now });
     }
     const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
@@ -252,14 +252,13 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     body.balance = (await readCredit(trx, project.workspace_id, now, true)).available;
     await scope.capture(trx, { body, trackingToken: q.trackingToken });
     return q;
-  }).catch((err) => { body.trackingToken = null; throw err; });
+  });
   if (!queued) {
     body.estimatedCredits = 0;
     body.balance = (await readCredit(db, project.workspace_id)).available;
     return { body, trackingToken: null };
   }
-  const trackingToken = queued.trackingToken;
-  return { body, trackingToken };
+  return { body, trackingToken: queued.trackingToken };
 }
 
 function markContended(p: Plan, i: number) {

@@ -229,3 +229,11 @@ test.serial('conflicts lists the first 50 rows and conflictsTotal the real count
   t.is(d.conflicts.length, 50);
   t.true(d.conflicts.every((c: any) => c.resolution === 'kept' && c.kind === 'translation'));
 });
+
+test.serial('a refused sync is recorded under its requestId', async (t) => {
+  const p = await createTestProject(svc);
+  const r = await sync(p, { contentBase64: '###', requestId: 'bad-file' });
+  t.is((r.error as any).error, 'invalid_base64');
+  const rec = (await p.client.GET('/projects/{projectId}/requests/{requestId}', { params: { path: { projectId: p.projectId, requestId: 'bad-file' } } })).data as any;
+  t.like(rec, { state: 'failed', status: 400, body: { error: 'invalid_base64' } });
+});
