@@ -8,6 +8,8 @@ export interface RouteSpec {
   public: boolean;
   scopes: string[];
   scopesByAction: Record<string, string[]> | null;
+  /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
+  authError: string | null;
   dryRun: 'query' | 'body' | 'refused' | null;
   hasBody: boolean;
   bodyRequired: boolean;
@@ -30,6 +32,7 @@ export const routes: RouteSpec[] = [
       "translate"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "query",
     "hasBody": true,
     "bodyRequired": true,
@@ -62,6 +65,7 @@ export const routes: RouteSpec[] = [
       "translate"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "query",
     "hasBody": true,
     "bodyRequired": true,
@@ -94,6 +98,7 @@ export const routes: RouteSpec[] = [
       "*"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -122,6 +127,7 @@ export const routes: RouteSpec[] = [
       "translate"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -151,6 +157,7 @@ export const routes: RouteSpec[] = [
       "capture"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": true,
@@ -182,6 +189,7 @@ export const routes: RouteSpec[] = [
       "write"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": true,
@@ -213,6 +221,7 @@ export const routes: RouteSpec[] = [
       "write"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": true,
@@ -244,6 +253,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": false,
@@ -276,6 +286,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": false,
@@ -307,6 +318,7 @@ export const routes: RouteSpec[] = [
       "*"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -344,6 +356,7 @@ export const routes: RouteSpec[] = [
         "publish"
       ]
     },
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -374,6 +387,7 @@ export const routes: RouteSpec[] = [
       "*"
     ],
     "scopesByAction": null,
+    "authError": "operation_not_found",
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -399,6 +413,7 @@ export const routes: RouteSpec[] = [
       "*"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -423,6 +438,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -444,6 +460,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -465,6 +482,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -486,6 +504,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -508,6 +527,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -530,6 +550,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -552,6 +573,7 @@ export const routes: RouteSpec[] = [
     "public": true,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -576,6 +598,7 @@ export const routes: RouteSpec[] = [
       "read"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -604,6 +627,7 @@ export const routes: RouteSpec[] = [
       "write"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": true,
@@ -637,6 +661,7 @@ export const routes: RouteSpec[] = [
       "read"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -665,6 +690,7 @@ export const routes: RouteSpec[] = [
       "write"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "refused",
     "hasBody": true,
     "bodyRequired": true,
@@ -699,6 +725,7 @@ export const routes: RouteSpec[] = [
       "translate"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": "body",
     "hasBody": true,
     "bodyRequired": true,
@@ -731,6 +758,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -758,6 +786,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -788,6 +817,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -817,6 +847,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -844,6 +875,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -871,6 +903,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -898,6 +931,7 @@ export const routes: RouteSpec[] = [
       "publish"
     ],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -924,6 +958,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -946,6 +981,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -969,6 +1005,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -993,6 +1030,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1016,6 +1054,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1038,6 +1077,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1061,6 +1101,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1083,6 +1124,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1106,6 +1148,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1129,6 +1172,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1151,6 +1195,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": false,
@@ -1174,6 +1219,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1197,6 +1243,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1220,6 +1267,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1243,6 +1291,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1266,6 +1315,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": false,
@@ -1288,6 +1338,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": true,
@@ -1311,6 +1362,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": false,
     "bodyRequired": false,
@@ -1333,6 +1385,7 @@ export const routes: RouteSpec[] = [
     "public": false,
     "scopes": [],
     "scopesByAction": null,
+    "authError": null,
     "dryRun": null,
     "hasBody": true,
     "bodyRequired": false,

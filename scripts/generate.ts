@@ -107,6 +107,7 @@ async function main() {
         public: isPublic,
         scopes: o.op['x-scopes'] ?? [],
         scopesByAction: o.op['x-scopes-by-action'] ?? null,
+        authError: o.op['x-auth-error'] ?? null,
         dryRun: o.op['x-dry-run'] ?? null,
         hasBody: Boolean(o.body),
         bodyRequired: Boolean(o.body?.required),
@@ -134,6 +135,8 @@ async function main() {
   public: boolean;
   scopes: string[];
   scopesByAction: Record<string, string[]> | null;
+  /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
+  authError: string | null;
   dryRun: 'query' | 'body' | 'refused' | null;
   hasBody: boolean;
   bodyRequired: boolean;

@@ -73,9 +73,11 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
     if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken))) throw unauthorized('A valid admin token is required.');
   } else if (!route.public) {
     const token = bearer(request);
-    if (!token) throw unauthorized('Send the project API key as Authorization: Bearer <key>.');
+    // Some routes answer a missing or invalid key exactly like an unknown resource (x-auth-error).
+    const refuse = (message: string) => route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message);
+    if (!token) throw refuse('Send the project API key as Authorization: Bearer <key>.');
     const principal = await verifyApiKey(app.db, token);
-    if (!principal) throw unauthorized('The API key is not valid.');
+    if (!principal) throw refuse('The API key is not valid.');
     state.principal = principal;
     if (route.projectScoped) {
       // A key only ever sees its own project: any other project id is "not found" to it.

@@ -114,3 +114,11 @@ test('a key is stored only as a hash and shown once', async (t) => {
   const second = await createTestKey(svc, p.projectId, ['read']);
   t.not(second, p.apiKey);
 });
+
+test('GET /operations/{id} answers a missing or invalid key like an unknown operation: 404 operation_not_found', async (t) => {
+  for (const key of [undefined, 'glk_aaaaaaaaaaaa_' + 'a'.repeat(43)]) {
+    const r = await svc.client(key).GET('/operations/{operationId}', { params: { path: { operationId: 'op_1' } } });
+    t.is(r.response.status, 404);
+    t.is((r.error as any).error, 'operation_not_found');
+  }
+});
