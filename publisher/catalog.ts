@@ -14,6 +14,11 @@ export type CatalogValue =
 export interface CatalogEntry {
   /** The key exactly as the file spells it (nested JSON paths joined with '.'; Angular digests as digits). */
   fileKey: string;
+  /**
+   * The base language's value, when the catalog is built from a project (renderers that number arguments,
+   * like printf formats, follow the source's order so that every language agrees).
+   */
+  source?: CatalogValue;
   /** Message context (PO msgctxt), if the format has one. */
   ctx?: string | null;
   comment?: string | null;

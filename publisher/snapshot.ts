@@ -70,7 +70,7 @@ export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: strin
       const c = k.cells[code];
       if (c) values[spelled] = valueOf(c.value, null);
     }
-    return { fileKey: k.fileKey ?? k.name, ctx: k.ctx, comment: k.comment, values, ...(k.meta ? { meta: k.meta } : {}) };
+    return { fileKey: k.fileKey ?? k.name, source: valueOf(k.source, k.forms), ctx: k.ctx, comment: k.comment, values, ...(k.meta ? { meta: k.meta } : {}) };
   });
   const { languageSpellings: _l, sourceLanguage: _s, ...fileMeta } = meta;
   return { format, sourceLanguage: meta.sourceLanguage ?? null, entries, meta: fileMeta };

@@ -7,6 +7,7 @@
 // (`\'` `\"` `\n` `\t` `\\` `\@` `\?` `\uXXXX`; unescaped double quotes only delimit whitespace-preserving spans).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { ANDROID, icuToPrintf, orderOf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
@@ -222,15 +223,16 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
     for (const [k, a] of Object.entries((m.attributes as Record<string, string> | undefined) ?? {})) attrs.push(`${k}="${escapeAttr(a)}"`);
     if (entry.comment) lines.push(`    ${commentXml(entry.comment)}`);
     const cdata = m.cdata === true;
+    const order = orderOf(entry.source ?? v);
     if (v?.kind === 'plural') {
       lines.push(`    <plurals ${attrs.join(' ')}>`);
       for (const [q, f] of Object.entries(v.forms)) {
         if (q.startsWith('=')) continue; // Android quantities are CLDR categories only
-        lines.push(`        <item quantity="${q}">${textToContent(f, cdata)}</item>`);
+        lines.push(`        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata)}</item>`);
       }
       lines.push('    </plurals>');
     } else if (v) {
-      lines.push(`    <string ${attrs.join(' ')}>${textToContent(icuText(v), cdata)}</string>`);
+      lines.push(`    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata)}</string>`);
     } else if (stringArray) {
       lines.push(`    <string-array ${attrs.join(' ')}>`);
       for (const item of stringArray) lines.push(`        <item>${textToContent(item, false)}</item>`);

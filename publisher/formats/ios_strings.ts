@@ -3,6 +3,7 @@
 // backslash before anything else (a newline included) stands for that character, so a backslash-newline inside a
 // key or a value continues it onto the next line with the newline kept. A repeated key: the last one wins.
 import { FormatError, type Catalog, type CatalogEntry, type FormatModule } from '../catalog.js';
+import { APPLE, icuToPrintf, orderOf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
@@ -145,7 +146,7 @@ function renderStrings(catalog: Catalog, opts: { languages: string[]; baseLangua
     const v = valueFor(entry, lang);
     if (!v) continue;
     const comment = entry.comment ? `/* ${entry.comment.replace(/\*\//g, '* /')} */\n` : '';
-    blocks.push(`${comment}"${escape(entry.fileKey)}" = "${escape(icuText(v))}";\n`);
+    blocks.push(`${comment}"${escape(entry.fileKey)}" = "${escape(icuToPrintf(icuText(v), orderOf(entry.source ?? v), APPLE))}";\n`);
   }
   return blocks.join('\n');
 }

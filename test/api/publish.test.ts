@@ -294,3 +294,16 @@ test.serial('on a custom domain the delivery origin serves the project without i
   t.is(bundle.headers['cache-control'], 'public, max-age=31536000, immutable');
   t.is((await get(`${svc.deliveryUrl}/manifest`, 'unknown.example')).status, 404);
 });
+
+test.serial('Android and .strings files carry printf specifiers numbered by the source, whatever the word order', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await push(p, [{ source: '{user} shared {file}', key: 'share' }, { forms: { one: '# file', other: '# files' }, key: 'files' }]);
+  await setCell(p, 'share', 'de', { value: '{file} wurde von {user} geteilt' });
+  await setCell(p, 'files', 'de', { value: '{count, plural, one {# Datei} other {# Dateien}}' });
+  const v = (await publish(p)).data as any;
+  const android = await (await pull(p, { version: v.versionId, format: 'android_xml', lang: 'de' })).text();
+  t.true(android.includes('<string name="share">%2$s wurde von %1$s geteilt</string>'), android);
+  t.true(android.includes('<item quantity="one">%1$d Datei</item>'), android);
+  const strings = await (await pull(p, { version: v.versionId, format: 'ios_strings', lang: 'en' })).text();
+  t.true(strings.includes('"share" = "%1$@ shared %2$@";'), strings);
+});

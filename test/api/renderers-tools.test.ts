@@ -6,6 +6,7 @@
 // The tools are Debian packages (`apt-get install -y gettext libxml2-utils gnustep-base-runtime`, see .ci/run). A
 // missing tool fails the run: a renderer check that silently skipped would look like a pass.
 import test from 'ava';
+import { ANDROID, icuToPrintf, orderOf } from '../../publisher/printf.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -252,10 +253,12 @@ test('android_xml: xmllint accepts every language; apostrophes, quotes and a lea
     for (const e of CATALOG.entries) {
       const v = e.values[lang];
       if (!v) continue;
+      // ICU arguments are written as Android's positional printf specifiers (a plural's # as its count).
+      const order = orderOf(e.source ?? v);
       const items: Array<[string, string]> =
         v.kind === 'plural'
-          ? Object.entries(v.forms).map(([q, f]) => [`/resources/plurals[@name="${e.fileKey}"]/item[@quantity="${q}"]`, f])
-          : [[`/resources/string[@name="${e.fileKey}"]`, v.text]];
+          ? Object.entries(v.forms).map(([q, f]) => [`/resources/plurals[@name="${e.fileKey}"]/item[@quantity="${q}"]`, icuToPrintf(f, order, ANDROID, v.arg ?? 'count')])
+          : [[`/resources/string[@name="${e.fileKey}"]`, icuToPrintf(v.text, order, ANDROID)]];
       for (const [expr, want] of items) {
         const raw = xpathString(file, expr);
         // aapt drops an unescaped double quote and refuses an unescaped apostrophe.
@@ -268,6 +271,7 @@ test('android_xml: xmllint accepts every language; apostrophes, quotes and a lea
   }
   const en = render('android_xml', 'en');
   t.true(en.includes('>Don\\\'t panic, it\\\'s fine</string>'));
+  t.true(en.includes('<item quantity="one">%1$d file</item>'), 'a plural # is the count');
   t.true(en.includes('>\\@username mentioned you</string>'));
   t.true(en.includes('>\\?help lists the commands</string>'));
   t.true(en.includes('Tap <b>Save</b> to continue'));

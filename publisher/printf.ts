@@ -1,0 +1,65 @@
+// ICU arguments as the platform's printf specifiers, for formats whose runtime formats with printf (Android
+// `getString(id, a, b)`, Apple `String(format:)`): `{name}` becomes `%1$s` / `%1$@` and a plural's `#`
+// becomes the count's specifier, numbered by the order the arguments first appear in the source, so every
+// language of a key takes its arguments in the same order. A value with no ICU argument (a file's own
+// `%1$s`, plain text) is written unchanged; one that printf cannot express (a select, a nested plural) too.
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type { CatalogValue } from './catalog.js';
+
+export interface PrintfStyle { string: string; number: string }
+export const ANDROID: PrintfStyle = { string: 's', number: 'd' };
+export const APPLE: PrintfStyle = { string: '@', number: 'lld' };
+
+const POUND = '__pound__';
+
+function elements(text: string): MessageFormatElement[] | null {
+  try {
+    return parse(text, { ignoreTag: true });
+  } catch {
+    return null;
+  }
+}
+
+/** Argument names of a source message in order of first appearance, plural and select arguments included. */
+export function argOrder(source: string): string[] {
+  const order: string[] = [];
+  const walk = (els: MessageFormatElement[]) => {
+    for (const el of els) {
+      if ('value' in el && el.type !== TYPE.literal && typeof el.value === 'string' && !order.includes(el.value)) order.push(el.value);
+      if (el.type === TYPE.plural || el.type === TYPE.select) for (const o of Object.values(el.options)) walk(o.value);
+    }
+  };
+  walk(elements(source) ?? []);
+  return order;
+}
+
+/**
+ * `text` with its ICU arguments as positional printf specifiers. `poundArg`: for the branch text of a plural,
+ * the plural's argument, whose count an unquoted `#` stands for.
+ */
+export function icuToPrintf(text: string, order: string[], style: PrintfStyle, poundArg?: string): string {
+  const marked = poundArg ? text.replace(/(^|[^'])#/g, `$1{${POUND}}`) : text;
+  const els = elements(marked);
+  if (!els || !els.some((el) => el.type === TYPE.argument || el.type === TYPE.number)) return text;
+  if (els.some((el) => el.type !== TYPE.literal && el.type !== TYPE.argument && el.type !== TYPE.number)) return text;
+  const position = (name: string) => {
+    let i = order.indexOf(name);
+    if (i === -1) { order.push(name); i = order.length - 1; }
+    return i + 1;
+  };
+  return els.map((el) => {
+    if (el.type === TYPE.literal) return el.value.replace(/%/g, '%%');
+    const name = el.type === TYPE.argument && el.value === POUND ? poundArg! : (el as { value: string }).value;
+    const numeric = el.type === TYPE.number || (el.type === TYPE.argument && el.value === POUND);
+    return `%${position(name)}$${numeric ? style.number : style.string}`;
+  }).join('');
+}
+
+/** The argument order of an entry's source value (a plural's own argument first). */
+export function orderOf(v: CatalogValue | undefined): string[] {
+  if (!v) return [];
+  if (v.kind === 'text') return argOrder(v.text);
+  const order = [v.arg ?? 'count'];
+  for (const f of Object.values(v.forms)) for (const a of argOrder(f)) if (!order.includes(a)) order.push(a);
+  return order;
+}
