@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { getProject } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
+import { chunks } from '../platform/db.js';
 import type { Handler } from '../platform/pipeline.js';
 import { baseName, contentToken, freeNames } from '../translate/keys.js';
 
@@ -34,8 +35,8 @@ export const captureUnits: Handler = async (ctx) => {
   for (const u of units) byToken.set(contentToken(u.source, null, u.ctx ?? null), { source: u.source, ctx: u.ctx ?? null });
   const known = new Set<string>();
   const tokens = [...byToken.keys()];
-  for (let i = 0; i < tokens.length; i += 400) {
-    for (const r of await db('keys').where('project_id', project.id).whereIn('token', tokens.slice(i, i + 400)).select('token')) known.add(r.token);
+  for (const part of chunks(tokens)) {
+    for (const r of await db('keys').where('project_id', project.id).whereIn('token', part).select('token')) known.add(r.token);
   }
   const fresh = tokens.filter((t) => !known.has(t));
   const allowed = await reserveQuota(db, project.id, fresh.length, now);

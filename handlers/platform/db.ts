@@ -132,3 +132,11 @@ export async function hotWrite(db: Knex, sql: string, params: unknown[]): Promis
   const [res] = await db.raw(sql, params as any[]);
   return res;
 }
+
+/**
+ * Slices of at most `size` items: bulk statements stay under SQLite's bound-variable limit and MySQL's packet
+ * size whatever the number of rows.
+ */
+export function* chunks<T>(items: T[], size = 400): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}

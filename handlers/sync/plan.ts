@@ -13,7 +13,6 @@ import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
 import { cellStates, type CellState } from '../translate/cells.js';
 import { canonicalKey } from './canonical.js';
 
-const CHUNK = 400;
 
 export interface Cell { icu: string; forms: Forms | null }
 

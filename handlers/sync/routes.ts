@@ -4,6 +4,7 @@
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
+import { chunks } from '../platform/db.js';
 import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
@@ -13,7 +14,6 @@ import { readSyncFile } from './file.js';
 import { fillPairs, planSync, type SyncPlan } from './plan.js';
 import type { JobQueue } from '../platform/jobs.js';
 
-const CHUNK = 400;
 const MAX_CONFLICT_ROWS = 50;
 
 function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: number; trackingToken: string | null }) {
@@ -76,17 +76,15 @@ async function apply(
   const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 
   const creates = plan.entries.filter((e) => e.action === 'create');
-  for (let i = 0; i < creates.length; i += CHUNK) {
-    await trx('keys').insert(creates.slice(i, i + CHUNK).map((e) => ({
+  for (const part of chunks(creates)) {
+    await trx('keys').insert(part.map((e) => ({
       project_id: project.id, name: e.name, token: e.token, source: e.source.icu, forms: json(e.source.forms), ctx: null,
       enabled: true, source_verified: false, captured: false, created_by: 'sync', source_updated_at: now, created_at: now, updated_at: now,
       file_key: e.fileKey, comment: e.comment, meta: json(e.meta),
     })));
   }
-  if (creates.length) {
-    for (let i = 0; i < creates.length; i += CHUNK) {
-      for (const r of await trx('keys').where('project_id', project.id).whereIn('name', creates.slice(i, i + CHUNK).map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
-    }
+  for (const part of chunks(creates)) {
+    for (const r of await trx('keys').where('project_id', project.id).whereIn('name', part.map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
   }
   const history: Array<Record<string, unknown>> = [];
   for (const e of plan.entries) {
@@ -102,16 +100,16 @@ async function apply(
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
     if (Object.keys(row).length) await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
   }
-  for (let i = 0; i < history.length; i += CHUNK) await trx('key_history').insert(history.slice(i, i + CHUNK));
-  for (let i = 0; i < plan.orphans.length; i += CHUNK) await trx('keys').whereIn('id', plan.orphans.slice(i, i + CHUNK)).update({ enabled: false, updated_at: now });
+  for (const part of chunks(history)) await trx('key_history').insert(part);
+  for (const part of chunks(plan.orphans)) await trx('keys').whereIn('id', part).update({ enabled: false, updated_at: now });
 
   // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
   // stored values give way, so one bulk upsert writes them all.
   const imported = plan.writes.map((w) => ({
     key_id: ids.get(w.entry.name)!, lang: w.lang, project_id: project.id, value: w.cell.icu, status: 'translated', origin: 'import', job_id: null, updated_at: now,
   }));
-  for (let i = 0; i < imported.length; i += CHUNK) {
-    await trx('translations').insert(imported.slice(i, i + CHUNK)).onConflict(['key_id', 'lang']).merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
+  for (const part of chunks(imported)) {
+    await trx('translations').insert(part).onConflict(['key_id', 'lang']).merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
   }
 
   await trx('project_catalogs').insert({ project_id: project.id, format, meta: JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings }), updated_at: now })

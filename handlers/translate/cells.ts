@@ -1,8 +1,8 @@
 // Stored cells (translation rows) and whether a pending marker is in flight: one reading of them for
 // translate, sync and publish.
 import type { Db } from '../platform/db.js';
+import { chunks } from '../platform/db.js';
 
-const CHUNK = 400;
 export const LIVE_JOB = ['queued', 'running'];
 
 export interface CellRow { key_id: number; lang: string; value: string | null; status: string; origin: string | null; job_id: number | null }
@@ -12,15 +12,15 @@ export interface CellState { row: CellRow; /** A value is stored. */ value: bool
 export async function liveJobIds(db: Db, jobIds: number[]): Promise<Set<number>> {
   const live = new Set<number>();
   const ids = [...new Set(jobIds)];
-  for (let i = 0; i < ids.length; i += CHUNK) for (const j of await db('fill_jobs').whereIn('id', ids.slice(i, i + CHUNK)).whereIn('status', LIVE_JOB).select('id')) live.add(Number(j.id));
+  for (const part of chunks(ids)) for (const j of await db('fill_jobs').whereIn('id', part).whereIn('status', LIVE_JOB).select('id')) live.add(Number(j.id));
   return live;
 }
 
 /** Stored cells of `keyIds` (in `langs`, or all), by `keyId|lang`. */
 export async function cellStates(db: Db, keyIds: number[], langs?: string[]): Promise<Map<string, CellState>> {
   const rows: CellRow[] = [];
-  for (let i = 0; i < keyIds.length; i += CHUNK) {
-    const q = db('translations').whereIn('key_id', keyIds.slice(i, i + CHUNK)).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
+  for (const part of chunks(keyIds)) {
+    const q = db('translations').whereIn('key_id', part).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
     if (langs) q.whereIn('lang', langs);
     rows.push(...(await q));
   }

@@ -3,7 +3,7 @@
 // move the pairs and the job's counters. A charge the balance no longer covers ends the job
 // aborted_no_credits; its markers stay pending and the next push queues them again.
 import type { Db } from '../platform/db.js';
-import { bool, dialectOf } from '../platform/db.js';
+import { bool, chunks, dialectOf } from '../platform/db.js';
 import { EngineUnavailableError } from '../platform/engines/types.js';
 import { isValidIcu } from '../platform/icu.js';
 import type { JobContext } from '../platform/jobs.js';
@@ -18,8 +18,8 @@ interface Pair { key_id: number; lang: string; cost_mc: number }
 async function storeValues(trx: Db, projectId: string, rows: Array<{ keyId: number; lang: string; value: string }>, now: number) {
   if (!rows.length) return;
   const values = rows.map((r) => ({ key_id: r.keyId, lang: r.lang, project_id: projectId, value: r.value, status: 'translated', origin: 'ai', job_id: null, updated_at: now }));
-  for (let i = 0; i < values.length; i += 300) {
-    const q = trx('translations').insert(values.slice(i, i + 300)).toSQL().toNative();
+  for (const part of chunks(values, 300)) {
+    const q = trx('translations').insert(part).toSQL().toNative();
     const sql = dialectOf(trx) === 'mysql'
       // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
       ? `${q.sql} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
@@ -32,7 +32,7 @@ async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string) {
   const byLang = new Map<string, number[]>();
   for (const p of pairs) byLang.set(p.lang, [...(byLang.get(p.lang) ?? []), p.key_id]);
   for (const [lang, ids] of byLang) {
-    for (let i = 0; i < ids.length; i += 400) await trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', ids.slice(i, i + 400)).update({ state });
+    for (const part of chunks(ids)) await trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', part).update({ state });
   }
 }
 

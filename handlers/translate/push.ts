@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { bool, isUniqueViolation } from '../platform/db.js';
+import { bool, chunks, isUniqueViolation } from '../platform/db.js';
 import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
@@ -15,7 +15,6 @@ import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../platform/icu.js';
 
-const CHUNK = 400;
 
 interface Unit {
   source: string; // ICU message (plural forms are composed into one plural message)
@@ -52,7 +51,7 @@ function prepare(u: any): Unit {
 
 async function chunked<T, R>(items: T[], fn: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(...(await fn(items.slice(i, i + CHUNK))));
+  for (const part of chunks(items)) out.push(...(await fn(part)));
   return out;
 }
 
@@ -212,7 +211,7 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
         project_id: project.id, name: c.name, token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
         ctx: c.unit.ctx, enabled: true, source_verified: false, captured: false, created_by: pushId, source_updated_at: now, created_at: now, updated_at: now,
       }));
-      for (let i = 0; i < rows.length; i += CHUNK) await trx('keys').insert(rows.slice(i, i + CHUNK)).onConflict().ignore();
+      for (const part of chunks(rows)) await trx('keys').insert(part).onConflict().ignore();
       const mine = new Map((await keysByTokens(trx, project.id, p.creates.map((c) => c.unit.token))).filter((k) => k.created_by === pushId).map((k) => [k.token, k]));
       for (const c of p.creates) {
         const k = mine.get(c.unit.token);

@@ -3,18 +3,18 @@
 // transaction. A marker another push claimed meanwhile is in flight on that push's job, not ours.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db.js';
+import { chunks } from '../platform/db.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { hold } from './credits.js';
 import { FINAL } from './fill.js';
 
-const CHUNK = 400;
 
 export interface FillPair { keyId: number; lang: string; cost: number }
 
 /** Pending markers for pairs that have no translation row yet (a row that exists is left alone). */
 export async function insertMarkers(trx: Db, projectId: string, pairs: FillPair[], now: number): Promise<void> {
   const rows = pairs.map((q) => ({ key_id: q.keyId, lang: q.lang, project_id: projectId, value: null, status: 'pending', origin: null, job_id: null, updated_at: now }));
-  for (let i = 0; i < rows.length; i += CHUNK) await trx('translations').insert(rows.slice(i, i + CHUNK)).onConflict(['key_id', 'lang']).ignore();
+  for (const part of chunks(rows)) await trx('translations').insert(part).onConflict(['key_id', 'lang']).ignore();
 }
 
 /**
@@ -36,8 +36,8 @@ export async function enqueueFill(
   const byLang = new Map<string, number[]>();
   for (const q of pairs) byLang.set(q.lang, [...(byLang.get(q.lang) ?? []), q.keyId]);
   for (const [lang, ids] of byLang) {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      await trx('translations').where('lang', lang).whereIn('key_id', ids.slice(i, i + CHUNK)).andWhere('status', 'pending')
+    for (const part of chunks(ids)) {
+      await trx('translations').where('lang', lang).whereIn('key_id', part).andWhere('status', 'pending')
         .andWhere((w) => w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)))
         .update({ job_id: id, updated_at: now });
     }
@@ -50,7 +50,7 @@ export async function enqueueFill(
   const rows = mine.map((m) => ({ job_id: id, key_id: Number(m.key_id), lang: m.lang, state: 'pending', cost_mc: cost.get(`${m.key_id}|${m.lang}`) ?? 0 }));
   const estimate = rows.reduce((a, x) => a + x.cost_mc, 0);
   await hold(trx, project.workspace_id, estimate, now);
-  for (let i = 0; i < rows.length; i += CHUNK) await trx('fill_pairs').insert(rows.slice(i, i + CHUNK));
+  for (const part of chunks(rows)) await trx('fill_pairs').insert(part);
   await trx('fill_jobs').where({ id }).update({ estimated_mc: estimate, held_mc: estimate, total: rows.length });
   await jobs.enqueue(trx, 'fill', { jobId: id });
   return { trackingToken, estimate, pairs: rows.length };
