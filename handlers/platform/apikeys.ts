@@ -1,8 +1,8 @@
 // Project API keys: `glk_<keyId>_<secret>`. The key id locates the row; only a SHA-256 of the whole key is
 // stored, compared in constant time. The secret is returned once, at creation.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash as digest, timingSafeEqual } from 'node:crypto';
 import type { Db } from './db.js';
-import { bool, hotRow, newId, parseJson, randomToken } from './db.js';
+import { bool, newId, parseJson, randomToken } from './db.js';
 
 export const KEY_PREFIX = 'glk_';
 export const SCOPES = ['read', 'write', 'capture', 'translate', 'publish', 'admin'] as const;
@@ -16,7 +16,8 @@ export interface KeyPrincipal {
   projectDeleted: boolean;
 }
 
-const hash = (key: string) => createHash('sha256').update(key).digest();
+// One-shot hashing: no Hash object per request.
+const hash = (key: string) => digest('sha256', key, 'buffer');
 
 export async function createApiKey(
   db: Db,
@@ -39,16 +40,22 @@ export async function createApiKey(
 
 const KEY_SHAPE = /^glk_([A-Za-z0-9]{12})_[A-Za-z0-9]{43}$/;
 
-/** The principal behind a bearer key, or null for anything that is not a live key. */
-export async function verifyApiKey(db: Db, apiKey: string): Promise<KeyPrincipal | null> {
-  const m = KEY_SHAPE.exec(apiKey);
-  if (!m) return null;
-  const row = await hotRow(db,
-    'SELECT k.id, k.project_id, k.secret_hash, k.scopes, k.requires_operation_approval, k.revoked_at, p.deleted_at ' +
-      'FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.id = ?',
-    [m[1]]);
+/** What a bearer token claims: the key id to look up and the hash to compare; null when it is no key's shape. */
+export interface KeyClaim { keyId: string; hash: Buffer }
+
+export function parseApiKey(token: string): KeyClaim | null {
+  const m = KEY_SHAPE.exec(token);
+  return m ? { keyId: m[1], hash: hash(token) } : null;
+}
+
+export const KEY_ROW_SQL =
+  'SELECT k.id, k.project_id, k.secret_hash, k.scopes, k.requires_operation_approval, k.revoked_at, p.deleted_at ' +
+  'FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.id = ?';
+
+/** The principal behind a claim, given its key row (KEY_ROW_SQL), or null for anything that is not a live key. */
+export function principalFromRow(row: any, claim: KeyClaim): KeyPrincipal | null {
   if (!row || row.revoked_at != null) return null;
-  if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), hash(apiKey))) return null;
+  if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), claim.hash)) return null;
   return {
     keyId: row.id,
     projectId: row.project_id,

@@ -100,35 +100,55 @@ function hotConnection(db: Knex): Hot | null {
 
 const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
 
-async function onSqlite<T>(db: Knex, sql: string, use: (stmt: any) => T): Promise<T> {
+type Prepare = (sql: string) => any;
+
+async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction = false): Promise<T> {
+  const run = (conn: any, prepare: Prepare) => (transaction ? conn.transaction(() => work(prepare)).immediate() : work(prepare));
   const hot = hotConnection(db);
   if (hot) {
-    let stmt = hot.stmts.get(sql);
-    if (!stmt) hot.stmts.set(sql, (stmt = hot.conn.prepare(sql)));
     try {
-      return use(stmt);
+      return run(hot.conn, (sql) => {
+        let stmt = hot.stmts.get(sql);
+        if (!stmt) hot.stmts.set(sql, (stmt = hot.conn.prepare(sql)));
+        return stmt;
+      });
     } catch (err) {
       if (!isBusy(err)) throw err;
     }
   }
   const conn = await (db.client as any).acquireConnection();
   try {
-    return use(conn.prepare(sql));
+    return run(conn, (sql) => conn.prepare(sql));
   } finally {
     await (db.client as any).releaseConnection(conn);
   }
 }
 
+/**
+ * SQLite only: runs `work` (synchronous, statements from `prepare`) as one IMMEDIATE transaction, on the hot
+ * connection when the write lock is free, else on the pool's connection once it is. A throw rolls it all back.
+ */
+export function hotTransaction<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
+  return onSqlite(db, work, true);
+}
+
 /** First row of a hot query (`?` placeholders), or undefined. */
 export async function hotRow<T = any>(db: Knex, sql: string, params: unknown[]): Promise<T | undefined> {
-  if (dialectOf(db) === 'sqlite') return onSqlite(db, sql, (stmt) => stmt.get(...params));
+  if (dialectOf(db) === 'sqlite') return onSqlite(db, (prepare) => prepare(sql).get(...params));
   const [rows] = await db.raw(sql, params as any[]);
   return (rows as T[])[0];
 }
 
 /** A hot write; resolves to MySQL's result header (insertId), or SQLite's RETURNING row. */
 export async function hotWrite(db: Knex, sql: string, params: unknown[]): Promise<any> {
-  if (dialectOf(db) === 'sqlite') return onSqlite(db, sql, (stmt) => (stmt.reader ? stmt.get(...params) : stmt.run(...params)));
+  // all(), not get(): get() resets a RETURNING statement before it reaches SQLITE_DONE, and SQLite runs its WAL
+  // auto-checkpoint only on DONE, so the WAL would grow without end (and every write would extend the file).
+  if (dialectOf(db) === 'sqlite') {
+    return onSqlite(db, (prepare) => {
+      const stmt = prepare(sql);
+      return stmt.reader ? stmt.all(...params)[0] : stmt.run(...params);
+    });
+  }
   const [res] = await db.raw(sql, params as any[]);
   return res;
 }

@@ -7,30 +7,25 @@ import { ApiError } from './errors.js';
 export const RATE_LIMIT = 120;
 export const WINDOW_MS = 60_000;
 
+export const windowStart = (now: number) => now - (now % WINDOW_MS);
+
+/** Counts one request in its project's window and returns the new count (SQLite, `?` = project, window). */
+export const SQLITE_COUNT_SQL =
+  'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, 1) ' +
+  'ON CONFLICT (project_id, window_start) DO UPDATE SET count = count + 1 RETURNING count';
+
+// LAST_INSERT_ID(expr) hands the new count back in the OK packet: one round trip, no read-after-write.
+const MYSQL_COUNT_SQL =
+  'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, LAST_INSERT_ID(1)) ' +
+  'ON DUPLICATE KEY UPDATE count = LAST_INSERT_ID(count + 1)';
+
 export async function countRequest(db: Db, projectId: string, now = Date.now()): Promise<number> {
-  const windowStart = now - (now % WINDOW_MS);
-  if (dialectOf(db) === 'mysql') {
-    // LAST_INSERT_ID(expr) hands the new count back in the OK packet: one round trip, no read-after-write.
-    const res = await hotWrite(db,
-      'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, LAST_INSERT_ID(1)) ' +
-        'ON DUPLICATE KEY UPDATE count = LAST_INSERT_ID(count + 1)',
-      [projectId, windowStart],
-    );
-    return Number(res.insertId);
-  }
-  const row = await hotWrite(db,
-    'INSERT INTO rate_windows (project_id, window_start, count) VALUES (?, ?, 1) ' +
-      'ON CONFLICT (project_id, window_start) DO UPDATE SET count = count + 1 RETURNING count',
-    [projectId, windowStart],
-  );
-  return Number(row.count);
+  if (dialectOf(db) === 'mysql') return Number((await hotWrite(db, MYSQL_COUNT_SQL, [projectId, windowStart(now)])).insertId);
+  return Number((await hotWrite(db, SQLITE_COUNT_SQL, [projectId, windowStart(now)])).count);
 }
 
-export async function enforceRateLimit(db: Db, projectId: string, now = Date.now()): Promise<void> {
-  if ((await countRequest(db, projectId, now)) > RATE_LIMIT) {
-    throw new ApiError(429, 'rate_limited', `More than ${RATE_LIMIT} requests in this 60-second window; retry after it ends.`, {}, { 'Retry-After': '60' });
-  }
-}
+export const rateLimited = () =>
+  new ApiError(429, 'rate_limited', `More than ${RATE_LIMIT} requests in this 60-second window; retry after it ends.`, {}, { 'Retry-After': '60' });
 
 /** Sweep: windows older than the current one are never read again. */
 export async function sweepRateWindows(db: Db, now: number): Promise<void> {

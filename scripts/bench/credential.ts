@@ -10,7 +10,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const scenario: Scenario = {
   name: 'GET /credential vs bare Hapi route (req/s)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '1000' });
+    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '4000' });
     // The same request list (paths and headers) goes to both servers.
     const requests = svc.info.projects.map((p: { projectId: string; apiKey: string }) => ({
       method: 'GET', path: `/v1/projects/${p.projectId}/credential`, headers: { authorization: `Bearer ${p.apiKey}` },

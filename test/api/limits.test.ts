@@ -1,5 +1,7 @@
 // Body limits of API.md section 8 (413 payload_too_large before any work) and the per-project rate limit,
 // shared by every server process on one database.
+import os from 'node:os';
+import path from 'node:path';
 import test from 'ava';
 import { RATE_LIMIT, WINDOW_MS } from '../../handlers/platform/ratelimit.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
@@ -95,4 +97,51 @@ test('a new window opens after 60 seconds, and the sweep drops old windows', asy
   const run = await svc.admin.POST('/jobs/run-due', { body: { now: new Date(start + 3 * WINDOW_MS).toISOString() } });
   t.is(run.response.status, 200);
   t.is((await db('rate_windows').where({ project_id: 'p_window' })).length, 0);
+});
+
+test('only a live key acting on its own project is counted, and /operations shares its project window', async (t) => {
+  const { windowStart } = await import('../../handlers/platform/ratelimit.js');
+  const db = svc.service.app.db;
+  const p = await createTestProject(svc, { scopes: ['admin'] });
+  const other = await createTestProject(svc, { scopes: ['admin'] });
+  await awayFromWindowEdge();
+  const count = async () => Number((await db('rate_windows').where({ project_id: p.projectId, window_start: windowStart(Date.now()) }).first())?.count ?? 0);
+  const get = (path: string, key: string) => fetch(`${svc.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  // A forged secret under a real key id, and a real key aimed at another project, never touch the window.
+  const forged = p.apiKey.slice(0, -4) + (p.apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+  t.is((await get(`/projects/${p.projectId}/credential`, forged)).status, 401);
+  t.is((await get(`/projects/${other.projectId}/credential`, p.apiKey)).status, 404);
+  t.is(await count(), 0);
+  t.is((await get(`/projects/${p.projectId}/credential`, p.apiKey)).status, 200);
+  // Admitted (whatever the operations group then answers): neither 401 nor 429.
+  t.false([401, 429].includes((await get('/operations/op_unknown', p.apiKey)).status));
+  t.is(await count(), 2, 'a project route and an authenticated /operations call count in one window');
+  // With the window spent, /operations is refused too; another project's key is not.
+  await db('rate_windows').where({ project_id: p.projectId, window_start: windowStart(Date.now()) }).update({ count: RATE_LIMIT });
+  const refused = await get('/operations/op_unknown', p.apiKey);
+  t.is(refused.status, 429);
+  t.is(refused.headers.get('retry-after'), '60');
+  t.is((await refused.json()).error, 'rate_limited');
+  t.false([401, 429].includes((await get('/operations/op_unknown', other.apiKey)).status));
+});
+
+test('the SQLite write-ahead log is checkpointed under a stream of rate-window writes', async (t) => {
+  // A RETURNING statement stepped only to its first row commits on reset, where SQLite never runs its
+  // auto-checkpoint: the WAL then grows by a page per request, forever. Always SQLite: the embedded default.
+  const { openDb, migrate } = await import('../../handlers/platform/db.js');
+  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
+  const { statSync } = await import('node:fs');
+  const dir = (await import('node:fs')).mkdtempSync(path.join(os.tmpdir(), 'glossa-wal-'));
+  const db = openDb(`sqlite://${path.join(dir, 'wal.db')}`);
+  try {
+    await migrate(db);
+    const start = Date.now();
+    for (let i = 0; i < 3000; i++) await countRequest(db, `p_${i % 50}`, start);
+    t.is(await countRequest(db, 'p_0', start), 61);
+    // wal_autocheckpoint is 1,000 pages: a WAL that is checkpointed and restarted stays near 4 MB.
+    const walPages = statSync(path.join(dir, 'wal.db-wal')).size / 4120;
+    t.true(walPages < 1500, `the WAL holds ${walPages.toFixed(0)} pages after 3,000 writes`);
+  } finally {
+    await db.destroy();
+  }
 });

@@ -1,0 +1,71 @@
+// Admission of a keyed public request, in API.md section 5's order: the key (401), its project (404), then the
+// project's rate window (429). These two statements are the only database work every request does. On SQLite
+// the admissions that arrive in one event-loop turn run together as one IMMEDIATE transaction, so the file
+// locks and the WAL commit are paid once per turn rather than twice per request; each request still counts
+// exactly once, in the database, so every process sharing it enforces one limit. MySQL runs them per request.
+import { KEY_ROW_SQL, parseApiKey, principalFromRow, type KeyClaim, type KeyPrincipal } from './apikeys.js';
+import { dialectOf, hotRow, hotTransaction, type Db } from './db.js';
+import { countRequest, SQLITE_COUNT_SQL, windowStart } from './ratelimit.js';
+
+export interface AdmissionRequest {
+  token: string;
+  /** The route's {projectId}; undefined on routes outside a project (/operations), which count against the key's. */
+  projectId?: string;
+  rateLimited: boolean;
+  now?: number;
+}
+
+export interface Admission {
+  /** Null: not a live key (401). */
+  principal: KeyPrincipal | null;
+  /** False: the key's project is deleted or is not the route's (404). */
+  projectMatches: boolean;
+  /** The request's place in its project's window, when it was counted. */
+  count: number | null;
+}
+
+/** A request is counted only once it is known to be a live key acting on its own project. */
+function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admission, 'count'> & { counts: boolean } {
+  const projectMatches = !!principal && !principal.projectDeleted && (req.projectId === undefined || req.projectId === principal.projectId);
+  return { principal, projectMatches, counts: projectMatches && req.rateLimited };
+}
+
+export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
+  const claim = parseApiKey(req.token);
+  if (!claim) return { principal: null, projectMatches: false, count: null };
+  if (dialectOf(db) === 'sqlite') return enqueue(db, { req, claim });
+  const { principal, projectMatches, counts } = judge(principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim), req);
+  return { principal, projectMatches, count: counts ? await countRequest(db, principal!.projectId, req.now) : null };
+}
+
+interface Pending { req: AdmissionRequest; claim: KeyClaim; resolve?: (a: Admission) => void; reject?: (e: unknown) => void }
+const queues = new WeakMap<Db, Pending[]>();
+
+function enqueue(db: Db, item: Pending): Promise<Admission> {
+  let queue = queues.get(db);
+  if (!queue) {
+    queues.set(db, (queue = []));
+    // The check phase follows the poll phase that parsed this turn's requests: they all join one batch.
+    setImmediate(() => flush(db));
+  }
+  queue.push(item);
+  return new Promise((resolve, reject) => Object.assign(item, { resolve, reject }));
+}
+
+async function flush(db: Db): Promise<void> {
+  const batch = queues.get(db)!;
+  queues.delete(db);
+  try {
+    const results = await hotTransaction(db, (prepare) => {
+      const keyRow = prepare(KEY_ROW_SQL);
+      const count = prepare(SQLITE_COUNT_SQL);
+      return batch.map(({ req, claim }): Admission => {
+        const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
+        return { principal, projectMatches, count: counts ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null };
+      });
+    });
+    batch.forEach((item, i) => item.resolve!(results[i]));
+  } catch (err) {
+    for (const item of batch) item.reject!(err);
+  }
+}

@@ -1,0 +1,41 @@
+// Seeds a bench database (workspace, projects with keys, optionally translated keys) and prints what it made.
+// It runs in a process of its own, before the server starts: a bulk-seeding loop inside the server process
+// would teach V8 to pretenure allocation sites the request path shares (Node's own promise and tick objects),
+// and every later request would pay for it in old-space garbage. A real server is not seeded that way.
+import { writeFileSync } from 'node:fs';
+import { createApiKey } from '../../handlers/platform/apikeys.js';
+import { createApp } from '../../handlers/platform/app.js';
+import { loadConfig } from '../../handlers/platform/config.js';
+import { chunks } from '../../handlers/platform/db.js';
+import { createProject } from '../../handlers/internal/projects.js';
+import { createWorkspace } from '../../handlers/internal/workspaces.js';
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
+const { db } = await createApp(config);
+const langs = (process.env.BENCH_LANGS ?? 'de').split(',');
+const ws = await createWorkspace(db, { name: 'bench', creditsMc: 1_000_000_000 });
+// Load is spread over many projects, as on a shared server, so the real 120/minute limit stays in force
+// without any scenario hitting it.
+const projects = [];
+for (let i = 0; i < Number(process.env.BENCH_PROJECTS ?? 1); i++) {
+  const project = await createProject(db, { workspaceId: ws.workspaceId, name: `bench ${i}`, baseLang: 'en', languages: langs.map((code) => ({ code })) });
+  const key = await createApiKey(db, project.projectId, { scopes: (process.env.BENCH_SCOPES ?? 'read').split(',') as any });
+  projects.push({ projectId: project.projectId, apiKey: key.apiKey });
+}
+// BENCH_SEED_KEYS: fill the first project with that many keys, translated into every language.
+const seed = Number(process.env.BENCH_SEED_KEYS ?? 0);
+if (seed) {
+  const { projectId } = projects[0];
+  const now = Date.now();
+  const keys = Array.from({ length: seed }, (_, i) => ({
+    project_id: projectId, name: `screen_${Math.floor(i / 100)}.label_${i}`, token: `seed${i}`.padEnd(32, 'x'), source: `Label number ${i} for {name}`,
+    forms: null, ctx: null, enabled: true, source_verified: true, captured: false, created_by: 'seed', source_updated_at: now, created_at: now, updated_at: now,
+  }));
+  for (const slice of chunks(keys)) await db('keys').insert(slice);
+  const ids = (await db('keys').where({ project_id: projectId }).select('id')).map((r) => Number(r.id));
+  const cells = ids.flatMap((id, i) => langs.map((lang) => ({ key_id: id, lang, project_id: projectId, value: `${lang} ${i} für {name}`, status: 'translated', origin: 'ai', job_id: null, updated_at: now })));
+  for (const slice of chunks(cells)) await db('translations').insert(slice);
+  await db('projects').where({ id: projectId }).update({ output_formats: JSON.stringify((process.env.BENCH_FORMATS ?? 'json').split(',')) });
+}
+await db.destroy();
+writeFileSync(process.env.SEED_OUT!, JSON.stringify({ projects }));
