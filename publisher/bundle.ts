@@ -2,18 +2,16 @@
 // arguments become i18next interpolations ({{name}}); a message that is one plural becomes i18next's
 // plural suffix keys (key_one, key_other) with `#` as {{count}}. Anything richer stays ICU text, for
 // apps that load i18next-icu.
-import { icuToForms, parseIcu } from '../handlers/platform/icu.js';
+import { icuToForms, parseIcu, SIMPLE_ARGUMENT, simpleArguments } from '../handlers/platform/icu.js';
 import type { Snapshot } from './snapshot.js';
-
-const SIMPLE = /^(?:[^{}'#]|\{\s*[A-Za-z0-9_]+\s*\})*$/;
 
 function toI18next(icu: string): string {
   // Plain text and simple arguments (most messages) convert without a parse.
-  if (SIMPLE.test(icu)) return icu.replace(/\{\s*([A-Za-z0-9_]+)\s*\}/g, '{{$1}}');
+  if (simpleArguments(icu)) return icu.replace(SIMPLE_ARGUMENT, '{{$1}}');
   try {
     const ast = parseIcu(icu);
     // Only literal text and simple arguments convert losslessly.
-    if (ast.every((n: any) => n.type === 0 || n.type === 1)) return icu.replace(/\{\s*([A-Za-z0-9_]+)\s*\}/g, '{{$1}}');
+    if (ast.every((n: any) => n.type === 0 || n.type === 1)) return icu.replace(SIMPLE_ARGUMENT, '{{$1}}');
   } catch { /* not ICU: leave it as it is */ }
   return icu;
 }

@@ -4,6 +4,7 @@
 // language of a key takes its arguments in the same order. A value with no ICU argument (a file's own
 // `%1$s`, plain text) is written unchanged; one that printf cannot express (a select, a nested plural) too.
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { SIMPLE_ARGUMENT, simpleArguments } from '../handlers/platform/icu.js';
 import type { CatalogValue } from './catalog.js';
 
 export interface PrintfStyle { string: string; number: string }
@@ -22,6 +23,8 @@ function elements(text: string): MessageFormatElement[] | null {
 
 /** Argument names of a source message in order of first appearance, plural and select arguments included. */
 export function argOrder(source: string): string[] {
+  const simple = simpleArguments(source);
+  if (simple) return simple;
   const order: string[] = [];
   const walk = (els: MessageFormatElement[]) => {
     for (const el of els) {
@@ -38,15 +41,26 @@ export function argOrder(source: string): string[] {
  * the plural's argument, whose count an unquoted `#` stands for.
  */
 export function icuToPrintf(text: string, order: string[], style: PrintfStyle, poundArg?: string): string {
-  const marked = poundArg ? text.replace(/(^|[^'])#/g, `$1{${POUND}}`) : text;
-  const els = elements(marked);
-  if (!els || !els.some((el) => el.type === TYPE.argument || el.type === TYPE.number)) return text;
-  if (els.some((el) => el.type !== TYPE.literal && el.type !== TYPE.argument && el.type !== TYPE.number)) return text;
   const position = (name: string) => {
     let i = order.indexOf(name);
     if (i === -1) { order.push(name); i = order.length - 1; }
     return i + 1;
   };
+  const simple = poundArg ? null : simpleArguments(text);
+  if (simple) {
+    if (!simple.length) return text;
+    let out = '';
+    let from = 0;
+    for (const m of text.matchAll(SIMPLE_ARGUMENT)) {
+      out += text.slice(from, m.index).replace(/%/g, '%%') + `%${position(m[1])}$${style.string}`;
+      from = m.index! + m[0].length;
+    }
+    return out + text.slice(from).replace(/%/g, '%%');
+  }
+  const marked = poundArg ? text.replace(/(^|[^'])#/g, `$1{${POUND}}`) : text;
+  const els = elements(marked);
+  if (!els || !els.some((el) => el.type === TYPE.argument || el.type === TYPE.number)) return text;
+  if (els.some((el) => el.type !== TYPE.literal && el.type !== TYPE.argument && el.type !== TYPE.number)) return text;
   return els.map((el) => {
     if (el.type === TYPE.literal) return el.value.replace(/%/g, '%%');
     const name = el.type === TYPE.argument && el.value === POUND ? poundArg! : (el as { value: string }).value;

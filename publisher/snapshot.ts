@@ -41,8 +41,10 @@ export async function readLive(db: Db, projectId: string) {
   return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
 }
 
-export function snapshotDigest(s: Snapshot): string {
-  return createHash('sha256').update(JSON.stringify([s.baseLang, s.languages, s.keys])).digest('hex');
+/** The stored form of a snapshot and its digest (what `skipIfIdentical` compares), from one serialization. */
+export function serializeSnapshot(s: Snapshot): { body: string; digest: string } {
+  const body = JSON.stringify(s);
+  return { body, digest: createHash('sha256').update(body).digest('hex') };
 }
 
 function valueOf(icu: string, forms: Record<string, string> | null): CatalogValue {

@@ -16,6 +16,22 @@ export const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'] as 
 const ORDER_INDEX: Record<string, number> = { zero: 0, one: 1, two: 2, few: 3, many: 4, other: 5 };
 
 /** Parses an ICU message (tags enabled, `other` required); throws a SyntaxError naming the problem. */
+// Text with simple `{name}` arguments only (most messages): no quoting, no nesting, nothing a parse would read
+// differently, so a regular expression does a parse's work. Tags are left to the caller.
+const SIMPLE = /^[^{}']*(?:\{\s*\w+\s*\}[^{}']*)*$/;
+export const SIMPLE_ARGUMENT = /\{\s*(\w+)\s*\}/g;
+
+/** The argument names of a simple message, in order of first appearance; null when it needs a real parse. */
+export function simpleArguments(msg: string): string[] | null {
+  if (!SIMPLE.test(msg)) return null;
+  const names: string[] = [];
+  if (!msg.includes('{')) return names;
+  // exec over matchAll: no iterator per call on a path that runs for every cell of a publish.
+  SIMPLE_ARGUMENT.lastIndex = 0;
+  for (let m = SIMPLE_ARGUMENT.exec(msg); m; m = SIMPLE_ARGUMENT.exec(msg)) if (!names.includes(m[1])) names.push(m[1]);
+  return names;
+}
+
 export function parseIcu(msg: string): IcuAst {
   // captureEscapes keeps each literal's original spelling, so a re-printed message keeps its apostrophes.
   return parse(msg, { ignoreTag: false, captureEscapes: true });

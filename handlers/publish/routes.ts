@@ -2,16 +2,16 @@
 import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
 import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
-import { capList, gateCell, rejectionLabel as label } from '../../publisher/gates.js';
+import { capList, gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
 import { valueIcuOk } from '../sync/file.js';
-import { readLive, snapshotDigest, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
+import { readLive, serializeSnapshot, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
 import { ApiError, conflict, invalidArgument, notFound, operationNotFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { liveJobIds } from '../translate/cells.js';
-import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, versionView } from './versions.js';
+import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, unapprovedOf, versionView, type Unapproved } from './versions.js';
 
 
 /** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
@@ -46,8 +46,14 @@ export const publishVersion: Handler = async (ctx) => {
 
   const live = await readLive(db, project.id);
   const liveJobs = await liveJobIds(db, live.rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)));
-  const rowsByKey = new Map<number, typeof live.rows>();
-  for (const r of live.rows) rowsByKey.set(Number(r.key_id), [...(rowsByKey.get(Number(r.key_id)) ?? []), r]);
+  const rowsByKey = new Map<number, Map<string, (typeof live.rows)[number]>>();
+  for (const r of live.rows) {
+    const id = Number(r.key_id);
+    let byLang = rowsByKey.get(id);
+    if (!byLang) rowsByKey.set(id, (byLang = new Map()));
+    byLang.set(r.lang, r);
+  }
+  const noRows = new Map<string, (typeof live.rows)[number]>();
 
   let pending = 0;
   let exhausted = 0;
@@ -55,7 +61,7 @@ export const publishVersion: Handler = async (ctx) => {
   const markupRejected: string[] = [];
   const keys = live.keys.map((k) => {
     const cells: Record<string, SnapshotCell> = {};
-    const rows = new Map((rowsByKey.get(Number(k.id)) ?? []).map((r) => [r.lang, r]));
+    const rows = rowsByKey.get(Number(k.id)) ?? noRows;
     for (const lang of live.languages) {
       const r = rows.get(lang);
       let ok = false;
@@ -81,12 +87,19 @@ export const publishVersion: Handler = async (ctx) => {
   const snapshot: Snapshot = { baseLang: live.baseLang, languages: live.languages, keys, catalogs: live.catalogs };
   collisionCheck(snapshot, formats);
   const current = await currentVersion(db, project);
-  if (b.skipIfIdentical === true && current && current.digest === snapshotDigest(snapshot)) {
+  const serialized = serializeSnapshot(snapshot);
+  if (b.skipIfIdentical === true && current && current.digest === serialized.digest) {
     return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
   }
   await checkDailyCap(db, project.id, Date.now());
-  const unapproved = keys.flatMap((k) => Object.entries(k.cells).filter(([, c]) => c.status !== 'approved').map(([lang]) => label(k.name, lang)));
-  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: b.label ?? null, restoredFrom: null, unapproved });
+  const unapproved: Unapproved = { listed: [], total: 0 };
+  for (const k of keys) {
+    for (const [lang, c] of Object.entries(k.cells)) {
+      if (c.status === 'approved') continue;
+      if (unapproved.total++ < REJECTED_CAP) unapproved.listed.push(label(k.name, lang));
+    }
+  }
+  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, serialized, formats, label: b.label ?? null, restoredFrom: null, unapproved });
   return {
     status: 201,
     body: versionView(v, { icuRejected: capList(icuRejected), icuRejectedTotal: icuRejected.length, markupRejected: capList(markupRejected), markupRejectedTotal: markupRejected.length }),
@@ -100,8 +113,8 @@ export const restoreVersion: Handler = async (ctx) => {
   const from = await resolveVersion(db, project, ctx.params.versionId);
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   if (bool(ws.require_approval) && !bool(from.all_approved)) {
-    const unapproved: string[] = JSON.parse(from.unapproved ?? '[]');
-    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: capList(unapproved), unapproved_total: unapproved.length });
+    const { listed, total } = unapprovedOf(from);
+    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: listed, unapproved_total: total });
   }
   await checkDailyCap(db, project.id, Date.now());
   const snapshot = await loadSnapshot(db, project.id, from.id);
@@ -117,7 +130,9 @@ export const restoreVersion: Handler = async (ctx) => {
     }
   }
   const formats = JSON.parse(from.formats) as FormatId[];
-  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, formats, label: from.label, restoredFrom: from.id, unapproved: JSON.parse(from.unapproved ?? '[]') });
+  const v = await mintVersion(db, ctx.app.objects, {
+    project, snapshot, serialized: serializeSnapshot(snapshot), formats, label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from),
+  });
   return {
     status: 201,
     body: versionView(v, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),

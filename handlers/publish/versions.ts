@@ -3,8 +3,8 @@
 // a failure anywhere, the object store included, mints nothing and leaves the previous manifest in place.
 import type { FormatId } from '../../publisher/catalog.js';
 import { writeDelivery } from '../../publisher/delivery.js';
+import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
-import { snapshotDigest } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { isUniqueViolation, parseJson } from '../platform/db.js';
@@ -65,13 +65,25 @@ export async function checkDailyCap(db: Db, projectId: string, now: number): Pro
   }
 }
 
+/** A version's cells that were not approved: the first ones as `key [lang]` (what a 409 lists) and how many. */
+export interface Unapproved { listed: string[]; total: number }
+
+/** Earlier versions stored the whole list; a version stores its capped list and total. */
+export function unapprovedOf(v: VersionRow): Unapproved {
+  const stored = parseJson<string[] | Unapproved | null>(v.unapproved, null);
+  if (!stored) return { listed: [], total: 0 };
+  return Array.isArray(stored) ? { listed: capList(stored), total: stored.length } : stored;
+}
+
 export interface MintInput {
   project: ProjectRow;
   snapshot: Snapshot;
+  /** serializeSnapshot(snapshot), computed once by the caller. */
+  serialized: { body: string; digest: string };
   formats: FormatId[];
   label: string | null;
   restoredFrom: string | null;
-  unapproved: string[];
+  unapproved: Unapproved;
 }
 
 export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<VersionRow> {
@@ -90,12 +102,12 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
         const id = `${day}.${seq}`;
         const languages = [{ code: snapshot.baseLang, isBase: true }, ...snapshot.languages.map((code) => ({ code, isBase: false }))];
         const row: VersionRow = {
-          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: snapshotDigest(snapshot),
+          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.serialized.digest,
           formats: JSON.stringify(m.formats), key_count: snapshot.keys.length, languages: JSON.stringify(languages),
-          restored_from: m.restoredFrom, all_approved: m.unapproved.length === 0, unapproved: m.unapproved.length ? JSON.stringify(m.unapproved) : null,
+          restored_from: m.restoredFrom, all_approved: m.unapproved.total === 0, unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
         };
         await trx('versions').insert({ ...row, created_at: now });
-        await trx('version_snapshots').insert({ project_id: project.id, version_id: id, body: JSON.stringify(snapshot) });
+        await trx('version_snapshots').insert({ project_id: project.id, version_id: id, body: m.serialized.body });
         await trx('projects').where({ id: project.id }).update({ current_version: id });
         await trx('publish_days').insert({ project_id: project.id, day, count: 0 }).onConflict(['project_id', 'day']).ignore();
         await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });

@@ -151,6 +151,24 @@ test.serial('restore in a requireApproval workspace refuses versions with unappr
   t.like(r.error, { error: 'version_not_approved', unapproved: ['hello_name [de]', 'save [de]'], unapproved_total: 2 });
 });
 
+test.serial('a version keeps its first 50 unapproved cells and their real total, and a restore carries them on', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+  await push(p, Array.from({ length: 30 }, (_, i) => ({ source: `Item ${i}`, key: `item_${String(i).padStart(2, '0')}` })));
+  await runDue();
+  const v1 = (await publish(p)).data as any;
+  // Restored outside requireApproval: the new version is as unapproved as the one it copies.
+  const v2 = (await restore(p, v1.versionId)).data as any;
+  t.is(v2.restoredFrom, v1.versionId);
+  await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: p.workspaceId } }, body: { requireApproval: true } });
+  const expected = Array.from({ length: 25 }, (_, i) => [`item_${String(i).padStart(2, '0')} [de]`, `item_${String(i).padStart(2, '0')} [fr]`]).flat();
+  for (const v of [v1, v2]) {
+    const r = await restore(p, v.versionId);
+    t.is(r.response.status, 409);
+    t.deepEqual((r.error as any).unapproved, expected);
+    t.is((r.error as any).unapproved_total, 60);
+  }
+});
+
 test.serial('publish and restore share 30 per day per project', async (t) => {
   const p = await translated();
   const day = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
