@@ -1,7 +1,6 @@
 // Builds the two Hapi servers: the main origin (public /v1 API, internal /internal/v1 API, dashboard) and the
 // delivery origin. Routes come from the generated route table; a route with no implementation answers 501.
 import Hapi from '@hapi/hapi';
-import hapiPino from 'hapi-pino';
 import { routes, type RouteSpec } from '../generated/routes.js';
 import { implementations } from './index.js';
 import { errorResponse, toHapiRoute, type App } from './platform/pipeline.js';
@@ -15,18 +14,13 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
     router: { stripTrailingSlash: true },
     routes: { timeout: { server: false } },
   });
-  if (!process.env.NOPINO) await server.register({
-    plugin: hapiPino,
-    options: {
-      level: app.config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      logRequestComplete: app.config.logLevel === 'debug',
-      // A request's child logger carries only its id: serializing the whole request into every child logger
-      // cost more than the rest of a cached route. Errors still log the request (with the key redacted).
-      getChildBindings: (request: Hapi.Request) => ({ reqId: request.info.id }),
-    },
-  });
-  server.ext('onPreResponse', errorResponse);
+  server.ext('onPreResponse', (request, h) => errorResponse(request, h, app.log));
+  if (app.log.isLevelEnabled('debug')) {
+    server.events.on('response', (request) => {
+      const res = request.response as { statusCode?: number } | null;
+      app.log.debug({ reqId: request.info.id, method: request.method, path: request.path, status: res?.statusCode, ms: Date.now() - request.info.received }, 'request completed');
+    });
+  }
   for (const r of routes) {
     // Hapi answers HEAD from the GET route (same headers, no body).
     if (!origins.includes(r.origin) || r.method === 'HEAD') continue;

@@ -33,39 +33,43 @@ function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admi
 export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
   const claim = parseApiKey(req.token);
   if (!claim) return { principal: null, projectMatches: false, count: null };
-  if (dialectOf(db) === 'sqlite') return enqueue(db, { req, claim });
+  if (dialectOf(db) === 'sqlite') return enqueue(db, req, claim);
   const { principal, projectMatches, counts } = judge(principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim), req);
   return { principal, projectMatches, count: counts ? await countRequest(db, principal!.projectId, req.now) : null };
 }
 
-interface Pending { req: AdmissionRequest; claim: KeyClaim; resolve?: (a: Admission) => void; reject?: (e: unknown) => void }
+interface Pending { req: AdmissionRequest; claim: KeyClaim; resolve: (a: Admission) => void; reject: (e: unknown) => void }
 const queues = new WeakMap<Db, Pending[]>();
 
-function enqueue(db: Db, item: Pending): Promise<Admission> {
+function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admission> {
   let queue = queues.get(db);
   if (!queue) {
     queues.set(db, (queue = []));
     // The check phase follows the poll phase that parsed this turn's requests: they all join one batch.
-    setImmediate(() => flush(db));
+    setImmediate(flush, db);
   }
-  queue.push(item);
-  return new Promise((resolve, reject) => Object.assign(item, { resolve, reject }));
+  const batch = queue;
+  return new Promise((resolve, reject) => { batch.push({ req, claim, resolve, reject }); });
+}
+
+function admitAll(batch: Pending[], prepare: (sql: string) => any): Admission[] {
+  const keyRow = prepare(KEY_ROW_SQL);
+  const count = prepare(SQLITE_COUNT_SQL);
+  const out: Admission[] = [];
+  for (const { req, claim } of batch) {
+    const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
+    out.push({ principal, projectMatches, count: counts ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null });
+  }
+  return out;
 }
 
 async function flush(db: Db): Promise<void> {
   const batch = queues.get(db)!;
   queues.delete(db);
   try {
-    const results = await hotTransaction(db, (prepare) => {
-      const keyRow = prepare(KEY_ROW_SQL);
-      const count = prepare(SQLITE_COUNT_SQL);
-      return batch.map(({ req, claim }): Admission => {
-        const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
-        return { principal, projectMatches, count: counts ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null };
-      });
-    });
-    batch.forEach((item, i) => item.resolve!(results[i]));
+    const results = await hotTransaction(db, (prepare) => admitAll(batch, prepare));
+    for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
   } catch (err) {
-    for (const item of batch) item.reject!(err);
+    for (const item of batch) item.reject(err);
   }
 }

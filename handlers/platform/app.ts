@@ -7,6 +7,7 @@ import { migrate, openDb } from './db.js';
 import { createEngine } from './engines/index.js';
 import { createObjectStore } from './objects.js';
 import { JobQueue } from './jobs.js';
+import { createLogger, type DestinationStream } from './log.js';
 import type { App } from './pipeline.js';
 
 export interface Service {
@@ -16,11 +17,12 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export async function createApp(config: Config): Promise<App> {
+export async function createApp(config: Config, logDestination?: DestinationStream): Promise<App> {
   const db = openDb(config.databaseUrl);
   await migrate(db);
   const jobs = new JobQueue(db);
-  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config) };
+  const log = createLogger(config.logLevel, logDestination);
+  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config), log };
   registerJobs(app);
   return app;
 }
@@ -28,9 +30,13 @@ export async function createApp(config: Config): Promise<App> {
 /**
  * Starts the service. `port`/`deliveryPort` override the configured ports (tests pass 0 for a free port);
  * a configured DELIVERY_PORT of 0 turns the delivery origin off. `listen: false` builds for server.inject only.
+ * `logDestination`: where log lines go instead of standard output.
  */
-export async function startService(config: Config, opts: { listen?: boolean; port?: number; deliveryPort?: number } = {}): Promise<Service> {
-  const app = await createApp(config);
+export async function startService(
+  config: Config,
+  opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
+): Promise<Service> {
+  const app = await createApp(config, opts.logDestination);
   const { main, delivery } = await buildServers(app, opts);
   const listen = opts.listen ?? true;
   if (listen) {

@@ -76,7 +76,7 @@ export function isUniqueViolation(err: unknown): boolean {
 // own with prepared statements reused, skipping Knex's builder and pool; that connection never waits for a lock
 // (busy_timeout 0): when another connection holds the write lock (a transaction in flight), the statement goes
 // through Knex's pool instead and so waits its turn. MySQL always goes through knex.raw.
-interface Hot { conn: any; stmts: Map<string, any> }
+interface Hot { conn: any; stmts: Map<string, any>; prepare: Prepare; transaction: any }
 const hotConnections = new WeakMap<Knex, Hot>();
 
 function hotConnection(db: Knex): Hot | null {
@@ -89,7 +89,14 @@ function hotConnection(db: Knex): Hot | null {
     conn.pragma('busy_timeout = 0');
     // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
     conn.pragma('synchronous = NORMAL');
-    hot = { conn, stmts: new Map() };
+    const stmts = new Map<string, any>();
+    const prepare: Prepare = (sql) => {
+      let stmt = stmts.get(sql);
+      if (!stmt) stmts.set(sql, (stmt = conn.prepare(sql)));
+      return stmt;
+    };
+    // One transaction wrapper for the connection's life: better-sqlite3 builds four functions per wrapper.
+    hot = { conn, stmts, prepare, transaction: conn.transaction((work: () => unknown) => work()) };
     hotConnections.set(db, hot);
     const client = db.client as any;
     const destroy = client.destroy.bind(client);
@@ -98,27 +105,23 @@ function hotConnection(db: Knex): Hot | null {
   return hot;
 }
 
-const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
-
 type Prepare = (sql: string) => any;
 
+const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
+
 async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction = false): Promise<T> {
-  const run = (conn: any, prepare: Prepare) => (transaction ? conn.transaction(() => work(prepare)).immediate() : work(prepare));
   const hot = hotConnection(db);
   if (hot) {
     try {
-      return run(hot.conn, (sql) => {
-        let stmt = hot.stmts.get(sql);
-        if (!stmt) hot.stmts.set(sql, (stmt = hot.conn.prepare(sql)));
-        return stmt;
-      });
+      return transaction ? hot.transaction.immediate(() => work(hot.prepare)) : work(hot.prepare);
     } catch (err) {
       if (!isBusy(err)) throw err;
     }
   }
   const conn = await (db.client as any).acquireConnection();
   try {
-    return run(conn, (sql) => conn.prepare(sql));
+    const prepare: Prepare = (sql) => conn.prepare(sql);
+    return transaction ? conn.transaction(() => work(prepare)).immediate() : work(prepare);
   } finally {
     await (db.client as any).releaseConnection(conn);
   }

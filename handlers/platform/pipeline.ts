@@ -14,6 +14,7 @@ import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
 import type { TranslationEngine } from './engines/types.js';
 import type { JobQueue } from './jobs.js';
+import type { Logger } from './log.js';
 import type { ObjectStore } from './objects.js';
 import { RATE_LIMIT, rateLimited } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
@@ -26,6 +27,7 @@ export interface App {
   engine: TranslationEngine | null;
   /** Where published files, bundles and manifests go (OBJECT_STORE). */
   objects: ObjectStore;
+  log: Logger;
 }
 
 export interface Ctx {
@@ -56,6 +58,9 @@ const notImplemented: Handler = (ctx) => {
 
 const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer' });
 
+/** Some routes answer a missing or invalid key exactly like an unknown resource (x-auth-error). */
+const refuse = (route: RouteSpec, message: string) => (route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message));
+
 function bearer(request: Request): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
@@ -74,17 +79,15 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
     if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken))) throw unauthorized('A valid admin token is required.');
   } else if (!route.public) {
     const token = bearer(request);
-    // Some routes answer a missing or invalid key exactly like an unknown resource (x-auth-error).
-    const refuse = (message: string) => route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message);
-    if (!token) throw refuse('Send the project API key as Authorization: Bearer <key>.');
+    if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
     const { principal, projectMatches, count } = await admit(app.db, {
       token, projectId: route.projectScoped ? String(request.params.projectId) : undefined, rateLimited: route.rateLimited,
     });
-    if (!principal) throw refuse('The API key is not valid.');
+    if (!principal) throw refuse(route, 'The API key is not valid.');
     state.principal = principal;
     // A key only ever sees its own project: any other project id is "not found" to it. Outside a project's
     // routes, the key of a deleted project is no key at all.
-    if (!projectMatches) throw route.projectScoped ? notFound('Project not found.') : refuse('The API key is not valid.');
+    if (!projectMatches) throw route.projectScoped ? notFound('Project not found.') : refuse(route, 'The API key is not valid.');
     if (count !== null && count > RATE_LIMIT) throw rateLimited();
     if (!hasScope(principal.scopes, route.scopes)) {
       throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
@@ -167,7 +170,7 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undef
 }
 
 /** Hapi's own refusals (unknown route, oversize body, ...) and our ApiErrors, all as `{error, message}`. */
-export function errorResponse(request: Request, h: ResponseToolkit) {
+export function errorResponse(request: Request, h: ResponseToolkit, log: Logger) {
   const res = request.response as any;
   if (!res || !res.isBoom) return h.continue;
   let err: ApiError;
@@ -185,7 +188,7 @@ export function errorResponse(request: Request, h: ResponseToolkit) {
       415: ['unsupported_media_type', 'Unsupported content type.'],
     };
     const [code, message] = byStatus[status] ?? ['internal', 'Internal error. The write may have committed; rerunning the command is safe.'];
-    if (!byStatus[status]) request.log(['error'], { err: res, method: request.method, path: request.path });
+    if (!byStatus[status]) log.error({ err: res, reqId: request.info.id, method: request.method, path: request.path }, 'internal error');
     err = new ApiError(byStatus[status] ? status : 500, code, message);
   }
   const out = h.response(err.body()).code(err.status);

@@ -1,25 +1,42 @@
 // Issue 2: requests per second of GET /credential (auth, project, rate-limit window and scope all in the
 // database) against a bare Hapi route with a constant body, same client and concurrency. Target >= 0.5.
+// The two servers are measured in alternating rounds and the median round's ratio is reported, so a
+// slow patch of the machine weighs on both sides instead of on one.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
 import { requestsPerSecond, spawnServer } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = 3;
 
 export const scenario: Scenario = {
   name: 'GET /credential vs bare Hapi route (req/s)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '4000' });
+    // Enough projects that no key spends its 120 requests a minute over every round.
+    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '6000' });
+    const bare = await spawnServer(path.join(here, '_bare-server.ts'));
     // The same request list (paths and headers) goes to both servers.
     const requests = svc.info.projects.map((p: { projectId: string; apiKey: string }) => ({
       method: 'GET', path: `/v1/projects/${p.projectId}/credential`, headers: { authorization: `Bearer ${p.apiKey}` },
     }));
-    const rps = await requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests });
-    svc.child.kill();
-    const bare = await spawnServer(path.join(here, '_bare-server.ts'));
-    const bareRps = await requestsPerSecond({ url: bare.info.url, requests });
-    bare.child.kill();
-    return { figure: `${rps.toFixed(0)} req/s`, baseline: `${bareRps.toFixed(0)} req/s`, ratio: rps / bareRps, target: '>= 0.5' };
+    const rounds: Array<{ ours: number; bare: number }> = [];
+    try {
+      for (let i = 0; i < ROUNDS; i++) {
+        const ours = await requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests }, 3);
+        rounds.push({ ours, bare: await requestsPerSecond({ url: bare.info.url, requests }, 3) });
+      }
+    } finally {
+      svc.child.kill();
+      bare.child.kill();
+    }
+    const median = [...rounds].sort((a, b) => a.ours / a.bare - b.ours / b.bare)[Math.floor(ROUNDS / 2)];
+    const show = (pick: (r: { ours: number; bare: number }) => number) => rounds.map((r) => pick(r).toFixed(0)).join(', ');
+    return {
+      figure: `${median.ours.toFixed(0)} req/s (rounds: ${show((r) => r.ours)})`,
+      baseline: `${median.bare.toFixed(0)} req/s (rounds: ${show((r) => r.bare)})`,
+      ratio: median.ours / median.bare,
+      target: '>= 0.5',
+    };
   },
 };

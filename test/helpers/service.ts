@@ -1,6 +1,7 @@
 // Starts a real service for one test file: its own database (a SQLite file, or a fresh MySQL database when the
 // suite runs with TEST_DB=mysql), real HTTP on free loopback ports, workers off (tests drive jobs through
 // POST /internal/v1/jobs/run-due), and SDK clients whose every response is checked against the spec.
+import type { DestinationStream } from '../../handlers/platform/log.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,7 +79,11 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, dbUrl?: string): Promise<TestService & { dropDb?: () => Promise<void> }> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  dbUrl?: string,
+  opts: { logDestination?: DestinationStream } = {},
+): Promise<TestService & { dropDb?: () => Promise<void> }> {
   const db = dbUrl ? undefined : await testDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-data-'));
   const config = loadConfig({
@@ -89,7 +94,7 @@ export async function startTestService(env: Record<string, string> = {}, dbUrl?:
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await startService(config, { port: 0, deliveryPort: 0 });
+  const service = await startService(config, { port: 0, deliveryPort: 0, logDestination: opts.logDestination });
   const baseUrl = `http://127.0.0.1:${service.main.info.port}/v1`;
   const internalUrl = `http://127.0.0.1:${service.main.info.port}/internal/v1`;
   const deliveryUrl = `http://127.0.0.1:${service.delivery.info.port}/v1`;

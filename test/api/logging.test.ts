@@ -1,0 +1,44 @@
+// Logging: one line per completed request at LOG_LEVEL=debug, with its request id, and never a header, so never
+// an API key or the admin token (secrets stay out of logs).
+import { Writable } from 'node:stream';
+import test from 'ava';
+import { ADMIN_TOKEN, createTestProject, startTestService } from '../helpers/service.js';
+
+test('debug logs a line per request with its id, status and timing, and no key or admin token', async (t) => {
+  const lines: any[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
+  const svc = await startTestService({ LOG_LEVEL: 'debug' }, undefined, { logDestination: sink });
+  try {
+    const p = await createTestProject(svc, { scopes: ['read'] });
+    const ok = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    t.is(ok.status, 200);
+    const refused = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}x` } });
+    t.is(refused.status, 401);
+    const requests = lines.filter((l) => l.msg === 'request completed' && l.path === `/v1/projects/${p.projectId}/credential`);
+    t.deepEqual(requests.map((l) => l.status), [200, 401]);
+    for (const l of requests) {
+      t.is(l.method, 'get');
+      t.is(typeof l.reqId, 'string');
+      t.is(typeof l.ms, 'number');
+    }
+    t.true(lines.some((l) => l.msg === 'request completed' && l.path.startsWith('/internal/v1/')), 'internal calls are logged too');
+    const all = JSON.stringify(lines);
+    t.false(all.includes(p.apiKey.slice(4)), 'no API key in the log');
+    t.false(all.includes(ADMIN_TOKEN), 'no admin token in the log');
+  } finally {
+    await svc.stop();
+  }
+});
+
+test('at the default level a request writes nothing', async (t) => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const svc = await startTestService({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink });
+  try {
+    const p = await createTestProject(svc, { scopes: ['read'] });
+    t.is((await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } })).status, 200);
+    t.deepEqual(lines, []);
+  } finally {
+    await svc.stop();
+  }
+});
