@@ -241,9 +241,9 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
     const plural = pluralOf(v, typeof m.msgidPlural === 'string');
     if (typeof m.msgidPlural === 'string' || plural) {
       t.msgid_plural = typeof m.msgidPlural === 'string' ? m.msgidPlural : entry.fileKey;
-      t.msgstr = categories.map((c) => plural?.[c] ?? plural?.other ?? '');
+      t.msgstr = categories.map((c) => newlinesOf(entry.fileKey, plural?.[c] ?? plural?.other ?? ''));
     } else if (v) {
-      t.msgstr = [icuText(v)];
+      t.msgstr = [newlinesOf(entry.fileKey, icuText(v))];
     }
     t.comments = commentsOf(entry, v);
     (translations[entry.ctx ?? ''] ??= {})[entry.fileKey] = t;
@@ -251,6 +251,18 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
   }
   const sort = (a: GetTextTranslation, b: GetTextTranslation) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0);
   return gettextPo.compile({ charset: 'utf-8', headers, translations }, { sort }).toString('utf8');
+}
+
+/**
+ * gettext refuses a message whose msgid and msgstr differ in a leading or trailing newline (msgfmt: "entries do
+ * not both begin with '\n'"), so a translation takes its msgid's: the newline is layout the program prints.
+ */
+function newlinesOf(msgid: string, text: string): string {
+  if (text === '') return text;
+  let out = text;
+  if (msgid.startsWith('\n') !== out.startsWith('\n')) out = msgid.startsWith('\n') ? `\n${out}` : out.replace(/^\n+/, '');
+  if (msgid.endsWith('\n') !== out.endsWith('\n')) out = msgid.endsWith('\n') ? `${out}\n` : out.replace(/\n+$/, '');
+  return out;
 }
 
 /** Forms of a value written as msgstr[n]: a plural value, or an ICU plural text of an entry that has msgid_plural. */

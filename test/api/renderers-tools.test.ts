@@ -221,6 +221,27 @@ for (const [variant, catalog] of [['resource keys', CATALOG], ['source-text msgi
   });
 }
 
+test('po: a translation takes its msgid\'s leading and trailing newlines, which msgfmt demands, and gettext prints them', (t) => {
+  const catalog: Catalog = {
+    format: 'po',
+    sourceLanguage: null,
+    entries: [
+      { fileKey: '\nUsage: tool [options]\n', values: { en: text('\nUsage: tool [options]\n'), de: text('Aufruf: tool [Optionen]') } },
+      { fileKey: 'Done.', values: { en: text('Done.'), de: text('\nFertig.\n\n') } },
+      { fileKey: 'Two\nlines', values: { en: text('Two\nlines'), de: text('Zwei\nZeilen') } },
+    ],
+  };
+  const localeDir = path.join(TMP, 'locale-newlines');
+  const file = write('po-newlines/de.po', render('po', 'de', catalog));
+  const mo = path.join(localeDir, 'de', 'LC_MESSAGES', 'newlines.mo');
+  fs.mkdirSync(path.dirname(mo), { recursive: true });
+  msgfmtCheck(t, file, mo);
+  const lookup = (msgid: string) => run('gettext', ['-d', 'newlines', '-e', msgid.replace(/\n/g, '\\n')], { env: gettextEnv(localeDir, 'de') }).stdout;
+  t.is(lookup('\nUsage: tool [options]\n'), '\nAufruf: tool [Optionen]\n');
+  t.is(lookup('Done.'), 'Fertig.');
+  t.is(lookup('Two\nlines'), 'Zwei\nZeilen');
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // Android: xmllint, then the values as aapt reads them
 
