@@ -11,7 +11,7 @@ import {
   type PluralOrSelectOption,
   type SelectElement,
 } from '@formatjs/icu-messageformat-parser';
-import { pluralCategories } from '../handlers/platform/icu.js';
+import { pluralCategories, simpleArguments } from '../handlers/platform/icu.js';
 
 type Ast = MessageFormatElement[];
 type Choice = PluralElement | SelectElement;
@@ -85,7 +85,21 @@ function argumentsOf(ast: Ast): Set<string> {
 const isExact = (key: string) => /^=\s*-?\d+(\.\d+)?$/.test(key);
 const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
 
+function argumentProblem(want: Set<string>, have: Set<string>): string | undefined {
+  const missing = [...want].filter((n) => !have.has(n));
+  if (missing.length) return `missing placeholder ${braces(missing)}`;
+  const extra = [...have].filter((n) => !want.has(n));
+  if (extra.length) return `unknown placeholder ${braces(extra)}`;
+  return undefined;
+}
+
 function icuGate(source: string, value: string, lang: string): string | undefined {
+  // Two simple messages without tags (most cells): no plural to hold to CLDR, only their arguments to compare.
+  if (!source.includes('<') && !value.includes('<')) {
+    const want = simpleArguments(source);
+    const have = want && simpleArguments(value);
+    if (want && have) return argumentProblem(new Set(want), new Set(have));
+  }
   // A source that is only valid with its tags read as text (`<br>`, `<a href='…'>`: HTML, not ICU rich text) lets its
   // translations be read the same way; a rich-text source holds them to rich text, so a broken `<b>` is caught.
   let richText = true;
@@ -107,14 +121,8 @@ function icuGate(source: string, value: string, lang: string): string | undefine
     return `invalid ICU syntax: ${(e as Error).message}`;
   }
 
-  const want = argumentsOf(src);
-  const have = argumentsOf(val);
-  const missing = [...want].filter((n) => !have.has(n));
-  if (missing.length) return `missing placeholder ${braces(missing)}`;
-  const extra = [...have].filter((n) => !want.has(n));
-  if (extra.length) return `unknown placeholder ${braces(extra)}`;
-
-  let problem: string | undefined;
+  let problem = argumentProblem(argumentsOf(src), argumentsOf(val));
+  if (problem) return problem;
   walk(val, (el) => {
     // Ordinal plurals use another CLDR rule set; only cardinals are held to the language's categories.
     if (problem || el.type !== TYPE.plural || el.pluralType !== 'cardinal') return;
