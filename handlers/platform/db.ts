@@ -17,7 +17,7 @@ export function openDb(url: string): Knex {
   if (url.startsWith('sqlite://')) {
     const file = url.slice('sqlite://'.length);
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return knexFactory({
+    return immediateTransactions(knexFactory({
       client: 'better-sqlite3',
       connection: { filename: file },
       useNullAsDefault: true,
@@ -34,7 +34,7 @@ export function openDb(url: string): Knex {
           done(null, conn);
         },
       },
-    });
+    }));
   }
   if (url.startsWith('mysql://')) {
     return knexFactory({
@@ -44,6 +44,23 @@ export function openDb(url: string): Knex {
     });
   }
   throw new Error(`DATABASE_URL must start with sqlite:// or mysql://, got ${url}`);
+}
+
+/**
+ * SQLite transactions take the write lock at BEGIN. A deferred transaction reads a snapshot and must upgrade it
+ * to write; if another connection (the hot connection, a worker process) committed in between, SQLite refuses
+ * the upgrade with SQLITE_BUSY_SNAPSHOT, whatever the busy timeout. Begun IMMEDIATE, it waits for the lock once,
+ * up front, and never fails half-way; the hot connection, finding the lock taken, queues on the pool instead.
+ */
+function immediateTransactions(db: Knex): Knex {
+  const client = db.client as any;
+  const transaction = client.transaction.bind(client);
+  client.transaction = (...args: unknown[]) => {
+    const trx = transaction(...args);
+    trx.begin = (conn: unknown) => trx.query(conn, 'BEGIN IMMEDIATE;');
+    return trx;
+  };
+  return db;
 }
 
 export async function migrate(db: Knex): Promise<void> {

@@ -145,3 +145,28 @@ test('the SQLite write-ahead log is checkpointed under a stream of rate-window w
     await db.destroy();
   }
 });
+
+test('a transaction that reads and then writes is not broken by a hot write committing in between', async (t) => {
+  // SQLite only, on a file of its own: a deferred transaction would fail its first write with SQLITE_BUSY_SNAPSHOT
+  // once another connection had committed after its first read.
+  const { openDb, migrate } = await import('../../handlers/platform/db.js');
+  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
+  const dir = (await import('node:fs')).mkdtempSync(path.join(os.tmpdir(), 'glossa-snapshot-'));
+  const db = openDb(`sqlite://${path.join(dir, 'snap.db')}`);
+  try {
+    await migrate(db);
+    const start = Date.now();
+    t.is(await countRequest(db, 'p_hot', start), 1, 'the hot connection is open');
+    let hot: Promise<number> | undefined;
+    await db.transaction(async (trx) => {
+      t.is((await trx('rate_windows').select('*')).length, 1);
+      hot = countRequest(db, 'p_hot', start);
+      await new Promise((r) => setTimeout(r, 30));
+      await trx('rate_windows').insert({ project_id: 'p_trx', window_start: start, count: 1 });
+    });
+    t.is(await hot, 2, 'the hot write waited for the transaction and then counted');
+    t.is((await db('rate_windows').where({ project_id: 'p_trx' })).length, 1);
+  } finally {
+    await db.destroy();
+  }
+});
