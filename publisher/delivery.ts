@@ -46,33 +46,50 @@ async function bounded(tasks: Array<() => Promise<void>>, limit: number): Promis
   }));
 }
 
-export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, s: Snapshot, formats: FormatId[]) {
+/** A version's delivery objects, rendered: what writeDelivery puts under the version's id. */
+export interface RenderedDelivery {
+  baseLang: string;
+  langs: string[];
+  objects: Array<{ file: string; body: string; contentType: string }>;
+  bundles: Record<string, ManifestObject>;
+  files: Record<string, Record<string, ManifestObject>>;
+}
+
+/** Renders every object of a version. No object depends on the version's id, so this runs before it is minted. */
+export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelivery {
   const langs = [s.baseLang, ...s.languages];
-  const bundles: Record<string, ManifestObject> = {};
-  const files: Record<string, Record<string, ManifestObject>> = {};
-  const writes: Array<() => Promise<void>> = [];
-  const stage = (file: string, body: string, contentType: string): ManifestObject => {
-    writes.push(() => objects.put(objectKeys.bundle(projectId, versionId, file), body, { contentType, cacheControl: IMMUTABLE }));
-    return { url: `bundles/${versionId}/${file}`, hash: hashOf(body), size: Buffer.byteLength(body) };
+  const out: RenderedDelivery = { baseLang: s.baseLang, langs, objects: [], bundles: {}, files: {} };
+  const stage = (name: (hash: string) => string, body: string, contentType: string): ManifestObject => {
+    const hash = hashOf(body);
+    const file = name(hash.slice(0, 16));
+    out.objects.push({ file, body, contentType });
+    return { url: file, hash, size: Buffer.byteLength(body) };
   };
   for (const lang of langs) {
-    const body = JSON.stringify(bundleFor(s, lang));
-    bundles[lang] = stage(`${lang}.${hashOf(body).slice(0, 16)}.json`, body, 'application/json; charset=utf-8');
+    out.bundles[lang] = stage((h) => `${lang}.${h}.json`, JSON.stringify(bundleFor(s, lang)), 'application/json; charset=utf-8');
   }
   for (const format of formats) {
-    files[format] = {};
+    out.files[format] = {};
     for (const lang of MULTI.has(format) ? [s.baseLang] : langs) {
-      const body = renderFile(s, format, lang);
-      const obj = stage(`${format}.${lang}.${hashOf(body).slice(0, 16)}.${EXTENSIONS[format]}`, body, CONTENT_TYPES[format]);
-      if (MULTI.has(format)) for (const l of langs) files[format][l] = obj;
-      else files[format][lang] = obj;
+      const obj = stage((h) => `${format}.${lang}.${h}.${EXTENSIONS[format]}`, renderFile(s, format, lang), CONTENT_TYPES[format]);
+      if (MULTI.has(format)) for (const l of langs) out.files[format][l] = obj;
+      else out.files[format][lang] = obj;
     }
   }
+  return out;
+}
+
+/** Writes a rendered version's objects under its id, in parallel, and then its manifest, strictly last. */
+export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, r: RenderedDelivery) {
   // Immutable objects in parallel (their waits on the disk or the network overlap), the manifest strictly last.
-  await bounded(writes, 8);
+  await bounded(r.objects.map((o) => () => objects.put(objectKeys.bundle(projectId, versionId, o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE })), 8);
+  const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
+  const files = Object.fromEntries(Object.entries(r.files).map(([format, byLang]) => [format, Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)]))]));
   const manifest = {
-    projectId, versionId, snapshotAt: new Date(snapshotAt).toISOString(), baseLang: s.baseLang,
-    languages: langs.map((code) => ({ code, isBase: code === s.baseLang })), bundles, files,
+    projectId, versionId, snapshotAt: new Date(snapshotAt).toISOString(), baseLang: r.baseLang,
+    languages: r.langs.map((code) => ({ code, isBase: code === r.baseLang })),
+    bundles: Object.fromEntries(Object.entries(r.bundles).map(([l, o]) => [l, url(o)])),
+    files,
   };
   await objects.put(objectKeys.manifest(projectId), JSON.stringify(manifest), { contentType: 'application/json; charset=utf-8', cacheControl: MANIFEST_CACHE });
   return manifest;

@@ -2,7 +2,7 @@
 // its snapshot, the delivery objects (manifest last) and the strings.published event in one transaction:
 // a failure anywhere, the object store included, mints nothing and leaves the previous manifest in place.
 import type { FormatId } from '../../publisher/catalog.js';
-import { writeDelivery } from '../../publisher/delivery.js';
+import { renderDelivery, writeDelivery } from '../../publisher/delivery.js';
 import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
@@ -88,6 +88,8 @@ export interface MintInput {
 
 export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<VersionRow> {
   const { project, snapshot } = m;
+  // Rendered before the transaction, which then holds the database only while the objects are written.
+  const rendered = renderDelivery(snapshot, m.formats);
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const day = dayOf(now);
@@ -118,7 +120,7 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
           data: { versionId: id, label: m.label, keyCount: snapshot.keys.length, languages },
         }, now, eventId);
         // The delivery objects last inside the transaction: if the store fails, nothing is minted.
-        await writeDelivery(objects, project.id, id, now, snapshot, m.formats);
+        await writeDelivery(objects, project.id, id, now, rendered);
         return row;
       });
     } catch (err) {
