@@ -195,17 +195,25 @@ const escapeMarkup = (tag: string) =>
   tag[0] + tag.slice(1).replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;').replace(/</g, '&lt;');
 
 /** Value text → element content: well-formed markup kept, the text around it escaped for XML and for Android. */
-function textToContent(text: string, cdata: boolean): string {
+// aapt trims a value and collapses each run of spaces to one, except inside unescaped double quotes; a `\u0020`
+// escape is resolved after that, so it keeps a leading, trailing or repeated space wherever markup stands.
+const keepSpaces = (s: string, first: boolean, last: boolean) =>
+  s.replace(first ? /^ +| {2,}/g : / {2,}/g, (run) => '\\u0020'.repeat(run.length)).replace(last ? / +$/ : /$^/, (run) => '\\u0020'.repeat(run.length));
+
+/** A value as element content. `quoted`: the file wrapped it in double quotes (kept for a value without markup). */
+function textToContent(text: string, cdata: boolean, quoted = false): string {
   // Inside CDATA, newlines and tabs are layout the file had: written as they are.
   if (cdata) return `<![CDATA[${escapeAndroid(text, true, false).replace(/\]\]>/g, ']]]]><![CDATA[>')}]]>`;
+  const markup = wellFormedMarkup(text);
+  if (quoted && !markup.length) return `"${escapeXmlText(escapeAndroid(text, false))}"`;
   let out = '';
   let from = 0;
-  for (const m of wellFormedMarkup(text)) {
-    out += escapeXmlText(escapeAndroid(text.slice(from, m.index), from === 0));
+  for (const m of markup) {
+    out += escapeXmlText(keepSpaces(escapeAndroid(text.slice(from, m.index), from === 0), from === 0, false));
     out += escapeMarkup(m[0]);
     from = m.index! + m[0].length;
   }
-  return out + escapeXmlText(escapeAndroid(text.slice(from), from === 0));
+  return out + escapeXmlText(keepSpaces(escapeAndroid(text.slice(from), from === 0), from === 0, true));
 }
 
 const commentXml = (c: string) => `<!-- ${c.replace(/--/g, '- -')} -->`;
@@ -228,11 +236,11 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
       lines.push(`    <plurals ${attrs.join(' ')}>`);
       for (const [q, f] of Object.entries(v.forms)) {
         if (q.startsWith('=')) continue; // Android quantities are CLDR categories only
-        lines.push(`        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata)}</item>`);
+        lines.push(`        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata, m.quoted === true)}</item>`);
       }
       lines.push('    </plurals>');
     } else if (v) {
-      lines.push(`    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata)}</string>`);
+      lines.push(`    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata, m.quoted === true)}</string>`);
     } else if (stringArray) {
       lines.push(`    <string-array ${attrs.join(' ')}>`);
       for (const item of stringArray) lines.push(`        <item>${textToContent(item, false)}</item>`);

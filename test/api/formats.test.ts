@@ -436,6 +436,21 @@ test('android_xml: escapes, plurals, translatable="false", string-array, CDATA a
   t.deepEqual(FORMATS.android_xml.parse(out).entries[0].values.und, { kind: 'text', text: `@It's "x" & <b>y</b>\nz` });
 });
 
+test('android_xml: spaces aapt would trim or collapse survive, quoted as the file had them or as \\u0020', (t) => {
+  const file = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="q">"  two  spaces "</string>\n</resources>\n';
+  const c = FORMATS.android_xml.parse(file);
+  t.deepEqual(c.entries[0].values.und, { kind: 'text', text: '  two  spaces ' });
+  t.is(c.entries[0].meta!.quoted, true);
+  const back = FORMATS.android_xml.render({ ...c, entries: [{ ...c.entries[0], values: { en: c.entries[0].values.und } }] }, { languages: ['en'], baseLanguage: 'en' });
+  t.true(back.includes('<string name="q">"  two  spaces "</string>'), 'a quoted value is written quoted again');
+  const plain = FORMATS.android_xml.render(
+    { format: 'android_xml', sourceLanguage: null, entries: [{ fileKey: 'k', values: { en: { kind: 'text', text: ' a  <b>b</b>  c ' } } }] },
+    { languages: ['en'], baseLanguage: 'en' },
+  );
+  t.true(plain.includes('<string name="k">\\u0020a\\u0020\\u0020<b>b</b>\\u0020\\u0020c\\u0020</string>'), plain);
+  t.deepEqual(FORMATS.android_xml.parse(plain).entries[0].values.und, { kind: 'text', text: ' a  <b>b</b>  c ' });
+});
+
 test('arb: @@locale, @key metadata, ICU values verbatim (a whole-message plural stays text)', (t) => {
   const c = FORMATS.arb.parse(read('arb/dart-i18n-my_shopping_cart-messages.arb'));
   t.is(c.language, 'en_US');

@@ -49,6 +49,7 @@ const CATALOG: Catalog = {
       fileKey: 'press_save',
       values: { en: text('Press "Save" now'), de: text('Drücke „Speichern“ oder "OK"'), pl: text('Naciśnij "Zapisz"'), ar: text('اضغط "حفظ"'), ja: text('"保存"を押してください') },
     },
+    { fileKey: 'spaced', values: { en: text('  Indented,  twice '), de: text(' Eingerückt   dreifach  '), pl: text('Bez spacji') } },
     { fileKey: 'mention', values: { en: text('@username mentioned you'), de: text('@username hat dich erwähnt'), ja: text('@username があなたをメンションしました') } },
     { fileKey: 'help_hint', values: { en: text('?help lists the commands'), de: text('?help zeigt die Befehle'), pl: text('?help pokazuje polecenia') } },
     { fileKey: 'multiline', values: { en: text('First line\nSecond line\tindented'), de: text('Erste Zeile\nZweite Zeile\teingerückt'), ar: text('السطر الأول\nالسطر الثاني') } },
@@ -245,9 +246,29 @@ test('po: a translation takes its msgid\'s leading and trailing newlines, which 
 // ---------------------------------------------------------------------------------------------------------------
 // Android: xmllint, then the values as aapt reads them
 
-/** Android's string escapes (what aapt resolves after the XML parser): `\'` `\"` `\\` `\n` `\t` `\@` `\?` `\uXXXX`. */
+/**
+ * A value as aapt reads it after the XML parser: outside unescaped double quotes (which it drops), runs of
+ * whitespace collapse to one space and the ends are trimmed; then the escapes `\'` `\"` `\\` `\n` `\t` `\@` `\?`
+ * `\uXXXX` resolve (so an escaped space survives).
+ */
 function androidUnescape(s: string): string {
-  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_m, e: string) => {
+  let out = '';
+  let quoted = false;
+  // A run of whitespace outside quotes, waiting for the next character (dropped at either end).
+  let space = false;
+  const emit = (text: string) => {
+    if (space && out) out += ' ';
+    space = false;
+    out += text;
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\' && i + 1 < s.length) emit(c + s[++i]);
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && /\s/.test(c)) space = true;
+    else emit(c);
+  }
+  return out.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_m, e: string) => {
     if (e.length === 5) return String.fromCharCode(parseInt(e.slice(1), 16));
     return e === 'n' ? '\n' : e === 't' ? '\t' : e;
   });
