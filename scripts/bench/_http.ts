@@ -18,12 +18,12 @@ export async function spawnServer(script: string, env: Record<string, string> = 
   return { child, info };
 }
 
-export interface Target { url: string; requests?: Array<{ path: string; headers?: Record<string, string> }> }
+export interface Target { url: string; requests?: Array<{ path: string; method?: string; headers?: Record<string, string>; setupRequest?: (req: any) => any }> }
 
 export async function requestsPerSecond(target: Target, seconds = 5, connections = 16): Promise<number> {
   const { url, requests } = target;
   await autocannon({ url, requests, connections, duration: 1 }); // warm-up
   const r = await autocannon({ url, requests, connections, duration: seconds });
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodeStats)}), ${r.errors} errors`);
   return r.requests.average;
 }
