@@ -69,7 +69,12 @@ export const publishVersion: Handler = async (ctx) => {
         const gate = cellGate(k.source, r.value, lang, r.origin === 'import');
         if (gate.icu) icuRejected.push(label(k.name, lang));
         else if (gate.markup) markupRejected.push(label(k.name, lang));
-        else { cells[lang] = { value: r.value, status: r.status, ...(r.origin === 'import' ? { imported: true as const } : {}) }; ok = true; }
+        else {
+          const cell: SnapshotCell = { value: r.value, status: r.status };
+          if (r.origin === 'import') cell.imported = true;
+          cells[lang] = cell;
+          ok = true;
+        }
       }
       if (ok) continue;
       pending++;
@@ -94,8 +99,8 @@ export const publishVersion: Handler = async (ctx) => {
   await checkDailyCap(db, project.id, Date.now());
   const unapproved: Unapproved = { listed: [], total: 0 };
   for (const k of keys) {
-    for (const [lang, c] of Object.entries(k.cells)) {
-      if (c.status === 'approved') continue;
+    for (const lang in k.cells) {
+      if (k.cells[lang].status === 'approved') continue;
       if (unapproved.total++ < REJECTED_CAP) unapproved.listed.push(label(k.name, lang));
     }
   }
