@@ -15,7 +15,6 @@ export type IcuAst = MessageFormatElement[];
 export const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
 const ORDER_INDEX: Record<string, number> = { zero: 0, one: 1, two: 2, few: 3, many: 4, other: 5 };
 
-/** Parses an ICU message (tags enabled, `other` required); throws a SyntaxError naming the problem. */
 // Text with simple `{name}` arguments only (most messages): no quoting, no nesting, nothing a parse would read
 // differently, so a regular expression does a parse's work. Tags are left to the caller.
 const SIMPLE = /^[^{}']*(?:\{\s*\w+\s*\}[^{}']*)*$/;
@@ -32,6 +31,7 @@ export function simpleArguments(msg: string): string[] | null {
   return names;
 }
 
+/** Parses an ICU message (tags enabled, `other` required); throws a SyntaxError naming the problem. */
 export function parseIcu(msg: string): IcuAst {
   // captureEscapes keeps each literal's original spelling, so a re-printed message keeps its apostrophes.
   return parse(msg, { ignoreTag: false, captureEscapes: true });

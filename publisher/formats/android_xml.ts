@@ -194,13 +194,18 @@ function wellFormedMarkup(text: string): RegExpMatchArray[] {
 const escapeMarkup = (tag: string) =>
   tag[0] + tag.slice(1).replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;').replace(/</g, '&lt;');
 
-/** Value text → element content: well-formed markup kept, the text around it escaped for XML and for Android. */
 // aapt trims a value and collapses each run of spaces to one, except inside unescaped double quotes; a `\u0020`
 // escape is resolved after that, so it keeps a leading, trailing or repeated space wherever markup stands.
-const keepSpaces = (s: string, first: boolean, last: boolean) =>
-  s.replace(first ? /^ +| {2,}/g : / {2,}/g, (run) => '\\u0020'.repeat(run.length)).replace(last ? / +$/ : /$^/, (run) => '\\u0020'.repeat(run.length));
+const escapeSpaces = (run: string) => '\\u0020'.repeat(run.length);
+function keepSpaces(s: string, first: boolean, last: boolean): string {
+  const out = s.replace(first ? /^ +| {2,}/g : / {2,}/g, escapeSpaces);
+  return last ? out.replace(/ +$/, escapeSpaces) : out;
+}
 
-/** A value as element content. `quoted`: the file wrapped it in double quotes (kept for a value without markup). */
+/**
+ * Value text → element content: well-formed markup kept, the text around it escaped for XML and for Android.
+ * `quoted`: the file wrapped the value in double quotes (kept for a value without markup).
+ */
 function textToContent(text: string, cdata: boolean, quoted = false): string {
   // Inside CDATA, newlines and tabs are layout the file had: written as they are.
   if (cdata) return `<![CDATA[${escapeAndroid(text, true, false).replace(/\]\]>/g, ']]]]><![CDATA[>')}]]>`;
