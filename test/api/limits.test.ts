@@ -1,9 +1,11 @@
 // Body limits of API.md section 8 (413 payload_too_large before any work) and the per-project rate limit,
 // shared by every server process on one database.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { RATE_LIMIT, WINDOW_MS } from '../../handlers/platform/ratelimit.js';
+import { migrate, openDb, type Db } from '../../handlers/platform/db.js';
+import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../handlers/platform/ratelimit.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -88,7 +90,6 @@ test('the rate limit is one window per project across two server instances on on
 });
 
 test('a new window opens after 60 seconds, and the sweep drops old windows', async (t) => {
-  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
   const db = svc.service.app.db;
   const start = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS);
   t.is(await countRequest(db, 'p_window', start), 1);
@@ -100,7 +101,6 @@ test('a new window opens after 60 seconds, and the sweep drops old windows', asy
 });
 
 test('only a live key acting on its own project is counted, and /operations shares its project window', async (t) => {
-  const { windowStart } = await import('../../handlers/platform/ratelimit.js');
   const db = svc.service.app.db;
   const p = await createTestProject(svc, { scopes: ['admin'] });
   const other = await createTestProject(svc, { scopes: ['admin'] });
@@ -125,48 +125,43 @@ test('only a live key acting on its own project is counted, and /operations shar
   t.false([401, 429].includes((await get('/operations/op_unknown', other.apiKey)).status));
 });
 
-test('the SQLite write-ahead log is checkpointed under a stream of rate-window writes', async (t) => {
-  // A RETURNING statement stepped only to its first row commits on reset, where SQLite never runs its
-  // auto-checkpoint: the WAL then grows by a page per request, forever. Always SQLite: the embedded default.
-  const { openDb, migrate } = await import('../../handlers/platform/db.js');
-  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
-  const { statSync } = await import('node:fs');
-  const dir = (await import('node:fs')).mkdtempSync(path.join(os.tmpdir(), 'glossa-wal-'));
-  const db = openDb(`sqlite://${path.join(dir, 'wal.db')}`);
+/** A migrated SQLite database on a file of its own (whatever TEST_DB says: SQLite is the embedded default). */
+async function withSqliteFile(run: (db: Db, file: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-sqlite-'));
+  const file = path.join(dir, 'service.db');
+  const db = openDb(`sqlite://${file}`);
   try {
     await migrate(db);
-    const start = Date.now();
-    for (let i = 0; i < 3000; i++) await countRequest(db, `p_${i % 50}`, start);
-    t.is(await countRequest(db, 'p_0', start), 61);
-    // wal_autocheckpoint is 1,000 pages: a WAL that is checkpointed and restarted stays near 4 MB.
-    const walPages = statSync(path.join(dir, 'wal.db-wal')).size / 4120;
-    t.true(walPages < 1500, `the WAL holds ${walPages.toFixed(0)} pages after 3,000 writes`);
+    await run(db, file);
   } finally {
     await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
   }
-});
+}
 
-test('a transaction that reads and then writes is not broken by a hot write committing in between', async (t) => {
-  // SQLite only, on a file of its own: a deferred transaction would fail its first write with SQLITE_BUSY_SNAPSHOT
-  // once another connection had committed after its first read.
-  const { openDb, migrate } = await import('../../handlers/platform/db.js');
-  const { countRequest } = await import('../../handlers/platform/ratelimit.js');
-  const dir = (await import('node:fs')).mkdtempSync(path.join(os.tmpdir(), 'glossa-snapshot-'));
-  const db = openDb(`sqlite://${path.join(dir, 'snap.db')}`);
-  try {
-    await migrate(db);
-    const start = Date.now();
-    t.is(await countRequest(db, 'p_hot', start), 1, 'the hot connection is open');
-    let hot: Promise<number> | undefined;
-    await db.transaction(async (trx) => {
-      t.is((await trx('rate_windows').select('*')).length, 1);
-      hot = countRequest(db, 'p_hot', start);
-      await new Promise((r) => setTimeout(r, 30));
-      await trx('rate_windows').insert({ project_id: 'p_trx', window_start: start, count: 1 });
-    });
-    t.is(await hot, 2, 'the hot write waited for the transaction and then counted');
-    t.is((await db('rate_windows').where({ project_id: 'p_trx' })).length, 1);
-  } finally {
-    await db.destroy();
-  }
-});
+test('the SQLite write-ahead log is checkpointed under a stream of rate-window writes', (t) => withSqliteFile(async (db, file) => {
+  // A RETURNING statement stepped only to its first row commits on reset, where SQLite never runs its
+  // auto-checkpoint: the WAL then grows by a page per request, forever.
+  const start = Date.now();
+  for (let i = 0; i < 3000; i++) await countRequest(db, `p_${i % 50}`, start);
+  t.is(await countRequest(db, 'p_0', start), 61);
+  // wal_autocheckpoint is 1,000 pages: a WAL that is checkpointed and restarted stays near 4 MB.
+  const walPages = statSync(`${file}-wal`).size / 4120;
+  t.true(walPages < 1500, `the WAL holds ${walPages.toFixed(0)} pages after 3,000 writes`);
+}));
+
+test('a transaction that reads and then writes is not broken by a hot write committing in between', (t) => withSqliteFile(async (db) => {
+  // A deferred transaction would fail its first write with SQLITE_BUSY_SNAPSHOT once another connection had
+  // committed after its first read.
+  const start = Date.now();
+  t.is(await countRequest(db, 'p_hot', start), 1, 'the hot connection is open');
+  let hot: Promise<number> | undefined;
+  await db.transaction(async (trx) => {
+    t.is((await trx('rate_windows').select('*')).length, 1);
+    hot = countRequest(db, 'p_hot', start);
+    await new Promise((r) => setTimeout(r, 30));
+    await trx('rate_windows').insert({ project_id: 'p_trx', window_start: start, count: 1 });
+  });
+  t.is(await hot, 2, 'the hot write waited for the transaction and then counted');
+  t.is((await db('rate_windows').where({ project_id: 'p_trx' })).length, 1);
+}));
