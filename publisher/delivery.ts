@@ -55,6 +55,20 @@ export interface RenderedDelivery {
   files: Record<string, Record<string, ManifestObject>>;
 }
 
+/** The same without the bodies: what a prepared publish keeps, its objects already in the store. */
+export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & { objects: Array<{ file: string; contentType: string }> };
+
+export const indexOf = (r: RenderedDelivery): DeliveryIndex => ({ ...r, objects: r.objects.map(({ file, contentType }) => ({ file, contentType })) });
+
+/** Writes a rendered version's objects under the prepared token (publish/prepare.ts), for a publish to copy. */
+export async function writePrepared(objects: ObjectStore, projectId: string, token: string, r: RenderedDelivery): Promise<void> {
+  await bounded(r.objects.map((o) => () => objects.put(objectKeys.prepared(projectId, token, o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE })), 8);
+}
+
+export async function deletePrepared(objects: ObjectStore, projectId: string, token: string): Promise<void> {
+  await objects.deleteTree(objectKeys.preparedTree(projectId, token));
+}
+
 /** Renders every object of a version. No object depends on the version's id, so this runs before it is minted. */
 export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelivery {
   const langs = [s.baseLang, ...s.languages];
@@ -79,10 +93,17 @@ export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelive
   return out;
 }
 
-/** Writes a rendered version's objects under its id, in parallel, and then its manifest, strictly last. */
-export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, r: RenderedDelivery) {
+/** A version's objects: rendered for it, or a prepared publish's, already in the store under its token. */
+export type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
+
+/** Writes a version's objects under its id, in parallel, and then its manifest, strictly last. */
+export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, source: DeliverySource) {
+  const target = (file: string) => objectKeys.bundle(projectId, versionId, file);
+  const r: DeliveryIndex = 'rendered' in source ? source.rendered : source.prepared.index;
   // Immutable objects in parallel (their waits on the disk or the network overlap), the manifest strictly last.
-  await bounded(r.objects.map((o) => () => objects.put(objectKeys.bundle(projectId, versionId, o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE })), 8);
+  await bounded('rendered' in source
+    ? source.rendered.objects.map((o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }))
+    : source.prepared.index.objects.map((o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file))), 8);
   const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
   const files = Object.fromEntries(Object.entries(r.files).map(([format, byLang]) => [format, Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)]))]));
   const manifest = {

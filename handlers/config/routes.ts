@@ -1,4 +1,5 @@
 // Config group: POST /languages and POST /output-formats (API.md 2.11, 4.3).
+import { contentChanged } from '../platform/content.js';
 import { isUniqueViolation } from '../platform/db.js';
 import { recordEvent } from '../platform/events.js';
 import { conflict, invalidArgument } from '../platform/errors.js';
@@ -51,6 +52,7 @@ export const addLanguage: Handler = async (ctx) => {
         return { fillMode: undefined, changed: false };
       }
       await recordEvent(trx, p.id, 'project.updated', { projectId: p.id, change: 'language.added', code, fillMode }, now);
+      await contentChanged(trx, p.id, now);
       return { fillMode, changed: true };
     }
     if (row.removed_at != null) {
@@ -59,6 +61,7 @@ export const addLanguage: Handler = async (ctx) => {
         .update({ removed_at: null, fill_mode: fillMode, updated_at: now });
       if (n !== 1) return { fillMode: row.fill_mode, changed: false };
       await recordEvent(trx, p.id, 'project.updated', { projectId: p.id, change: 'language.revived', code, fillMode }, now);
+      await contentChanged(trx, p.id, now);
       return { fillMode, changed: true };
     }
     if (!requested || requested === row.fill_mode) return { fillMode: row.fill_mode, changed: false };

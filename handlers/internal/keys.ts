@@ -1,4 +1,5 @@
 // Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list.
+import { contentChanged } from '../platform/content.js';
 import { getProject } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';
@@ -16,10 +17,14 @@ export const internalUpdateKey: Handler = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const key = await keyByRef(db, p.id, ctx.params.key);
-  const row: Record<string, unknown> = { updated_at: Date.now() };
+  const now = Date.now();
+  const row: Record<string, unknown> = { updated_at: now };
   if ('enabled' in ctx.body) row.enabled = ctx.body.enabled;
   if ('sourceVerified' in ctx.body) row.source_verified = ctx.body.sourceVerified;
-  await db('keys').where({ id: key.id }).update(row);
+  await db.transaction(async (trx) => {
+    await trx('keys').where({ id: key.id }).update(row);
+    await contentChanged(trx, p.id, now);
+  });
   return { body: { key: key.name, enabled: 'enabled' in ctx.body ? ctx.body.enabled : bool(key.enabled), sourceVerified: 'sourceVerified' in ctx.body ? ctx.body.sourceVerified : bool(key.source_verified) } };
 };
 
@@ -39,8 +44,11 @@ export const internalPutTranslation: Handler = async (ctx) => {
     job_id: null,
     updated_at: now,
   };
-  if (existing) await db('translations').where({ key_id: key.id, lang }).update(row);
-  else await db('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
+  await db.transaction(async (trx) => {
+    if (existing) await trx('translations').where({ key_id: key.id, lang }).update(row);
+    else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
+    await contentChanged(trx, p.id, now);
+  });
   return { body: { key: key.name, lang, status: row.status, value: row.value, origin: row.origin } };
 };
 

@@ -1,4 +1,5 @@
 // Projects, their languages and API keys, as the dashboard manages them.
+import { contentChanged } from '../platform/content.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { getProject, projectView } from '../config/projects.js';
 import { createApiKey, type Scope } from '../platform/apikeys.js';
@@ -90,7 +91,11 @@ export const internalRemoveLanguage: Handler = async (ctx) => {
   if (code === p.base_lang) throw invalidArgument('The base language cannot be removed.');
   const row = await db('project_languages').where({ project_id: p.id, code }).first();
   if (!row) throw notFound(`${code} is not a language of this project.`);
-  await db('project_languages').where({ project_id: p.id, code }).whereNull('removed_at').update({ removed_at: Date.now(), updated_at: Date.now() });
+  const now = Date.now();
+  await db.transaction(async (trx) => {
+    const n = await trx('project_languages').where({ project_id: p.id, code }).whereNull('removed_at').update({ removed_at: now, updated_at: now });
+    if (n) await contentChanged(trx, p.id, now);
+  });
   return { status: 204 };
 };
 

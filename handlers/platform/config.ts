@@ -22,6 +22,8 @@ export interface Config {
   workers: 'inline' | 'off';
   webhookAllowPrivate: boolean;
   logLevel: string;
+  /** Quiet time after a project's last content change before its publish is prepared (publish/prepare.ts). */
+  prepareDelayMs: number;
 }
 
 function flag(v: string | undefined): boolean {
@@ -63,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
     logLevel: env.LOG_LEVEL || 'info',
+    prepareDelayMs: int('PREPARE_DELAY_MS', env.PREPARE_DELAY_MS, 5_000),
   };
 }

@@ -1,9 +1,11 @@
 // The object store behind publishing and delivery: a folder (embedded default) or an S3 bucket (any
 // S3-compatible store). Objects are written whole; a reader sees either the old or the new object.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+} from '@aws-sdk/client-s3';
 import type { Config } from './config.js';
 
 export interface StoredObject {
@@ -21,12 +23,19 @@ export interface ObjectStore {
   /** Null when the object does not exist. */
   get(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
+  /** Copies an object, headers included, within the store (the source must exist). */
+  copy(from: string, to: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix/`. */
+  deleteTree(prefix: string): Promise<void>;
 }
 
 /** Object keys: one layout for the folder, the bucket and the CDN in front of it. */
 export const objectKeys = {
   manifest: (projectId: string) => `v1/projects/${projectId}/manifest`,
   bundle: (projectId: string, versionId: string, file: string) => `v1/projects/${projectId}/bundles/${versionId}/${file}`,
+  /** A prepared publish's objects (publish/prepare.ts): unpublished content, outside the delivered `v1/` tree. */
+  prepared: (projectId: string, token: string, file: string) => `prepared/${projectId}/${token}/${file}`,
+  preparedTree: (projectId: string, token: string) => `prepared/${projectId}/${token}`,
 };
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -76,6 +85,25 @@ async function writeAtomic(file: string, data: Buffer): Promise<void> {
       await fh.close();
     }
     await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * `dst` becomes a second name of `src` (the same bytes, written once), or a copy where the file system has no
+ * hard links; through a temp name, so an existing `dst` is replaced whole. Sound because no object is ever
+ * rewritten in place: a put renames a new file over the old name.
+ */
+async function linkAtomic(src: string, dst: string): Promise<void> {
+  const tmp = path.join(path.dirname(dst), `.${path.basename(dst)}.${randomBytes(8).toString('hex')}.tmp`);
+  try {
+    await link(src, tmp).catch(async (err) => {
+      if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+      await copyFile(src, tmp);
+    });
+    await rename(tmp, dst);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
@@ -150,6 +178,20 @@ export class FolderStore implements ObjectStore {
       await rm(file + META_SUFFIX, { force: true });
     });
   }
+
+  async deleteTree(prefix: string): Promise<void> {
+    await rm(this.file(prefix), { recursive: true, force: true });
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const src = this.file(from);
+    const dst = this.file(to);
+    await this.serial(to, async () => {
+      await mkdir(path.dirname(dst), { recursive: true });
+      await linkAtomic(src + META_SUFFIX, dst + META_SUFFIX);
+      await linkAtomic(src, dst);
+    });
+  }
 }
 
 /**
@@ -204,6 +246,22 @@ export class S3Store implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+  }
+
+  async deleteTree(prefix: string): Promise<void> {
+    const Prefix = `${this.key(prefix)}/`;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
+      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    // Server-side: the bytes never pass through this process. Content type and cache control come along.
+    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: this.key(to), CopySource: `${this.bucket}/${this.key(from)}`, MetadataDirective: 'COPY' }));
   }
 }
 

@@ -1,18 +1,19 @@
 // POST /publish and POST /versions/{versionId}/restore (API.md 2.8, 4.4), and version file pulls.
 import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
-import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
-import { capList, gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
-import { valueIcuOk } from '../sync/file.js';
-import { readLive, serializeSnapshot, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
+import { CONTENT_TYPES, renderDelivery, renderFile } from '../../publisher/delivery.js';
+import { capList, rejectionLabel as label } from '../../publisher/gates.js';
+import { serializeSnapshot, type Snapshot } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
 import { ApiError, conflict, invalidArgument, notFound, operationNotFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
-import { liveJobIds } from '../translate/cells.js';
-import { checkDailyCap, currentVersion, loadSnapshot, mintVersion, projectFormats, resolveVersion, unapprovedOf, versionView, type Unapproved } from './versions.js';
-
+import { buildSnapshot, cellGate, defaultParams, exhaustedOf, unapprovedIn, type Built, type PublishParams } from './build.js';
+import { preparedFor, type Prepared } from './prepare.js';
+import {
+  checkDailyCap, currentVersion, loadSnapshot, mintVersion, PreparedStale, projectFormats, resolveVersion, unapprovedOf, versionView, type MintInput,
+} from './versions.js';
 
 /** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
 function refuseAgent(ctx: Ctx) {
@@ -20,15 +21,74 @@ function refuseAgent(ctx: Ctx) {
   if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
 }
 
-/** The publish gates; a value imported from the team's own file is theirs verbatim: only its ICU syntax counts. */
-function cellGate(source: string, value: string, lang: string, imported: boolean) {
-  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
-  return gateCell(source, value, lang);
-}
-
 function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
   const groups = findCollisions(snapshot, formats);
   if (groups.length) throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
+}
+
+/** What a publish would mint, from the live content or from the prepared publish, before the refusals. */
+interface Candidate {
+  digest: string;
+  pending: number;
+  markersByJob: Record<string, number>;
+  icuRejected: string[];
+  icuRejectedTotal: number;
+  markupRejected: string[];
+  markupRejectedTotal: number;
+  /** Called once every refusal has passed (rendering is the expensive part of a live publish). */
+  mint: () => Omit<MintInput, 'project' | 'label' | 'restoredFrom'>;
+  /** Refusals only the live content needs checked (a prepared publish never has collisions). */
+  check?: () => void;
+}
+
+function liveCandidate(built: Built, formats: FormatId[]): Candidate {
+  const { snapshot } = built;
+  const serialized = serializeSnapshot(snapshot);
+  return {
+    digest: serialized.digest, pending: built.pending, markersByJob: built.markersByJob,
+    icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
+    markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
+    check: () => collisionCheck(snapshot, formats),
+    mint: () => ({
+      digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
+      // Rendered before the mint's transaction, which then holds the database only while objects are written.
+      unapproved: unapprovedIn(snapshot), content: { body: serialized.body, rendered: renderDelivery(snapshot, formats) },
+    }),
+  };
+}
+
+function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
+  const s = p.summary;
+  return {
+    digest: p.digest, pending: s.pending, markersByJob: s.markersByJob,
+    icuRejected: s.icuRejected, icuRejectedTotal: s.icuRejectedTotal, markupRejected: s.markupRejected, markupRejectedTotal: s.markupRejectedTotal,
+    mint: () => ({ digest: p.digest, keyCount: s.keyCount, baseLang: s.baseLang, languages: s.languages, formats, unapproved: s.unapproved, content: { prepared: p.source } }),
+  };
+}
+
+/** The refusals in their documented order, then the mint. */
+async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
+  const { db } = ctx.app;
+  const b = ctx.body ?? {};
+  if (b.require_complete === true) {
+    const exhausted = await exhaustedOf(db, c.markersByJob);
+    if (c.pending > 0 || exhausted > 0 || c.icuRejectedTotal || c.markupRejectedTotal) {
+      throw conflict('fill_incomplete', `${c.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
+        pending: c.pending, exhausted, refused: { icu: c.icuRejectedTotal, markup: c.markupRejectedTotal },
+      });
+    }
+  }
+  c.check?.();
+  const current = await currentVersion(db, project);
+  if (b.skipIfIdentical === true && current && current.digest === c.digest) {
+    return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
+  }
+  await checkDailyCap(db, project.id, Date.now());
+  const v = await mintVersion(db, ctx.app.objects, { ...c.mint(), project, label: b.label ?? null, restoredFrom: null });
+  return {
+    status: 201,
+    body: versionView(v, { icuRejected: c.icuRejected, icuRejectedTotal: c.icuRejectedTotal, markupRejected: c.markupRejected, markupRejectedTotal: c.markupRejectedTotal }),
+  };
 }
 
 export const publishVersion: Handler = async (ctx) => {
@@ -36,79 +96,22 @@ export const publishVersion: Handler = async (ctx) => {
   const b = ctx.body ?? {};
   const project = await getProject(db, ctx.params.projectId);
   refuseAgent(ctx);
-  const formats = await projectFormats(db, project);
+  const defaults = await defaultParams(db, project);
+  const { formats } = defaults;
   if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
     throw conflict('output_format_conflict', `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`);
   }
-  const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
-  const approvedOnly = b.approvedOnly === true || bool(ws.require_approval);
-  const mode = b.incompleteMode ?? (project.mode === 'a' ? 'skip' : 'source');
-
-  const live = await readLive(db, project.id);
-  const liveJobs = await liveJobIds(db, live.rows.filter((r) => r.status === 'pending' && r.job_id != null).map((r) => Number(r.job_id)));
-  const rowsByKey = new Map<number, Map<string, (typeof live.rows)[number]>>();
-  for (const r of live.rows) {
-    const id = Number(r.key_id);
-    let byLang = rowsByKey.get(id);
-    if (!byLang) rowsByKey.set(id, (byLang = new Map()));
-    byLang.set(r.lang, r);
-  }
-  const noRows = new Map<string, (typeof live.rows)[number]>();
-
-  let pending = 0;
-  let exhausted = 0;
-  const icuRejected: string[] = [];
-  const markupRejected: string[] = [];
-  const keys = live.keys.map((k) => {
-    const cells: Record<string, SnapshotCell> = {};
-    const rows = rowsByKey.get(Number(k.id)) ?? noRows;
-    for (const lang of live.languages) {
-      const r = rows.get(lang);
-      let ok = false;
-      if (r && r.status !== 'pending' && r.value != null && (!approvedOnly || r.status === 'approved')) {
-        const gate = cellGate(k.source, r.value, lang, r.origin === 'import');
-        if (gate.icu) icuRejected.push(label(k.name, lang));
-        else if (gate.markup) markupRejected.push(label(k.name, lang));
-        else {
-          const cell: SnapshotCell = { value: r.value, status: r.status };
-          if (r.origin === 'import') cell.imported = true;
-          cells[lang] = cell;
-          ok = true;
-        }
-      }
-      if (ok) continue;
-      pending++;
-      // A marker no live job will fill any more.
-      if (r?.status === 'pending' && !(r.job_id != null && liveJobs.has(Number(r.job_id)))) exhausted++;
-      if (mode === 'source') cells[lang] = { value: k.source, status: 'source', fallback: true };
-    }
-    return toSnapshotKey(k, cells);
-  });
-  if (b.require_complete === true && (pending > 0 || exhausted > 0 || icuRejected.length || markupRejected.length)) {
-    throw conflict('fill_incomplete', `${pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
-      pending, exhausted, refused: { icu: icuRejected.length, markup: markupRejected.length },
-    });
-  }
-  const snapshot: Snapshot = { baseLang: live.baseLang, languages: live.languages, keys, catalogs: live.catalogs };
-  collisionCheck(snapshot, formats);
-  const current = await currentVersion(db, project);
-  const serialized = serializeSnapshot(snapshot);
-  if (b.skipIfIdentical === true && current && current.digest === serialized.digest) {
-    return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
-  }
-  await checkDailyCap(db, project.id, Date.now());
-  const unapproved: Unapproved = { listed: [], total: 0 };
-  for (const k of keys) {
-    for (const lang in k.cells) {
-      if (k.cells[lang].status === 'approved') continue;
-      if (unapproved.total++ < REJECTED_CAP) unapproved.listed.push(label(k.name, lang));
+  const params: PublishParams = { mode: b.incompleteMode ?? defaults.mode, approvedOnly: b.approvedOnly === true || defaults.approvedOnly, formats };
+  const prepared = await preparedFor(db, project, params);
+  if (prepared) {
+    try {
+      return await publishCandidate(ctx, project, preparedCandidate(prepared, formats));
+    } catch (err) {
+      // Replaced or outdated between the choice and the mint: nothing was minted; publish the live content.
+      if (!(err instanceof PreparedStale)) throw err;
     }
   }
-  const v = await mintVersion(db, ctx.app.objects, { project, snapshot, serialized, formats, label: b.label ?? null, restoredFrom: null, unapproved });
-  return {
-    status: 201,
-    body: versionView(v, { icuRejected: capList(icuRejected), icuRejectedTotal: icuRejected.length, markupRejected: capList(markupRejected), markupRejectedTotal: markupRejected.length }),
-  };
+  return publishCandidate(ctx, project, liveCandidate(await buildSnapshot(db, project.id, params), formats));
 };
 
 export const restoreVersion: Handler = async (ctx) => {
@@ -135,8 +138,10 @@ export const restoreVersion: Handler = async (ctx) => {
     }
   }
   const formats = JSON.parse(from.formats) as FormatId[];
+  const serialized = serializeSnapshot(snapshot);
   const v = await mintVersion(db, ctx.app.objects, {
-    project, snapshot, serialized: serializeSnapshot(snapshot), formats, label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from),
+    project, digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
+    label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from), content: { body: serialized.body, rendered: renderDelivery(snapshot, formats) },
   });
   return {
     status: 201,

@@ -2,12 +2,12 @@
 // its snapshot, the delivery objects (manifest last) and the strings.published event in one transaction:
 // a failure anywhere, the object store included, mints nothing and leaves the previous manifest in place.
 import type { FormatId } from '../../publisher/catalog.js';
-import { renderDelivery, writeDelivery } from '../../publisher/delivery.js';
+import { writeDelivery, type DeliveryIndex, type RenderedDelivery } from '../../publisher/delivery.js';
 import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { isUniqueViolation, parseJson } from '../platform/db.js';
+import { dialectOf, isUniqueViolation, parseJson } from '../platform/db.js';
 import { ApiError, notFound } from '../platform/errors.js';
 import { newEventId, recordEvent } from '../platform/events.js';
 import type { ObjectStore } from '../platform/objects.js';
@@ -41,7 +41,8 @@ export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promis
 }
 
 export async function loadSnapshot(db: Db, projectId: string, versionId: string): Promise<Snapshot> {
-  const row = await db('version_snapshots').where({ project_id: projectId, version_id: versionId }).first('body');
+  const row = await db('versions as v').join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
+    .where({ 'v.project_id': projectId, 'v.id': versionId }).first('b.body');
   return JSON.parse(row.body);
 }
 
@@ -75,26 +76,58 @@ export function unapprovedOf(v: VersionRow): Unapproved {
   return Array.isArray(stored) ? { listed: capList(stored), total: stored.length } : stored;
 }
 
+/** A prepared publish to mint from (prepare.ts): its objects are in the store under `token`. */
+export interface PreparedSource { token: string; rev: number; index: DeliveryIndex }
+
+/** The prepared publish was replaced, or the content changed, after the publish chose it: nothing was minted. */
+export class PreparedStale extends Error {}
+
 export interface MintInput {
   project: ProjectRow;
-  snapshot: Snapshot;
-  /** serializeSnapshot(snapshot), computed once by the caller. */
-  serialized: { body: string; digest: string };
+  digest: string;
+  keyCount: number;
+  baseLang: string;
+  /** Target languages, in order. */
+  languages: string[];
   formats: FormatId[];
   label: string | null;
   restoredFrom: string | null;
   unapproved: Unapproved;
+  /** The snapshot's stored form (under `digest`) and its rendered objects, or the prepared publish that holds both. */
+  content: { body: string; rendered: RenderedDelivery } | { prepared: PreparedSource };
+}
+
+/**
+ * The mint's first statement. Holding the project's prepared row to the commit orders every mint against the
+ * prepare that replaces it (prepare.ts), which then deletes the old prepared objects and any snapshot no version
+ * names: none of them can vanish under a mint. (SQLite transactions are serial anyway.)
+ */
+async function lockPrepared(trx: Db, projectId: string) {
+  const q = trx('prepared_publishes').where({ project_id: projectId }).first('token', 'content_rev');
+  return dialectOf(trx) === 'mysql' ? q.forUpdate() : q;
+}
+
+/** Inside the mint: the prepared publish is still the one chosen, and still the project's content. */
+async function checkPrepared(trx: Db, projectId: string, p: PreparedSource, row: { token: string; content_rev: unknown } | undefined): Promise<void> {
+  const project = await trx('projects').where({ id: projectId }).first('content_rev');
+  if (row?.token !== p.token || Number(row.content_rev) !== p.rev || Number(project?.content_rev) !== p.rev) throw new PreparedStale();
+}
+
+/** Stores a snapshot body once per project and digest. */
+export async function storeSnapshot(trx: Db, projectId: string, digest: string, body: string): Promise<void> {
+  const stored = await trx('snapshot_bodies').where({ project_id: projectId, digest }).first('digest');
+  if (!stored) await trx('snapshot_bodies').insert({ project_id: projectId, digest, body });
 }
 
 export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<VersionRow> {
-  const { project, snapshot } = m;
-  // Rendered before the transaction, which then holds the database only while the objects are written.
-  const rendered = renderDelivery(snapshot, m.formats);
+  const { project, content } = m;
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const day = dayOf(now);
     try {
       return await db.transaction(async (trx) => {
+        const prepared = await lockPrepared(trx, project.id);
+        if ('prepared' in content) await checkPrepared(trx, project.id, content.prepared, prepared);
         const cap = await trx('publish_days').where({ project_id: project.id, day }).first('count');
         if (cap && Number(cap.count) >= DAILY_PUBLISH_CAP) {
           throw new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
@@ -102,14 +135,15 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
         const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
         const seq = Number(last[0]?.seq ?? 0) + 1;
         const id = `${day}.${seq}`;
-        const languages = [{ code: snapshot.baseLang, isBase: true }, ...snapshot.languages.map((code) => ({ code, isBase: false }))];
+        const languages = [{ code: m.baseLang, isBase: true }, ...m.languages.map((code) => ({ code, isBase: false }))];
         const row: VersionRow = {
-          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.serialized.digest,
-          formats: JSON.stringify(m.formats), key_count: snapshot.keys.length, languages: JSON.stringify(languages),
+          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.digest,
+          formats: JSON.stringify(m.formats), key_count: m.keyCount, languages: JSON.stringify(languages),
           restored_from: m.restoredFrom, all_approved: m.unapproved.total === 0, unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
         };
         await trx('versions').insert({ ...row, created_at: now });
-        await trx('version_snapshots').insert({ project_id: project.id, version_id: id, body: m.serialized.body });
+        // A prepared publish stored its snapshot already.
+        if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
         await trx('projects').where({ id: project.id }).update({ current_version: id });
         await trx('publish_days').insert({ project_id: project.id, day, count: 0 }).onConflict(['project_id', 'day']).ignore();
         await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
@@ -117,10 +151,10 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
         await recordEvent(trx, project.id, 'strings.published', {
           id: eventId, type: 'strings.published', schemaVersion: 1, createdAt: new Date(now).toISOString(),
           project: { id: project.id, handle: project.handle, slug: project.slug },
-          data: { versionId: id, label: m.label, keyCount: snapshot.keys.length, languages },
+          data: { versionId: id, label: m.label, keyCount: m.keyCount, languages },
         }, now, eventId);
         // The delivery objects last inside the transaction: if the store fails, nothing is minted.
-        await writeDelivery(objects, project.id, id, now, rendered);
+        await writeDelivery(objects, project.id, id, now, 'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered });
         return row;
       });
     } catch (err) {

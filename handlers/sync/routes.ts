@@ -2,6 +2,7 @@
 // catalog: keys it lacks are disabled, keys it carries again are re-enabled; sources and imported translations
 // are applied where they changed; values the project produced or a person signed off are kept (or overwritten
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
+import { contentChanged } from '../platform/content.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { chunks } from '../platform/db.js';
@@ -86,6 +87,8 @@ async function apply(
   for (const part of chunks(creates)) {
     for (const r of await trx('keys').where('project_id', project.id).whereIn('name', part.map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
   }
+  // A sync of an unchanged file writes nothing, and leaves the prepared publish standing.
+  let changed = creates.length > 0 || plan.orphans.length > 0 || plan.writes.length > 0;
   const history: Array<Record<string, unknown>> = [];
   for (const e of plan.entries) {
     if (!e.key) continue;
@@ -98,7 +101,9 @@ async function apply(
     if (e.key.fileKey !== e.fileKey) row.file_key = e.fileKey;
     if (e.key.comment !== e.comment) row.comment = e.comment;
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
-    if (Object.keys(row).length) await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
+    if (!Object.keys(row).length) continue;
+    await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
+    changed = true;
   }
   for (const part of chunks(history)) await trx('key_history').insert(part);
   for (const part of chunks(plan.orphans)) await trx('keys').whereIn('id', part).update({ enabled: false, updated_at: now });
@@ -112,19 +117,25 @@ async function apply(
     await trx('translations').insert(part).onConflict(['key_id', 'lang']).merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
   }
 
-  await trx('project_catalogs').insert({ project_id: project.id, format, meta: JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings }), updated_at: now })
-    .onConflict(['project_id', 'format']).merge(['meta', 'updated_at']);
+  const meta = JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings });
+  const stored = await trx('project_catalogs').where({ project_id: project.id, format }).first('meta');
+  if (stored?.meta !== meta) {
+    await trx('project_catalogs').insert({ project_id: project.id, format, meta, updated_at: now }).onConflict(['project_id', 'format']).merge(['meta', 'updated_at']);
+    changed = true;
+  }
 
   let trackingToken: string | null = null;
   let estimatedCredits = 0;
   if (run.canFill) {
     const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null);
     await insertMarkers(trx, project.id, pairs, now);
+    if (pairs.length) changed = true;
     const queued = await enqueueFill(trx, jobs, project, pairs, now);
-    if (queued) { trackingToken = queued.trackingToken; estimatedCredits = queued.estimate; }
+    if (queued) { trackingToken = queued.trackingToken; estimatedCredits = queued.estimate; changed = true; }
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = result(plan, { estimatedCredits, balance, trackingToken });
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
+  if (changed) await contentChanged(trx, project.id, now);
   return { body, trackingToken };
 }

@@ -2,6 +2,7 @@
 // is one transaction: charge what was translated (never more than the batch's hold), store the values,
 // move the pairs and the job's counters. A charge the balance no longer covers ends the job
 // aborted_no_credits; its markers stay pending and the next push queues them again.
+import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, dialectOf } from '../platform/db.js';
 import { EngineUnavailableError } from '../platform/engines/types.js';
@@ -95,6 +96,7 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
           translated: trx.raw('translated + ?', [translatedPairs.length]), failed: trx.raw('failed + ?', [failedPairs.length]),
           charged_mc: trx.raw('charged_mc + ?', [chargeMc]), held_mc: trx.raw('held_mc - ?', [releaseMc]), updated_at: now,
         });
+        if (done.length) await contentChanged(trx, job.project_id, now);
         return true;
       });
       if (!ok) return finish(db, jobId, 'aborted_no_credits', now);

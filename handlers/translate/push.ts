@@ -1,5 +1,6 @@
 // POST /translate (API.md 2.1–2.3): register units by content token, carry copy-edited keys over, mark the
 // (key, language) pairs with no value as pending, hold the estimate and queue one fill job.
+import { contentChanged } from '../platform/content.js';
 import { randomBytes } from 'node:crypto';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
@@ -228,7 +229,10 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     }
     const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
-    await insertMarkers(trx, project.id, cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`)), now);
+    const markers = cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`));
+    await insertMarkers(trx, project.id, markers, now);
+    // A push of strings the project already holds writes nothing, and leaves the prepared publish standing.
+    if (p.creates.length || p.carries.length || markers.length) await contentChanged(trx, project.id, now);
     return cls;
   });
 
@@ -250,6 +254,8 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
     body.estimatedCredits = q.estimate;
     body.balance = (await readCredit(trx, project.workspace_id, now, true)).available;
     await scope.capture(trx, { body, trackingToken: q.trackingToken });
+    // The markers now name this job, which decides whether a publish counts them exhausted.
+    await contentChanged(trx, project.id, now);
     return q;
   });
   if (!queued) {

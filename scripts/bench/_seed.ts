@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createApiKey } from '../../handlers/platform/apikeys.js';
 import { createApp } from '../../handlers/platform/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
+import { contentChanged } from '../../handlers/platform/content.js';
 import { chunks } from '../../handlers/platform/db.js';
 import { createProject } from '../../handlers/internal/projects.js';
 import { createWorkspace } from '../../handlers/internal/workspaces.js';
@@ -36,6 +37,7 @@ if (seed) {
   const cells = ids.flatMap((id, i) => langs.map((lang) => ({ key_id: id, lang, project_id: projectId, value: `${lang} ${i} für {name}`, status: 'translated', origin: 'ai', job_id: null, updated_at: now })));
   for (const slice of chunks(cells)) await db('translations').insert(slice);
   await db('projects').where({ id: projectId }).update({ output_formats: JSON.stringify((process.env.BENCH_FORMATS ?? 'json').split(',')) });
+  await contentChanged(db, projectId, now);
 }
 await db.destroy();
 writeFileSync(process.env.SEED_OUT!, JSON.stringify({ projects }));

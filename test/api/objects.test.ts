@@ -84,6 +84,33 @@ contract('delete removes the object; deleting a missing object is not an error',
   t.is((await store.get(key))!.body.toString(), 'back');
 });
 
+contract('copy gives the target the source\'s body and headers, replaces an existing target, and leaves the source alone', async (t, store, kind) => {
+  const [src, dst] = [freshKey('prepared/a.json'), freshKey('bundles/2025.01.31.1/a.json')];
+  await store.put(src, '{"copied":true}', { contentType: JSON_TYPE, cacheControl: IMMUTABLE });
+  await store.put(dst, 'stale', { contentType: 'text/plain', cacheControl: 'no-cache' });
+  await store.copy(src, dst);
+  const copied = await store.get(dst);
+  t.is(copied!.body.toString(), '{"copied":true}');
+  t.is(copied!.contentType, JSON_TYPE);
+  t.is(copied!.cacheControl, IMMUTABLE);
+  t.is(copied!.etag, expectedEtag(kind, copied!.body));
+  await store.delete(src);
+  t.is((await store.get(dst))!.body.toString(), '{"copied":true}', 'the copy outlives its source');
+  await t.throwsAsync(store.copy(freshKey('missing'), freshKey('target')));
+});
+
+contract('deleteTree removes every object under the prefix and nothing beside it', async (t, store) => {
+  const base = freshKey('prepared');
+  const opts = { contentType: 'text/plain', cacheControl: IMMUTABLE };
+  const inside = [`${base}/tok/a.json`, `${base}/tok/deep/b.xml`];
+  const beside = [`${base}/tok2/a.json`, `${base}/tokx`];
+  for (const k of [...inside, ...beside]) await store.put(k, k, opts);
+  await store.deleteTree(`${base}/tok`);
+  for (const k of inside) t.is(await store.get(k), null, k);
+  for (const k of beside) t.is((await store.get(k))!.body.toString(), k, k);
+  await t.notThrowsAsync(store.deleteTree(`${base}/missing`));
+});
+
 contract('a missing object is null, including keys under or above an existing one', async (t, store) => {
   const key = freshKey('bundles/2025.01.31.1/en.0123456789abcdef.json');
   t.is(await store.get(key), null);

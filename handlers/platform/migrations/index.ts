@@ -5,12 +5,14 @@ import * as m001 from './001_foundation.js';
 import * as m002 from './002_translate.js';
 import * as m003 from './003_sync.js';
 import * as m004 from './004_publish.js';
+import * as m005 from './005_prepared.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
   '002_translate': m002,
   '003_sync': m003,
   '004_publish': m004,
+  '005_prepared': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,12 @@
+// What a publish reads (keys, cells, languages, synced catalogs) carries a revision per project, so a publish
+// can tell whether the render prepared ahead of it (publish/prepare.ts) still describes the project.
+import type { Db } from './db.js';
+
+/**
+ * Marks the project's content changed. Every transaction that writes keys, translations, languages or synced
+ * catalogs calls this as its last statement: on MySQL the project row's lock is then held only while the
+ * transaction commits, so no writer waits on it while holding another lock.
+ */
+export async function contentChanged(trx: Db, projectId: string, now: number): Promise<void> {
+  await trx('projects').where({ id: projectId }).update({ content_rev: trx.raw('content_rev + 1'), content_changed_at: now });
+}

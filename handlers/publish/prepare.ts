@@ -1,0 +1,121 @@
+// The prepared publish: what POST /publish with the default flags would mint for a project's current content
+// (snapshot, gate results, every rendered object), computed in the background once the content has been quiet
+// for PREPARE_DELAY_MS. A publish that finds one matching its flags and the project's content revision copies
+// the objects and the snapshot and mints, instead of reading and rendering every cell while the client waits.
+// Every other publish (other flags, content changed since, a race lost) takes the full path: the prepared one
+// is only ever a faster way to the same version.
+import { randomBytes } from 'node:crypto';
+import { findCollisions } from '../../publisher/collisions.js';
+import { deletePrepared, indexOf, renderDelivery, writePrepared, type DeliveryIndex } from '../../publisher/delivery.js';
+import { capList } from '../../publisher/gates.js';
+import { serializeSnapshot } from '../../publisher/snapshot.js';
+import type { ProjectRow } from '../config/projects.js';
+import { parseJson, type Db } from '../platform/db.js';
+import type { App } from '../platform/pipeline.js';
+import { buildSnapshot, defaultParams, sameParams, unapprovedIn, type PublishParams } from './build.js';
+import { storeSnapshot, type PreparedSource, type Unapproved } from './versions.js';
+
+/** What a publish needs besides the objects and the snapshot, which stay in the store and the database. */
+export interface PreparedSummary {
+  keyCount: number;
+  baseLang: string;
+  languages: string[];
+  pending: number;
+  markersByJob: Record<string, number>;
+  icuRejected: string[];
+  icuRejectedTotal: number;
+  markupRejected: string[];
+  markupRejectedTotal: number;
+  unapproved: Unapproved;
+  index: DeliveryIndex;
+}
+
+export interface Prepared { source: PreparedSource; digest: string; summary: PreparedSummary }
+
+/** The project's prepared publish, if it was computed for `params` and for the project's content as it is now. */
+export async function preparedFor(db: Db, project: ProjectRow, params: PublishParams): Promise<Prepared | null> {
+  const row = await db('prepared_publishes').where({ project_id: project.id }).first('content_rev', 'params', 'token', 'digest', 'summary');
+  if (!row || Number(row.content_rev) !== Number(project.content_rev) || !sameParams(parseJson(row.params, params), params)) return null;
+  const summary = JSON.parse(row.summary) as PreparedSummary;
+  return { source: { token: row.token, rev: Number(row.content_rev), index: summary.index }, digest: row.digest, summary };
+}
+
+/**
+ * Prepares one project's publish. Reads without holding a transaction (a large project takes a while); the
+ * revision read before and checked again when storing tells whether any content write committed meanwhile.
+ */
+export async function prepareProject(app: App, projectId: string): Promise<'prepared' | 'changed' | 'skipped'> {
+  const { db, objects } = app;
+  const project: ProjectRow | undefined = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
+  if (!project) {
+    await db('projects').where({ id: projectId }).update({ content_changed_at: null });
+    return 'skipped';
+  }
+  const rev = Number(project.content_rev);
+  const settle = (trx: Db) => trx('projects').where({ id: projectId, content_rev: rev }).update({ content_changed_at: null });
+  const params = await defaultParams(db, project);
+  const built = await buildSnapshot(db, projectId, params);
+  // A publish refuses these (409 export_collision): nothing to prepare until the keys change.
+  if (findCollisions(built.snapshot, params.formats).length) {
+    await settle(db);
+    return 'skipped';
+  }
+  const { snapshot } = built;
+  const serialized = serializeSnapshot(snapshot);
+  const rendered = renderDelivery(snapshot, params.formats);
+  const summary: PreparedSummary = {
+    keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages,
+    pending: built.pending, markersByJob: built.markersByJob,
+    icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
+    markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
+    unapproved: unapprovedIn(snapshot), index: indexOf(rendered),
+  };
+  const token = randomBytes(12).toString('hex');
+  let replaced: { token: string; digest: string } | null | false;
+  try {
+    // Written before the transaction, which holds the database (on SQLite, every writer) only for the rows.
+    await writePrepared(objects, projectId, token, rendered);
+    replaced = await db.transaction(async (trx) => {
+      const now = await trx('projects').where({ id: projectId }).first('content_rev');
+      if (Number(now?.content_rev) !== rev) return false;
+      const old = await trx('prepared_publishes').where({ project_id: projectId }).first('token', 'digest');
+      await trx('prepared_publishes').insert({
+        project_id: projectId, content_rev: rev, params: JSON.stringify(params), token, digest: serialized.digest, summary: JSON.stringify(summary), created_at: Date.now(),
+      }).onConflict('project_id').merge();
+      await storeSnapshot(trx, projectId, serialized.digest, serialized.body);
+      // The replaced one's snapshot, unless a version was minted from it.
+      if (old && old.digest !== serialized.digest && !(await trx('versions').where({ project_id: projectId, digest: old.digest }).first('id'))) {
+        await trx('snapshot_bodies').where({ project_id: projectId, digest: old.digest }).delete();
+      }
+      await settle(trx);
+      return old ?? null;
+    });
+  } catch (err) {
+    await deletePrepared(objects, projectId, token);
+    throw err;
+  }
+  if (replaced === false) {
+    // Content changed while this ran: its objects describe nothing, and the change set the project due again.
+    await deletePrepared(objects, projectId, token);
+    return 'changed';
+  }
+  // No publish can still be copying these: a publish holds the prepared row until it commits (versions.ts).
+  if (replaced) await deletePrepared(objects, projectId, replaced.token);
+  return 'prepared';
+}
+
+/** The sweep: prepares the projects whose content has been quiet for the configured delay, oldest change first. */
+export async function prepareDue(app: App, now: number): Promise<void> {
+  const { db } = app;
+  const due: string[] = await db('projects').whereNotNull('content_changed_at').andWhere('content_changed_at', '<=', now - app.config.prepareDelayMs)
+    .orderBy('content_changed_at').limit(20).pluck('id');
+  for (const id of due) {
+    try {
+      await prepareProject(app, id);
+    } catch (err) {
+      // One project's failure (its object store, say) must not hold up the others: it is tried again later.
+      app.log.warn({ err, projectId: id }, 'preparing a publish failed');
+      await db('projects').where({ id }).update({ content_changed_at: now });
+    }
+  }
+}
