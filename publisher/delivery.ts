@@ -58,7 +58,7 @@ export interface RenderedDelivery {
 /** The same without the bodies: what a prepared publish keeps, its objects already in the store. */
 export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & { objects: Array<{ file: string; contentType: string }> };
 
-export const indexOf = (r: RenderedDelivery): DeliveryIndex => ({ ...r, objects: r.objects.map(({ file, contentType }) => ({ file, contentType })) });
+export const withoutBodies = (r: RenderedDelivery): DeliveryIndex => ({ ...r, objects: r.objects.map(({ file, contentType }) => ({ file, contentType })) });
 
 /** Writes a rendered version's objects under the prepared token (publish/prepare.ts), for a publish to copy. */
 export async function writePrepared(objects: ObjectStore, projectId: string, token: string, r: RenderedDelivery): Promise<void> {
@@ -69,8 +69,14 @@ export async function deletePrepared(objects: ObjectStore, projectId: string, to
   await objects.deleteTree(objectKeys.preparedTree(projectId, token));
 }
 
-/** Renders every object of a version. No object depends on the version's id, so this runs before it is minted. */
-export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelivery {
+/** Lets other work (requests, on an inline worker) run between the long synchronous steps of a render. */
+export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Renders every object of a version. No object depends on the version's id, so this runs before it is minted.
+ * Each object is one synchronous step; the event loop gets a turn between them.
+ */
+export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<RenderedDelivery> {
   const langs = [s.baseLang, ...s.languages];
   const out: RenderedDelivery = { baseLang: s.baseLang, langs, objects: [], bundles: {}, files: {} };
   const stage = (name: (hash: string) => string, body: string, contentType: string): ManifestObject => {
@@ -80,11 +86,13 @@ export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelive
     return { url: file, hash, size: Buffer.byteLength(body) };
   };
   for (const lang of langs) {
+    await yieldTurn();
     out.bundles[lang] = stage((h) => `${lang}.${h}.json`, JSON.stringify(bundleFor(s, lang)), 'application/json; charset=utf-8');
   }
   for (const format of formats) {
     out.files[format] = {};
     for (const lang of MULTI.has(format) ? [s.baseLang] : langs) {
+      await yieldTurn();
       const obj = stage((h) => `${format}.${lang}.${h}.${EXTENSIONS[format]}`, renderFile(s, format, lang), CONTENT_TYPES[format]);
       if (MULTI.has(format)) for (const l of langs) out.files[format][l] = obj;
       else out.files[format][lang] = obj;

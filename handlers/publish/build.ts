@@ -1,6 +1,7 @@
 // What a publish would freeze: the live content through the publish rules (API.md 2.8). Shared by POST /publish
 // and by the prepared publish (prepare.ts), so both give the same snapshot for the same content and flags.
 import type { FormatId } from '../../publisher/catalog.js';
+import { yieldTurn } from '../../publisher/delivery.js';
 import { gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
 import { readLive, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
 import { valueIcuOk } from '../sync/file.js';
@@ -49,7 +50,10 @@ export async function buildSnapshot(db: Db, projectId: string, params: Pick<Publ
   }
   const noRows = new Map<string, Row>();
   const out: Built = { snapshot: { baseLang: live.baseLang, languages: live.languages, keys: [], catalogs: live.catalogs }, pending: 0, markersByJob: {}, icuRejected: [], markupRejected: [] };
-  out.snapshot.keys = live.keys.map((k) => {
+  const keys = out.snapshot.keys;
+  for (const [i, k] of live.keys.entries()) {
+    // A turn for other work every thousand keys (the gates are the slow part).
+    if (i % 1000 === 999) await yieldTurn();
     const cells: Record<string, SnapshotCell> = {};
     const rows = rowsByKey.get(Number(k.id)) ?? noRows;
     for (const lang of live.languages) {
@@ -71,8 +75,8 @@ export async function buildSnapshot(db: Db, projectId: string, params: Pick<Publ
       out.pending++;
       if (params.mode === 'source') cells[lang] = { value: k.source, status: 'source', fallback: true };
     }
-    return toSnapshotKey(k, cells);
-  });
+    keys.push(toSnapshotKey(k, cells));
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
 // is only ever a faster way to the same version.
 import { randomBytes } from 'node:crypto';
 import { findCollisions } from '../../publisher/collisions.js';
-import { deletePrepared, indexOf, renderDelivery, writePrepared, type DeliveryIndex } from '../../publisher/delivery.js';
+import { deletePrepared, renderDelivery, withoutBodies, writePrepared, type DeliveryIndex } from '../../publisher/delivery.js';
 import { capList } from '../../publisher/gates.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { ProjectRow } from '../config/projects.js';
@@ -62,13 +62,13 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
   }
   const { snapshot } = built;
   const serialized = serializeSnapshot(snapshot);
-  const rendered = renderDelivery(snapshot, params.formats);
+  const rendered = await renderDelivery(snapshot, params.formats);
   const summary: PreparedSummary = {
     keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages,
     pending: built.pending, markersByJob: built.markersByJob,
     icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
     markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
-    unapproved: unapprovedIn(snapshot), index: indexOf(rendered),
+    unapproved: unapprovedIn(snapshot), index: withoutBodies(rendered),
   };
   const token = randomBytes(12).toString('hex');
   let replaced: { token: string; digest: string } | null | false;

@@ -36,7 +36,7 @@ interface Candidate {
   markupRejected: string[];
   markupRejectedTotal: number;
   /** Called once every refusal has passed (rendering is the expensive part of a live publish). */
-  mint: () => Omit<MintInput, 'project' | 'label' | 'restoredFrom'>;
+  mint: () => Promise<Omit<MintInput, 'project' | 'label' | 'restoredFrom'>>;
   /** Refusals only the live content needs checked (a prepared publish never has collisions). */
   check?: () => void;
 }
@@ -49,10 +49,10 @@ function liveCandidate(built: Built, formats: FormatId[]): Candidate {
     icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
     markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
     check: () => collisionCheck(snapshot, formats),
-    mint: () => ({
+    mint: async () => ({
       digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
       // Rendered before the mint's transaction, which then holds the database only while objects are written.
-      unapproved: unapprovedIn(snapshot), content: { body: serialized.body, rendered: renderDelivery(snapshot, formats) },
+      unapproved: unapprovedIn(snapshot), content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
     }),
   };
 }
@@ -62,7 +62,7 @@ function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   return {
     digest: p.digest, pending: s.pending, markersByJob: s.markersByJob,
     icuRejected: s.icuRejected, icuRejectedTotal: s.icuRejectedTotal, markupRejected: s.markupRejected, markupRejectedTotal: s.markupRejectedTotal,
-    mint: () => ({ digest: p.digest, keyCount: s.keyCount, baseLang: s.baseLang, languages: s.languages, formats, unapproved: s.unapproved, content: { prepared: p.source } }),
+    mint: async () => ({ digest: p.digest, keyCount: s.keyCount, baseLang: s.baseLang, languages: s.languages, formats, unapproved: s.unapproved, content: { prepared: p.source } }),
   };
 }
 
@@ -84,7 +84,7 @@ async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
     return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
   }
   await checkDailyCap(db, project.id, Date.now());
-  const v = await mintVersion(db, ctx.app.objects, { ...c.mint(), project, label: b.label ?? null, restoredFrom: null });
+  const v = await mintVersion(db, ctx.app.objects, { ...(await c.mint()), project, label: b.label ?? null, restoredFrom: null });
   return {
     status: 201,
     body: versionView(v, { icuRejected: c.icuRejected, icuRejectedTotal: c.icuRejectedTotal, markupRejected: c.markupRejected, markupRejectedTotal: c.markupRejectedTotal }),
@@ -141,7 +141,7 @@ export const restoreVersion: Handler = async (ctx) => {
   const serialized = serializeSnapshot(snapshot);
   const v = await mintVersion(db, ctx.app.objects, {
     project, digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
-    label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from), content: { body: serialized.body, rendered: renderDelivery(snapshot, formats) },
+    label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from), content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
   });
   return {
     status: 201,

@@ -9,6 +9,8 @@ import type { Scenario } from '../bench.js';
 import { spawnServer } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = 5;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'tr', 'uk', 'el'];
 
 function filesUnder(dir: string): string[] {
@@ -42,7 +44,10 @@ export const scenario: Scenario = {
         method: 'POST', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: JSON.stringify({ now: new Date(Date.now() + 60_000).toISOString() }),
       });
       if (due.status !== 200) throw new Error(`run-due failed: ${due.status} ${await due.text()}`);
-      ms = await publish();
+      // Five publishes of the prepared content (a version each), the median reported: one alone is noisy.
+      const runs: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) runs.push(await publish());
+      ms = median(runs);
     } finally {
       svc.child.kill('SIGINT');
       await new Promise((r) => svc.child.once('exit', r));
@@ -54,15 +59,19 @@ export const scenario: Scenario = {
     // Linked, not rewritten: proof that the timed publish took the prepared path.
     if (written.some((f) => statSync(f).nlink < 2)) throw new Error('the second publish did not use the prepared publish');
     const bodies = written.map((f) => readFileSync(f));
-    const out = mkdtempSync(path.join(os.tmpdir(), 'glossa-floor-'));
-    const t1 = performance.now();
-    await Promise.all(bodies.map((b, i) => writeFile(path.join(out, `f${i}`), b)));
-    const floor = performance.now() - t1;
-    rmSync(out, { recursive: true, force: true });
+    const floors: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'glossa-floor-'));
+      const t1 = performance.now();
+      await Promise.all(bodies.map((b, n) => writeFile(path.join(out, `f${n}`), b)));
+      floors.push(performance.now() - t1);
+      rmSync(out, { recursive: true, force: true });
+    }
+    const floor = median(floors);
     const bytes = bodies.reduce((a, b) => a + b.length, 0);
     return {
-      figure: `${ms.toFixed(0)} ms per publish, prepared (${written.length} objects, ${(bytes / 1e6).toFixed(1)} MB); ${cold.toFixed(0)} ms straight after a change (${(cold / floor).toFixed(1)}x)`,
-      baseline: `${floor.toFixed(0)} ms to fs.writeFile the same bytes`,
+      figure: `${ms.toFixed(0)} ms per publish, prepared (median of ${ROUNDS}; ${written.length} objects, ${(bytes / 1e6).toFixed(1)} MB); ${cold.toFixed(0)} ms straight after a change (${(cold / floor).toFixed(1)}x)`,
+      baseline: `${floor.toFixed(0)} ms to fs.writeFile the same bytes (median of ${ROUNDS})`,
       ratio: ms / floor,
       target: '<= 3',
     };
