@@ -22,8 +22,6 @@ export interface ProjectRow {
   output_formats: string;
   config_version: number;
   deleted_at: number | null;
-  /** Bumped by every write to what a publish reads (platform/content.ts). */
-  content_rev: number | string;
 }
 
 export interface LanguageRow { code: string; fill_mode: 'ai' | 'manual'; removed_at: number | null }

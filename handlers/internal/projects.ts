@@ -46,6 +46,7 @@ export async function createProject(db: Db, body: ProjectCreate) {
           mode: body.mode ?? 'b', auto_verify: Boolean(body.autoVerify), content_enabled: Boolean(body.contentEnabled),
           cost_warning_mc: body.costWarningMc ?? null, output_formats: '[]', config_version: 0, created_at: now, updated_at: now,
         });
+        await trx('project_content').insert({ project_id: id, content_rev: 0 });
         if (languages.size) {
           await trx('project_languages').insert([...languages].map(([code, fillMode]) => ({ project_id: id, code, fill_mode: fillMode, created_at: now, updated_at: now })));
         }

@@ -4,9 +4,14 @@ import type { Db } from './db.js';
 
 /**
  * Marks the project's content changed. Every transaction that writes keys, translations, languages or synced
- * catalogs calls this as its last statement: on MySQL the project row's lock is then held only while the
- * transaction commits, so no writer waits on it while holding another lock.
+ * catalogs calls this as its last statement: on MySQL the row's lock is then held only while the transaction
+ * commits, so no writer waits on it while holding another lock.
  */
 export async function contentChanged(trx: Db, projectId: string, now: number): Promise<void> {
-  await trx('projects').where({ id: projectId }).update({ content_rev: trx.raw('content_rev + 1'), content_changed_at: now });
+  await trx('project_content').where({ project_id: projectId }).update({ content_rev: trx.raw('content_rev + 1'), changed_at: now });
+}
+
+/** The project's content revision now. */
+export async function contentRev(db: Db, projectId: string): Promise<number> {
+  return Number((await db('project_content').where({ project_id: projectId }).first('content_rev'))?.content_rev ?? -1);
 }

@@ -10,6 +10,7 @@ import { deletePrepared, renderDelivery, withoutBodies, writePrepared, type Deli
 import { capList } from '../../publisher/gates.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { ProjectRow } from '../config/projects.js';
+import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
 import type { App } from '../platform/pipeline.js';
 import { buildSnapshot, defaultParams, sameParams, unapprovedIn, type PublishParams } from './build.js';
@@ -35,7 +36,7 @@ export interface Prepared { source: PreparedSource; digest: string; summary: Pre
 /** The project's prepared publish, if it was computed for `params` and for the project's content as it is now. */
 export async function preparedFor(db: Db, project: ProjectRow, params: PublishParams): Promise<Prepared | null> {
   const row = await db('prepared_publishes').where({ project_id: project.id }).first('content_rev', 'params', 'token', 'digest', 'summary');
-  if (!row || Number(row.content_rev) !== Number(project.content_rev) || !sameParams(parseJson(row.params, params), params)) return null;
+  if (!row || Number(row.content_rev) !== (await contentRev(db, project.id)) || !sameParams(parseJson(row.params, params), params)) return null;
   const summary = JSON.parse(row.summary) as PreparedSummary;
   return { source: { token: row.token, rev: Number(row.content_rev), index: summary.index }, digest: row.digest, summary };
 }
@@ -46,13 +47,13 @@ export async function preparedFor(db: Db, project: ProjectRow, params: PublishPa
  */
 export async function prepareProject(app: App, projectId: string): Promise<'prepared' | 'changed' | 'skipped'> {
   const { db, objects } = app;
+  const rev = await contentRev(db, projectId);
+  const settle = (trx: Db) => trx('project_content').where({ project_id: projectId, content_rev: rev }).update({ changed_at: null });
   const project: ProjectRow | undefined = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
   if (!project) {
-    await db('projects').where({ id: projectId }).update({ content_changed_at: null });
+    await settle(db);
     return 'skipped';
   }
-  const rev = Number(project.content_rev);
-  const settle = (trx: Db) => trx('projects').where({ id: projectId, content_rev: rev }).update({ content_changed_at: null });
   const params = await defaultParams(db, project);
   const built = await buildSnapshot(db, projectId, params);
   // A publish refuses these (409 export_collision): nothing to prepare until the keys change.
@@ -76,8 +77,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
     // Written before the transaction, which holds the database (on SQLite, every writer) only for the rows.
     await writePrepared(objects, projectId, token, rendered);
     replaced = await db.transaction(async (trx) => {
-      const now = await trx('projects').where({ id: projectId }).first('content_rev');
-      if (Number(now?.content_rev) !== rev) return false;
+      if ((await contentRev(trx, projectId)) !== rev) return false;
       const old = await trx('prepared_publishes').where({ project_id: projectId }).first('token', 'digest');
       await trx('prepared_publishes').insert({
         project_id: projectId, content_rev: rev, params: JSON.stringify(params), token, digest: serialized.digest, summary: JSON.stringify(summary), created_at: Date.now(),
@@ -107,15 +107,15 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
 /** The sweep: prepares the projects whose content has been quiet for the configured delay, oldest change first. */
 export async function prepareDue(app: App, now: number): Promise<void> {
   const { db } = app;
-  const due: string[] = await db('projects').whereNotNull('content_changed_at').andWhere('content_changed_at', '<=', now - app.config.prepareDelayMs)
-    .orderBy('content_changed_at').limit(20).pluck('id');
+  const due: string[] = await db('project_content').whereNotNull('changed_at').andWhere('changed_at', '<=', now - app.config.prepareDelayMs)
+    .orderBy('changed_at').limit(20).pluck('project_id');
   for (const id of due) {
     try {
       await prepareProject(app, id);
     } catch (err) {
       // One project's failure (its object store, say) must not hold up the others: it is tried again later.
       app.log.warn({ err, projectId: id }, 'preparing a publish failed');
-      await db('projects').where({ id }).update({ content_changed_at: now });
+      await db('project_content').where({ project_id: id }).update({ changed_at: now });
     }
   }
 }

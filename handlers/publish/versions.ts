@@ -7,6 +7,7 @@ import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
+import { contentRev } from '../platform/content.js';
 import { dialectOf, isUniqueViolation, parseJson } from '../platform/db.js';
 import { ApiError, notFound } from '../platform/errors.js';
 import { newEventId, recordEvent } from '../platform/events.js';
@@ -109,8 +110,7 @@ async function lockPrepared(trx: Db, projectId: string) {
 
 /** Inside the mint: the prepared publish is still the one chosen, and still the project's content. */
 async function checkPrepared(trx: Db, projectId: string, p: PreparedSource, row: { token: string; content_rev: unknown } | undefined): Promise<void> {
-  const project = await trx('projects').where({ id: projectId }).first('content_rev');
-  if (row?.token !== p.token || Number(row.content_rev) !== p.rev || Number(project?.content_rev) !== p.rev) throw new PreparedStale();
+  if (row?.token !== p.token || Number(row.content_rev) !== p.rev || (await contentRev(trx, projectId)) !== p.rev) throw new PreparedStale();
 }
 
 /** Stores a snapshot body once per project and digest. */

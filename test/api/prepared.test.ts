@@ -6,12 +6,15 @@ import path from 'node:path';
 import test from 'ava';
 import { buildSnapshot, defaultParams } from '../../handlers/publish/build.js';
 import { prepareProject, preparedFor } from '../../handlers/publish/prepare.js';
-import { mintVersion, PreparedStale } from '../../handlers/publish/versions.js';
+import { loadSnapshot, mintVersion, PreparedStale } from '../../handlers/publish/versions.js';
 import { getProject } from '../../handlers/config/projects.js';
+import { contentRev } from '../../handlers/platform/content.js';
+import { migrate, openDb } from '../../handlers/platform/db.js';
+import { migrationSource } from '../../handlers/platform/migrations/index.js';
 import { FolderStore } from '../../handlers/platform/objects.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
 import { errorReply, startFakeOpenAI } from '../helpers/fake-openai.js';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { createTestKey, createTestProject, startTestService, testDatabase, type TestProject, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
@@ -32,7 +35,7 @@ const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
 const quiet = async (on = svc) => {
   for (let i = 0; i < 2; i++) await on.admin.POST('/jobs/run-due', { body: { now: new Date(Date.now() + 60_000).toISOString() } });
 };
-const rev = async (p: TestProject) => Number((await db()('projects').where({ id: p.projectId }).first('content_rev')).content_rev);
+const rev = (p: TestProject) => contentRev(db(), p.projectId);
 const preparedRow = (p: TestProject) => db()('prepared_publishes').where({ project_id: p.projectId }).first();
 const store = () => svc.service.app.objects as FolderStore;
 const versionDir = (p: TestProject, versionId: string) => path.join(store().root, 'v1', 'projects', p.projectId, 'bundles', versionId);
@@ -80,7 +83,7 @@ test.serial('a prepared publish mints the version the live content gives, byte f
   const row = await preparedRow(p);
   t.is(Number(row.content_rev), await rev(p));
   t.is(row.digest, await liveDigest(p));
-  t.is((await db()('projects').where({ id: p.projectId }).first('content_changed_at')).content_changed_at, null);
+  t.is((await db()('project_content').where({ project_id: p.projectId }).first('changed_at')).changed_at, null);
 
   const fast = await publish(p, { label: 'live' });
   t.is(fast.response.status, 201);
@@ -241,9 +244,9 @@ test.serial('require_complete on a prepared publish counts the markers of a job 
     await prepareProject(other.service.app, p.projectId);
     const pub = (body: any) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, body });
     t.like((await pub({ require_complete: true })).error, { error: 'fill_incomplete', pending: 1, exhausted: 0 });
-    const revBefore = Number((await other.service.app.db('projects').where({ id: p.projectId }).first('content_rev')).content_rev);
+    const revBefore = await contentRev(other.service.app.db, p.projectId);
     await other.admin.POST('/jobs/run-due', { body: {} }); // the engine refuses: the job fails, no value is written
-    t.is(Number((await other.service.app.db('projects').where({ id: p.projectId }).first('content_rev')).content_rev), revBefore);
+    t.is(await contentRev(other.service.app.db, p.projectId), revBefore);
     t.like((await pub({ require_complete: true })).error, { error: 'fill_incomplete', pending: 1, exhausted: 1 });
     const v = (await pub({})).data as any;
     const dir = path.join((other.service.app.objects as FolderStore).root, 'v1', 'projects', p.projectId, 'bundles', v.versionId);
@@ -311,5 +314,28 @@ test.serial('the S3 path: a prepared publish copies its objects inside the bucke
     process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
     await s3svc.stop();
     await s3.close();
+  }
+});
+
+test.serial('the migration moves stored snapshots under their digest and gives every project a content revision', async (t) => {
+  const target = await testDatabase();
+  const old = openDb(target.url);
+  try {
+    for (let i = 0; i < 4; i++) await old.migrate.up({ migrationSource }); // up to 004_publish
+    const now = Date.now();
+    await old('workspaces').insert({ id: 'w_old', name: 'old', created_at: now, updated_at: now });
+    await old('projects').insert({ id: 'p_old', workspace_id: 'w_old', name: 'old', handle: 'old-1', slug: 'old', base_lang: 'en', output_formats: '[]', created_at: now, updated_at: now });
+    const body = JSON.stringify({ baseLang: 'en', languages: ['de'], keys: [], catalogs: {} });
+    const version = { project_id: 'p_old', day: '2026.01.01', formats: '[]', key_count: 0, languages: '[]', all_approved: true, created_at: now, snapshot_at: now, digest: 'd'.repeat(64) };
+    await old('versions').insert([{ ...version, id: '2026.01.01.1', seq: 1 }, { ...version, id: '2026.01.01.2', seq: 2 }]);
+    await old('version_snapshots').insert([{ project_id: 'p_old', version_id: '2026.01.01.1', body }, { project_id: 'p_old', version_id: '2026.01.01.2', body }]);
+    await migrate(old);
+    t.deepEqual(await old('snapshot_bodies').select('project_id', 'digest'), [{ project_id: 'p_old', digest: 'd'.repeat(64) }]);
+    t.deepEqual(await loadSnapshot(old, 'p_old', '2026.01.01.2'), JSON.parse(body));
+    t.is(await contentRev(old, 'p_old'), 0);
+    t.false(await old.schema.hasTable('version_snapshots'));
+  } finally {
+    await old.destroy();
+    await target.drop();
   }
 });

@@ -1,13 +1,19 @@
 import type { Knex } from 'knex';
 
+const chunkIds = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500));
+
 export async function up(db: Knex): Promise<void> {
-  await db.schema.alterTable('projects', (t) => {
+  // A table of its own, not columns of `projects`: inserting a key or a cell takes a shared lock on its project
+  // row (the foreign key check) on MySQL, and two writers upgrading those to bump a counter there deadlock.
+  await db.schema.createTable('project_content', (t) => {
+    t.string('project_id', 40).primary();
     // Bumped by every transaction that writes what a publish reads (keys, cells, languages, synced catalogs).
     t.bigInteger('content_rev').notNullable().defaultTo(0);
     // When that content last changed and no prepared publish covers it yet (null once one does).
-    t.bigInteger('content_changed_at').nullable();
-    t.index(['content_changed_at']);
+    t.bigInteger('changed_at').nullable();
+    t.index(['changed_at']);
   });
+  for (const part of chunkIds(await db('projects').pluck('id'))) await db('project_content').insert(part.map((id) => ({ project_id: id, content_rev: 0 })));
   // Snapshots stored once per project and digest: versions name theirs by `versions.digest`, so a restore or a
   // republish of the same content stores nothing again, and a prepared publish stores its own ahead of the mint.
   await db.schema.createTable('snapshot_bodies', (t) => {
@@ -46,9 +52,5 @@ export async function down(db: Knex): Promise<void> {
     .select('v.project_id', { version_id: 'v.id' }, 'b.body');
   for (const r of rows) await db('version_snapshots').insert(r);
   await db.schema.dropTable('snapshot_bodies');
-  await db.schema.alterTable('projects', (t) => {
-    t.dropIndex(['content_changed_at']);
-    t.dropColumn('content_changed_at');
-    t.dropColumn('content_rev');
-  });
+  await db.schema.dropTable('project_content');
 }
