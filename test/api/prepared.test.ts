@@ -212,6 +212,24 @@ test.serial('a mint from a prepared publish that was replaced meanwhile mints no
   t.true(linked(p, v.versionId));
 });
 
+test.serial('writes, prepares and publishes racing on one project: no error, and the last publish is the live content', async (t) => {
+  const p = await project();
+  await push(p, [{ source: 'Base' }]);
+  await quiet();
+  const app = svc.service.app;
+  const results = await Promise.all([
+    ...Array.from({ length: 6 }, (_, i) => push(p, [{ source: `Racing ${i}` }]).then((r) => r.response.status)),
+    ...Array.from({ length: 3 }, () => publish(p).then((r) => r.response.status)),
+    ...Array.from({ length: 3 }, () => prepareProject(app, p.projectId).then(() => 200)),
+  ]);
+  t.deepEqual([...new Set(results)].sort(), [200, 201]);
+  await prepareProject(app, p.projectId);
+  const v = (await publish(p)).data as any;
+  t.is(v.keyCount, 7);
+  t.is((await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()).digest, await liveDigest(p));
+  t.true(linked(p, v.versionId));
+});
+
 test.serial('replaced preparations leave no objects and no snapshot behind, unless a version was minted from them', async (t) => {
   const p = await project();
   await push(p, [{ source: 'First' }]);
