@@ -2,7 +2,7 @@
 // and by the prepared publish (prepare.ts), so both give the same snapshot for the same content and flags.
 import type { FormatId } from '../../publisher/catalog.js';
 import { yieldTurn } from '../../publisher/delivery.js';
-import { gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
+import { capList, gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
 import { readLive, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
 import { valueIcuOk } from '../sync/file.js';
 import type { ProjectRow } from '../config/projects.js';
@@ -79,6 +79,22 @@ export async function buildSnapshot(db: Db, projectId: string, params: Pick<Publ
   }
   return out;
 }
+
+/** What the refusals and the answer of a publish need of a build: counts, and the refused cells capped. */
+export interface GateSummary {
+  pending: number;
+  markersByJob: Record<string, number>;
+  icuRejected: string[];
+  icuRejectedTotal: number;
+  markupRejected: string[];
+  markupRejectedTotal: number;
+}
+
+export const gateSummary = (b: Built): GateSummary => ({
+  pending: b.pending, markersByJob: b.markersByJob,
+  icuRejected: capList(b.icuRejected), icuRejectedTotal: b.icuRejected.length,
+  markupRejected: capList(b.markupRejected), markupRejectedTotal: b.markupRejected.length,
+});
 
 /** How many of the pending markers no live job will fill any more. */
 export async function exhaustedOf(db: Db, markersByJob: Record<string, number>): Promise<number> {

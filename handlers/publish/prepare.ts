@@ -7,26 +7,19 @@
 import { randomBytes } from 'node:crypto';
 import { findCollisions } from '../../publisher/collisions.js';
 import { deletePrepared, renderDelivery, withoutBodies, writePrepared, type DeliveryIndex } from '../../publisher/delivery.js';
-import { capList } from '../../publisher/gates.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { ProjectRow } from '../config/projects.js';
 import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
 import type { App } from '../platform/pipeline.js';
-import { buildSnapshot, defaultParams, sameParams, unapprovedIn, type PublishParams } from './build.js';
+import { buildSnapshot, defaultParams, gateSummary, sameParams, unapprovedIn, type GateSummary, type PublishParams } from './build.js';
 import { storeSnapshot, type PreparedSource, type Unapproved } from './versions.js';
 
 /** What a publish needs besides the objects and the snapshot, which stay in the store and the database. */
-export interface PreparedSummary {
+export interface PreparedSummary extends GateSummary {
   keyCount: number;
   baseLang: string;
   languages: string[];
-  pending: number;
-  markersByJob: Record<string, number>;
-  icuRejected: string[];
-  icuRejectedTotal: number;
-  markupRejected: string[];
-  markupRejectedTotal: number;
   unapproved: Unapproved;
   index: DeliveryIndex;
 }
@@ -65,10 +58,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
   const serialized = serializeSnapshot(snapshot);
   const rendered = await renderDelivery(snapshot, params.formats);
   const summary: PreparedSummary = {
-    keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages,
-    pending: built.pending, markersByJob: built.markersByJob,
-    icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
-    markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
+    ...gateSummary(built), keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages,
     unapproved: unapprovedIn(snapshot), index: withoutBodies(rendered),
   };
   const token = randomBytes(12).toString('hex');

@@ -9,7 +9,7 @@ import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
 import { ApiError, conflict, invalidArgument, notFound, operationNotFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
-import { buildSnapshot, cellGate, defaultParams, exhaustedOf, unapprovedIn, type Built, type PublishParams } from './build.js';
+import { buildSnapshot, cellGate, defaultParams, exhaustedOf, gateSummary, unapprovedIn, type Built, type GateSummary, type PublishParams } from './build.js';
 import { preparedFor, type Prepared } from './prepare.js';
 import {
   checkDailyCap, currentVersion, loadSnapshot, mintVersion, PreparedStale, projectFormats, resolveVersion, unapprovedOf, versionView, type MintInput,
@@ -29,12 +29,7 @@ function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
 /** What a publish would mint, from the live content or from the prepared publish, before the refusals. */
 interface Candidate {
   digest: string;
-  pending: number;
-  markersByJob: Record<string, number>;
-  icuRejected: string[];
-  icuRejectedTotal: number;
-  markupRejected: string[];
-  markupRejectedTotal: number;
+  gates: GateSummary;
   /** Called once every refusal has passed (rendering is the expensive part of a live publish). */
   mint: () => Promise<Omit<MintInput, 'project' | 'label' | 'restoredFrom'>>;
   /** Refusals only the live content needs checked (a prepared publish never has collisions). */
@@ -45,9 +40,7 @@ function liveCandidate(built: Built, formats: FormatId[]): Candidate {
   const { snapshot } = built;
   const serialized = serializeSnapshot(snapshot);
   return {
-    digest: serialized.digest, pending: built.pending, markersByJob: built.markersByJob,
-    icuRejected: capList(built.icuRejected), icuRejectedTotal: built.icuRejected.length,
-    markupRejected: capList(built.markupRejected), markupRejectedTotal: built.markupRejected.length,
+    digest: serialized.digest, gates: gateSummary(built),
     check: () => collisionCheck(snapshot, formats),
     mint: async () => ({
       digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
@@ -60,8 +53,7 @@ function liveCandidate(built: Built, formats: FormatId[]): Candidate {
 function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   const s = p.summary;
   return {
-    digest: p.digest, pending: s.pending, markersByJob: s.markersByJob,
-    icuRejected: s.icuRejected, icuRejectedTotal: s.icuRejectedTotal, markupRejected: s.markupRejected, markupRejectedTotal: s.markupRejectedTotal,
+    digest: p.digest, gates: s,
     mint: async () => ({ digest: p.digest, keyCount: s.keyCount, baseLang: s.baseLang, languages: s.languages, formats, unapproved: s.unapproved, content: { prepared: p.source } }),
   };
 }
@@ -70,11 +62,12 @@ function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
 async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
   const { db } = ctx.app;
   const b = ctx.body ?? {};
+  const g = c.gates;
   if (b.require_complete === true) {
-    const exhausted = await exhaustedOf(db, c.markersByJob);
-    if (c.pending > 0 || exhausted > 0 || c.icuRejectedTotal || c.markupRejectedTotal) {
-      throw conflict('fill_incomplete', `${c.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
-        pending: c.pending, exhausted, refused: { icu: c.icuRejectedTotal, markup: c.markupRejectedTotal },
+    const exhausted = await exhaustedOf(db, g.markersByJob);
+    if (g.pending > 0 || exhausted > 0 || g.icuRejectedTotal || g.markupRejectedTotal) {
+      throw conflict('fill_incomplete', `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
+        pending: g.pending, exhausted, refused: { icu: g.icuRejectedTotal, markup: g.markupRejectedTotal },
       });
     }
   }
@@ -87,7 +80,7 @@ async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
   const v = await mintVersion(db, ctx.app.objects, { ...(await c.mint()), project, label: b.label ?? null, restoredFrom: null });
   return {
     status: 201,
-    body: versionView(v, { icuRejected: c.icuRejected, icuRejectedTotal: c.icuRejectedTotal, markupRejected: c.markupRejected, markupRejectedTotal: c.markupRejectedTotal }),
+    body: versionView(v, { icuRejected: g.icuRejected, icuRejectedTotal: g.icuRejectedTotal, markupRejected: g.markupRejected, markupRejectedTotal: g.markupRejectedTotal }),
   };
 }
 
