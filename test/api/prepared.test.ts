@@ -299,15 +299,8 @@ test.serial('an object store failure during a prepared publish mints nothing and
 });
 
 test.serial('the S3 path: a prepared publish copies its objects inside the bucket', async (t) => {
-  const { startS3rver } = await import('../helpers/s3.js');
-  const s3 = await startS3rver();
-  const env = s3.env('tenant-p');
-  // The SDK's own credential chain reads these from the process environment.
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
-  process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
-  process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
-  const s3svc = await startTestService(env);
-  try {
+  const { withS3Service } = await import('../helpers/s3.js');
+  await withS3Service('tenant-p', async (s3svc, s3) => {
     const p = await createTestProject(s3svc, { languages: [{ code: 'de' }] });
     await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Copied in S3' }] } });
     await quiet(s3svc);
@@ -327,12 +320,7 @@ test.serial('the S3 path: a prepared publish copies its objects inside the bucke
     t.is(listed.KeyCount, JSON.parse(row.summary).index.objects.length);
     t.is(listed.KeyCount, Object.keys(m.bundles).length);
     client.destroy();
-  } finally {
-    process.env.AWS_ACCESS_KEY_ID = saved.id;
-    process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
-    await s3svc.stop();
-    await s3.close();
-  }
+  });
 });
 
 test.serial('the migration moves stored snapshots under their digest and gives every project a content revision', async (t) => {

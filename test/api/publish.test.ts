@@ -259,14 +259,8 @@ test.serial('an object store failure during publish mints nothing and leaves the
 
 test.serial('the S3 path: publishing to an S3 bucket (s3rver on loopback) and serving from it', async (t) => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const { startS3rver } = await import('../helpers/s3.js');
-  const s3 = await startS3rver();
-  const env = s3.env('tenant-a');
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
-  process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
-  process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
-  const s3svc = await startTestService(env);
-  try {
+  const { withS3Service } = await import('../helpers/s3.js');
+  await withS3Service('tenant-a', async (s3svc, s3) => {
     const p = await createTestProject(s3svc, { languages: [{ code: 'de' }] });
     await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Stored in S3' }] } });
     await s3svc.admin.POST('/jobs/run-due', { body: {} });
@@ -281,14 +275,7 @@ test.serial('the S3 path: publishing to an S3 bucket (s3rver on loopback) and se
     const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'tenant-a/' }));
     client.destroy();
     t.true((listed.Contents ?? []).some((o) => o.Key === `tenant-a/v1/projects/${p.projectId}/manifest`));
-  } finally {
-    await s3svc.stop();
-    await s3.close();
-    for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+  });
 });
 
 test.serial('on a custom domain the delivery origin serves the project without its prefix', async (t) => {

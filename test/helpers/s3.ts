@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { startTestService, type TestService } from './service.js';
 
 // s3rver is CommonJS and ships no types; only what is used here is declared.
 interface S3rverInstance { run(): Promise<AddressInfo>; close(): Promise<void>; httpServer?: Server }
@@ -63,4 +64,30 @@ export async function startS3rver(bucket = 'glossa-test'): Promise<TestS3> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test service whose object store is a fresh s3rver bucket under `prefix`. The SDK's credential chain reads
+ * AWS_* from the process environment, so they are set for the run and restored after it.
+ */
+export async function withS3Service(prefix: string, fn: (svc: TestService, s3: TestS3) => Promise<void>): Promise<void> {
+  const s3 = await startS3rver();
+  const env = s3.env(prefix);
+  const saved = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
+  process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
+  try {
+    const svc = await startTestService(env);
+    try {
+      await fn(svc, s3);
+    } finally {
+      await svc.stop();
+    }
+  } finally {
+    await s3.close();
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }
