@@ -973,23 +973,26 @@ export interface components {
             other: components["schemas"]["SourceText"];
         };
         /**
-         * @description Preferred name for a new key: dot-separated segments of letters, digits and underscores. Any other
+         * @description Preferred name for a new key: dot-separated segments of letters, digits and underscores, at most 255
+         *     characters (the longest `ref` a single-key read takes; longer is `400 invalid_argument`). Any other
          *     shape is `400 invalid_key` and the whole request is refused before any key is minted or credit spent.
          */
         KeyName: string;
+        /** @description Disambiguation context, at most 2,000 characters (longer is `400 invalid_argument`). */
+        ContextText: string;
         /** @description One source unit; exactly one of `source` or `forms`. */
         TranslateUnit: {
             source?: components["schemas"]["SourceText"];
             forms?: components["schemas"]["PluralForms"];
-            /** @description Disambiguation context; identical sources with different `ctx` are different units. */
-            ctx?: string;
+            /** @description Disambiguation context (at most 2,000 characters); identical sources with different `ctx` are different units. */
+            ctx?: components["schemas"]["ContextText"];
             key?: components["schemas"]["KeyName"];
             /** @description Token of an existing key to carry over (copy-edit) instead of minting a new key. */
             previousToken?: string;
             /** @description Previous source text of an existing key to carry over (copy-edit). */
             previousSource?: string;
             /** @description Context of `previousSource`. */
-            previousCtx?: string;
+            previousCtx?: components["schemas"]["ContextText"];
         } & (unknown | unknown);
         /**
          * @description Body of `POST /translate`. Under an approved operation (agent keys, or any key sending `operationId`)
@@ -1075,7 +1078,11 @@ export interface components {
             skippedDisabled?: number;
             batchSha256?: components["schemas"]["Sha256Hex"];
         };
-        /** @description Body of `POST /sync`. `dryRun` is not a body field (query only). */
+        /**
+         * @description Body of `POST /sync`. `dryRun` is not a body field (query only). Inside the file, an empty key or an
+         *     xcstrings `comment` over 4,000 characters is `400 invalid_argument`, before any write. A key whose
+         *     canonical name would pass 200 characters is stored under `k_` and a hash of its spelling.
+         */
         SyncRequest: {
             /** @description The whole file, base64-encoded; decoded at most 2 MiB. Bad encoding is `400 invalid_base64`. */
             contentBase64: string;
@@ -1228,8 +1235,7 @@ export interface components {
             /** @description At most 200 units (`400 too_many_units`). */
             units: {
                 source: components["schemas"]["SourceText"];
-                /** @description Disambiguation context. */
-                ctx?: string;
+                ctx?: components["schemas"]["ContextText"];
             }[];
         };
         CaptureResult: {
@@ -1268,7 +1274,7 @@ export interface components {
         };
         /** @description Optional body of `POST /publish`. */
         PublishRequest: {
-            /** @description Human label stored on the version. */
+            /** @description Human label stored on the version, at most 500 characters (longer is `400 invalid_argument`). */
             label?: string;
             /**
              * @description Treatment of keys with a missing target value: `source` bakes the base text, `skip` omits the key

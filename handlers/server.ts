@@ -1,5 +1,6 @@
 // Builds the two Hapi servers: the main origin (public /v1 API, internal /internal/v1 API, dashboard) and the
 // delivery origin. Routes come from the generated route table; a route with no implementation answers 501.
+import type { Duplex } from 'node:stream';
 import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
 import { implementations } from './index.js';
@@ -15,6 +16,7 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
     routes: { timeout: { server: false } },
   });
   server.ext('onPreResponse', (request, h) => errorResponse(request, h, app.log));
+  answerMalformed(server);
   if (app.log.isLevelEnabled('debug')) {
     server.events.on('response', (request) => {
       const res = request.response as { statusCode?: number } | null;
@@ -28,6 +30,26 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
     server.route({ ...route, path: PREFIX[r.origin] + r.path });
   }
   return server;
+}
+
+/**
+ * Requests Node's parser refuses before Hapi sees them (headers over 16 KB, broken request lines) get the JSON
+ * error body every other refusal has, instead of a bare `400 Bad Request`. Hapi's own handler stays for errors on
+ * a request already under way.
+ */
+function answerMalformed(server: Hapi.Server) {
+  const listener = server.listener;
+  const hapiHandlers = listener.listeners('clientError') as Array<(err: Error, socket: Duplex) => void>;
+  listener.removeAllListeners('clientError');
+  listener.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+      for (const h of hapiHandlers) h(err, socket);
+      return;
+    }
+    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are larger than 16 KB.' : 'The request is not valid HTTP.';
+    const body = JSON.stringify({ error: 'invalid_argument', message });
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
 }
 
 export async function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {

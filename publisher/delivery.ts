@@ -1,7 +1,7 @@
-// Writes a version's delivery objects: every configured file format per language, one i18next bundle per
-// language, and the manifest last, so a reader never sees a manifest naming a missing object.
+// Renders and writes a version's delivery objects: every configured file format per language and one i18next
+// bundle per language, and builds the manifest that names them.
 import { createHash } from 'node:crypto';
-import { IMMUTABLE, MANIFEST_CACHE, objectKeys, type ObjectStore } from '../handlers/platform/objects.js';
+import { IMMUTABLE, objectKeys, type ObjectStore } from '../handlers/platform/objects.js';
 import type { FormatId } from './catalog.js';
 import { getFormat } from './formats/index.js';
 import { bundleFor } from './bundle.js';
@@ -104,22 +104,23 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
 /** A version's objects: rendered for it, or a prepared publish's, already in the store under its token. */
 export type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
 
-/** Writes a version's objects under its id, in parallel, and then its manifest, strictly last. */
-export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, source: DeliverySource) {
+/**
+ * Writes a version's immutable objects under its id, in parallel, and returns the manifest that names them. The
+ * manifest is not written here: it may only name a committed version (handlers/publish/manifest.ts writes it).
+ */
+export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, source: DeliverySource): Promise<string> {
   const target = (file: string) => objectKeys.bundle(projectId, versionId, file);
   const r: DeliveryIndex = 'rendered' in source ? source.rendered : source.prepared.index;
-  // Immutable objects in parallel (their waits on the disk or the network overlap), the manifest strictly last.
+  // Their waits on the disk or the network overlap.
   await bounded('rendered' in source
     ? source.rendered.objects.map((o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }))
     : source.prepared.index.objects.map((o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file))), 8);
   const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
   const files = Object.fromEntries(Object.entries(r.files).map(([format, byLang]) => [format, Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)]))]));
-  const manifest = {
+  return JSON.stringify({
     projectId, versionId, snapshotAt: new Date(snapshotAt).toISOString(), baseLang: r.baseLang,
     languages: r.langs.map((code) => ({ code, isBase: code === r.baseLang })),
     bundles: Object.fromEntries(Object.entries(r.bundles).map(([l, o]) => [l, url(o)])),
     files,
-  };
-  await objects.put(objectKeys.manifest(projectId), JSON.stringify(manifest), { contentType: 'application/json; charset=utf-8', cacheControl: MANIFEST_CACHE });
-  return manifest;
+  });
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { getProject } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { chunks } from '../platform/db.js';
+import { chunks, insertOrKeep } from '../platform/db.js';
 import type { Handler } from '../platform/pipeline.js';
 import { baseName, contentToken, freeNames } from '../translate/keys.js';
 
@@ -12,7 +12,7 @@ export const CAPTURE_DAILY_LIMIT = 5000;
 /** Reserves up to `want` of today's quota in one conditional update per try; returns how many it got. */
 async function reserveQuota(db: Db, projectId: string, want: number, now: number): Promise<number> {
   const day = new Date(now).toISOString().slice(0, 10);
-  await db('capture_days').insert({ project_id: projectId, day, count: 0 }).onConflict(['project_id', 'day']).ignore();
+  await insertOrKeep(db, 'capture_days', { project_id: projectId, day, count: 0 }, ['project_id', 'day'], 'count');
   for (let tries = 0; tries < 5 && want > 0; tries++) {
     const n = await db('capture_days').where({ project_id: projectId, day }).andWhere('count', '<=', CAPTURE_DAILY_LIMIT - want).update({ count: db.raw('count + ?', [want]) });
     if (n === 1) return want;
@@ -45,10 +45,10 @@ export const captureUnits: Handler = async (ctx) => {
   if (take.length) {
     const names = await freeNames(db, project.id, take.map((t) => baseName(byToken.get(t)!.source, byToken.get(t)!.ctx, t)));
     const captureId = `cap_${randomBytes(9).toString('base64url')}`;
-    await db('keys').insert(take.map((t, i) => ({
+    await insertOrKeep(db, 'keys', take.map((t, i) => ({
       project_id: project.id, name: names[i], token: t, source: byToken.get(t)!.source, forms: null, ctx: byToken.get(t)!.ctx,
       enabled: true, source_verified: false, captured: true, created_by: captureId, source_updated_at: now, created_at: now, updated_at: now,
-    }))).onConflict().ignore();
+    })), [], 'id');
     captured = Number((await db('keys').where({ project_id: project.id, created_by: captureId }).count({ n: '*' }))[0].n);
     // Units a concurrent push or capture registered first do not use today's quota.
     await giveBack(db, project.id, take.length - captured, now);

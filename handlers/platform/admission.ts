@@ -3,8 +3,8 @@
 // the admissions that arrive in one event-loop turn run together as one IMMEDIATE transaction, so the file
 // locks and the WAL commit are paid once per turn rather than twice per request; each request still counts
 // exactly once, in the database, so every process sharing it enforces one limit. MySQL runs them per request.
-import { KEY_ROW_SQL, parseApiKey, principalFromRow, type KeyClaim, type KeyPrincipal } from './apikeys.js';
-import { dialectOf, hotRow, hotTransaction, type Db } from './db.js';
+import { hasScope, KEY_ROW_SQL, parseApiKey, principalFromRow, type KeyClaim, type KeyPrincipal } from './apikeys.js';
+import { dialectOf, hotRead, hotRow, hotTransaction, isStoreRefusal, type Db } from './db.js';
 import { countRequest, SQLITE_COUNT_SQL, windowStart } from './ratelimit.js';
 
 export interface AdmissionRequest {
@@ -12,6 +12,8 @@ export interface AdmissionRequest {
   /** The route's {projectId}; undefined on routes outside a project (/operations), which count against the key's. */
   projectId?: string;
   rateLimited: boolean;
+  /** The scopes the route allows: a key refused by them (403) is not counted. */
+  scopes: string[];
   now?: number;
 }
 
@@ -24,10 +26,14 @@ export interface Admission {
   count: number | null;
 }
 
-/** A request is counted only once it is known to be a live key acting on its own project. */
+/**
+ * A request is counted only once it is known to be a live key acting on its own project with a scope the route
+ * allows. Refusals before any work (401, 404, 403) spend nothing: a capture-only key shipped inside an app build
+ * cannot spend its owner's publish budget on routes it may not call (README, "Rate limit").
+ */
 function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admission, 'count'> & { counts: boolean } {
   const projectMatches = !!principal && !principal.projectDeleted && (req.projectId === undefined || req.projectId === principal.projectId);
-  return { principal, projectMatches, counts: projectMatches && req.rateLimited };
+  return { principal, projectMatches, counts: projectMatches && req.rateLimited && hasScope(principal!.scopes, req.scopes) };
 }
 
 export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
@@ -35,7 +41,16 @@ export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
   if (!claim) return { principal: null, projectMatches: false, count: null };
   if (dialectOf(db) === 'sqlite') return enqueue(db, req, claim);
   const { principal, projectMatches, counts } = judge(principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim), req);
-  return { principal, projectMatches, count: counts ? await countRequest(db, principal!.projectId, req.now) : null };
+  return { principal, projectMatches, count: counts ? await countRequest(db, principal!.projectId, req.now).catch(uncounted) : null };
+}
+
+/**
+ * A database that refuses writes (disk full, read-only) cannot count a request. Reads still work, so the request
+ * goes on uncounted rather than every route of every tenant failing; its writes meet the same refusal (503).
+ */
+function uncounted(err: unknown): null {
+  if (!isStoreRefusal(err)) throw err;
+  return null;
 }
 
 interface Pending { req: AdmissionRequest; claim: KeyClaim; resolve: (a: Admission) => void; reject: (e: unknown) => void }
@@ -52,13 +67,13 @@ function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admiss
   return new Promise((resolve, reject) => { batch.push({ req, claim, resolve, reject }); });
 }
 
-function admitAll(batch: Pending[], prepare: (sql: string) => any): Admission[] {
+function admitAll(batch: Pending[], prepare: (sql: string) => any, counting = true): Admission[] {
   const keyRow = prepare(KEY_ROW_SQL);
-  const count = prepare(SQLITE_COUNT_SQL);
+  const count = counting ? prepare(SQLITE_COUNT_SQL) : null;
   const out: Admission[] = [];
   for (const { req, claim } of batch) {
     const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
-    out.push({ principal, projectMatches, count: counts ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null });
+    out.push({ principal, projectMatches, count: counts && count ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null });
   }
   return out;
 }
@@ -67,7 +82,11 @@ async function flush(db: Db): Promise<void> {
   const batch = queues.get(db)!;
   queues.delete(db);
   try {
-    const results = await hotTransaction(db, (prepare) => admitAll(batch, prepare));
+    const results = await hotTransaction(db, (prepare) => admitAll(batch, prepare)).catch((err) => {
+      if (!isStoreRefusal(err)) throw err;
+      // uncounted(): the batch is admitted on the key lookups alone.
+      return hotRead(db, (prepare) => admitAll(batch, prepare, false));
+    });
     for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
   } catch (err) {
     for (const item of batch) item.reject(err);

@@ -1,6 +1,6 @@
 // Wires configuration, database, job queue and servers into one running service.
 import type Hapi from '@hapi/hapi';
-import { registerJobs } from '../jobs.js';
+import { registerJobs, repairOnStart } from '../jobs.js';
 import { buildServers } from '../server.js';
 import type { Config } from './config.js';
 import { migrate, openDb } from './db.js';
@@ -47,11 +47,13 @@ export async function startService(
     await delivery.initialize();
   }
   const stopWorkers = config.workers === 'inline' ? app.jobs.start() : async () => {};
+  const repaired = repairOnStart(app);
   return {
     app,
     main,
     delivery,
     async stop() {
+      await repaired;
       await stopWorkers();
       await main.stop();
       await delivery.stop();

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { ApiError } from './errors.js';
 import { migrationSource } from './migrations/index.js';
 
 export type Db = Knex;
@@ -40,7 +41,15 @@ export function openDb(url: string): Knex {
     return knexFactory({
       client: 'mysql2',
       connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false, charset: 'utf8mb4' } as any,
-      pool: { min: 0, max: 10 },
+      pool: {
+        min: 0,
+        max: 10,
+        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+          // Strict on every connection, whatever the server's default: a value longer than its column is an error
+          // (ER_DATA_TOO_LONG), never a silent truncation, in and outside transactions.
+          conn.query(`SET SESSION sql_mode = '${STRICT_SQL_MODE}'`, (err: Error | null) => done(err, conn));
+        },
+      },
     });
   }
   throw new Error(`DATABASE_URL must start with sqlite:// or mysql://, got ${url}`);
@@ -82,6 +91,71 @@ export function parseJson<T>(text: unknown, fallback: T): T {
   if (typeof text !== 'string' || text === '') return fallback;
   return JSON.parse(text) as T;
 }
+
+/** Valid on MySQL 8 and MariaDB 10.6+ alike. */
+export const STRICT_SQL_MODE = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+
+/**
+ * Inserts `rows`, leaving alone any row that already holds one of their unique keys. Never MySQL's INSERT IGNORE:
+ * that also downgrades a too-long value to a warning and stores it cut (the audit's 300-character key stored as
+ * 255). `touch` is any column of the table: MySQL's no-op `ON DUPLICATE KEY UPDATE touch = touch` stands in.
+ */
+export function insertOrKeep(db: Knex, table: string, rows: object | object[], conflict: string[], touch: string) {
+  const q = db(table).insert(rows);
+  if (dialectOf(db) === 'mysql') return q.onConflict(conflict).merge({ [touch]: db.raw('??', [touch]) });
+  return conflict.length ? q.onConflict(conflict).ignore() : q.onConflict().ignore();
+}
+
+const codeOf = (err: unknown) => String((err as { code?: string })?.code ?? '');
+
+/** A transaction lost to another one (deadlock, lock wait timeout, SQLite busy) and was rolled back whole. */
+export function isContention(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}
+
+/** The database or the object store refused a write: disk full, read-only, or failing storage. */
+export function isStoreRefusal(err: unknown): boolean {
+  const code = codeOf(err);
+  return ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'].some((c) => code.startsWith(c))
+    || ['ER_RECORD_FILE_FULL', 'ER_DISK_FULL', 'ER_OPTION_PREVENTS_STATEMENT', 'ER_READ_ONLY_MODE', 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION', 'ER_OUT_OF_RESOURCES'].includes(code)
+    || ['ENOSPC', 'EROFS', 'EDQUOT', 'EIO'].includes(code);
+}
+
+/** A value longer than its column (MySQL strict mode): only reachable past a limit the spec forgot. */
+export const isTooLong = (err: unknown) => codeOf(err) === 'ER_DATA_TOO_LONG';
+
+/**
+ * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync),
+ * until the caller's transaction ends. MySQL: the upsert takes the row's exclusive lock directly (never a shared
+ * one to upgrade, which two waiters would deadlock on). SQLite: transactions begin IMMEDIATE, so they are serial
+ * already.
+ */
+export async function lockProject(trx: Knex, projectId: string, purpose: 'publish' | 'sync'): Promise<void> {
+  if (dialectOf(trx) !== 'mysql') return;
+  await trx.raw('INSERT INTO project_locks (project_id, purpose) VALUES (?, ?) ON DUPLICATE KEY UPDATE purpose = purpose', [projectId, purpose]);
+}
+
+/**
+ * Runs `work` (a whole transaction) again when it lost to a concurrent one, up to `attempts` times; `retryOn`
+ * adds errors worth another try (a duplicate key a concurrent writer took first). What still loses throws
+ * `contended`, which API.md section 7 documents as "transient contention; retry".
+ */
+export async function retryContended<T>(work: () => Promise<T>, opts: { attempts?: number; retryOn?: (err: unknown) => boolean } = {}): Promise<T> {
+  const attempts = opts.attempts ?? 6;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isContention(err) && !opts.retryOn?.(err)) throw err;
+      if (attempt >= attempts) throw contended();
+      // A little jitter so the losers of one race do not meet again at once.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+export const contended = () => new ApiError(503, 'contended', 'Concurrent requests kept changing the same state; nothing was written. Retry the identical request.');
 
 /** A duplicate-key insert, in either dialect: the row a concurrent writer got in first. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -150,6 +224,11 @@ async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction 
  */
 export function hotTransaction<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
   return onSqlite(db, work, true);
+}
+
+/** SQLite only: runs `work` (synchronous reads) outside any transaction, as hotTransaction would. */
+export function hotRead<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
+  return onSqlite(db, work);
 }
 
 /** First row of a hot query (`?` placeholders), or undefined. */

@@ -4,7 +4,11 @@ import { invalidArgument } from './errors.js';
 
 export type DryRunMode = 'query' | 'body' | 'refused' | null;
 
-const isVariant = (name: string) => name !== 'dryRun' && name.replace(/[-_\s]/g, '').toLowerCase() === 'dryrun';
+/**
+ * Any other spelling of the flag: case, separators, and the array and object forms of query parsers (`dryRun[]`,
+ * `dryRun[0]`, `dry_run[x]`), which a server that ignored them would run for real.
+ */
+const isVariant = (name: string) => name !== 'dryRun' && name.replace(/\[[^\]]*\]/g, '').replace(/[^A-Za-z0-9]/g, '').toLowerCase() === 'dryrun';
 
 /** Before the body is read: query flags. Returns the query's dryRun for `query` routes. */
 export function dryRunFromQuery(mode: DryRunMode, query: Record<string, unknown>): boolean {

@@ -50,8 +50,15 @@ const META_SUFFIX = '.meta.json';
  * store's temp files (`.<name>.<random>.tmp`) out of reach of any key built from request input.
  */
 export function isSafeSegment(s: string): boolean {
-  return /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s) && !s.endsWith(META_SUFFIX);
+  return s.length <= MAX_SEGMENT && /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s) && !s.endsWith(META_SUFFIX);
 }
+
+/**
+ * Every file system the folder store may sit on takes names of 255 bytes; a segment of 200 leaves room for the
+ * sidecar suffix and the temp name (`.<name>.<16 hex>.tmp`), so no key built from a request can fail with
+ * ENAMETOOLONG. Nothing we write comes near it (the longest is `<format>.<lang>.<hash16>.<ext>`).
+ */
+const MAX_SEGMENT = 200;
 
 export function isValidKey(key: string): boolean {
   return key.length > 0 && key.length <= 1024 && key.split('/').every(isSafeSegment);
@@ -68,7 +75,7 @@ export function bodyEtag(body: Buffer): string {
 
 const toBuffer = (body: Buffer | string) => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
-const isMissing = (err: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+const isMissing = (err: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException)?.code ?? '');
 
 /**
  * Temp file in the target's own folder (rename is only atomic within one file system), synced before the rename

@@ -1,15 +1,17 @@
 // Every route runs through one pipeline, in API.md section 5's order:
-//   authenticate (401) → project (404) → rate limit (429) → scope (403, from the spec) → query flags and
+//   authenticate (401) → project (404) → rate limit (429; a request the scope refuses is not counted) → scope
+//   (403, from the spec) → query flags and
 //   parameters (400) → body size (413, enforced by Hapi while reading) → content type (415) → JSON (400)
 //   → body dryRun flags (400) → schema (400 and the spec's x-error-codes) → the group's handler.
 // The first four stages run in onPreAuth, before Hapi reads a byte of the body.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { hasScope, type KeyPrincipal } from './apikeys.js';
 import type { Config } from './config.js';
-import type { Db } from './db.js';
+import { contended, isContention, isStoreRefusal, isTooLong, type Db } from './db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
 import type { TranslationEngine } from './engines/types.js';
@@ -64,8 +66,16 @@ const refuse = (route: RouteSpec, message: string) => (route.authError ? new Api
 function bearer(request: Request): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
+  // Node keeps the first of repeated Authorization headers and drops the rest; two credentials are none.
+  if (authorizationCount(request.raw.req.rawHeaders) > 1) return '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(String(h));
   return m ? m[1] : '';
+}
+
+function authorizationCount(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') n++;
+  return n;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -81,7 +91,7 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
     const token = bearer(request);
     if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
     const { principal, projectMatches, count } = await admit(app.db, {
-      token, projectId: route.projectScoped ? String(request.params.projectId) : undefined, rateLimited: route.rateLimited,
+      token, projectId: route.projectScoped ? String(request.params.projectId) : undefined, rateLimited: route.rateLimited, scopes: route.scopes,
     });
     if (!principal) throw refuse(route, 'The API key is not valid.');
     state.principal = principal;
@@ -109,8 +119,50 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
   return state;
 }
 
-function parseBody(route: RouteSpec, request: Request): unknown {
-  const raw = request.payload as Buffer | null | undefined;
+/** How long a declared body may take to arrive before the connection is answered and closed. */
+const BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * A body declared larger than the route takes is refused at once, before a byte of it is read, and the connection
+ * is closed rather than drained: otherwise the 413 would wait for all of it (up to whatever the client declared).
+ */
+function refuseDeclaredSize(route: RouteSpec, request: Request) {
+  const declared = Number(request.headers['content-length']);
+  if (declared > route.bodyLimit) {
+    throw tooLarge(route);
+  }
+}
+
+const tooLarge = (route: RouteSpec) => new ApiError(413, 'payload_too_large', `The body is larger than this route accepts (${route.bodyLimit} bytes).`);
+
+/**
+ * Reads the body up to the route's limit, for at most BODY_TIMEOUT_MS. Read here rather than by Hapi, which
+ * drains the rest of a refused body before answering (all of it, or forever when it never comes); refused here,
+ * the rest stays unread, and Hapi answers with `Connection: close` (transmit.js: payload still pending).
+ */
+function readBody(route: RouteSpec, request: Request): Promise<Buffer> {
+  const stream = request.payload as unknown as Readable;
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const stop = (err: ApiError | null) => {
+      clearTimeout(timer);
+      stream.removeListener('data', onData);
+      if (err) { stream.pause(); reject(err); } else resolve(Buffer.concat(parts));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > route.bodyLimit) stop(tooLarge(route));
+      else parts.push(chunk);
+    };
+    const timer = setTimeout(() => stop(invalidArgument(`The request body did not arrive within ${BODY_TIMEOUT_MS / 1000} seconds.`)), BODY_TIMEOUT_MS);
+    stream.on('data', onData);
+    stream.once('end', () => stop(null));
+    stream.once('error', () => stop(invalidArgument('The request body could not be read.')));
+  });
+}
+
+function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
   if (!raw || raw.length === 0) {
     if (route.bodyRequired) throw invalidArgument('A JSON body is required.');
     return undefined;
@@ -132,11 +184,12 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undef
   // nothing to read first, and the handler runs them itself (an ext point costs a lifecycle step per request).
   const options: ServerRoute['options'] = route.hasBody
     ? {
-      payload: { parse: false, output: 'data', maxBytes: route.bodyLimit, allow: undefined },
+      payload: { parse: false, output: 'stream', maxBytes: route.bodyLimit, allow: undefined },
       ext: {
         onPreAuth: {
           method: async (request: Request, h: ResponseToolkit) => {
             request.app = await beforeBody(app, route, request);
+            refuseDeclaredSize(route, request);
             return h.continue;
           },
         },
@@ -152,7 +205,7 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undef
       let body: unknown;
       let dryRun = state.dryRun;
       if (route.hasBody) {
-        body = parseBody(route, request);
+        body = parseBody(route, request, await readBody(route, request));
         dryRun = dryRunFromBody(route.dryRun, body) || dryRun;
         if (body !== undefined) validateBody(route.operationId, body);
       }
@@ -169,12 +222,27 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undef
   };
 }
 
+/**
+ * What a failed statement or object write means to the client (API.md section 7): a transaction that lost to
+ * another rolled back whole (`503 contended`, retry); the database or the object store refused a write
+ * (`503 unavailable`); a value longer than its column, past every limit the spec sets (`400`, nothing written).
+ */
+function storeError(err: unknown): ApiError | null {
+  if (isContention(err)) return contended();
+  if (isStoreRefusal(err)) {
+    return new ApiError(503, 'unavailable', `The datastore refused a write (${(err as { code?: string }).code}): the request was rolled back and nothing it wrote remains. Re-run the call once the store accepts writes; do not replay it.`);
+  }
+  if (isTooLong(err)) return invalidArgument('A value is longer than the service stores; nothing was written.');
+  return null;
+}
+
 /** Hapi's own refusals (unknown route, oversize body, ...) and our ApiErrors, all as `{error, message}`. */
 export function errorResponse(request: Request, h: ResponseToolkit, log: Logger) {
   const res = request.response as any;
   if (!res || !res.isBoom) return h.continue;
   let err: ApiError;
   if (res instanceof ApiError) err = res;
+  else if (storeError(res)) err = storeError(res)!;
   else {
     const status = res.output?.statusCode ?? 500;
     const byStatus: Record<number, [string, string]> = {

@@ -5,7 +5,7 @@
 // it: if it had enqueued work its captured answer becomes the result, otherwise it becomes failed/orphaned.
 import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
-import { isUniqueViolation } from './db.js';
+import { bool, isContention, isUniqueViolation } from './db.js';
 import { ApiError } from './errors.js';
 import type { Ctx, Reply } from './pipeline.js';
 
@@ -36,9 +36,19 @@ export interface RequestScope {
 
 const keyOf = (r: { api_key_id: string; request_id: string }) => ({ api_key_id: r.api_key_id, request_id: r.request_id });
 
+/**
+ * A request that stopped before it finished answers as the datastore refusal it was (API.md section 7: re-run
+ * the call, never replay it). Records orphaned before this was decided hold a 500 with an undocumented code.
+ */
+const ORPHANED = { status: 503, body: { error: 'unavailable', message: 'The request stopped before it finished; nothing it started remains. Resend under a new requestId.' } };
+
 function replay(row: RecordRow): Reply {
+  if (bool(row.orphaned)) return { status: ORPHANED.status, body: JSON.stringify(ORPHANED.body), type: 'application/json; charset=utf-8' };
   return { status: row.status ?? 200, body: row.response ?? '', type: 'application/json; charset=utf-8' };
 }
+
+/** Lost a race and rolled back (503 contended): the record goes, so the same requestId may simply be sent again. */
+const lostRace = (err: unknown) => isContention(err) || (err instanceof ApiError && err.code === 'contended');
 
 /** Runs `run` under the request record of `ctx.body.requestId` (or plainly without one). */
 export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: RequestScope) => Promise<RecordedReply>): Promise<Reply> {
@@ -72,6 +82,7 @@ export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: R
     if (err instanceof ApiError && err.status < 500) {
       await db('request_records').where(id).update({ state: 'failed', status: err.status, response: JSON.stringify(err.body()), lease_until: null, closed_at: Date.now() });
     }
+    if (lostRace(err)) await db('request_records').where(id).andWhere({ state: 'processing' }).delete();
     // Anything else leaves the record processing: its lease expires and recovery decides.
     throw err;
   }
@@ -100,7 +111,7 @@ export async function recover(db: Db, id: { api_key_id: string; request_id: stri
   if (!row || row.state !== 'processing' || row.lease_until == null || Number(row.lease_until) > now || row.recovery_version == null) return row;
   const update = row.captured_response != null
     ? { state: 'done', response: row.captured_response, lease_until: null, closed_at: now }
-    : { state: 'failed', status: 500, orphaned: true, response: JSON.stringify({ error: 'orphaned', message: 'The request stopped before it finished; nothing it started remains. Resend under a new requestId.' }), lease_until: null, closed_at: now };
+    : { state: 'failed', status: ORPHANED.status, orphaned: true, response: JSON.stringify(ORPHANED.body), lease_until: null, closed_at: now };
   await db('request_records').where(id).andWhere({ state: 'processing', lease_until: row.lease_until }).update(update);
   return db('request_records').where(id).first();
 }
@@ -115,7 +126,8 @@ export async function readRecord(db: Db, apiKeyId: string, projectId: string, re
   if (row.state === 'processing') return { state: 'processing', leaseUntil: new Date(Number(row.lease_until)).toISOString() };
   if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) return { state: 'expired', stateWas: row.state, ...tracking, closedAt };
   if (row.state === 'done') return { state: 'done', status: row.status, response: JSON.parse(row.response ?? 'null'), ...tracking, closedAt };
-  return { state: 'failed', status: row.status, body: JSON.parse(row.response ?? 'null'), ...(row.orphaned ? { orphaned: true } : {}), closedAt };
+  if (bool(row.orphaned)) return { state: 'failed', ...ORPHANED, orphaned: true, closedAt };
+  return { state: 'failed', status: row.status, body: JSON.parse(row.response ?? 'null'), closedAt };
 }
 
 /** Sweep: recover expired leases and forget records 90 days after they closed. */

@@ -58,6 +58,8 @@ function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   };
 }
 
+const UNCHANGED = { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 };
+
 /** The refusals in their documented order, then the mint. */
 async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
   const { db } = ctx.app;
@@ -74,13 +76,15 @@ async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
   c.check?.();
   const current = await currentVersion(db, project);
   if (b.skipIfIdentical === true && current && current.digest === c.digest) {
-    return { status: 200, body: versionView(current, { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 }) };
+    return { status: 200, body: versionView(current, UNCHANGED) };
   }
   await checkDailyCap(db, project.id, Date.now());
-  const v = await mintVersion(db, ctx.app.objects, { ...(await c.mint()), project, label: b.label ?? null, restoredFrom: null });
+  // skipIfIdentical again under the publish lock: of concurrent identical publishes, one mints.
+  const v = await mintVersion(db, ctx.app.objects, { ...(await c.mint()), project, label: b.label ?? null, restoredFrom: null, skipIfIdentical: b.skipIfIdentical === true });
+  if (v.unchanged) return { status: 200, body: versionView(v.row, UNCHANGED) };
   return {
     status: 201,
-    body: versionView(v, { icuRejected: g.icuRejected, icuRejectedTotal: g.icuRejectedTotal, markupRejected: g.markupRejected, markupRejectedTotal: g.markupRejectedTotal }),
+    body: versionView(v.row, { icuRejected: g.icuRejected, icuRejectedTotal: g.icuRejectedTotal, markupRejected: g.markupRejected, markupRejectedTotal: g.markupRejectedTotal }),
   };
 }
 
@@ -138,7 +142,7 @@ export const restoreVersion: Handler = async (ctx) => {
   });
   return {
     status: 201,
-    body: versionView(v, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),
+    body: versionView(v.row, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),
   };
 };
 

@@ -1,6 +1,7 @@
 // Versions: immutable snapshots named YYYY.MM.DD.N (UTC day, N from 1 within it). Minting writes the version,
-// its snapshot, the delivery objects (manifest last) and the strings.published event in one transaction:
-// a failure anywhere, the object store included, mints nothing and leaves the previous manifest in place.
+// its snapshot, the delivery objects and the strings.published event in one transaction: a failure anywhere, the
+// object store included, mints nothing. The manifest follows the commit (manifest.ts), so delivery never names a
+// version the database does not hold.
 import type { FormatId } from '../../publisher/catalog.js';
 import { writeDelivery, type DeliveryIndex, type RenderedDelivery } from '../../publisher/delivery.js';
 import { capList } from '../../publisher/gates.js';
@@ -8,10 +9,11 @@ import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { contentRev } from '../platform/content.js';
-import { dialectOf, isUniqueViolation, parseJson } from '../platform/db.js';
+import { dialectOf, isStoreRefusal, isUniqueViolation, lockProject, parseJson, retryContended } from '../platform/db.js';
 import { ApiError, notFound } from '../platform/errors.js';
 import { newEventId, recordEvent } from '../platform/events.js';
 import type { ObjectStore } from '../platform/objects.js';
+import { writeManifest } from './manifest.js';
 
 export const DAILY_PUBLISH_CAP = 30;
 
@@ -62,9 +64,7 @@ export function versionView(v: VersionRow, extra: Record<string, unknown> = {}) 
 
 export async function checkDailyCap(db: Db, projectId: string, now: number): Promise<void> {
   const row = await db('publish_days').where({ project_id: projectId, day: dayOf(now) }).first('count');
-  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) {
-    throw new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
-  }
+  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) throw capReached();
 }
 
 /** A version's cells that were not approved: the first ones as `key [lang]` (what a 409 lists) and how many. */
@@ -94,6 +94,8 @@ export interface MintInput {
   label: string | null;
   restoredFrom: string | null;
   unapproved: Unapproved;
+  /** Mint nothing when the current version has this digest (`skipIfIdentical`): decided under the publish lock. */
+  skipIfIdentical?: boolean;
   /** The snapshot's stored form (under `digest`) and its rendered objects, or the prepared publish that holds both. */
   content: { body: string; rendered: RenderedDelivery } | { prepared: PreparedSource };
 }
@@ -119,47 +121,72 @@ export async function storeSnapshot(trx: Db, projectId: string, digest: string, 
   if (!stored) await trx('snapshot_bodies').insert({ project_id: projectId, digest, body });
 }
 
-export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<VersionRow> {
-  const { project, content } = m;
-  for (let attempt = 0; ; attempt++) {
-    const now = Date.now();
-    const day = dayOf(now);
-    try {
-      return await db.transaction(async (trx) => {
-        const prepared = await lockPrepared(trx, project.id);
-        if ('prepared' in content) await checkPrepared(trx, project.id, content.prepared, prepared);
-        const cap = await trx('publish_days').where({ project_id: project.id, day }).first('count');
-        if (cap && Number(cap.count) >= DAILY_PUBLISH_CAP) {
-          throw new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
-        }
-        const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
-        const seq = Number(last[0]?.seq ?? 0) + 1;
-        const id = `${day}.${seq}`;
-        const languages = [{ code: m.baseLang, isBase: true }, ...m.languages.map((code) => ({ code, isBase: false }))];
-        const row: VersionRow = {
-          project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.digest,
-          formats: JSON.stringify(m.formats), key_count: m.keyCount, languages: JSON.stringify(languages),
-          restored_from: m.restoredFrom, all_approved: m.unapproved.total === 0, unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
-        };
-        await trx('versions').insert({ ...row, created_at: now });
-        // A prepared publish stored its snapshot already.
-        if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
-        await trx('projects').where({ id: project.id }).update({ current_version: id });
-        await trx('publish_days').insert({ project_id: project.id, day, count: 0 }).onConflict(['project_id', 'day']).ignore();
-        await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
-        const eventId = newEventId();
-        await recordEvent(trx, project.id, 'strings.published', {
-          id: eventId, type: 'strings.published', schemaVersion: 1, createdAt: new Date(now).toISOString(),
-          project: { id: project.id, handle: project.handle, slug: project.slug },
-          data: { versionId: id, label: m.label, keyCount: m.keyCount, languages },
-        }, now, eventId);
-        // The delivery objects last inside the transaction: if the store fails, nothing is minted.
-        await writeDelivery(objects, project.id, id, now, 'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered });
-        return row;
-      });
-    } catch (err) {
-      // Two publishes of one project raced for the same N: take the next.
-      if (!isUniqueViolation(err) || attempt >= 5) throw err;
-    }
+const capReached = () => new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
+
+/** What a mint did: a new version, or (skipIfIdentical) the current one it left as it was. */
+export type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchanged: true };
+
+/**
+ * Mints a version. Mints of one project are serialized (lockProject), so N is read and taken by one mint at a
+ * time; a deadlock or a lost race is retried, and what still loses answers `503 contended`, nothing minted.
+ */
+export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): Promise<Minted> {
+  const { project } = m;
+  let minted: Minted;
+  try {
+    minted = await retryContended(() => db.transaction((trx) => mintIn(trx, objects, m)), { retryOn: isUniqueViolation });
+  } catch (err) {
+    if (!isStoreRefusal(err)) throw err;
+    const current = await currentVersion(db, project);
+    throw new ApiError(503, 'unavailable', `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`);
   }
+  if (minted.unchanged) return minted;
+  try {
+    await writeManifest(db, objects, project.id);
+  } catch (err) {
+    // Committed already: whatever stopped the manifest, the answer says the version exists and delivery lags.
+    const code = (err as { code?: string }).code ?? (err as Error).name;
+    throw new ApiError(503, 'unavailable', `Version ${minted.row.id} was minted, but the object store refused its manifest (${code}): delivery still serves the previous version until the store accepts writes, when a background sweep writes it. Do not publish again for this.`);
+  }
+  return minted;
+}
+
+async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Minted> {
+  const { project, content } = m;
+  const now = Date.now();
+  const day = dayOf(now);
+  // First: every read below (the current version, the day's N and count) sees the mints before this one.
+  await lockProject(trx, project.id, 'publish');
+  const prepared = await lockPrepared(trx, project.id);
+  if ('prepared' in content) await checkPrepared(trx, project.id, content.prepared, prepared);
+  if (m.skipIfIdentical) {
+    const current = await currentVersion(trx, project);
+    if (current && current.digest === m.digest) return { row: current, unchanged: true };
+  }
+  const cap = await trx('publish_days').where({ project_id: project.id, day }).first('count');
+  if (cap && Number(cap.count) >= DAILY_PUBLISH_CAP) throw capReached();
+  const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
+  const seq = Number(last[0]?.seq ?? 0) + 1;
+  const id = `${day}.${seq}`;
+  const languages = [{ code: m.baseLang, isBase: true }, ...m.languages.map((code) => ({ code, isBase: false }))];
+  const row: VersionRow = {
+    project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.digest,
+    formats: JSON.stringify(m.formats), key_count: m.keyCount, languages: JSON.stringify(languages),
+    restored_from: m.restoredFrom, all_approved: m.unapproved.total === 0, unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
+  };
+  // The objects before any row: if the store refuses, the transaction has written nothing yet to roll back.
+  const manifest = await writeDelivery(objects, project.id, id, now, 'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered });
+  await trx('versions').insert({ ...row, manifest, created_at: now });
+  // A prepared publish stored its snapshot already.
+  if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
+  await trx('projects').where({ id: project.id }).update({ current_version: id });
+  if (cap) await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
+  else await trx('publish_days').insert({ project_id: project.id, day, count: 1 });
+  const eventId = newEventId();
+  await recordEvent(trx, project.id, 'strings.published', {
+    id: eventId, type: 'strings.published', schemaVersion: 1, createdAt: new Date(now).toISOString(),
+    project: { id: project.id, handle: project.handle, slug: project.slug },
+    data: { versionId: id, label: m.label, keyCount: m.keyCount, languages },
+  }, now, eventId);
+  return { row, unchanged: false };
 }

@@ -5,7 +5,7 @@
 import { contentChanged } from '../platform/content.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { chunks } from '../platform/db.js';
+import { chunks, isUniqueViolation, lockProject, retryContended } from '../platform/db.js';
 import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
@@ -55,7 +55,12 @@ export const syncCatalog: Handler = async (ctx) => {
   return withRequestRecord(ctx, 'sync', async (scope) => {
     const { format, catalog, opts } = read();
     if (ctx.body.operationId !== undefined) throw operationNotFound();
-    return db.transaction((trx) => apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, agent: ctx.principal!.requiresOperationApproval, scope }));
+    // Whole-catalog syncs of a project run one at a time (the file is the whole catalog: the last one wins whole,
+    // as in any serial order); a deadlock with a push, or a key a push inserted first, is another try.
+    return retryContended(() => db.transaction(async (trx) => {
+      await lockProject(trx, project.id, 'sync');
+      return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, agent: ctx.principal!.requiresOperationApproval, scope });
+    }), { retryOn: isUniqueViolation });
   });
 };
 

@@ -4,7 +4,7 @@ import { contentChanged } from '../platform/content.js';
 import { randomBytes } from 'node:crypto';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
-import { bool, chunks, isUniqueViolation } from '../platform/db.js';
+import { bool, chunks, insertOrKeep, isUniqueViolation } from '../platform/db.js';
 import { ApiError, operationNotFound } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
@@ -212,7 +212,7 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
         project_id: project.id, name: c.name, token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
         ctx: c.unit.ctx, enabled: true, source_verified: false, captured: false, created_by: pushId, source_updated_at: now, created_at: now, updated_at: now,
       }));
-      for (const part of chunks(rows)) await trx('keys').insert(part).onConflict().ignore();
+      for (const part of chunks(rows)) await insertOrKeep(trx, 'keys', part, [], 'id');
       const mine = new Map((await keysByTokens(trx, project.id, p.creates.map((c) => c.unit.token))).filter((k) => k.created_by === pushId).map((k) => [k.token, k]));
       for (const c of p.creates) {
         const k = mine.get(c.unit.token);

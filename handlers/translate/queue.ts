@@ -3,7 +3,7 @@
 // transaction. A marker another push claimed meanwhile is in flight on that push's job, not ours.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db.js';
-import { chunks } from '../platform/db.js';
+import { chunks, insertOrKeep } from '../platform/db.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { hold } from './credits.js';
 import { FINAL } from './fill.js';
@@ -14,7 +14,7 @@ export interface FillPair { keyId: number; lang: string; cost: number }
 /** Pending markers for pairs that have no translation row yet (a row that exists is left alone). */
 export async function insertMarkers(trx: Db, projectId: string, pairs: FillPair[], now: number): Promise<void> {
   const rows = pairs.map((q) => ({ key_id: q.keyId, lang: q.lang, project_id: projectId, value: null, status: 'pending', origin: null, job_id: null, updated_at: now }));
-  for (const part of chunks(rows)) await trx('translations').insert(part).onConflict(['key_id', 'lang']).ignore();
+  for (const part of chunks(rows)) await insertOrKeep(trx, 'translations', part, ['key_id', 'lang'], 'key_id');
 }
 
 /**

@@ -6,6 +6,7 @@ import * as m002 from './002_translate.js';
 import * as m003 from './003_sync.js';
 import * as m004 from './004_publish.js';
 import * as m005 from './005_prepared.js';
+import * as m006 from './006_integrity.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -13,6 +14,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '003_sync': m003,
   '004_publish': m004,
   '005_prepared': m005,
+  '006_integrity': m006,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
