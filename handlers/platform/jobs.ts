@@ -1,6 +1,12 @@
 // The background job queue lives in the database: any process may enqueue, any worker may claim.
 // MySQL claims with SELECT ... FOR UPDATE SKIP LOCKED; SQLite claims with one UPDATE ... RETURNING.
 // Sweeps are jobs too (unique_key `sweep:<kind>`), re-enqueued after each run, so a fleet runs each once.
+//
+// A claim is a lease: a worker that stalls past `locked_until` loses the job to the next claim, which bumps
+// `attempts`. The stalled worker may still be running, so every write it makes for the job is fenced: the
+// job row must still carry its claim (locked_by AND attempts; run-due in one process shares one workerId)
+// in the same transaction as the writes, or they roll back. The fence is an UPDATE: it extends the lease
+// and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
 import os from 'node:os';
 import type { Db } from './db.js';
 import { dialectOf, parseJson } from './db.js';
@@ -13,7 +19,22 @@ export interface JobContext<P = any> {
   attempt: number;
   /** True on the last attempt the queue will make: a handler finalizes its own state then. */
   lastAttempt: boolean;
+  /**
+   * Call first in every transaction that writes the job's state: extends the lease, or throws LeaseLost
+   * (rolling the transaction back) when another claim has taken the job over. Let LeaseLost propagate.
+   */
+  fence(trx: Db): Promise<void>;
 }
+
+/** This worker's claim on a job was taken over: it must write nothing more for the job. */
+export class LeaseLost extends Error {
+  constructor(jobId: number) {
+    super(`job ${jobId}: lease lost to another claim`);
+    this.name = 'LeaseLost';
+  }
+}
+
+interface ClaimedJob { id: number; kind: string; payload: string; attempts: number; max_attempts: number }
 
 type JobHandler = (ctx: JobContext) => Promise<void>;
 
@@ -26,7 +47,12 @@ export class JobQueue {
   private readonly kinds = new Map<string, Registered>();
   readonly workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
-  constructor(private readonly db: Db) {}
+  private readonly leaseMs: number;
+
+  /** `leaseMs` is for tests; the default is 5 minutes. */
+  constructor(private readonly db: Db, opts: { leaseMs?: number } = {}) {
+    this.leaseMs = opts.leaseMs ?? LEASE_MS;
+  }
 
   register(kind: string, handler: JobHandler): void {
     this.kinds.set(kind, { handler });
@@ -76,7 +102,7 @@ export class JobQueue {
   }
 
   /** Claims up to `limit` due jobs (expired leases count as due). `allSweeps` also claims sweeps not yet due. */
-  async claim(now: number, limit: number, allSweeps = false): Promise<Array<{ id: number; kind: string; payload: string; attempts: number; max_attempts: number }>> {
+  async claim(now: number, limit: number, allSweeps = false): Promise<ClaimedJob[]> {
     const known = [...this.kinds.keys()];
     if (!known.length) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
@@ -88,7 +114,7 @@ export class JobQueue {
         }));
         w.orWhere((a: any) => a.where('state', 'running').andWhere('locked_until', '<', now));
       });
-    const claimed = { state: 'running', locked_by: this.workerId, locked_until: now + LEASE_MS, attempts: this.db.raw('attempts + 1'), updated_at: now };
+    const claimed = { state: 'running', locked_by: this.workerId, locked_until: now + this.leaseMs, attempts: this.db.raw('attempts + 1'), updated_at: now };
     const cols = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
     if (dialectOf(this.db) === 'sqlite') {
       // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
@@ -105,30 +131,52 @@ export class JobQueue {
     });
   }
 
-  private async finish(job: { id: number; kind: string; attempts: number; max_attempts: number }, now: number, error?: unknown): Promise<boolean> {
+  /** The job row as this worker's claim left it: its writes match only while the claim stands. */
+  private claimOf(job: ClaimedJob) {
+    return { id: job.id, locked_by: this.workerId, attempts: job.attempts, state: 'running' };
+  }
+
+  /** Done, requeued with backoff, or failed; nothing when the claim was lost (the job belongs to another claim). */
+  private async finish(job: ClaimedJob, now: number, error?: unknown): Promise<boolean> {
     const reg = this.kinds.get(job.kind);
+    const mine = this.db('jobs').where(this.claimOf(job));
+    const lastError = () => String((error as Error)?.stack ?? error).slice(0, 4000);
+    let n: number;
     if (!error) {
-      await this.db('jobs').where('id', job.id).update({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
+      n = await mine.update({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
     } else if (job.attempts < job.max_attempts) {
       const delay = BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)];
-      await this.db('jobs').where('id', job.id).update({ state: 'queued', run_at: now + delay, locked_until: null, last_error: String((error as Error)?.stack ?? error).slice(0, 4000), updated_at: now });
+      n = await mine.update({ state: 'queued', run_at: now + delay, locked_until: null, last_error: lastError(), updated_at: now });
     } else {
-      await this.db('jobs').where('id', job.id).update({ state: 'failed', unique_key: null, locked_until: null, finished_at: now, last_error: String((error as Error)?.stack ?? error).slice(0, 4000), updated_at: now });
+      n = await mine.update({ state: 'failed', unique_key: null, locked_until: null, finished_at: now, last_error: lastError(), updated_at: now });
     }
+    if (n === 0) return false;
     if (reg?.sweepEveryMs && (!error || job.attempts >= job.max_attempts)) {
       await this.enqueue(this.db, job.kind, {}, { uniqueKey: `sweep:${job.kind}`, runAt: now + reg.sweepEveryMs, now, maxAttempts: 1 });
     }
     return !error;
   }
 
-  async runOne(job: { id: number; kind: string; payload: string; attempts: number; max_attempts: number }, now: number): Promise<boolean> {
+  async runOne(job: ClaimedJob, now: number): Promise<boolean> {
     const reg = this.kinds.get(job.kind)!;
+    // The lease runs on the clock the job was claimed with (run-due's may be simulated), advancing in real
+    // time: extending it by the real clock would cut short a lease claimed at a simulated future instant.
+    const started = Date.now();
+    const extend = async (db: Db) => (await db('jobs').where(this.claimOf(job)).update({ locked_until: now + (Date.now() - started) + this.leaseMs })) === 1;
+    const fence = async (trx: Db) => { if (!(await extend(trx))) throw new LeaseLost(job.id); };
+    // The heartbeat keeps the lease alive through long steps with no fenced write (a slow engine call).
+    // A failed beat changes nothing: the next fence finds out whether the claim still stands.
+    const heartbeat = setInterval(() => { extend(this.db).catch(() => {}); }, this.leaseMs / 3);
+    heartbeat.unref();
+    let error: unknown;
     try {
-      await reg.handler({ db: this.db, payload: parseJson(job.payload, {}), now, jobId: job.id, attempt: job.attempts, lastAttempt: job.attempts >= job.max_attempts });
+      await reg.handler({ db: this.db, payload: parseJson(job.payload, {}), now, jobId: job.id, attempt: job.attempts, lastAttempt: job.attempts >= job.max_attempts, fence });
     } catch (err) {
-      return this.finish(job, now, err);
+      error = err ?? new Error('job handler threw without an error');
+    } finally {
+      clearInterval(heartbeat);
     }
-    return this.finish(job, now);
+    return this.finish(job, now, error);
   }
 
   /**

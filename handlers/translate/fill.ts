@@ -2,12 +2,14 @@
 // is one transaction: charge what was translated (never more than the batch's hold), store the values,
 // move the pairs and the job's counters. A charge the balance no longer covers ends the job
 // aborted_no_credits; its markers stay pending and the next push queues them again.
+// Every transaction here begins with ctx.fence: a worker whose lease another claim took over (it stalled
+// past the lease, e.g. in an engine call) rolls back and stops instead of charging and counting again.
 import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, dialectOf } from '../platform/db.js';
 import { EngineUnavailableError } from '../platform/engines/types.js';
 import { isValidIcu } from '../platform/icu.js';
-import type { JobContext } from '../platform/jobs.js';
+import { LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { App } from '../platform/pipeline.js';
 import { charge, release } from './credits.js';
 
@@ -29,16 +31,34 @@ async function storeValues(trx: Db, projectId: string, rows: Array<{ keyId: numb
   }
 }
 
-async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string) {
-  const byLang = new Map<string, number[]>();
-  for (const p of pairs) byLang.set(p.lang, [...(byLang.get(p.lang) ?? []), p.key_id]);
-  for (const [lang, ids] of byLang) {
-    for (const part of chunks(ids)) await trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', part).update({ state });
+/**
+ * Which of one language's pairs are still pending, read under a row lock on MySQL (SQLite's transaction is
+ * already exclusive): two writers of a pair are ordered, and the later one sees it moved.
+ */
+async function stillPending(trx: Db, jobId: number, lang: string, keyIds: number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const part of chunks(keyIds)) {
+    const q = trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', part).select('key_id', 'state');
+    if (dialectOf(trx) === 'mysql') q.forUpdate();
+    for (const r of await q) if (r.state === 'pending') out.add(Number(r.key_id));
   }
+  return out;
 }
 
-async function finish(db: Db, jobId: number, status: string, now: number) {
+/** Moves pending pairs only; returns how many moved, which is what the job's counters move by. */
+async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string): Promise<number> {
+  const byLang = new Map<string, number[]>();
+  for (const p of pairs) byLang.set(p.lang, [...(byLang.get(p.lang) ?? []), p.key_id]);
+  let moved = 0;
+  for (const [lang, ids] of byLang) {
+    for (const part of chunks(ids)) moved += await trx('fill_pairs').where({ job_id: jobId, lang, state: 'pending' }).whereIn('key_id', part).update({ state });
+  }
+  return moved;
+}
+
+async function finish(db: Db, ctx: JobContext, jobId: number, status: string, now: number) {
   await db.transaction(async (trx) => {
+    await ctx.fence(trx);
     const job = await trx('fill_jobs').where({ id: jobId }).first();
     if (!job || FINAL.includes(job.status)) return;
     await release(trx, job.workspace_id, Number(job.held_mc));
@@ -57,8 +77,11 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
   const job = await db('fill_jobs').where({ id: jobId }).first();
   if (!job || FINAL.includes(job.status)) return;
   const engine = app.engine;
-  if (!engine) return finish(db, jobId, 'failed', Date.now());
-  await db('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
+  if (!engine) return finish(db, ctx, jobId, 'failed', Date.now());
+  await db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
+  });
   const project = await db('projects').where({ id: job.project_id }).first('base_lang');
   try {
     for (;;) {
@@ -84,29 +107,38 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
           translatedPairs.push(p);
         } else failedPairs.push(p);
       });
-      const chargeMc = translatedPairs.reduce((a, p) => a + Number(p.cost_mc), 0);
-      const releaseMc = pairs.reduce((a, p) => a + Number(p.cost_mc), 0);
       const now = Date.now();
       const ok = await db.transaction(async (trx) => {
+        await ctx.fence(trx);
+        // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
+        const mine = await stillPending(trx, jobId, next.lang, pairs.map((p) => Number(p.key_id)));
+        const isMine = (p: Pair) => mine.has(Number(p.key_id));
+        const translated = translatedPairs.filter(isMine);
+        const failed = failedPairs.filter(isMine);
+        const chargeMc = translated.reduce((a, p) => a + Number(p.cost_mc), 0);
+        const releaseMc = chargeMc + failed.reduce((a, p) => a + Number(p.cost_mc), 0);
         if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
-        await storeValues(trx, job.project_id, done, now);
-        await setPairs(trx, jobId, translatedPairs, 'translated');
-        await setPairs(trx, jobId, failedPairs, 'failed');
+        const values = done.filter((d) => mine.has(d.keyId));
+        await storeValues(trx, job.project_id, values, now);
+        const nTranslated = await setPairs(trx, jobId, translated, 'translated');
+        const nFailed = await setPairs(trx, jobId, failed, 'failed');
         await trx('fill_jobs').where({ id: jobId }).update({
-          translated: trx.raw('translated + ?', [translatedPairs.length]), failed: trx.raw('failed + ?', [failedPairs.length]),
+          translated: trx.raw('translated + ?', [nTranslated]), failed: trx.raw('failed + ?', [nFailed]),
           charged_mc: trx.raw('charged_mc + ?', [chargeMc]), held_mc: trx.raw('held_mc - ?', [releaseMc]), updated_at: now,
         });
-        if (done.length) await contentChanged(trx, job.project_id, now);
+        if (values.length) await contentChanged(trx, job.project_id, now);
         return true;
       });
-      if (!ok) return finish(db, jobId, 'aborted_no_credits', now);
+      if (!ok) return finish(db, ctx, jobId, 'aborted_no_credits', now);
     }
-    await finish(db, jobId, 'done', Date.now());
+    await finish(db, ctx, jobId, 'done', Date.now());
   } catch (err) {
+    // Another claim owns the job now: write nothing more, not even a final status.
+    if (err instanceof LeaseLost) throw err;
     // The engine failed a whole batch: the queue retries the job (it resumes at its pending pairs);
     // on the last attempt the job ends failed and its hold is released.
     const permanent = err instanceof EngineUnavailableError && !err.retryable;
-    if (ctx.lastAttempt || permanent) await finish(db, jobId, 'failed', Date.now());
+    if (ctx.lastAttempt || permanent) await finish(db, ctx, jobId, 'failed', Date.now());
     if (!permanent) throw err;
   }
 }

@@ -1,13 +1,21 @@
-// The database job queue: due times, simulated clocks, retries with backoff, sweeps, and claims that never
-// hand one job to two workers, even across separate connections.
+// The database job queue: due times, simulated clocks, retries with backoff, sweeps, claims that never
+// hand one job to two workers, even across separate connections, and leases: a worker whose claim was taken
+// over writes nothing more, and a heartbeat keeps a long job's lease alive.
 import test from 'ava';
 import { openDb } from '../../handlers/platform/db.js';
-import { JobQueue } from '../../handlers/platform/jobs.js';
+import { JobQueue, LeaseLost } from '../../handlers/platform/jobs.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
 test.after.always(async () => { await svc?.stop(); });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function latch() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => { open = r; });
+  return { open, opened };
+}
 
 test.serial('a job runs when due, judged by the simulated clock of run-due', async (t) => {
   const { db } = svc.service.app;
@@ -81,4 +89,66 @@ test.serial('the worker loop picks up due jobs without run-due', async (t) => {
   await q.enqueue(db, 'test.loop', { msg: 'hi' });
   t.is(await done, 'hi');
   await stop();
+});
+
+for (const stale of ['returns', 'throws'] as const) {
+  test.serial(`a handler whose claim was taken over can neither finish nor requeue the job (it ${stale})`, async (t) => {
+    const { db } = svc.service.app;
+    const q = new JobQueue(db);
+    const kind = `test.lease.${stale}`;
+    const [started1, go1, started2, go2] = [latch(), latch(), latch(), latch()];
+    let fenceError: unknown;
+    q.register(kind, async ({ attempt, fence }) => {
+      if (attempt === 2) { started2.open(); await go2.opened; return; }
+      started1.open();
+      await go1.opened;
+      fenceError = await db.transaction((trx) => fence(trx)).then(() => null, (e) => e);
+      if (stale === 'throws') throw new Error('the stale worker fails late');
+    });
+    const now = Date.now();
+    const id = await q.enqueue(db, kind, {}, { now });
+    const first = q.runDue(now);
+    await started1.opened;
+    // Six minutes later on run-due's clock the 5-minute lease has expired: attempt 2 takes the job over.
+    const later = now + 6 * 60_000;
+    const second = q.runDue(later);
+    await started2.opened;
+    go1.open();
+    t.deepEqual(await first, { ran: 1, failed: 1 }, 'the stale run reports its job as not completed');
+    t.true(fenceError instanceof LeaseLost);
+    let row = await db('jobs').where({ id }).first();
+    t.like({ ...row, attempts: Number(row.attempts) }, { state: 'running', attempts: 2, last_error: null }, 'attempt 2 still owns the job');
+    go2.open();
+    t.deepEqual(await second, { ran: 1, failed: 0 });
+    row = await db('jobs').where({ id }).first();
+    t.like({ ...row, finished_at: Number(row.finished_at) }, { state: 'done', finished_at: later, last_error: null });
+  });
+}
+
+test.serial('the heartbeat keeps a long job\'s lease alive, on the clock the job was claimed with', async (t) => {
+  const { db } = svc.service.app;
+  const leaseMs = 1000;
+  const q = new JobQueue(db, { leaseMs });
+  const other = new JobQueue(db, { leaseMs });
+  let runs = 0;
+  const leases: number[] = [];
+  const lease = async (id: number) => Number((await db('jobs').where({ id }).first()).locked_until);
+  q.register('test.long', async ({ jobId }) => {
+    runs++;
+    leases.push(await lease(jobId));
+    await sleep(2000);
+    leases.push(await lease(jobId));
+  });
+  other.register('test.long', async () => { runs++; });
+  // A simulated clock a day ahead: extending the lease by the real clock would shorten it to the past.
+  const now = Date.now() + 86_400_000;
+  await q.enqueue(db, 'test.long', {}, { now });
+  const run = q.runDue(now);
+  await sleep(1500);
+  // 1.5 s into the job, past its first lease: the heartbeat has kept it, so no one else may claim it.
+  t.deepEqual(await other.runDue(now + 1200), { ran: 0, failed: 0 });
+  t.deepEqual(await run, { ran: 1, failed: 0 });
+  t.is(runs, 1);
+  t.is(leases[0], now + leaseMs, 'claimed for one lease');
+  t.true(leases[1] > now + leaseMs + 1000, `extended by the heartbeat on the simulated clock: ${leases[1] - now}`);
 });
