@@ -3,6 +3,7 @@
 // plural suffix keys (key_one, key_other) with `#` as {{count}}. Anything richer stays ICU text, for
 // apps that load i18next-icu.
 import { icuToForms, parseIcu, SIMPLE_ARGUMENT, simpleArguments } from '../handlers/platform/icu.js';
+import { dict, own } from './catalog.js';
 import type { Snapshot } from './snapshot.js';
 
 function toI18next(icu: string): string {
@@ -16,6 +17,8 @@ function toI18next(icu: string): string {
   return icu;
 }
 
+// Every node of the tree is a dict (null prototype): key segments are user data, and on a plain object a segment named
+// `constructor` walked into Object itself and `__proto__` into Object.prototype, polluting the whole process.
 function place(tree: Record<string, any>, name: string, value: string) {
   const parts = name.split('.');
   let node = tree;
@@ -26,7 +29,7 @@ function place(tree: Record<string, any>, name: string, value: string) {
       node[parts.slice(i).join('.')] = value;
       return;
     }
-    node = node[parts[i]] ??= {};
+    node = next ?? (node[parts[i]] = dict());
   }
   const leaf = parts[parts.length - 1];
   const forms = value.includes('plural') ? icuToForms(value) : null;
@@ -37,9 +40,9 @@ function place(tree: Record<string, any>, name: string, value: string) {
 
 /** The i18next resources of one language: its cells, the base language's sources for the base. */
 export function bundleFor(s: Snapshot, lang: string): Record<string, any> {
-  const tree: Record<string, any> = {};
+  const tree = dict<any>();
   for (const k of s.keys) {
-    const value = lang === s.baseLang ? k.source : k.cells[lang]?.value;
+    const value = lang === s.baseLang ? k.source : own(k.cells, lang)?.value;
     if (value !== undefined) place(tree, k.name, value);
   }
   return tree;

@@ -43,6 +43,24 @@ export interface Catalog {
   meta?: Record<string, unknown>;
 }
 
+/**
+ * A dictionary for names that come from users and files: keys and their path segments, languages, plural categories,
+ * placeholder and substitution names, unknown fields kept as meta. It has no prototype, so a name such as `__proto__`,
+ * `constructor` or `toString` is an ordinary key: `d[name] = v` stores data (on a plain object, `__proto__` would
+ * replace the prototype and the data be lost), `d[name]` finds only what was stored (on a plain object,
+ * `d['constructor']` is Object), and JSON.stringify writes every such key as data.
+ */
+export function dict<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {
+  const d = Object.create(null) as Record<string, T>;
+  for (const [k, v] of entries) d[k] = v;
+  return d;
+}
+
+/** `rec[name]` if `rec` has it as its own: for records that may be plain objects (stored JSON, parsed back). */
+export function own<T>(rec: Record<string, T> | null | undefined, name: string): T | undefined {
+  return rec != null && Object.hasOwn(rec, name) ? rec[name] : undefined;
+}
+
 /** A file the user sent that a format cannot take, with the documented error code to answer. */
 export class FormatError extends Error {
   constructor(readonly code: 'invalid_argument' | 'format_mismatch' | 'format_not_syncable' | 'too_many_entries', message: string) {

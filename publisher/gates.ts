@@ -173,7 +173,8 @@ function project(msg: string, nodes: Ast, from: number, to: number, key: string)
   let at = from;
   for (const el of choicesIn(nodes)) {
     const options: Record<string, PluralOrSelectOption> = el.options;
-    const opt = options[key] ?? options.other;
+    // Own options only: a key named `constructor` that this choice lacks must fall back on `other`, not find Object.
+    const opt = Object.hasOwn(options, key) ? options[key] : options.other;
     if (!el.location || !opt?.location) continue;
     out += msg.slice(at, el.location.start.offset);
     // An option's location spans its braces.

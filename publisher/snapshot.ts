@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../handlers/platform/db.js';
 import { parseJson } from '../handlers/platform/db.js';
 import { icuToForms } from '../handlers/platform/icu.js';
-import type { Catalog, CatalogEntry, CatalogValue, FormatId } from './catalog.js';
+import { dict, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatId } from './catalog.js';
 
 export interface SnapshotCell { value: string; status: string; fallback?: true; imported?: true }
 
@@ -48,7 +48,7 @@ export function serializeSnapshot(s: Snapshot): { body: string; digest: string }
 }
 
 function valueOf(icu: string, forms: Record<string, string> | null): CatalogValue {
-  if (forms) return { kind: 'plural', forms, arg: icuToForms(icu)?.arg };
+  if (forms) return { kind: 'plural', forms: dict(Object.entries(forms)), arg: icuToForms(icu)?.arg };
   // Only a message that mentions `plural` can be one: skip the parse for the rest (most cells).
   const plural = icu.includes('plural') ? icuToForms(icu) : null;
   // A translation of a plural source is one ICU plural message: hand it to renderers as forms.
@@ -60,16 +60,17 @@ function valueOf(icu: string, forms: Record<string, string> | null): CatalogValu
  * `languages`: the target languages to include (all by default); `withBase`: include the base values.
  */
 export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: string[], withBase = true): Catalog {
-  const meta = s.catalogs[format] ?? {};
-  const spell = (code: string) => meta.languageSpellings?.[code] ?? code;
+  const meta = own(s.catalogs, format) ?? {};
+  // Stored JSON parses into plain objects: lookups by name go through own(), and records built here are dicts.
+  const spell = (code: string): string => own<string>(meta.languageSpellings, code) ?? code;
   const baseSpelling = meta.sourceLanguage ?? spell(s.baseLang);
   const targets = (languages ?? s.languages).map((code) => [code, spell(code)] as const);
   const entries: CatalogEntry[] = s.keys.map((k) => {
-    const values: Record<string, CatalogValue> = {};
+    const values = dict<CatalogValue>();
     // An xcstrings entry that had no base localization (its key is its source) is written back without one.
     if (withBase && !k.meta?.noSourceLocalization) values[baseSpelling] = valueOf(k.source, k.forms);
     for (const [code, spelled] of targets) {
-      const c = k.cells[code];
+      const c = own(k.cells, code);
       if (c) values[spelled] = valueOf(c.value, null);
     }
     return { fileKey: k.fileKey ?? k.name, source: valueOf(k.source, k.forms), ctx: k.ctx, comment: k.comment, values, ...(k.meta ? { meta: k.meta } : {}) };

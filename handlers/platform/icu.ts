@@ -99,7 +99,8 @@ function printNodes(ast: IcuAst, inPlural: boolean, atEnd: boolean): string {
 }
 
 function pluralKeyOrder(key: string): number {
-  if (key in ORDER_INDEX) return 1e9 + ORDER_INDEX[key];
+  // Own keys only: `constructor` or `__proto__` can be an option key, and `in` would find Object.prototype's.
+  if (Object.hasOwn(ORDER_INDEX, key)) return 1e9 + ORDER_INDEX[key];
   const n = Number(key.replace(/^=\s*/, ''));
   return Number.isFinite(n) ? n : 2e9;
 }
@@ -158,7 +159,8 @@ export function icuToForms(msg: string): IcuForms | null {
   if (ast.length !== 1) return null;
   const el = ast[0];
   if (el.type !== TYPE.plural || el.pluralType !== 'cardinal' || el.offset) return null;
-  const forms: Record<string, string> = {};
+  // Option keys are the message author's: without a prototype, one named `__proto__` is kept as a form.
+  const forms: Record<string, string> = Object.create(null);
   for (const [key, opt] of Object.entries(el.options)) {
     // An option's location spans `{…}`; the form is what is between the braces.
     const loc = opt.location;

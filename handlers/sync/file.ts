@@ -34,7 +34,7 @@ export function valueIcuOk(v: CatalogValue): boolean {
     } catch {
       return false;
     }
-  }) && (v.kind === 'text' || 'other' in v.forms);
+  }) && (v.kind === 'text' || Object.hasOwn(v.forms, 'other'));
 }
 
 export interface SyncFile { format: FormatId; catalog: Catalog }

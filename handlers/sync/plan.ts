@@ -1,6 +1,6 @@
 // Sync classification (API.md 2.7): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
-import type { Catalog, CatalogValue } from '../../publisher/catalog.js';
+import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';
 import { normalizeLanguage, sameLanguageAndScript } from '../config/languages.js';
 import type { ProjectRow } from '../config/projects.js';
 import { listLanguages } from '../config/projects.js';
@@ -68,7 +68,9 @@ export async function planSync(
 
   // Which spelling in the file is the base language, and which are targets of the project.
   const spellings = new Set(catalog.entries.flatMap((e) => Object.keys(e.values)));
-  const languageSpellings: Record<string, string> = {};
+  // Keyed by the file's language spellings; entries' values are read with own() for the same reason: names from a
+  // file are data, never a way into Object.prototype.
+  const languageSpellings = dict<string>();
   let baseSpelling: string | null = catalog.sourceLanguage ?? null;
   const targetSpelling = new Map<string, string>();
   for (const s of spellings) {
@@ -87,11 +89,14 @@ export async function planSync(
     const clash = names.get(name);
     if (clash !== undefined) throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
     names.set(name, e.fileKey);
-    const baseValue = opts.baseOnly ? Object.values(e.values)[0] : (baseSpelling ? e.values[baseSpelling] : undefined);
+    const baseValue = opts.baseOnly ? Object.values(e.values)[0] : (baseSpelling ? own(e.values, baseSpelling) : undefined);
     // A catalog entry without a base value uses its key as the source text (as Xcode does).
     const source = baseValue ? cellOf(baseValue) : { icu: e.fileKey, forms: null };
     const cells = new Map<string, Cell>();
-    for (const [s, code] of targetSpelling) if (e.values[s]) cells.set(code, cellOf(e.values[s]));
+    for (const [s, code] of targetSpelling) {
+      const v = own(e.values, s);
+      if (v) cells.set(code, cellOf(v));
+    }
     // Remembered so a pull writes the entry back without a base localization, as it came.
     const meta = baseValue || opts.baseOnly ? e.meta ?? null : { ...(e.meta ?? {}), noSourceLocalization: true };
     entries.push({

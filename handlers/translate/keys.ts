@@ -8,7 +8,10 @@ const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
 /** Forms with their categories in CLDR order, so equal content always serializes the same way. */
 export function orderedForms(forms: Forms): Forms {
-  return Object.fromEntries(Object.keys(forms).sort((a, b) => CATEGORY_ORDER.indexOf(a) - CATEGORY_ORDER.indexOf(b)).map((k) => [k, forms[k]]));
+  // A synced file names its categories (an xcstrings plural may hold `__proto__`): a null prototype keeps them data.
+  const out: Forms = Object.create(null);
+  for (const k of Object.keys(forms).sort((a, b) => CATEGORY_ORDER.indexOf(a) - CATEGORY_ORDER.indexOf(b))) out[k] = forms[k];
+  return out;
 }
 
 /** The content token of a unit: identical (ctx, source) or (ctx, forms) give the same token. */

@@ -6,7 +6,7 @@
 // unwrapped (meta.cdata remembers it), XML entities in text are decoded, and Android's escapes are resolved
 // (`\'` `\"` `\n` `\t` `\\` `\@` `\?` `\uXXXX`; unescaped double quotes only delimit whitespace-preserving spans).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { dict, FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { ANDROID, icuToPrintf, orderOf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
@@ -35,7 +35,8 @@ function decodeEntities(s: string): string {
       const cp = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
       return Number.isFinite(cp) && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
     }
-    return ENTITIES[name] ?? whole;
+    // Own entities only: `&constructor;` is not an entity (on a plain object it found Object).
+    return Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : whole;
   });
 }
 
@@ -111,7 +112,7 @@ function parseAndroid(text: string): Catalog {
     const attrs = node[':@'] ?? {};
     const name = attrs.name;
     if (!name) throw invalid(`<${tag}> without a name attribute`);
-    const entry: CatalogEntry = { fileKey: name, values: {} };
+    const entry: CatalogEntry = { fileKey: name, values: dict() };
     if (comment) entry.comment = comment;
     comment = null;
     const meta: Record<string, unknown> = {};
@@ -125,7 +126,8 @@ function parseAndroid(text: string): Catalog {
       if (c.quoted) meta.quoted = true;
       if (c.text !== '') entry.values[lang] = { kind: 'text', text: c.text };
     } else if (tag === 'plurals') {
-      const forms: Record<string, string> = {};
+      // Quantities are the file's names: a dict keeps `quantity="__proto__"` as data.
+      const forms = dict<string>();
       for (const item of childrenOf(node, 'plurals')) {
         if (tagOf(item) !== 'item') continue;
         const q = item[':@']?.quantity;

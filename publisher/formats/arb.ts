@@ -1,7 +1,7 @@
 // Flutter Application Resource Bundle: JSON with ICU values, `@key` metadata objects and `@@` file attributes.
 // One language per file (`@@locale`). Values are ICU as written, a whole-message plural included (it stays text:
 // ARB has no plural type of its own, and the message around it may hold more than the plural).
-import { FormatError, type Catalog, type CatalogEntry, type FormatModule } from '../catalog.js';
+import { dict, FormatError, type Catalog, type CatalogEntry, type FormatModule } from '../catalog.js';
 import {
   fileSpelling,
   finishJson,
@@ -26,12 +26,13 @@ function parseArb(text: string): Catalog {
   const locale = root.get('@@locale');
   if (locale !== undefined && typeof locale !== 'string') throw invalid('@@locale: must be a string');
   const lang = locale || UNKNOWN_LANGUAGE;
-  const globals: Record<string, unknown> = {};
+  // Dicts: the file names the globals and the language (a `@@locale` of `__proto__` stays data).
+  const globals = dict<unknown>();
   const byKey = new Map<string, CatalogEntry>();
   const entry = (key: string) => {
     let e = byKey.get(key);
     if (!e) {
-      e = { fileKey: key, values: {} };
+      e = { fileKey: key, values: dict() };
       byKey.set(key, e);
     }
     return e;

@@ -1,7 +1,7 @@
 // Flat JSON (`{"nav.home": "Home"}`), plus the JSON machinery every JSON-based format shares: a strict parser
 // that keeps key order and refuses duplicate keys and deep nesting, a printer, and the base-only helpers.
 // Only the files of this folder are ours to add, so the shared parts live here rather than in a helper module.
-import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { formsToIcu } from '../../handlers/platform/icu.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -162,10 +162,10 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
   return value;
 }
 
-/** A parsed value as plain JSON data, for meta that is stored as JSON. */
+/** A parsed value as plain JSON data, for meta that is stored as JSON (objects are dicts: a file's keys are data). */
 export function toPlain(v: JsonValue): unknown {
   if (isObject(v)) {
-    const o: Record<string, unknown> = {};
+    const o = dict<unknown>();
     for (const [k, x] of v) o[k] = toPlain(x);
     return o;
   }
@@ -232,11 +232,12 @@ export const UNKNOWN_LANGUAGE = 'und';
 /** The value of `lang` in an entry, matching codes loosely (`pt_BR` = `pt-br`); falls back to an unknown-language value. */
 export function valueFor(entry: CatalogEntry, lang: string | undefined): CatalogValue | undefined {
   if (lang !== undefined) {
-    if (entry.values[lang]) return entry.values[lang];
+    const exact = own(entry.values, lang);
+    if (exact) return exact;
     const n = normLang(lang);
     for (const [k, v] of Object.entries(entry.values)) if (normLang(k) === n) return v;
   }
-  return entry.values[UNKNOWN_LANGUAGE];
+  return own(entry.values, UNKNOWN_LANGUAGE);
 }
 
 /** `lang` as the file spelled it when the file declared the same language (`en_US` stays `en_US` for `en-us`). */
@@ -273,7 +274,8 @@ export function toIcuPlaceholders(value: string, style: Interpolation): { text: 
   if (style === 'i18next' && ICU_COMPLEX.test(value)) return null;
   if (!pattern.test(value)) return null;
   pattern.lastIndex = 0;
-  const names: Record<string, string> = {};
+  // Placeholder names are the file's (`{{__proto__}}`): a dict keeps each as data, so render writes it back.
+  const names = dict<string>();
   const taken = new Map<string, string>();
   let changed = false;
   const text = value.replace(pattern, (whole, inner: string) => {
@@ -319,9 +321,9 @@ export function leafEntry(fileKey: string, value: JsonValue, lang: string, style
   if (typeof value !== 'string' || value === '') throw invalid(`${fileKey}: values must be non-empty strings`);
   for (const style of styles) {
     const conv = toIcuPlaceholders(value, style);
-    if (conv) return { fileKey, values: { [lang]: { kind: 'text', text: conv.text } }, meta: interpolationMeta(style, conv.names) };
+    if (conv) return { fileKey, values: dict<CatalogValue>([[lang, { kind: 'text', text: conv.text }]]), meta: interpolationMeta(style, conv.names) };
   }
-  return { fileKey, values: { [lang]: { kind: 'text', text: value } } };
+  return { fileKey, values: dict<CatalogValue>([[lang, { kind: 'text', text: value }]]) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // GNU gettext PO/POT, through gettext-parser. One language per file: msgid is the source text and the key,
 // msgctxt the context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories.
 import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
-import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { icuToForms, pluralCategories } from '../../handlers/platform/icu.js';
 import { fileSpelling, hasExt, icuText, normLang, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
@@ -74,7 +74,7 @@ export function pluralFormsFor(lang: string): { categories: string[]; expr: stri
     return { categories: ['one', 'other'], expr: '(n != 1)' };
   }
   const tag = lang.replace(/_/g, '-').toLowerCase();
-  const expr = PLURAL_EXPR[tag] ?? PLURAL_EXPR[tag.split('-')[0]];
+  const expr = own(PLURAL_EXPR, tag) ?? own(PLURAL_EXPR, tag.split('-')[0]);
   if (expr) return { categories: cats, expr };
   if (cats.length === 1) return { categories: cats, expr: '0' };
   if (cats.length === 2 && cats[0] === 'one') return { categories: cats, expr: '(n != 1)' };
@@ -87,7 +87,7 @@ const splitLines = (s: string | undefined) => (s ? s.split('\n') : []);
 const orderKey = (ctx: string | null | undefined, msgid: string) => `${ctx ?? ''}\u0004${msgid}`;
 
 const PO_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v' };
-const unquote = (s: string) => s.replace(/\\(.)/g, (_m, c: string) => PO_ESCAPES[c] ?? c);
+const unquote = (s: string) => s.replace(/\\(.)/g, (_m, c: string) => own(PO_ESCAPES, c) ?? c);
 
 /**
  * Position of each (msgctxt, msgid) in the file. gettext-parser groups messages by context, which would move
@@ -152,7 +152,8 @@ function parsePo(text: string): Catalog {
         headerComments = t.comments;
         continue;
       }
-      const entry: CatalogEntry = { fileKey: msgid, values: {} };
+      // The Language header names the values' language: a dict keeps even `__proto__` as data.
+      const entry: CatalogEntry = { fileKey: msgid, values: dict() };
       if (t.msgctxt !== undefined) entry.ctx = t.msgctxt;
       const c = t.comments ?? {};
       const comment = [c.extracted, c.translator].filter((s) => s).join('\n');
@@ -168,7 +169,7 @@ function parsePo(text: string): Catalog {
       if (t.msgid_plural !== undefined) {
         meta.msgidPlural = t.msgid_plural;
         if (t.msgstr.some((s) => s)) {
-          const forms: Record<string, string> = {};
+          const forms = dict<string>();
           t.msgstr.forEach((s, i) => {
             forms[cats[i] ?? `=${i}`] = s;
           });
@@ -231,7 +232,9 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
     if (typeof meta.headerComment === 'string') header.comments.translator = meta.headerComment;
     if (typeof meta.headerFlags === 'string') header.comments.flag = meta.headerFlags;
   }
-  const translations: GetTextTranslations['translations'] = { '': { '': header } };
+  // By msgctxt, then msgid: both are user data (a ctx `constructor` or `__proto__` on plain objects reached Object
+  // and Object.prototype, and the msgid was then set on them). Dicts keep them data; gettext-parser reads own keys.
+  const translations: GetTextTranslations['translations'] = dict([['', dict([['', header]])]]);
   const rank = new Map<GetTextTranslation, number>();
   for (const entry of catalog.entries) {
     const m = entry.meta ?? {};
@@ -246,7 +249,7 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
       t.msgstr = [newlinesOf(entry.fileKey, icuText(v))];
     }
     t.comments = commentsOf(entry, v);
-    (translations[entry.ctx ?? ''] ??= {})[entry.fileKey] = t;
+    (translations[entry.ctx ?? ''] ??= dict())[entry.fileKey] = t;
     rank.set(t, rank.size);
   }
   const sort = (a: GetTextTranslation, b: GetTextTranslation) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0);

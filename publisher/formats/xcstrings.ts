@@ -8,7 +8,7 @@
 //   representative value (the `other` device, or the first) so sync and translation still see the text.
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseMessage, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { formsToIcu } from '../../handlers/platform/icu.js';
 import {
   fromPlain,
@@ -65,6 +65,9 @@ const XCODE_STYLE: PrintStyle = {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parse
+//
+// Every record keyed by the file's names (string keys, languages, plural categories, substitution names, unknown
+// fields) is a dict: `__proto__` or `constructor` there is data to keep and write back.
 
 const only = (m: JsonObject, allowed: readonly string[]) => [...m.keys()].every((k) => allowed.includes(k));
 
@@ -83,7 +86,7 @@ function readStringUnit(where: string, su: JsonValue): { value: string; state?: 
 function readPlural(where: string, plural: JsonValue): { forms: Record<string, string>; state?: string } | null {
   if (!isObject(plural)) throw invalid(`${where}: variations.plural must be an object`);
   if (!plural.has('other')) throw invalid(`${where}: plural variation has no "other" form`);
-  const forms: Record<string, string> = {};
+  const forms = dict<string>();
   const states = new Set<string | undefined>();
   let simple = true;
   for (const [cat, node] of plural) {
@@ -114,7 +117,7 @@ const branchFromIcu = (s: string) => s.replace(/'#'|#/g, (m) => (m === '#' ? '%a
 
 function readSubstitutions(where: string, text: string, node: JsonValue): { text: string; subs: Substitutions } | null {
   if (!isObject(node)) throw invalid(`${where}: substitutions must be an object`);
-  const subs: Substitutions = {};
+  const subs = dict<SubstitutionMeta>();
   const used = new Set<string>();
   let out = text;
   for (const [name, sub] of node) {
@@ -132,7 +135,7 @@ function readSubstitutions(where: string, text: string, node: JsonValue): { text
     let arg = icuArgName(name);
     for (let i = 2; used.has(arg); i++) arg = `${icuArgName(name)}_${i}`;
     used.add(arg);
-    const forms = Object.fromEntries(Object.entries(plural.forms).map(([k, v]) => [k, branchToIcu(v)]));
+    const forms = dict(Object.entries(plural.forms).map(([k, v]) => [k, branchToIcu(v)] as const));
     out = out.split(token).join(formsToIcu(forms, arg));
     const meta: SubstitutionMeta = { arg };
     if (argNum !== undefined) meta.argNum = argNum;
@@ -186,7 +189,7 @@ function deriveRaw(where: string, node: JsonObject): { value: CatalogValue; path
     if (kind === 'plural') {
       // Forms with mixed states or extra fields: the forms' texts still make the value.
       if (!isObject(branches)) return undefined;
-      const forms: Record<string, string> = {};
+      const forms = dict<string>();
       let state: string | undefined;
       for (const [cat, f] of branches) {
         const su = isObject(f) ? f.get('stringUnit') : undefined;
@@ -221,7 +224,7 @@ function parseCatalog(text: string): Catalog {
   if (typeof sourceLanguage !== 'string' || !sourceLanguage) throw invalid('sourceLanguage: must be a non-empty string');
   if (!isObject(strings)) throw invalid('strings: must be an object');
   const catalogMeta: Record<string, unknown> = {};
-  const rootExtra: Record<string, unknown> = {};
+  const rootExtra = dict<unknown>();
   for (const [k, v] of root) {
     if (k === 'version' && typeof v === 'string') catalogMeta.version = v;
     else if (k !== 'sourceLanguage' && k !== 'strings') rootExtra[k] = toPlain(v);
@@ -232,11 +235,11 @@ function parseCatalog(text: string): Catalog {
   const entries: CatalogEntry[] = [];
   for (const [key, e] of strings) {
     if (!isObject(e)) throw invalid(`${key}: must be an object`);
-    const entry: CatalogEntry = { fileKey: key, values: {} };
+    const entry: CatalogEntry = { fileKey: key, values: dict() };
     const meta: Record<string, unknown> = {};
-    const extra: Record<string, unknown> = {};
-    const subs: Record<string, Substitutions> = {};
-    const raw: Record<string, unknown> = {};
+    const extra = dict<unknown>();
+    const subs = dict<Substitutions>();
+    const raw = dict<unknown>();
     for (const [field, v] of e) {
       if (field === 'comment' && typeof v === 'string') entry.comment = v;
       else if (field === 'extractionState' && typeof v === 'string') meta.extractionState = v;
@@ -282,10 +285,10 @@ const unitNode = (value: string, state: string | undefined): JsonObject => {
 
 // Apple plural variations take CLDR categories only; an exact `=0`/`=1`/`=2` stands in for a missing category.
 function appleForms(forms: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   for (const [k, v] of Object.entries(forms)) if (!k.startsWith('=')) out[k] = v;
   const exact: Record<string, string> = { '=0': 'zero', '=1': 'one', '=2': 'two' };
-  for (const [k, cat] of Object.entries(exact)) if (forms[k] !== undefined && out[cat] === undefined) out[cat] = forms[k];
+  for (const [k, cat] of Object.entries(exact)) if (Object.hasOwn(forms, k) && out[cat] === undefined) out[cat] = forms[k];
   return out;
 }
 
@@ -310,14 +313,14 @@ function splitSubstitutions(text: string, subs: Substitutions, state: string | u
   for (const el of ast) {
     if (el.type !== TYPE.plural || el.pluralType !== 'cardinal' || !byArg.has(el.value) || !el.location) continue;
     const name = byArg.get(el.value)!;
-    const forms: Record<string, string> = {};
+    const forms = dict<string>();
     for (const [cat, opt] of Object.entries(el.options)) {
       if (!opt.location) return null;
       forms[cat] = branchFromIcu(text.slice(opt.location.start.offset + 1, opt.location.end.offset - 1));
     }
     out += `${text.slice(from, el.location.start.offset)}%#@${name}@`;
     from = el.location.end.offset;
-    const m = subs[name];
+    const m = own(subs, name)!;
     const sub: JsonObject = new Map();
     if (m.argNum !== undefined) sub.set('argNum', m.argNum);
     if (m.formatSpecifier !== undefined) sub.set('formatSpecifier', m.formatSpecifier);
@@ -353,13 +356,16 @@ function renderValue(value: CatalogValue, subs: Substitutions | undefined): Json
 
 /** Whether a stored value still is what a kept localization shows (a value without state matches any state). */
 function sameValue(kept: CatalogValue, v: CatalogValue): boolean {
-  return isDeepStrictEqual(v.state === undefined ? { ...kept, state: undefined } : kept, v.state === undefined ? { ...v, state: undefined } : v);
+  // Forms are dicts or plain objects (stored JSON) with the same keys: isDeepStrictEqual compares prototypes too.
+  const plain = (x: CatalogValue) => ({ ...x, ...(x.kind === 'plural' ? { forms: { ...x.forms } } : {}), ...(v.state === undefined ? { state: undefined } : {}) });
+  return isDeepStrictEqual(plain(kept), plain(v));
 }
 
 /** A record keyed by language, read loosely: the store may hand back `zh-hans` for the file's `zh-Hans`. */
 function byLang<T>(rec: Record<string, T> | undefined, lang: string): T | undefined {
   if (!rec) return undefined;
-  if (rec[lang] !== undefined) return rec[lang];
+  const exact = own(rec, lang);
+  if (exact !== undefined) return exact;
   const n = normLang(lang);
   return Object.entries(rec).find(([k]) => normLang(k) === n)?.[1];
 }
