@@ -9,7 +9,7 @@
 // and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
 import os from 'node:os';
 import type { Db } from './db.js';
-import { dialectOf, parseJson } from './db.js';
+import { dialectOf, insertOrKeep, parseJson } from './db.js';
 
 export interface JobContext<P = any> {
   db: Db;
@@ -82,8 +82,8 @@ export class JobQueue {
       updated_at: now,
     };
     if (opts.uniqueKey) {
-      // At most one unfinished job per unique key: a duplicate insert is a no-op (INSERT IGNORE / ON CONFLICT DO NOTHING).
-      await db('jobs').insert(row).onConflict('unique_key').ignore();
+      // At most one unfinished job per unique key: a duplicate insert is a no-op.
+      await insertOrKeep(db, 'jobs', row, ['unique_key'], 'unique_key');
       return null;
     }
     const [id] = await db('jobs').insert(row);

@@ -1,0 +1,132 @@
+// kill -9 during publishes: the service runs as its own process (`scripts/start.ts`) and is killed at the instant
+// its manifest lands, and at random instants of a publish; after a restart the manifest names the database's
+// current version, that version pulls, and the next publish takes the next number. On SQLite and MySQL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { objectKeys } from '../../handlers/platform/objects.js';
+import { ADMIN_TOKEN, testDatabase } from '../helpers/service.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Proc { child: ChildProcess; base: string; internal: string; delivery: string }
+
+async function startProcess(env: Record<string, string>): Promise<Proc> {
+  const [port, deliveryPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, PORT: String(port), DELIVERY_PORT: String(deliveryPort), ADMIN_TOKEN, WORKERS: 'off', LOG_LEVEL: 'silent' },
+  });
+  child.stdout!.resume();
+  let stderr = '';
+  child.stderr!.on('data', (d) => { stderr += d; });
+  const base = `http://127.0.0.1:${port}/v1`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
+    if (await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then((r) => r.ok, () => false)) {
+      return { child, base, internal: `http://127.0.0.1:${port}/internal/v1`, delivery: `http://127.0.0.1:${deliveryPort}/v1` };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service did not start: ${stderr}`);
+}
+
+function kill9(p: Proc): Promise<void> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
+    p.child.once('exit', () => resolve());
+    p.child.kill('SIGKILL');
+  });
+}
+
+const json = (url: string, init: RequestInit = {}, token = ADMIN_TOKEN) => fetch(url, {
+  ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+}).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+
+/** Polls the manifest file every millisecond; resolves with its versionId once it names another than `than`. */
+function manifestChange(file: string, than: string | null, signal: { stop: boolean }): Promise<string | null> {
+  return new Promise((resolve) => {
+    const tick = () => {
+      if (signal.stop) return resolve(null);
+      try {
+        statSync(file);
+        const v = JSON.parse(readFileSync(file, 'utf8')).versionId;
+        if (v !== than) return resolve(v);
+      } catch { /* not there yet, or mid-rename */ }
+      setImmediate(tick);
+    };
+    tick();
+  });
+}
+
+test('kill -9 while publishing never leaves delivery naming a version the database does not hold', async (t) => {
+  const db = await testDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-crash-'));
+  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
+  let proc = await startProcess(env);
+  try {
+    const ws = await json(`${proc.internal}/workspaces`, { method: 'POST', body: JSON.stringify({ name: 'Crash', creditsMc: 10_000_000 }) });
+    const project = await json(`${proc.internal}/projects`, { method: 'POST', body: JSON.stringify({ workspaceId: ws.body.workspaceId, name: 'Crash', baseLang: 'en', languages: [{ code: 'de' }] }) });
+    const projectId = project.body.projectId;
+    const key = await json(`${proc.internal}/projects/${projectId}/api-keys`, { method: 'POST', body: JSON.stringify({ scopes: ['admin'] }) });
+    const apiKey = key.body.apiKey;
+    const units = Array.from({ length: 300 }, (_, i) => ({ source: `Crash test string ${i}` }));
+    t.is((await json(`${proc.base}/projects/${projectId}/translate`, { method: 'POST', body: JSON.stringify({ units }) }, apiKey)).status, 200);
+    await json(`${proc.internal}/jobs/run-due`, { method: 'POST', body: '{}' });
+    const manifestFile = path.join(dataDir, 'objects', objectKeys.manifest(projectId));
+
+    const check = async (label: string) => {
+      // A restart catches the manifest up with the database (repair on start); give it a moment.
+      let meta: any;
+      let manifest: any;
+      for (let i = 0; i < 100; i++) {
+        meta = (await json(`${proc.base}/projects/${projectId}/meta`, {}, apiKey)).body;
+        manifest = await fetch(`${proc.delivery}/projects/${projectId}/manifest`).then((r) => (r.ok ? r.json() : null));
+        if ((manifest?.versionId ?? null) === meta.currentVersion) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      t.is(manifest?.versionId ?? null, meta.currentVersion, `${label}: the manifest names the current version`);
+      if (meta.currentVersion) {
+        const pulled = await fetch(`${proc.base}/projects/${projectId}/translations?version=${meta.currentVersion}&format=json&lang=de`, { headers: { authorization: `Bearer ${apiKey}` } });
+        t.is(pulled.status, 200, `${label}: the version delivery names pulls`);
+      }
+      return meta.currentVersion as string | null;
+    };
+
+    let current: string | null = null;
+    for (let trial = 0; trial < 6; trial++) {
+      // Odd trials: killed the instant the manifest lands; even ones: at a random instant of the publish.
+      const signal = { stop: false };
+      const landed = manifestChange(manifestFile, current, signal);
+      const publish = json(`${proc.base}/projects/${projectId}/publish`, { method: 'POST', body: JSON.stringify({ label: `trial ${trial}` }) }, apiKey).catch(() => null);
+      if (trial % 2 === 1) await Promise.race([landed, publish]);
+      else await new Promise((r) => setTimeout(r, Math.random() * 40));
+      await kill9(proc);
+      signal.stop = true;
+      await publish;
+      proc = await startProcess(env);
+      const now = await check(`trial ${trial}`);
+      const next = await json(`${proc.base}/projects/${projectId}/publish`, { method: 'POST', body: '{}' }, apiKey);
+      t.is(next.status, 201, `trial ${trial}: the next publish mints`);
+      if (now) t.true(next.body.versionId > now || Number(next.body.versionId.split('.').pop()) > Number(now.split('.').pop()), `trial ${trial}: ${next.body.versionId} follows ${now}`);
+      current = await check(`trial ${trial} after the next publish`);
+      t.is(current, next.body.versionId);
+    }
+  } finally {
+    await kill9(proc);
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
