@@ -14,6 +14,9 @@ import { cellStates, type CellState } from '../translate/cells.js';
 import { canonicalKey } from './canonical.js';
 
 
+/** Characters of an entry's comment (xcstrings `comment`). */
+export const MAX_COMMENT = 4000;
+
 export interface Cell { icu: string; forms: Forms | null }
 
 export function cellOf(v: CatalogValue): Cell {
@@ -85,6 +88,9 @@ export async function planSync(
   const names = new Map<string, string>();
   const entries: EntryPlan[] = [];
   for (const e of catalog.entries) {
+    // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 200 (canonical.ts).
+    if (e.fileKey === '') throw invalidArgument('A key of the file is empty: every entry needs a name.');
+    if (e.comment && e.comment.length > MAX_COMMENT) throw invalidArgument(`${e.fileKey.slice(0, 100)}: the comment is longer than ${MAX_COMMENT} characters.`);
     const name = canonicalKey(e.fileKey);
     const clash = names.get(name);
     if (clash !== undefined) throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
