@@ -83,7 +83,8 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 interface State { principal?: KeyPrincipal; params: Record<string, any>; query: Record<string, any>; dryRun: boolean }
 
 async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
-  const state: State = { params: { ...request.params }, query: { ...request.query }, dryRun: false };
+  // Without a prototype: a parameter named `__proto__` is a name like any other, never this object's prototype.
+  const state: State = { params: Object.assign(Object.create(null), request.params), query: Object.assign(Object.create(null), request.query), dryRun: false };
   if (route.origin === 'internal') {
     const token = bearer(request);
     if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken))) throw unauthorized('A valid admin token is required.');

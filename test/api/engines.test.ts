@@ -169,7 +169,7 @@ test('pseudo: every output passes the ICU gate, bad sources are per-item errors'
   t.is(out.at(-1)!.value, undefined);
 });
 
-test('pseudo: fast enough for the fill (well under 50 µs a short string)', async (t) => {
+test('pseudo: translates a batch of 5,000 strings, each with a value (its speed: npm run bench)', async (t) => {
   const engine = new PseudoEngine();
   const items = Array.from({ length: 5000 }, (_, i): TranslationItem => ({
     id: String(i),
@@ -184,8 +184,7 @@ test('pseudo: fast enough for the fill (well under 50 µs a short string)', asyn
   const perItem = ((performance.now() - t0) * 1000) / items.length;
   t.log(`${perItem.toFixed(1)} µs per string`);
   t.true(out.every((o) => o.value));
-  // Generous against a loaded machine; measured ~15 µs.
-  t.true(perItem < 150, `${perItem} µs`);
+  // Speed is measured by `npm run bench` (the fill scenario), never asserted here: a loaded machine would fail it.
 });
 
 // ---------------------------------------------------------------------------------------------------- openai

@@ -42,3 +42,28 @@ test('at the default level a request writes nothing', async (t) => {
     await svc.stop();
   }
 });
+
+test('an error is logged without the statement or its values, and its line stays short', async (t) => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const svc = await startTestService({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink });
+  try {
+    const { db, log } = svc.service.app;
+    const secret = `SECRET-USER-TEXT-${'x'.repeat(200_000)}`;
+    // A real failed statement: a key whose project does not exist (the foreign key refuses it on both databases).
+    const err = await db('keys').insert({
+      project_id: 'p_missing', name: 'k', token: 't', source: secret, enabled: true, source_verified: false, captured: false,
+      source_updated_at: 0, created_at: 0, updated_at: 0,
+    }).then(() => null, (e: unknown) => e);
+    t.truthy(err, 'the insert failed');
+    t.true(String((err as Error).message).includes('SECRET-USER-TEXT'), 'the driver message carries the values');
+    log.error({ err }, 'internal error');
+    const line = lines.find((l) => l.includes('internal error'))!;
+    t.truthy(line);
+    t.false(line.includes('SECRET-USER-TEXT'), 'no user data in the log');
+    t.true(line.length < 4000, `a short line (${line.length} bytes)`);
+    t.regex(JSON.parse(line).err.message, /foreign key|FOREIGN KEY/i);
+  } finally {
+    await svc.stop();
+  }
+});
