@@ -241,10 +241,8 @@ function storeError(err: unknown): ApiError | null {
 export function errorResponse(request: Request, h: ResponseToolkit, log: Logger) {
   const res = request.response as any;
   if (!res || !res.isBoom) return h.continue;
-  let err: ApiError;
-  if (res instanceof ApiError) err = res;
-  else if (storeError(res)) err = storeError(res)!;
-  else {
+  let err: ApiError | null = res instanceof ApiError ? res : storeError(res);
+  if (!err) {
     const status = res.output?.statusCode ?? 500;
     const byStatus: Record<number, [string, string]> = {
       400: ['invalid_argument', 'The request is malformed.'],
