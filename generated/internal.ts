@@ -571,7 +571,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Millicredits; may be negative. The balance never goes below zero. */
+                    /** @description Millicredits; may be negative. The balance never goes below zero nor above 2^53 - 1, the largest integer every JSON client reads exactly. */
                     mc: number;
                 };
             };
@@ -807,7 +807,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Whole credits; default what was requested. */
+                    /** @description Whole credits; default what was requested (at most what 2^53 - 1 millicredits hold). */
                     authorizedCredits?: number;
                 };
             };

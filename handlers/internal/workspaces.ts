@@ -4,6 +4,8 @@ import { bool, newId } from '../platform/db.js';
 import { conflict, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 
+const MAX_MC = Number.MAX_SAFE_INTEGER;
+
 function workspaceView(w: any) {
   return {
     workspaceId: w.id,
@@ -53,11 +55,12 @@ export const internalAdjustCredits: Handler = async (ctx) => {
   const { db } = ctx.app;
   const mc: number = ctx.body.mc;
   const id = ctx.params.workspaceId;
-  // One conditional update: concurrent adjustments can never take the balance below zero.
-  const n = await db('workspaces').where({ id }).andWhere('balance_mc', '>=', -mc)
+  // One conditional update: concurrent adjustments can never take the balance below zero, nor above the largest
+  // integer a JSON client reads exactly (the spec's bound on every millicredit field).
+  const n = await db('workspaces').where({ id }).andWhere('balance_mc', '>=', -mc).andWhere('balance_mc', '<=', MAX_MC - mc)
     .update({ balance_mc: db.raw('balance_mc + ?', [mc]), updated_at: Date.now() });
   const w = await db('workspaces').where({ id }).first('balance_mc');
   if (!w) throw notFound('Workspace not found.');
-  if (!n) throw conflict('conflict', `The balance (${w.balance_mc} mc) cannot go below zero.`);
+  if (!n) throw conflict('conflict', `The balance (${w.balance_mc} mc) cannot go ${mc < 0 ? 'below zero' : `above ${MAX_MC} mc`}.`);
   return { body: { balance: Number(w.balance_mc) } };
 };

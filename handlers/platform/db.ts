@@ -122,8 +122,8 @@ export function isStoreRefusal(err: unknown): boolean {
     || ['ENOSPC', 'EROFS', 'EDQUOT', 'EIO'].includes(code);
 }
 
-/** A value longer than its column (MySQL strict mode): only reachable past a limit the spec forgot. */
-export const isTooLong = (err: unknown) => codeOf(err) === 'ER_DATA_TOO_LONG';
+/** A value longer or larger than its column (MySQL strict mode): only reachable past a limit the spec forgot. */
+export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err) as string);
 
 /**
  * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync),

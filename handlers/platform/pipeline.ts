@@ -172,11 +172,25 @@ function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
   }
+  const text = raw.toString('utf8');
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
+    // A number token too large for a double (`1e400`) parses as Infinity, which passes `type: integer` and
+    // reaches the database. Only a body with a three-digit exponent or a 309-digit run can hold one, so only
+    // such a body pays for the reviver that finds it.
+    body = MAYBE_HUGE_NUMBER.test(text) ? JSON.parse(text, refuseNonFinite) : JSON.parse(text);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
     throw invalidArgument('The body is not valid JSON.');
   }
+  return body;
+}
+
+const MAYBE_HUGE_NUMBER = /[eE]\+?\d{3}|\d{309}/;
+
+function refuseNonFinite(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument('The body holds a number too large to represent.');
+  return value;
 }
 
 export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undefined): ServerRoute {
@@ -233,7 +247,7 @@ function storeError(err: unknown): ApiError | null {
   if (isStoreRefusal(err)) {
     return new ApiError(503, 'unavailable', `The datastore refused a write (${(err as { code?: string }).code}): the request was rolled back and nothing it wrote remains. Re-run the call once the store accepts writes; do not replay it.`);
   }
-  if (isTooLong(err)) return invalidArgument('A value is longer than the service stores; nothing was written.');
+  if (isTooLong(err)) return invalidArgument('A value is longer or larger than the service stores; nothing was written.');
   return null;
 }
 

@@ -7,6 +7,7 @@ import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { chunks, isUniqueViolation, lockProject, retryContended } from '../platform/db.js';
 import { ApiError, operationNotFound } from '../platform/errors.js';
+import { parseInstant } from '../platform/instant.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
@@ -34,7 +35,7 @@ export const syncCatalog: Handler = async (ctx) => {
     const file = readSyncFile(ctx.body, project.base_lang);
     const opts = {
       onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
-      pulledAt: ctx.body.pulledAt ? Date.parse(ctx.body.pulledAt) : null,
+      pulledAt: ctx.body.pulledAt ? parseInstant(ctx.body.pulledAt, 'pulledAt') : null,
       baseOnly: file.format !== 'xcstrings',
     };
     return { ...file, opts };

@@ -1,6 +1,6 @@
 // The internal dashboard API: workspaces, credits, projects, languages and API keys.
 import test from 'ava';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
@@ -29,6 +29,37 @@ test('credits move by signed amounts and never below zero, even concurrently', a
   t.is(results.filter((r) => r.response.status === 200).length, 15);
   const w = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: null } });
   t.is(w.data!.balance, 0);
+});
+
+test('numbers the store cannot hold are refused with 400 and nothing is written; a leap-second now runs jobs', async (t) => {
+  const ws = (await svc.admin.POST('/workspaces', { body: { name: 'Bounds', creditsMc: 10 } })).data!;
+  const path = { workspaceId: ws.workspaceId };
+  const raw = (method: string, route: string, body: string) => fetch(`${svc.internalUrl}${route}`, {
+    method, body, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+  });
+  for (const [method, route, body] of [
+    ['PATCH', `/workspaces/${ws.workspaceId}`, '{"keyLimit": 2147483648}'],
+    ['PATCH', `/workspaces/${ws.workspaceId}`, '{"spendingCapMc": 9007199254740992}'],
+    ['PATCH', `/workspaces/${ws.workspaceId}`, '{"creditsMc": 1e400}'],
+    ['POST', `/workspaces/${ws.workspaceId}/credits`, '{"mc": 1e400}'],
+    ['POST', `/workspaces/${ws.workspaceId}/credits`, '{"mc": -1E+999}'],
+    ['POST', '/workspaces', '{"name": "Huge", "documentLimit": 99999999999}'],
+  ]) {
+    const r = await raw(method, route, body);
+    t.is(r.status, 400, `${method} ${route} ${body}`);
+    t.is((await r.json()).error, 'invalid_argument');
+  }
+  // The largest exact integer is accepted; one more millicredit on top of it is a conflict, not an overflow.
+  t.is((await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { creditsMc: Number.MAX_SAFE_INTEGER - 5 } })).response.status, 200);
+  const over = await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: 6 } });
+  t.is(over.response.status, 409);
+  t.like((await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: 2147483647 } })).data, { balance: Number.MAX_SAFE_INTEGER - 5, keyLimit: 2147483647, spendingCapMc: null, documentLimit: null });
+  // A text field that merely contains a long exponent-looking run is ordinary JSON.
+  t.is((await raw('PATCH', `/workspaces/${ws.workspaceId}`, '{"keyLimit": 1, "requireApproval": false}')).status, 200);
+  const named = await raw('POST', '/workspaces', '{"name": "case e1234 and 1e400"}');
+  t.is(named.status, 201);
+  const leap = await svc.admin.POST('/jobs/run-due', { body: { now: '2016-12-31T23:59:60Z' } });
+  t.is(leap.response.status, 200);
 });
 
 test('projects are created with a normalized base language and targets, and read back', async (t) => {

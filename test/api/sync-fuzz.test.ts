@@ -4,20 +4,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { rng } from '../helpers/rng.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const CASES = 2300;
 const PER_PROJECT = 100; // under the 120 requests per minute of one project
 const DOCUMENTED = new Set(['invalid_argument', 'invalid_base64', 'format_mismatch', 'format_not_syncable', 'too_many_entries', 'source_language_mismatch', 'payload_too_large', 'insufficient_credits']);
 
-function rng(seed: number) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const seeds = ['xcstrings', 'json']
   .flatMap((d) => readdirSync(path.join(FIXTURES, d)).map((f) => ({ name: f, bytes: readFileSync(path.join(FIXTURES, d, f)) })))

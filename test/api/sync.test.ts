@@ -145,6 +145,14 @@ test.serial('the pulledAt guard keeps a source edited after the pull, withholdin
   t.like(later, { updatedSources: 1, conflictsTotal: 0 });
 });
 
+test.serial('a leap-second pulledAt is read as the next second, and the guard still holds', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await sync(p, { contentBase64: b64(xcstrings({ files: { en: 'Files' } })) });
+  const d = (await sync(p, { contentBase64: b64(xcstrings({ files: { en: 'All files' } })), pulledAt: '2016-12-31T23:59:60Z' })).data as any;
+  t.like(d, { updatedSources: 0, conflictsTotal: 1 });
+  t.is((await keys(p))[0].source, 'Files');
+});
+
 test.serial('a dry run parses, classifies and estimates with zero writes, reporting conflicts and planned pairs', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
   await syncJson(p, { one: 'One' });
