@@ -2,7 +2,7 @@
 // arguments become i18next interpolations ({{name}}); a message that is one plural becomes i18next's
 // plural suffix keys (key_one, key_other) with `#` as {{count}}. Anything richer stays ICU text, for
 // apps that load i18next-icu.
-import { icuToForms, parseIcu, SIMPLE_ARGUMENT, simpleArguments } from '../handlers/platform/icu.js';
+import { icuToForms, parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import { dict, own } from './catalog.js';
 import type { Snapshot } from './snapshot.js';
 

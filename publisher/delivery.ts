@@ -1,7 +1,6 @@
-// Renders and writes a version's delivery objects: every configured file format per language and one i18next
-// bundle per language, and builds the manifest that names them.
+// Renders a version's delivery objects (every configured file format per language and one i18next bundle per
+// language) and the manifest that names them. Writing them to a store is the caller's (handlers/publish/store.ts).
 import { createHash } from 'node:crypto';
-import { IMMUTABLE, objectKeys, type ObjectStore } from '../handlers/platform/objects.js';
 import type { FormatId } from './catalog.js';
 import { getFormat } from './formats/index.js';
 import { bundleFor } from './bundle.js';
@@ -38,14 +37,6 @@ const hashOf = (body: string) => createHash('sha256').update(body).digest('hex')
 
 export interface ManifestObject { url: string; hash: string; size: number }
 
-/** Runs `tasks` with at most `limit` in flight. */
-async function bounded(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
-}
-
 /** A version's delivery objects, rendered: what writeDelivery puts under the version's id. */
 export interface RenderedDelivery {
   baseLang: string;
@@ -59,15 +50,6 @@ export interface RenderedDelivery {
 export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & { objects: Array<{ file: string; contentType: string }> };
 
 export const withoutBodies = (r: RenderedDelivery): DeliveryIndex => ({ ...r, objects: r.objects.map(({ file, contentType }) => ({ file, contentType })) });
-
-/** Writes a rendered version's objects under the prepared token (publish/prepare.ts), for a publish to copy. */
-export async function writePrepared(objects: ObjectStore, projectId: string, token: string, r: RenderedDelivery): Promise<void> {
-  await bounded(r.objects.map((o) => () => objects.put(objectKeys.prepared(projectId, token, o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE })), 8);
-}
-
-export async function deletePrepared(objects: ObjectStore, projectId: string, token: string): Promise<void> {
-  await objects.deleteTree(objectKeys.preparedTree(projectId, token));
-}
 
 /** Lets other work (requests, on an inline worker) run between the long synchronous steps of a render. */
 export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -101,20 +83,11 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
   return out;
 }
 
-/** A version's objects: rendered for it, or a prepared publish's, already in the store under its token. */
-export type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
-
 /**
- * Writes a version's immutable objects under its id, in parallel, and returns the manifest that names them. The
- * manifest is not written here: it may only name a committed version (handlers/publish/manifest.ts writes it).
+ * The manifest of a version whose objects sit under `bundles/<versionId>/` beside it (the delivery origin's
+ * layout, handlers/platform/objects.ts `objectKeys`).
  */
-export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, source: DeliverySource): Promise<string> {
-  const target = (file: string) => objectKeys.bundle(projectId, versionId, file);
-  const r: DeliveryIndex = 'rendered' in source ? source.rendered : source.prepared.index;
-  // Their waits on the disk or the network overlap.
-  await bounded('rendered' in source
-    ? source.rendered.objects.map((o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }))
-    : source.prepared.index.objects.map((o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file))), 8);
+export function manifestFor(projectId: string, versionId: string, snapshotAt: number, r: DeliveryIndex): string {
   const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
   const files = Object.fromEntries(Object.entries(r.files).map(([format, byLang]) => [format, Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)]))]));
   return JSON.stringify({

@@ -11,7 +11,7 @@ import {
   type PluralOrSelectOption,
   type SelectElement,
 } from '@formatjs/icu-messageformat-parser';
-import { pluralCategories, simpleArguments } from '../handlers/platform/icu.js';
+import { pluralCategories, simpleArguments } from './icu.js';
 
 type Ast = MessageFormatElement[];
 type Choice = PluralElement | SelectElement;

@@ -4,7 +4,7 @@
 // language of a key takes its arguments in the same order. A value with no ICU argument (a file's own
 // `%1$s`, plain text) is written unchanged; one that printf cannot express (a select, a nested plural) too.
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { SIMPLE_ARGUMENT, simpleArguments } from '../handlers/platform/icu.js';
+import { SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import type { CatalogValue } from './catalog.js';
 
 export interface PrintfStyle { string: string; number: string }

@@ -1,9 +1,7 @@
 // A snapshot is the frozen content of a version: every enabled key with its source and the cells that passed
 // the publish rules. It is stored verbatim, rendered into every format, and restored as it was.
 import { createHash } from 'node:crypto';
-import type { Db } from '../handlers/platform/db.js';
-import { parseJson } from '../handlers/platform/db.js';
-import { icuToForms } from '../handlers/platform/icu.js';
+import { icuToForms } from './icu.js';
 import { dict, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatId } from './catalog.js';
 
 export interface SnapshotCell { value: string; status: string; fallback?: true; imported?: true }
@@ -26,19 +24,6 @@ export interface Snapshot {
   keys: SnapshotKey[];
   /** File-level meta of each synced format (for faithful rendering). */
   catalogs: Record<string, Record<string, any>>;
-}
-
-export interface LiveCell { keyId: number; lang: string; value: string; status: string }
-
-/** Every enabled, non-captured key and its stored cells, as they are now. `cell` decides what enters. */
-export async function readLive(db: Db, projectId: string) {
-  const project = await db('projects').where({ id: projectId }).first('base_lang');
-  const languages = (await db('project_languages').where({ project_id: projectId }).whereNull('removed_at').orderBy('code').select('code')).map((r) => r.code as string);
-  const keys = await db('keys').where({ project_id: projectId, enabled: true, captured: false }).orderBy('id')
-    .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
-  const rows = await db('translations').where({ project_id: projectId }).whereIn('lang', languages).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
-  const catalogs = Object.fromEntries((await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [r.format, parseJson(r.meta, {})]));
-  return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
 }
 
 /** The stored form of a snapshot and its digest (what `skipIfIdentical` compares), from one serialization. */
@@ -78,28 +63,3 @@ export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: strin
   const { languageSpellings: _l, sourceLanguage: _s, ...fileMeta } = meta;
   return { format, sourceLanguage: meta.sourceLanguage ?? null, entries, meta: fileMeta };
 }
-
-/** Every stored cell of the project, unfiltered (what a sync put in, for comparing round trips). */
-export async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
-  const live = await readLive(db, projectId);
-  const cells = new Map<number, Record<string, SnapshotCell>>();
-  for (const r of live.rows) {
-    if (r.status === 'pending' || r.value == null) continue;
-    const id = Number(r.key_id);
-    cells.set(id, { ...(cells.get(id) ?? {}), [r.lang]: { value: r.value, status: r.status } });
-  }
-  return {
-    baseLang: live.baseLang,
-    languages: live.languages,
-    keys: live.keys.map((k) => toSnapshotKey(k, cells.get(Number(k.id)) ?? {})),
-    catalogs: live.catalogs,
-  };
-}
-
-export function toSnapshotKey(k: any, cells: Record<string, SnapshotCell>): SnapshotKey {
-  return {
-    name: k.name, fileKey: k.file_key ?? null, comment: k.comment ?? null, meta: parseJson(k.meta, null), ctx: k.ctx ?? null,
-    source: k.source, forms: parseJson(k.forms, null), cells,
-  };
-}
-

@@ -1,9 +1,9 @@
 // `npm start`: the whole service in one process on embedded defaults (DESIGN.md section 3).
 import { createApiKey } from '../handlers/platform/apikeys.js';
-import { startService } from '../handlers/platform/app.js';
+import { startService } from '../service/app.js';
 import { loadConfig } from '../handlers/platform/config.js';
-import { createProject } from '../handlers/internal/projects.js';
-import { createWorkspace } from '../handlers/internal/workspaces.js';
+import { createProject } from '../handlers/config/projects.js';
+import { createWorkspace } from '../handlers/config/workspaces.js';
 
 const config = loadConfig();
 const service = await startService(config);

@@ -1,5 +1,5 @@
 // `npm run worker`: a job worker process beside API processes started with WORKERS=off.
-import { createApp } from '../handlers/platform/app.js';
+import { createApp } from '../service/app.js';
 import { loadConfig } from '../handlers/platform/config.js';
 
 const app = await createApp(loadConfig());

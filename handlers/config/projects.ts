@@ -1,7 +1,8 @@
-// Reading and changing a project's configuration: languages, output formats, settings.
+// Creating projects and reading their configuration: languages, output formats, settings.
 import type { Db } from '../platform/db.js';
-import { bool, parseJson } from '../platform/db.js';
-import { notFound } from '../platform/errors.js';
+import { bool, isUniqueViolation, newId, parseJson, randomToken } from '../platform/db.js';
+import { invalidArgument, notFound } from '../platform/errors.js';
+import { normalizeLanguage } from './languages.js';
 
 export const OUTPUT_FORMATS = ['json', 'nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -72,4 +73,55 @@ export async function projectView(db: Db, p: ProjectRow) {
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),
     ],
   };
+}
+
+export function slugify(name: string): string {
+  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return (s || 'project').slice(0, 60);
+}
+
+export interface ProjectCreate {
+  workspaceId: string;
+  name: string;
+  baseLang: string;
+  languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>;
+  mode?: 'a' | 'b';
+  autoVerify?: boolean;
+  contentEnabled?: boolean;
+  costWarningMc?: number | null;
+}
+
+export async function createProject(db: Db, body: ProjectCreate) {
+  const ws = await db('workspaces').where({ id: body.workspaceId }).first('id');
+  if (!ws) throw notFound('Workspace not found.');
+  const baseLang = normalizeLanguage(body.baseLang);
+  const languages = new Map<string, 'ai' | 'manual'>();
+  for (const l of body.languages ?? []) {
+    const code = normalizeLanguage(l.code);
+    if (code === baseLang) throw invalidArgument(`${code} is the base language; it cannot also be a target.`);
+    languages.set(code, l.fillMode ?? 'ai');
+  }
+  const slug = slugify(body.name);
+  const now = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const id = newId('p');
+    const handle = `${slug.slice(0, 50)}-${randomToken(4).toLowerCase().slice(0, 5)}`;
+    try {
+      await db.transaction(async (trx) => {
+        await trx('projects').insert({
+          id, workspace_id: body.workspaceId, name: body.name, handle, slug, base_lang: baseLang,
+          mode: body.mode ?? 'b', auto_verify: Boolean(body.autoVerify), content_enabled: Boolean(body.contentEnabled),
+          cost_warning_mc: body.costWarningMc ?? null, output_formats: '[]', config_version: 0, created_at: now, updated_at: now,
+        });
+        await trx('project_content').insert({ project_id: id, content_rev: 0 });
+        if (languages.size) {
+          await trx('project_languages').insert([...languages].map(([code, fillMode]) => ({ project_id: id, code, fill_mode: fillMode, created_at: now, updated_at: now })));
+        }
+      });
+      return { projectId: id, handle, slug };
+    } catch (err) {
+      // A handle collision is astronomically rare; try another.
+      if (!isUniqueViolation(err) || attempt >= 3) throw err;
+    }
+  }
 }

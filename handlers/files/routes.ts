@@ -1,6 +1,7 @@
 // Files group: project metadata (DESIGN.md section 4).
 import { bool } from '../platform/db.js';
-import type { App, Handler } from '../platform/pipeline.js';
+import type { Handler } from '../platform/pipeline.js';
+import type { App } from '../platform/app.js';
 import { getProject, listLanguages, type ProjectRow } from '../config/projects.js';
 import { projectFormats } from '../publish/versions.js';
 

@@ -1,63 +1,18 @@
-// Wires configuration, database, job queue and servers into one running service.
-import type Hapi from '@hapi/hapi';
-import { registerJobs, repairOnStart } from '../jobs.js';
-import { buildServers } from '../server.js';
+// What every handler, job and sweep is given: the service's shared parts, built once by service/app.ts.
 import type { Config } from './config.js';
-import { migrate, openDb } from './db.js';
-import { createEngine } from './engines/index.js';
-import { createObjectStore } from './objects.js';
-import { JobQueue } from './jobs.js';
-import { createLogger, type DestinationStream } from './log.js';
-import type { App } from './pipeline.js';
+import type { Db } from './db.js';
+import type { TranslationEngine } from './engines/types.js';
+import type { JobQueue } from './jobs.js';
+import type { Logger } from './log.js';
+import type { ObjectStore } from './objects.js';
 
-export interface Service {
-  app: App;
-  main: Hapi.Server;
-  delivery: Hapi.Server;
-  stop(): Promise<void>;
-}
-
-export async function createApp(config: Config, logDestination?: DestinationStream): Promise<App> {
-  const db = openDb(config.databaseUrl);
-  await migrate(db);
-  const jobs = new JobQueue(db);
-  const log = createLogger(config.logLevel, logDestination);
-  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config), log };
-  registerJobs(app);
-  return app;
-}
-
-/**
- * Starts the service. `port`/`deliveryPort` override the configured ports (tests pass 0 for a free port);
- * a configured DELIVERY_PORT of 0 turns the delivery origin off. `listen: false` builds for server.inject only.
- * `logDestination`: where log lines go instead of standard output.
- */
-export async function startService(
-  config: Config,
-  opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
-): Promise<Service> {
-  const app = await createApp(config, opts.logDestination);
-  const { main, delivery } = await buildServers(app, opts);
-  const listen = opts.listen ?? true;
-  if (listen) {
-    await main.start();
-    if (config.deliveryPort !== 0 || opts.deliveryPort !== undefined) await delivery.start();
-  } else {
-    await main.initialize();
-    await delivery.initialize();
-  }
-  const stopWorkers = config.workers === 'inline' ? app.jobs.start() : async () => {};
-  const repaired = repairOnStart(app);
-  return {
-    app,
-    main,
-    delivery,
-    async stop() {
-      await repaired;
-      await stopWorkers();
-      await main.stop();
-      await delivery.stop();
-      await app.db.destroy();
-    },
-  };
+export interface App {
+  db: Db;
+  config: Config;
+  jobs: JobQueue;
+  /** Null when TRANSLATION_ENGINE=none: translate answers 503 unavailable. */
+  engine: TranslationEngine | null;
+  /** Where published files, bundles and manifests go (OBJECT_STORE). */
+  objects: ObjectStore;
+  log: Logger;
 }

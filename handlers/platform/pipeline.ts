@@ -10,27 +10,13 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { hasScope, type KeyPrincipal } from './apikeys.js';
-import type { Config } from './config.js';
-import { contended, isContention, isStoreRefusal, isTooLong, type Db } from './db.js';
+import type { App } from './app.js';
+import type { Logger } from './log.js';
+import { contended, isContention, isStoreRefusal, isTooLong } from './db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
-import type { TranslationEngine } from './engines/types.js';
-import type { JobQueue } from './jobs.js';
-import type { Logger } from './log.js';
-import type { ObjectStore } from './objects.js';
 import { RATE_LIMIT, rateLimited } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
-
-export interface App {
-  db: Db;
-  config: Config;
-  jobs: JobQueue;
-  /** Null when TRANSLATION_ENGINE=none: translate answers 503 unavailable. */
-  engine: TranslationEngine | null;
-  /** Where published files, bundles and manifests go (OBJECT_STORE). */
-  objects: ObjectStore;
-  log: Logger;
-}
 
 export interface Ctx {
   app: App;

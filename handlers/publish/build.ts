@@ -3,7 +3,8 @@
 import type { FormatId } from '../../publisher/catalog.js';
 import { yieldTurn } from '../../publisher/delivery.js';
 import { capList, gateCell, REJECTED_CAP, rejectionLabel as label } from '../../publisher/gates.js';
-import { readLive, toSnapshotKey, type Snapshot, type SnapshotCell } from '../../publisher/snapshot.js';
+import type { Snapshot, SnapshotCell } from '../../publisher/snapshot.js';
+import { readLive, toSnapshotKey } from './live.js';
 import { valueIcuOk } from '../sync/file.js';
 import type { ProjectRow } from '../config/projects.js';
 import { bool, type Db } from '../platform/db.js';

@@ -6,12 +6,13 @@
 // is only ever a faster way to the same version.
 import { randomBytes } from 'node:crypto';
 import { findCollisions } from '../../publisher/collisions.js';
-import { deletePrepared, renderDelivery, withoutBodies, writePrepared, type DeliveryIndex } from '../../publisher/delivery.js';
+import { renderDelivery, withoutBodies, type DeliveryIndex } from '../../publisher/delivery.js';
+import { deletePrepared, writePrepared } from './store.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { ProjectRow } from '../config/projects.js';
 import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
-import type { App } from '../platform/pipeline.js';
+import type { App } from '../platform/app.js';
 import { buildSnapshot, defaultParams, gateSummary, sameParams, unapprovedIn, type GateSummary, type PublishParams } from './build.js';
 import { storeSnapshot, type PreparedSource, type Unapproved } from './versions.js';
 

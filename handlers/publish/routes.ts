@@ -1,14 +1,13 @@
-// POST /publish and POST /versions/{versionId}/restore (API.md 2.8, 4.4), and version file pulls.
+// POST /publish and POST /versions/{versionId}/restore (API.md 2.8, 4.4).
 import type { FormatId } from '../../publisher/catalog.js';
-import { findCollisions } from '../../publisher/collisions.js';
-import { CONTENT_TYPES, renderDelivery, renderFile } from '../../publisher/delivery.js';
+import { renderDelivery } from '../../publisher/delivery.js';
 import { capList, rejectionLabel as label } from '../../publisher/gates.js';
 import { serializeSnapshot, type Snapshot } from '../../publisher/snapshot.js';
-import { normalizeLanguage } from '../config/languages.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
-import { ApiError, conflict, invalidArgument, notFound, operationNotFound } from '../platform/errors.js';
+import { ApiError, conflict, operationNotFound } from '../platform/errors.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
+import { collisionCheck } from './pull.js';
 import { buildSnapshot, cellGate, defaultParams, exhaustedOf, gateSummary, unapprovedIn, type Built, type GateSummary, type PublishParams } from './build.js';
 import { preparedFor, type Prepared } from './prepare.js';
 import {
@@ -19,11 +18,6 @@ import {
 function refuseAgent(ctx: Ctx) {
   if (ctx.body?.operationId !== undefined) throw operationNotFound();
   if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
-}
-
-function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
-  const groups = findCollisions(snapshot, formats);
-  if (groups.length) throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
 }
 
 /** What a publish would mint, from the live content or from the prepared publish, before the refusals. */
@@ -145,19 +139,3 @@ export const restoreVersion: Handler = async (ctx) => {
     body: versionView(v.row, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),
   };
 };
-
-/** GET /translations?version=...&format=...&lang=...: a published version rendered as a file. */
-export async function pullVersionFile(ctx: Ctx, project: ProjectRow) {
-  const { db } = ctx.app;
-  const v = await resolveVersion(db, project, ctx.query.version);
-  const snapshot = await loadSnapshot(db, project.id, v.id);
-  const formats = await projectFormats(db, project);
-  const format = (ctx.query.format ?? formats[0]) as FormatId | undefined;
-  if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
-  const multi = format === 'xcstrings';
-  if (!multi && ctx.query.lang === undefined) throw invalidArgument('lang is required for this format.');
-  const lang = ctx.query.lang !== undefined ? normalizeLanguage(ctx.query.lang) : snapshot.baseLang;
-  if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
-  collisionCheck(snapshot, [format]);
-  return { body: renderFile(snapshot, format, lang), type: CONTENT_TYPES[format], headers: { 'Cache-Control': 'private, max-age=60' } };
-}

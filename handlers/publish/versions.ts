@@ -3,7 +3,8 @@
 // object store included, mints nothing. The manifest follows the commit (manifest.ts), so delivery never names a
 // version the database does not hold.
 import type { FormatId } from '../../publisher/catalog.js';
-import { writeDelivery, type DeliveryIndex, type RenderedDelivery } from '../../publisher/delivery.js';
+import type { DeliveryIndex, RenderedDelivery } from '../../publisher/delivery.js';
+import { writeDelivery } from './store.js';
 import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';

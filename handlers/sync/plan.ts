@@ -7,7 +7,7 @@ import { listLanguages } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
 import { invalidArgument } from '../platform/errors.js';
-import { formsToIcu } from '../platform/icu.js';
+import { formsToIcu } from '../../publisher/icu.js';
 import { pairCost } from '../translate/credits.js';
 import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
 import { cellStates, type CellState } from '../translate/cells.js';

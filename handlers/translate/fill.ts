@@ -8,9 +8,9 @@ import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, dialectOf } from '../platform/db.js';
 import { EngineUnavailableError } from '../platform/engines/types.js';
-import { isValidIcu } from '../platform/icu.js';
+import { isValidIcu } from '../../publisher/icu.js';
 import { LeaseLost, type JobContext } from '../platform/jobs.js';
-import type { App } from '../platform/pipeline.js';
+import type { App } from '../platform/app.js';
 import { charge, release } from './credits.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];

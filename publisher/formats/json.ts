@@ -2,7 +2,7 @@
 // that keeps key order and refuses duplicate keys and deep nesting, a printer, and the base-only helpers.
 // Only the files of this folder are ours to add, so the shared parts live here rather than in a helper module.
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
-import { formsToIcu } from '../../handlers/platform/icu.js';
+import { formsToIcu } from '../icu.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Strict JSON

@@ -2,7 +2,7 @@
 // msgctxt the context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories.
 import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
-import { icuToForms, pluralCategories } from '../../handlers/platform/icu.js';
+import { icuToForms, pluralCategories } from '../icu.js';
 import { fileSpelling, hasExt, icuText, normLang, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);

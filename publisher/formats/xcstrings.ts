@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseMessage, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
-import { formsToIcu } from '../../handlers/platform/icu.js';
+import { formsToIcu } from '../icu.js';
 import {
   fromPlain,
   hasExt,

@@ -4,12 +4,12 @@
 // and every later request would pay for it in old-space garbage. A real server is not seeded that way.
 import { writeFileSync } from 'node:fs';
 import { createApiKey } from '../../handlers/platform/apikeys.js';
-import { createApp } from '../../handlers/platform/app.js';
+import { createApp } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import { contentChanged } from '../../handlers/platform/content.js';
 import { chunks } from '../../handlers/platform/db.js';
-import { createProject } from '../../handlers/internal/projects.js';
-import { createWorkspace } from '../../handlers/internal/workspaces.js';
+import { createProject } from '../../handlers/config/projects.js';
+import { createWorkspace } from '../../handlers/config/workspaces.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
 const { db } = await createApp(config);

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startService } from '../../handlers/platform/app.js';
+import { startService } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-bench-'));

@@ -12,7 +12,7 @@ import {
   placeholders,
   pluralCategories,
   tags,
-} from '../../handlers/platform/icu.js';
+} from '../../publisher/icu.js';
 import { createEngine } from '../../handlers/platform/engines/index.js';
 import { OpenAIEngine, parseTranslations } from '../../handlers/platform/engines/openai.js';
 import { PseudoEngine, pseudoLocalize } from '../../handlers/platform/engines/pseudo.js';

@@ -1,7 +1,7 @@
 // Public routes: /pricing (GET and HEAD) and the delivery origin's /health; and 501 for routes not built yet.
 import test from 'ava';
 import { routes } from '../../generated/routes.js';
-import { implementations } from '../../handlers/index.js';
+import { implementations } from '../../service/implementations.js';
 import { createClient } from '../../sdk/client.js';
 import { pathParams } from '../helpers/routes.js';
 import { createTestProject, specCheck, startTestService, type TestService } from '../helpers/service.js';

@@ -13,7 +13,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { routes, type RouteSpec } from '../../generated/routes.js';
-import { implementations } from '../../handlers/index.js';
+import { implementations } from '../../service/implementations.js';
 import { ADMIN_TOKEN, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { rng } from '../helpers/rng.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { Catalog } from '../../publisher/catalog.js';
 import { detectFormat, getFormat } from '../../publisher/formats/index.js';
-import { liveCatalog } from '../../publisher/export.js';
+import { liveCatalog } from '../../handlers/publish/live.js';
 import { normalizeLanguage } from '../../handlers/config/languages.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import type { Middleware } from 'openapi-fetch';
 import { routes } from '../../generated/routes.js';
-import { startService, type Service } from '../../handlers/platform/app.js';
+import { startService, type Service } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import { responseValidator } from '../../handlers/platform/validation.js';
 import { createClient, createInternalClient, type ApiClient, type InternalClient } from '../../sdk/client.js';

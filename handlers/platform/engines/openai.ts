@@ -1,7 +1,7 @@
 // Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI v1, Ollama, vLLM, llama.cpp server).
 // Many strings per request, one target language per request; every answer goes through the ICU gate and the
 // ones that fail it get one more chance in a follow-up request carrying the reason.
-import { checkTranslation, conformPlurals, pluralCategories } from '../icu.js';
+import { checkTranslation, conformPlurals, pluralCategories } from '../../../publisher/icu.js';
 import { EngineUnavailableError, type TranslationEngine, type TranslationItem, type TranslationOutcome } from './types.js';
 
 export interface OpenAIEngineOptions {

@@ -1,7 +1,7 @@
 // Pseudo-localization: a deterministic, offline engine that makes untranslated, truncated or concatenated UI
 // text obvious (accents, ~30% expansion, brackets) while keeping every piece of ICU structure intact.
 import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { checkTranslation, conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../icu.js';
+import { checkTranslation, conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../../../publisher/icu.js';
 import type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
 
 const FROM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

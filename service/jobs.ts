@@ -1,10 +1,10 @@
 // Every background job kind and sweep the service runs. Groups add theirs here.
-import type { App } from './platform/pipeline.js';
-import { sweepRateWindows } from './platform/ratelimit.js';
-import { sweepRequestRecords } from './platform/requests.js';
-import { repairManifests } from './publish/manifest.js';
-import { prepareDue } from './publish/prepare.js';
-import { runFill } from './translate/fill.js';
+import type { App } from '../handlers/platform/app.js';
+import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
+import { sweepRequestRecords } from '../handlers/platform/requests.js';
+import { repairManifests } from '../handlers/publish/manifest.js';
+import { prepareDue } from '../handlers/publish/prepare.js';
+import { runFill } from '../handlers/translate/fill.js';
 
 export function registerJobs(app: App): void {
   app.jobs.register('fill', (ctx) => runFill(app, ctx));

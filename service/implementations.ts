@@ -1,19 +1,19 @@
 // Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
-import * as capture from './capture/routes.js';
-import * as config from './config/routes.js';
-import * as credential from './credential/routes.js';
-import * as delivery from './delivery/routes.js';
-import * as files from './files/routes.js';
-import * as internalJobs from './internal/jobs.js';
-import * as internalKeys from './internal/keys.js';
-import * as internalProjects from './internal/projects.js';
-import * as internalWorkspaces from './internal/workspaces.js';
-import * as sync from './sync/routes.js';
-import * as publish from './publish/routes.js';
-import * as origin from './delivery/origin.js';
-import type { Handler } from './platform/pipeline.js';
-import * as translatePush from './translate/push.js';
-import * as translateRead from './translate/read.js';
+import * as capture from '../handlers/capture/routes.js';
+import * as config from '../handlers/config/routes.js';
+import * as credential from '../handlers/credential/routes.js';
+import * as delivery from '../handlers/delivery/routes.js';
+import * as files from '../handlers/files/routes.js';
+import * as internalJobs from '../handlers/internal/jobs.routes.js';
+import * as internalKeys from '../handlers/internal/keys.routes.js';
+import * as internalProjects from '../handlers/internal/projects.routes.js';
+import * as internalWorkspaces from '../handlers/internal/workspaces.routes.js';
+import * as sync from '../handlers/sync/routes.js';
+import * as publish from '../handlers/publish/routes.js';
+import * as origin from '../handlers/delivery/origin.routes.js';
+import type { Handler } from '../handlers/platform/pipeline.js';
+import * as translatePush from '../handlers/translate/push.routes.js';
+import * as translateRead from '../handlers/translate/read.routes.js';
 
 export const implementations: Record<string, Handler> = {
   translateUnits: translatePush.translateUnits,

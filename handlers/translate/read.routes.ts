@@ -3,7 +3,7 @@
 import { getProject, listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
-import { pullVersionFile } from '../publish/routes.js';
+import { pullVersionFile } from '../publish/pull.js';
 import type { Handler } from '../platform/pipeline.js';
 import { readRecord } from '../platform/requests.js';
 
@@ -41,7 +41,7 @@ export const getTranslations: Handler = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(ctx, project);
+  return pullVersionFile(db, project, q as { version: string; format?: string; lang?: string });
 };
 
 export const getRequestRecord: Handler = async (ctx) => {

@@ -14,7 +14,7 @@ import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from './credits.js
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
 import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
-import { formsToIcu } from '../platform/icu.js';
+import { formsToIcu } from '../../publisher/icu.js';
 
 
 interface Unit {

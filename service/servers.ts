@@ -3,8 +3,9 @@
 import type { Duplex } from 'node:stream';
 import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
-import { implementations } from './index.js';
-import { errorResponse, toHapiRoute, type App } from './platform/pipeline.js';
+import { implementations } from './implementations.js';
+import { errorResponse, toHapiRoute } from '../handlers/platform/pipeline.js';
+import type { App } from '../handlers/platform/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
 

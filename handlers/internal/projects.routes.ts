@@ -1,63 +1,12 @@
 // Projects, their languages and API keys, as the dashboard manages them.
 import { contentChanged } from '../platform/content.js';
 import { normalizeLanguage } from '../config/languages.js';
-import { getProject, projectView } from '../config/projects.js';
+import { createProject, getProject, projectView } from '../config/projects.js';
 import { createApiKey, type Scope } from '../platform/apikeys.js';
 import type { Db } from '../platform/db.js';
 import { isUniqueViolation, newId, parseJson, randomToken } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
-
-export function slugify(name: string): string {
-  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  return (s || 'project').slice(0, 60);
-}
-
-export interface ProjectCreate {
-  workspaceId: string;
-  name: string;
-  baseLang: string;
-  languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>;
-  mode?: 'a' | 'b';
-  autoVerify?: boolean;
-  contentEnabled?: boolean;
-  costWarningMc?: number | null;
-}
-
-export async function createProject(db: Db, body: ProjectCreate) {
-  const ws = await db('workspaces').where({ id: body.workspaceId }).first('id');
-  if (!ws) throw notFound('Workspace not found.');
-  const baseLang = normalizeLanguage(body.baseLang);
-  const languages = new Map<string, 'ai' | 'manual'>();
-  for (const l of body.languages ?? []) {
-    const code = normalizeLanguage(l.code);
-    if (code === baseLang) throw invalidArgument(`${code} is the base language; it cannot also be a target.`);
-    languages.set(code, l.fillMode ?? 'ai');
-  }
-  const slug = slugify(body.name);
-  const now = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    const id = newId('p');
-    const handle = `${slug.slice(0, 50)}-${randomToken(4).toLowerCase().slice(0, 5)}`;
-    try {
-      await db.transaction(async (trx) => {
-        await trx('projects').insert({
-          id, workspace_id: body.workspaceId, name: body.name, handle, slug, base_lang: baseLang,
-          mode: body.mode ?? 'b', auto_verify: Boolean(body.autoVerify), content_enabled: Boolean(body.contentEnabled),
-          cost_warning_mc: body.costWarningMc ?? null, output_formats: '[]', config_version: 0, created_at: now, updated_at: now,
-        });
-        await trx('project_content').insert({ project_id: id, content_rev: 0 });
-        if (languages.size) {
-          await trx('project_languages').insert([...languages].map(([code, fillMode]) => ({ project_id: id, code, fill_mode: fillMode, created_at: now, updated_at: now })));
-        }
-      });
-      return { projectId: id, handle, slug };
-    } catch (err) {
-      // A handle collision is astronomically rare; try another.
-      if (!isUniqueViolation(err) || attempt >= 3) throw err;
-    }
-  }
-}
 
 export const internalCreateProject: Handler = async (ctx) => ({ status: 201, body: await createProject(ctx.app.db, ctx.body) });
 

@@ -1,0 +1,46 @@
+// The live content of a project as the publisher reads it: keys, cells and synced file meta from the database,
+// turned into the publisher's plain snapshot types (publisher/snapshot.ts).
+import type { Catalog, FormatId } from '../../publisher/catalog.js';
+import { snapshotCatalog, type Snapshot, type SnapshotCell, type SnapshotKey } from '../../publisher/snapshot.js';
+import type { Db } from '../platform/db.js';
+import { parseJson } from '../platform/db.js';
+
+/** Every enabled, non-captured key and its stored cells, as they are now. `cell` decides what enters. */
+export async function readLive(db: Db, projectId: string) {
+  const project = await db('projects').where({ id: projectId }).first('base_lang');
+  const languages = (await db('project_languages').where({ project_id: projectId }).whereNull('removed_at').orderBy('code').select('code')).map((r) => r.code as string);
+  const keys = await db('keys').where({ project_id: projectId, enabled: true, captured: false }).orderBy('id')
+    .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
+  const rows = await db('translations').where({ project_id: projectId }).whereIn('lang', languages).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
+  const catalogs = Object.fromEntries((await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [r.format, parseJson(r.meta, {})]));
+  return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
+}
+
+export function toSnapshotKey(k: any, cells: Record<string, SnapshotCell>): SnapshotKey {
+  return {
+    name: k.name, fileKey: k.file_key ?? null, comment: k.comment ?? null, meta: parseJson(k.meta, null), ctx: k.ctx ?? null,
+    source: k.source, forms: parseJson(k.forms, null), cells,
+  };
+}
+
+/** Every stored cell of the project, unfiltered (what a sync put in, for comparing round trips). */
+export async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
+  const live = await readLive(db, projectId);
+  const cells = new Map<number, Record<string, SnapshotCell>>();
+  for (const r of live.rows) {
+    if (r.status === 'pending' || r.value == null) continue;
+    const id = Number(r.key_id);
+    cells.set(id, { ...(cells.get(id) ?? {}), [r.lang]: { value: r.value, status: r.status } });
+  }
+  return {
+    baseLang: live.baseLang,
+    languages: live.languages,
+    keys: live.keys.map((k) => toSnapshotKey(k, cells.get(Number(k.id)) ?? {})),
+    catalogs: live.catalogs,
+  };
+}
+
+/** A project's live state as a catalog of one format (what a sync put in, rendered back). */
+export async function liveCatalog(db: Db, projectId: string, format: FormatId, languages?: string[]): Promise<Catalog> {
+  return snapshotCatalog(await liveSnapshot(db, projectId), format, languages);
+}

@@ -1,0 +1,31 @@
+// Version file pulls: GET /translations?version=...&format=...&lang=... (API.md 4.2) renders a published
+// version as one file, after the same collision check a publish runs.
+import type { FormatId } from '../../publisher/catalog.js';
+import { findCollisions } from '../../publisher/collisions.js';
+import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
+import type { Snapshot } from '../../publisher/snapshot.js';
+import { normalizeLanguage } from '../config/languages.js';
+import type { ProjectRow } from '../config/projects.js';
+import type { Db } from '../platform/db.js';
+import { conflict, invalidArgument, notFound } from '../platform/errors.js';
+import { loadSnapshot, projectFormats, resolveVersion } from './versions.js';
+
+export function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
+  const groups = findCollisions(snapshot, formats);
+  if (groups.length) throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
+}
+
+/** GET /translations?version=...&format=...&lang=...: a published version rendered as a file. */
+export async function pullVersionFile(db: Db, project: ProjectRow, query: { version: string; format?: string; lang?: string }) {
+  const v = await resolveVersion(db, project, query.version);
+  const snapshot = await loadSnapshot(db, project.id, v.id);
+  const formats = await projectFormats(db, project);
+  const format = (query.format ?? formats[0]) as FormatId | undefined;
+  if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
+  const multi = format === 'xcstrings';
+  if (!multi && query.lang === undefined) throw invalidArgument('lang is required for this format.');
+  const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : snapshot.baseLang;
+  if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
+  collisionCheck(snapshot, [format]);
+  return { body: renderFile(snapshot, format, lang), type: CONTENT_TYPES[format], headers: { 'Cache-Control': 'private, max-age=60' } };
+}

@@ -1,0 +1,63 @@
+// Wires configuration, database, job queue and servers into one running service.
+import type Hapi from '@hapi/hapi';
+import { registerJobs, repairOnStart } from './jobs.js';
+import { buildServers } from './servers.js';
+import type { Config } from '../handlers/platform/config.js';
+import { migrate, openDb } from '../handlers/platform/db.js';
+import { createEngine } from '../handlers/platform/engines/index.js';
+import { createObjectStore } from '../handlers/platform/objects.js';
+import { JobQueue } from '../handlers/platform/jobs.js';
+import { createLogger, type DestinationStream } from '../handlers/platform/log.js';
+import type { App } from '../handlers/platform/app.js';
+
+export interface Service {
+  app: App;
+  main: Hapi.Server;
+  delivery: Hapi.Server;
+  stop(): Promise<void>;
+}
+
+export async function createApp(config: Config, logDestination?: DestinationStream): Promise<App> {
+  const db = openDb(config.databaseUrl);
+  await migrate(db);
+  const jobs = new JobQueue(db);
+  const log = createLogger(config.logLevel, logDestination);
+  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config), log };
+  registerJobs(app);
+  return app;
+}
+
+/**
+ * Starts the service. `port`/`deliveryPort` override the configured ports (tests pass 0 for a free port);
+ * a configured DELIVERY_PORT of 0 turns the delivery origin off. `listen: false` builds for server.inject only.
+ * `logDestination`: where log lines go instead of standard output.
+ */
+export async function startService(
+  config: Config,
+  opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
+): Promise<Service> {
+  const app = await createApp(config, opts.logDestination);
+  const { main, delivery } = await buildServers(app, opts);
+  const listen = opts.listen ?? true;
+  if (listen) {
+    await main.start();
+    if (config.deliveryPort !== 0 || opts.deliveryPort !== undefined) await delivery.start();
+  } else {
+    await main.initialize();
+    await delivery.initialize();
+  }
+  const stopWorkers = config.workers === 'inline' ? app.jobs.start() : async () => {};
+  const repaired = repairOnStart(app);
+  return {
+    app,
+    main,
+    delivery,
+    async stop() {
+      await repaired;
+      await stopWorkers();
+      await main.stop();
+      await delivery.stop();
+      await app.db.destroy();
+    },
+  };
+}
