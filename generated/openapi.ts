@@ -982,8 +982,8 @@ export interface components {
         ContextText: string;
         /** @description One source unit; exactly one of `source` or `forms`. */
         TranslateUnit: {
-            source?: components["schemas"]["SourceText"];
-            forms?: components["schemas"]["PluralForms"];
+            source: components["schemas"]["SourceText"];
+            forms?: never;
             /** @description Disambiguation context (at most 2,000 characters); identical sources with different `ctx` are different units. */
             ctx?: components["schemas"]["ContextText"];
             key?: components["schemas"]["KeyName"];
@@ -993,7 +993,19 @@ export interface components {
             previousSource?: string;
             /** @description Context of `previousSource`. */
             previousCtx?: components["schemas"]["ContextText"];
-        } & (unknown | unknown);
+        } | {
+            source?: never;
+            forms: components["schemas"]["PluralForms"];
+            /** @description Disambiguation context (at most 2,000 characters); identical sources with different `ctx` are different units. */
+            ctx?: components["schemas"]["ContextText"];
+            key?: components["schemas"]["KeyName"];
+            /** @description Token of an existing key to carry over (copy-edit) instead of minting a new key. */
+            previousToken?: string;
+            /** @description Previous source text of an existing key to carry over (copy-edit). */
+            previousSource?: string;
+            /** @description Context of `previousSource`. */
+            previousCtx?: components["schemas"]["ContextText"];
+        };
         /**
          * @description Body of `POST /translate`. Under an approved operation (agent keys, or any key sending `operationId`)
          *     the body also carries `operationId`, `requestId`, `attemptId` (shared by every batch of one run),
@@ -1817,6 +1829,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request line and headers are larger than 16 KB, or are not valid HTTP. The HTTP parser refuses such
+         *     a request before any route runs, so every route of both origins may answer it; it is listed on the
+         *     routes that have no other `4xx`.
+         */
+        RequestHeadRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Invalid translate request. */
         TranslateBadRequest: {
             headers: {
@@ -2181,7 +2206,7 @@ export interface components {
         ManifestCacheControl: string;
         /** @description `public, max-age=31536000, immutable`. */
         BundleCacheControl: string;
-        /** @description Entity tag of the representation. */
+        /** @description Entity tag of the representation (a quoted hex digest). */
         ETag: string;
         /** @description UTF-8 byte length of the body (of the GET body for HEAD). */
         ContentLength: string;
@@ -2676,6 +2701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pricing"];
                 };
             };
+            400: components["responses"]["RequestHeadRefused"];
             500: components["responses"]["Internal"];
         };
     };
@@ -2693,6 +2719,13 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["PricingCacheControl"];
                     "Content-Length": components["headers"]["ContentLength"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request line and headers are larger than 16 KB, or are not valid HTTP (refused by the HTTP parser before any route runs). */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2724,6 +2757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["RequestHeadRefused"];
             /** @description The delivery origin cannot read its object store. */
             503: {
                 headers: {

@@ -448,6 +448,7 @@ export const routes: RouteSpec[] = [
     "hasParams": false,
     "statuses": [
       "200",
+      "400",
       "500"
     ]
   },
@@ -470,6 +471,7 @@ export const routes: RouteSpec[] = [
     "hasParams": false,
     "statuses": [
       "200",
+      "400",
       "500"
     ]
   },
@@ -492,6 +494,7 @@ export const routes: RouteSpec[] = [
     "hasParams": false,
     "statuses": [
       "200",
+      "400",
       "503"
     ]
   },
