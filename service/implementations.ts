@@ -11,11 +11,12 @@ import * as internalWorkspaces from '../handlers/internal/workspaces.routes.js';
 import * as sync from '../handlers/sync/routes.js';
 import * as publish from '../handlers/publish/routes.js';
 import * as origin from '../handlers/delivery/origin.routes.js';
-import type { Handler } from '../handlers/platform/pipeline.js';
+import type { OperationId } from '../handlers/platform/contract.js';
+import type { Handler, RawHandler } from '../handlers/platform/pipeline.js';
 import * as translatePush from '../handlers/translate/push.routes.js';
 import * as translateRead from '../handlers/translate/read.routes.js';
 
-export const implementations: Record<string, Handler> = {
+const typed: { [Id in OperationId]?: Handler<Id> } = {
   translateUnits: translatePush.translateUnits,
   syncCatalog: sync.syncCatalog,
   publishVersion: publish.publishVersion,
@@ -48,3 +49,14 @@ export const implementations: Record<string, Handler> = {
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
 };
+
+/**
+ * The handler of `operationId` with its types erased, for the pipeline. Sound because the pipeline validates the
+ * path, query and body against the same operation's schemas (handlers/platform/validation.ts) before it calls it.
+ */
+export function implementationOf(operationId: string): RawHandler | undefined {
+  return (typed as Record<string, unknown>)[operationId] as RawHandler | undefined;
+}
+
+/** The operationIds that have an implementation (the rest answer 501 not_implemented). */
+export const implemented: ReadonlySet<string> = new Set(Object.keys(typed));

@@ -3,7 +3,7 @@
 import type { Duplex } from 'node:stream';
 import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
-import { implementations } from './implementations.js';
+import { implementationOf } from './implementations.js';
 import { errorResponse, toHapiRoute } from '../handlers/platform/pipeline.js';
 import type { App } from '../handlers/platform/app.js';
 
@@ -27,7 +27,7 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
   for (const r of routes) {
     // Hapi answers HEAD from the GET route (same headers, no body).
     if (!origins.includes(r.origin) || r.method === 'HEAD') continue;
-    const route = toHapiRoute(app, r, implementations[r.operationId]);
+    const route = toHapiRoute(app, r, implementationOf(r.operationId));
     server.route({ ...route, path: PREFIX[r.origin] + r.path });
   }
   return server;

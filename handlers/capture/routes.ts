@@ -26,7 +26,7 @@ async function giveBack(db: Db, projectId: string, n: number, now: number) {
   if (n > 0) await db('capture_days').where({ project_id: projectId, day: new Date(now).toISOString().slice(0, 10) }).update({ count: db.raw('count - ?', [n]) });
 }
 
-export const captureUnits: Handler = async (ctx) => {
+export const captureUnits: Handler<'captureUnits'> = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
   const units = ctx.body.units as Array<{ source: string; ctx?: string }>;

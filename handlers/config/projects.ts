@@ -69,7 +69,7 @@ export async function projectView(db: Db, p: ProjectRow) {
     deliveryHost: p.delivery_host,
     outputFormats: configuredFormats(p),
     languages: [
-      { code: p.base_lang, isBase: true, fillMode: 'ai', removed: false },
+      { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),
     ],
   };

@@ -1,6 +1,6 @@
 // Config group: POST /languages and POST /output-formats (API.md 2.11, 4.3).
 import { contentChanged } from '../platform/content.js';
-import { isUniqueViolation } from '../platform/db.js';
+import { isUniqueViolation, type Db } from '../platform/db.js';
 import { recordEvent } from '../platform/events.js';
 import { conflict, invalidArgument } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
@@ -11,13 +11,11 @@ import { MAX_OUTPUT_FORMATS, configuredFormats, getProject, type ProjectRow } fr
 const CAS_RETRIES = 5;
 
 /** Applies `change` under the project's config_version compare-and-set, with the event in the same transaction. */
-async function casProjectChange<T>(
-  ctx: Parameters<Handler>[0],
-  attempt: (p: ProjectRow) => Promise<{ update?: Record<string, unknown>; event?: unknown; result: T }> | { update?: Record<string, unknown>; event?: unknown; result: T },
-): Promise<T> {
-  const { db } = ctx.app;
+interface CasPlan<T> { update?: Record<string, unknown>; event?: unknown; result: T }
+
+async function casProjectChange<T>(db: Db, projectId: string, attempt: (p: ProjectRow) => Promise<CasPlan<T>> | CasPlan<T>): Promise<T> {
   for (let i = 0; i < CAS_RETRIES; i++) {
-    const p = await getProject(db, ctx.params.projectId);
+    const p = await getProject(db, projectId);
     const plan = await attempt(p);
     if (!plan.update) return plan.result;
     const now = Date.now();
@@ -33,7 +31,7 @@ async function casProjectChange<T>(
   throw conflict('output_config_conflict', 'The project configuration kept changing under this request; retry it.');
 }
 
-export const addLanguage: Handler = async (ctx) => {
+export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
   const { db } = ctx.app;
   const code = normalizeLanguage(ctx.body.code);
   const requested: 'ai' | 'manual' | undefined = ctx.body.fillMode;
@@ -76,10 +74,10 @@ export const addLanguage: Handler = async (ctx) => {
   return { status: 201, body: { code, isBase: false, fillMode } };
 };
 
-export const addOutputFormat: Handler = async (ctx) => {
+export const addOutputFormat: Handler<'addOutputFormat'> = async (ctx) => {
   const format: string = ctx.body.format;
   const mode: 'add' | 'adopt' = ctx.body.mode ?? 'add';
-  return { status: 200, body: await casProjectChange(ctx, async (p) => {
+  return { status: 200, body: await casProjectChange(ctx.app.db, ctx.params.projectId, async (p): Promise<CasPlan<{ formats: string[]; created: boolean }>> => {
     const configured = configuredFormats(p);
     // An already configured id is a no-op, even in a legacy list over the cap.
     if (configured.includes(format)) return { result: { formats: configured, created: false } };

@@ -1,6 +1,6 @@
 // GET /credential: what the calling key may do (API.md 2.10).
 import type { Handler } from '../platform/pipeline.js';
 
-export const getCredential: Handler = (ctx) => ({
+export const getCredential: Handler<'getCredential'> = (ctx) => ({
   body: { scopes: ctx.principal!.scopes, requires_operation_approval: ctx.principal!.requiresOperationApproval },
 });

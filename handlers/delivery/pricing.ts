@@ -1,7 +1,7 @@
 // The public price catalogue (DESIGN.md section 4): plans with a monthly grant in whole credits and a price in
 // USD cents, credit packs, and the per-character rate in millicredits. Unpriced paid plans are omitted.
 export const CATALOGUE = {
-  currency: 'usd',
+  currency: 'usd' as const,
   translationMcPerChar: 1,
   plans: [
     { id: 'free', name: 'Free', monthlyCredits: 100, priceCents: 0 },

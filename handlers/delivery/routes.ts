@@ -1,14 +1,15 @@
 // Delivery group routes served by the application: /pricing (main origin) and /health (delivery origin).
+import { serialized } from '../platform/contract.js';
 import type { Handler } from '../platform/pipeline.js';
 import { CATALOGUE } from './pricing.js';
 
 // Serialized once: GET and HEAD send the same bytes' headers, Content-Length being their UTF-8 length.
-const PRICING_BODY = JSON.stringify(CATALOGUE);
+const PRICING_BODY = serialized(CATALOGUE);
 const PRICING_HEADERS = {
   'Cache-Control': 'public, max-age=300',
   'Content-Length': String(Buffer.byteLength(PRICING_BODY, 'utf8')),
 };
 
-export const getPricing: Handler = () => ({ body: PRICING_BODY, type: 'application/json; charset=utf-8', headers: PRICING_HEADERS });
+export const getPricing: Handler<'getPricing'> = () => ({ body: PRICING_BODY, type: 'application/json; charset=utf-8', headers: PRICING_HEADERS });
 
-export const getHealth: Handler = () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } });
+export const getHealth: Handler<'getDeliveryHealth'> = () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } });

@@ -10,7 +10,7 @@ export function deliveryUrlOf(app: App, p: ProjectRow): string {
   return p.delivery_host ? `https://${p.delivery_host}/v1` : `${app.config.publicDeliveryUrl}/projects/${p.id}`;
 }
 
-export const getProjectMeta: Handler = async (ctx) => {
+export const getProjectMeta: Handler<'getProjectMeta'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const langs = await listLanguages(db, p.id);

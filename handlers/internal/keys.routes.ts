@@ -13,22 +13,23 @@ async function keyByRef(db: Db, projectId: string, ref: string) {
   return key;
 }
 
-export const internalUpdateKey: Handler = async (ctx) => {
+export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const key = await keyByRef(db, p.id, ctx.params.key);
   const now = Date.now();
+  const { enabled, sourceVerified } = ctx.body;
   const row: Record<string, unknown> = { updated_at: now };
-  if ('enabled' in ctx.body) row.enabled = ctx.body.enabled;
-  if ('sourceVerified' in ctx.body) row.source_verified = ctx.body.sourceVerified;
+  if (enabled !== undefined) row.enabled = enabled;
+  if (sourceVerified !== undefined) row.source_verified = sourceVerified;
   await db.transaction(async (trx) => {
     await trx('keys').where({ id: key.id }).update(row);
     await contentChanged(trx, p.id, now);
   });
-  return { body: { key: key.name, enabled: 'enabled' in ctx.body ? ctx.body.enabled : bool(key.enabled), sourceVerified: 'sourceVerified' in ctx.body ? ctx.body.sourceVerified : bool(key.source_verified) } };
+  return { body: { key: key.name, enabled: enabled ?? bool(key.enabled), sourceVerified: sourceVerified ?? bool(key.source_verified) } };
 };
 
-export const internalPutTranslation: Handler = async (ctx) => {
+export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const key = await keyByRef(db, p.id, ctx.params.key);
@@ -36,11 +37,12 @@ export const internalPutTranslation: Handler = async (ctx) => {
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
   const now = Date.now();
   const existing = await db('translations').where({ key_id: key.id, lang }).first();
-  if (!existing && ctx.body.value === undefined) throw notFound('No translation to review yet.');
+  // A status alone moves an existing value; a pending cell has none to review yet.
+  if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
   const row = {
-    value: ctx.body.value ?? existing?.value,
-    status: ctx.body.status ?? (ctx.body.value !== undefined ? 'translated' : existing.status),
-    origin: ctx.body.value !== undefined ? 'edit' : existing?.origin,
+    value: (ctx.body.value ?? existing.value) as string,
+    status: ctx.body.status ?? (ctx.body.value !== undefined ? 'translated' : existing.status as 'translated' | 'reviewed' | 'approved'),
+    origin: (ctx.body.value !== undefined ? 'edit' : existing.origin) as 'ai' | 'memory' | 'import' | 'edit',
     job_id: null,
     updated_at: now,
   };
@@ -52,11 +54,12 @@ export const internalPutTranslation: Handler = async (ctx) => {
   return { body: { key: key.name, lang, status: row.status, value: row.value, origin: row.origin } };
 };
 
-export const internalListKeys: Handler = async (ctx) => {
+export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const q = db('keys').where({ project_id: p.id }).orderBy('id').limit(1000).select('name', 'token', 'source', 'forms', 'ctx', 'enabled', 'source_verified', 'captured');
-  if (ctx.query.captured !== undefined) q.andWhere('captured', ctx.query.captured === true || ctx.query.captured === 'true');
+  // The pipeline coerced the query parameter to its schema type (boolean).
+  if (ctx.query.captured !== undefined) q.andWhere('captured', ctx.query.captured);
   const rows = await q;
   return {
     body: {

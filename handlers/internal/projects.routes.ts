@@ -8,11 +8,11 @@ import { isUniqueViolation, newId, parseJson, randomToken } from '../platform/db
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 
-export const internalCreateProject: Handler = async (ctx) => ({ status: 201, body: await createProject(ctx.app.db, ctx.body) });
+export const internalCreateProject: Handler<'internalCreateProject'> = async (ctx) => ({ status: 201, body: await createProject(ctx.app.db, ctx.body) });
 
-export const internalGetProject: Handler = async (ctx) => ({ body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)) });
+export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => ({ body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)) });
 
-export const internalUpdateProject: Handler = async (ctx) => {
+export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const b = ctx.body;
@@ -25,7 +25,7 @@ export const internalUpdateProject: Handler = async (ctx) => {
   return { body: await projectView(db, await getProject(db, p.id)) };
 };
 
-export const internalListEvents: Handler = async (ctx) => {
+export const internalListEvents: Handler<'internalListEvents'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const rows = await db('events').where({ project_id: p.id }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100);
@@ -34,7 +34,7 @@ export const internalListEvents: Handler = async (ctx) => {
   };
 };
 
-export const internalRemoveLanguage: Handler = async (ctx) => {
+export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const code = normalizeLanguage(ctx.params.code);
@@ -49,7 +49,7 @@ export const internalRemoveLanguage: Handler = async (ctx) => {
   return { status: 204 };
 };
 
-export const internalCreateApiKey: Handler = async (ctx) => {
+export const internalCreateApiKey: Handler<'internalCreateApiKey'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const scopes = ctx.body.scopes as Scope[];
@@ -58,7 +58,7 @@ export const internalCreateApiKey: Handler = async (ctx) => {
   return { status: 201, body: { ...key, scopes, requiresOperationApproval } };
 };
 
-export const internalRevokeApiKey: Handler = async (ctx) => {
+export const internalRevokeApiKey: Handler<'internalRevokeApiKey'> = async (ctx) => {
   const n = await ctx.app.db('api_keys').where({ id: ctx.params.keyId, project_id: ctx.params.projectId }).whereNull('revoked_at').update({ revoked_at: Date.now() });
   if (!n) throw notFound('No such live key in this project.');
   return { status: 204 };

@@ -3,19 +3,19 @@ import { createWorkspace, MAX_MC, settingsRow, workspaceView } from '../config/w
 import { conflict, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 
-export const internalCreateWorkspace: Handler = async (ctx) => {
+export const internalCreateWorkspace: Handler<'internalCreateWorkspace'> = async (ctx) => {
   const w = await createWorkspace(ctx.app.db, ctx.body);
   return { status: 201, body: { workspaceId: w.workspaceId, balance: w.balance } };
 };
 
-export const internalUpdateWorkspace: Handler = async (ctx) => {
+export const internalUpdateWorkspace: Handler<'internalUpdateWorkspace'> = async (ctx) => {
   const { db } = ctx.app;
   const n = await db('workspaces').where({ id: ctx.params.workspaceId }).update({ ...settingsRow(ctx.body), updated_at: Date.now() });
   if (!n) throw notFound('Workspace not found.');
   return { body: workspaceView(await db('workspaces').where({ id: ctx.params.workspaceId }).first()) };
 };
 
-export const internalAdjustCredits: Handler = async (ctx) => {
+export const internalAdjustCredits: Handler<'internalAdjustCredits'> = async (ctx) => {
   const { db } = ctx.app;
   const mc: number = ctx.body.mc;
   const id = ctx.params.workspaceId;

@@ -9,7 +9,7 @@
 // and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
 import os from 'node:os';
 import type { Db } from './db.js';
-import { dialectOf, insertOrKeep, parseJson } from './db.js';
+import { dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
 
 export interface JobContext<P = any> {
   db: Db;
@@ -184,12 +184,15 @@ export class JobQueue {
    * jobs and sweeps then judge time by it, exactly as they would when that instant came.
    */
   async runDue(now = Date.now()): Promise<{ ran: number; failed: number }> {
-    await this.scheduleSweeps(now);
+    // Scheduling and claiming touch rows that publishes and other workers write too (MySQL may pick either side
+    // of a deadlock): the loser tries again instead of failing the whole run.
+    await retryContended(() => this.scheduleSweeps(now));
     let ran = 0;
     let failed = 0;
     let allSweeps = true;
     for (;;) {
-      const batch = await this.claim(now, 50, allSweeps);
+      const sweepsToo = allSweeps;
+      const batch = await retryContended(() => this.claim(now, 50, sweepsToo));
       allSweeps = false;
       if (!batch.length) return { ran, failed };
       for (const job of batch) {
@@ -206,9 +209,9 @@ export class JobQueue {
     const tick = async () => {
       if (stopped) return;
       try {
-        await this.scheduleSweeps();
+        await retryContended(() => this.scheduleSweeps());
         for (;;) {
-          const batch = await this.claim(Date.now(), 20);
+          const batch = await retryContended(() => this.claim(Date.now(), 20));
           if (!batch.length || stopped) break;
           for (const job of batch) await this.runOne(job, Date.now());
         }

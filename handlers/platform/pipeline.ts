@@ -11,6 +11,7 @@ import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { hasScope, type KeyPrincipal } from './apikeys.js';
 import type { App } from './app.js';
+import type { BodyOf, OperationId, PathOf, QueryOf, RecordedAnswer, ReplyOf } from './contract.js';
 import type { Logger } from './log.js';
 import { contended, isContention, isStoreRefusal, isTooLong } from './db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
@@ -18,29 +19,36 @@ import { ApiError, invalidArgument, notFound } from './errors.js';
 import { RATE_LIMIT, rateLimited } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
 
-export interface Ctx {
+interface BaseCtx {
   app: App;
   route: RouteSpec;
   request: Request;
   /** The calling key (public API) or undefined (public and internal routes). */
   principal?: KeyPrincipal;
-  params: Record<string, any>;
-  query: Record<string, any>;
-  body: any;
   dryRun: boolean;
 }
 
+/** What a handler of `Id` receives: path, query and body already validated against that operation's schemas. */
+export interface Ctx<Id extends OperationId> extends BaseCtx {
+  params: PathOf<Id>;
+  query: QueryOf<Id>;
+  body: BodyOf<Id>;
+}
+
+/** A handler of one operation: it returns one of the operation's documented replies, or throws an ApiError. */
+export type Handler<Id extends OperationId> = (ctx: Ctx<Id>) => Promise<ReplyOf<Id> | RecordedAnswer> | ReplyOf<Id> | RecordedAnswer;
+
+/** The same with the operation's types erased: what the pipeline calls (service/implementations.ts erases them). */
 export interface Reply {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Content type of a non-JSON body (rendered files). */
   type?: string;
 }
+export type RawCtx = BaseCtx & { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown };
+export type RawHandler = (ctx: RawCtx) => Promise<Reply> | Reply;
 
-export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;
-
-const notImplemented: Handler = (ctx) => {
+const notImplemented: RawHandler = (ctx) => {
   throw new ApiError(501, 'not_implemented', `${ctx.route.method} ${ctx.route.path} is not implemented yet.`);
 };
 
@@ -66,7 +74,7 @@ function authorizationCount(raw: string[]): number {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-interface State { principal?: KeyPrincipal; params: Record<string, any>; query: Record<string, any>; dryRun: boolean }
+interface State { principal?: KeyPrincipal; params: Record<string, unknown>; query: Record<string, unknown>; dryRun: boolean }
 
 async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
   // Without a prototype: a parameter named `__proto__` is a name like any other, never this object's prototype.
@@ -179,7 +187,7 @@ function refuseNonFinite(_key: string, value: unknown): unknown {
   return value;
 }
 
-export function toHapiRoute(app: App, route: RouteSpec, handler: Handler | undefined): ServerRoute {
+export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | undefined): ServerRoute {
   const impl = handler ?? notImplemented;
   // With a body, the stages before it run in onPreAuth, before Hapi reads a byte of it; without one there is
   // nothing to read first, and the handler runs them itself (an ext point costs a lifecycle step per request).

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
 import { bool, isContention, isUniqueViolation } from './db.js';
 import { ApiError } from './errors.js';
-import type { Ctx, Reply } from './pipeline.js';
+import type { components } from '../../generated/openapi.js';
+import type { Recorded, RecordedAnswer } from './contract.js';
+
+type RequestRecordView = components['schemas']['RequestRecord'];
 
 export const LEASE_MS = 60_000;
 export const REPLAY_MS = 24 * 3600_000;
@@ -27,12 +30,18 @@ export function bodyHash(action: string, body: unknown): string {
 }
 
 /** What the handler hands back so the record can keep it: the reply and the job's tracking token, if any. */
-export interface RecordedReply extends Reply { trackingToken?: string | null }
+export interface RecordedReply<R> { reply: R; trackingToken?: string | null }
 
 export interface RequestScope {
   /** Call inside the transaction that enqueues work, so a crash after it still yields this answer. */
-  capture(trx: Db, reply: RecordedReply): Promise<void>;
+  capture(trx: Db, reply: { status?: number; body?: unknown; trackingToken?: string | null }): Promise<void>;
 }
+
+/** The request a record is kept for: the calling key, its project, and the body (its requestId, if any). */
+export interface RecordedRequest { keyId: string; projectId: string; body: { requestId?: string } }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const answer = (status: number, text: string): RecordedAnswer => ({ status, body: text as Recorded, type: JSON_TYPE });
 
 const keyOf = (r: { api_key_id: string; request_id: string }) => ({ api_key_id: r.api_key_id, request_id: r.request_id });
 
@@ -42,26 +51,30 @@ const keyOf = (r: { api_key_id: string; request_id: string }) => ({ api_key_id: 
  */
 const ORPHANED = { status: 503, body: { error: 'unavailable', message: 'The request stopped before it finished; nothing it started remains. Resend under a new requestId.' } };
 
-function replay(row: RecordRow): Reply {
-  if (bool(row.orphaned)) return { status: ORPHANED.status, body: JSON.stringify(ORPHANED.body), type: 'application/json; charset=utf-8' };
-  return { status: row.status ?? 200, body: row.response ?? '', type: 'application/json; charset=utf-8' };
+function replay(row: RecordRow): RecordedAnswer {
+  if (bool(row.orphaned)) return answer(ORPHANED.status, JSON.stringify(ORPHANED.body));
+  return answer(row.status ?? 200, row.response ?? '');
 }
 
 /** Lost a race and rolled back (503 contended): the record goes, so the same requestId may simply be sent again. */
 const lostRace = (err: unknown) => isContention(err) || (err instanceof ApiError && err.code === 'contended');
 
-/** Runs `run` under the request record of `ctx.body.requestId` (or plainly without one). */
-export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: RequestScope) => Promise<RecordedReply>): Promise<Reply> {
-  const requestId: string | undefined = ctx.body?.requestId;
+/**
+ * Runs `run` under the request record of `req.body.requestId` (or plainly without one). With a record, the
+ * answer is the recorded text, so the first answer and every replay are the same bytes.
+ */
+export async function withRequestRecord<R extends { status?: number; body?: unknown }>(
+  db: Db, req: RecordedRequest, action: string, run: (scope: RequestScope) => Promise<RecordedReply<R>>,
+): Promise<R | RecordedAnswer> {
+  const requestId = req.body.requestId;
   const noop: RequestScope = { async capture() {} };
-  if (!requestId) return run(noop);
-  const { db } = ctx.app;
+  if (!requestId) return (await run(noop)).reply;
   const now = Date.now();
-  const id = { api_key_id: ctx.principal!.keyId, request_id: requestId };
-  const hash = bodyHash(action, ctx.body);
+  const id = { api_key_id: req.keyId, request_id: requestId };
+  const hash = bodyHash(action, req.body);
   try {
     await db('request_records').insert({
-      ...id, project_id: ctx.params.projectId, action, body_hash: hash, state: 'processing',
+      ...id, project_id: req.projectId, action, body_hash: hash, state: 'processing',
       lease_until: now + LEASE_MS, recovery_version: RECOVERY_VERSION, created_at: now,
     });
   } catch (err) {
@@ -74,10 +87,10 @@ export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: R
     },
   };
   try {
-    const reply = await run(scope);
+    const { reply, trackingToken } = await run(scope);
     const text = JSON.stringify(reply.body);
-    await db('request_records').where(id).update({ state: 'done', status: reply.status ?? 200, response: text, tracking_token: reply.trackingToken ?? null, lease_until: null, closed_at: Date.now() });
-    return { ...reply, body: text, type: 'application/json; charset=utf-8' };
+    await db('request_records').where(id).update({ state: 'done', status: reply.status ?? 200, response: text, tracking_token: trackingToken ?? null, lease_until: null, closed_at: Date.now() });
+    return answer(reply.status ?? 200, text);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) {
       await db('request_records').where(id).update({ state: 'failed', status: err.status, response: JSON.stringify(err.body()), lease_until: null, closed_at: Date.now() });
@@ -88,7 +101,7 @@ export async function withRequestRecord(ctx: Ctx, action: string, run: (scope: R
   }
 }
 
-function answerExisting(_db: Db, row: RecordRow | undefined, hash: string, now: number): Reply {
+function answerExisting(_db: Db, row: RecordRow | undefined, hash: string, now: number): RecordedAnswer {
   if (!row) throw new ApiError(503, 'contended', 'The request record changed under this request; retry it.');
   if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) {
     throw new ApiError(409, 'request_expired', 'This requestId resolved more than 24 hours ago; its answer is no longer kept. Do not resend it.');
@@ -117,17 +130,17 @@ export async function recover(db: Db, id: { api_key_id: string; request_id: stri
 }
 
 /** GET /requests/{requestId}: the record by state, scoped to the calling key. */
-export async function readRecord(db: Db, apiKeyId: string, projectId: string, requestId: string, now = Date.now()) {
+export async function readRecord(db: Db, apiKeyId: string, projectId: string, requestId: string, now = Date.now()): Promise<RequestRecordView> {
   const row = await recover(db, { api_key_id: apiKeyId, request_id: requestId }, now);
   if (!row || row.project_id !== projectId) return { state: 'unknown' };
   const closedAt = row.closed_at == null ? undefined : new Date(Number(row.closed_at)).toISOString();
   if (row.closed_at != null && now - Number(row.closed_at) >= KEEP_MS) return { state: 'unknown' };
   const tracking = row.tracking_token ? { trackingToken: row.tracking_token } : {};
   if (row.state === 'processing') return { state: 'processing', leaseUntil: new Date(Number(row.lease_until)).toISOString() };
-  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) return { state: 'expired', stateWas: row.state, ...tracking, closedAt };
-  if (row.state === 'done') return { state: 'done', status: row.status, response: JSON.parse(row.response ?? 'null'), ...tracking, closedAt };
+  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) return { state: 'expired', stateWas: row.state as 'done' | 'failed', ...tracking, closedAt };
+  if (row.state === 'done') return { state: 'done', status: row.status ?? 200, response: JSON.parse(row.response ?? 'null'), ...tracking, closedAt };
   if (bool(row.orphaned)) return { state: 'failed', ...ORPHANED, orphaned: true, closedAt };
-  return { state: 'failed', status: row.status, body: JSON.parse(row.response ?? 'null'), closedAt };
+  return { state: 'failed', status: row.status ?? undefined, body: JSON.parse(row.response ?? 'null'), closedAt };
 }
 
 /** Sweep: recover expired leases and forget records 90 days after they closed. */

@@ -6,6 +6,7 @@ import { serializeSnapshot, type Snapshot } from '../../publisher/snapshot.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
 import { ApiError, conflict, operationNotFound } from '../platform/errors.js';
+import type { ReplyOf } from '../platform/contract.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { collisionCheck } from './pull.js';
 import { buildSnapshot, cellGate, defaultParams, exhaustedOf, gateSummary, unapprovedIn, type Built, type GateSummary, type PublishParams } from './build.js';
@@ -15,7 +16,7 @@ import {
 } from './versions.js';
 
 /** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
-function refuseAgent(ctx: Ctx) {
+function refuseAgent(ctx: Ctx<'publishVersion' | 'restoreVersion'>) {
   if (ctx.body?.operationId !== undefined) throw operationNotFound();
   if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
 }
@@ -52,10 +53,10 @@ function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   };
 }
 
-const UNCHANGED = { unchanged: true, icuRejected: [], icuRejectedTotal: 0, markupRejected: [], markupRejectedTotal: 0 };
+const UNCHANGED = { unchanged: true, icuRejected: [] as string[], icuRejectedTotal: 0, markupRejected: [] as string[], markupRejectedTotal: 0 };
 
 /** The refusals in their documented order, then the mint. */
-async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
+async function publishCandidate(ctx: Ctx<'publishVersion'>, project: ProjectRow, c: Candidate): Promise<ReplyOf<'publishVersion'>> {
   const { db } = ctx.app;
   const b = ctx.body ?? {};
   const g = c.gates;
@@ -82,7 +83,7 @@ async function publishCandidate(ctx: Ctx, project: ProjectRow, c: Candidate) {
   };
 }
 
-export const publishVersion: Handler = async (ctx) => {
+export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
   const { db } = ctx.app;
   const b = ctx.body ?? {};
   const project = await getProject(db, ctx.params.projectId);
@@ -92,7 +93,9 @@ export const publishVersion: Handler = async (ctx) => {
   if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
     throw conflict('output_format_conflict', `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`);
   }
-  const params: PublishParams = { mode: b.incompleteMode ?? defaults.mode, approvedOnly: b.approvedOnly === true || defaults.approvedOnly, formats };
+  // `hold` degrades to `skip` (API.md 2.8): one snapshot, and one prepared publish, for both.
+  const mode = b.incompleteMode === undefined ? defaults.mode : b.incompleteMode === 'source' ? 'source' : 'skip';
+  const params: PublishParams = { mode, approvedOnly: b.approvedOnly === true || defaults.approvedOnly, formats };
   const prepared = await preparedFor(db, project, params);
   if (prepared) {
     try {
@@ -105,7 +108,7 @@ export const publishVersion: Handler = async (ctx) => {
   return publishCandidate(ctx, project, liveCandidate(await buildSnapshot(db, project.id, params), formats));
 };
 
-export const restoreVersion: Handler = async (ctx) => {
+export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
   refuseAgent(ctx);

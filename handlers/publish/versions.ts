@@ -2,6 +2,7 @@
 // its snapshot, the delivery objects and the strings.published event in one transaction: a failure anywhere, the
 // object store included, mints nothing. The manifest follows the commit (manifest.ts), so delivery never names a
 // version the database does not hold.
+import type { components } from '../../generated/openapi.js';
 import type { FormatId } from '../../publisher/catalog.js';
 import type { DeliveryIndex, RenderedDelivery } from '../../publisher/delivery.js';
 import { writeDelivery } from './store.js';
@@ -56,10 +57,14 @@ export async function projectFormats(db: Db, p: ProjectRow): Promise<FormatId[]>
   return effectiveFormats(p, rows.map((r) => parseJson<string[]>(r.formats, []))) as FormatId[];
 }
 
-export function versionView(v: VersionRow, extra: Record<string, unknown> = {}) {
+type PublishResult = components['schemas']['PublishResult'];
+type VersionFields = Omit<PublishResult, 'icuRejected' | 'icuRejectedTotal' | 'markupRejected' | 'markupRejectedTotal' | 'unchanged'>;
+
+/** A version as the publish and restore answers show it, with the answer's own fields (`extra`). */
+export function versionView<E extends Omit<PublishResult, keyof VersionFields>>(v: VersionRow, extra: E): VersionFields & E {
   return {
     versionId: v.id, label: v.label, snapshotAt: new Date(Number(v.snapshot_at)).toISOString(), keyCount: Number(v.key_count),
-    languages: parseJson(v.languages, []), formats: parseJson(v.formats, []), ...extra,
+    languages: parseJson<PublishResult['languages']>(v.languages, []), formats: parseJson<string[]>(v.formats, []), ...extra,
   };
 }
 

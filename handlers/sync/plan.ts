@@ -1,5 +1,6 @@
 // Sync classification (API.md 2.7): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
+import type { components } from '../../generated/openapi.js';
 import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';
 import { normalizeLanguage, sameLanguageAndScript } from '../config/languages.js';
 import type { ProjectRow } from '../config/projects.js';
@@ -25,8 +26,8 @@ export function cellOf(v: CatalogValue): Cell {
   return { icu: formsToIcu(forms, v.arg ?? 'count'), forms };
 }
 
-export interface Conflict { key: string; lang: string; resolution: 'kept' | 'overwritten'; kind: 'source' | 'translation'; storedStatus?: string; storedValue?: string; fileValue?: string }
-export interface Diagnostic { code: 'LANG_NOT_IN_FILE' | 'SOURCE_SHAPE_KEPT'; lang: string; plannedPairs?: number; key?: string }
+export type Conflict = components['schemas']['SyncConflict'];
+export type Diagnostic = components['schemas']['SyncDiagnostic'];
 
 export interface EntryPlan {
   name: string;
@@ -173,7 +174,7 @@ export async function planSync(
       const signedOff = r.status === 'reviewed' || r.status === 'approved';
       if (r.origin === 'import' && !signedOff) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; continue; }
       const overwrite = opts.onConflict === 'file';
-      conflicts.push({ key: ep.name, lang, kind: 'translation', resolution: overwrite ? 'overwritten' : 'kept', storedStatus: r.status, storedValue: r.value ?? undefined, fileValue: cell.icu });
+      conflicts.push({ key: ep.name, lang, kind: 'translation', resolution: overwrite ? 'overwritten' : 'kept', storedStatus: r.status as Conflict['storedStatus'], storedValue: r.value ?? undefined, fileValue: cell.icu });
       if (overwrite) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; }
     }
   }

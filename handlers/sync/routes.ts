@@ -28,7 +28,7 @@ function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: numb
   };
 }
 
-export const syncCatalog: Handler = async (ctx) => {
+export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
   const read = () => {
@@ -53,7 +53,7 @@ export const syncCatalog: Handler = async (ctx) => {
   }
 
   // The request record comes first: a refused file is recorded under the requestId too.
-  return withRequestRecord(ctx, 'sync', async (scope) => {
+  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body }, 'sync', async (scope) => {
     const { format, catalog, opts } = read();
     if (ctx.body.operationId !== undefined) throw operationNotFound();
     // Whole-catalog syncs of a project run one at a time (the file is the whole catalog: the last one wins whole,
@@ -143,5 +143,5 @@ async function apply(
   const body = result(plan, { estimatedCredits, balance, trackingToken });
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
   if (changed) await contentChanged(trx, project.id, now);
-  return { body, trackingToken };
+  return { reply: { body }, trackingToken };
 }

@@ -160,14 +160,14 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
   return { queue, estimate };
 }
 
-export const translateUnits: Handler = async (ctx) => {
+export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
   const { db, engine } = ctx.app;
   if (!engine) throw new ApiError(503, 'unavailable', 'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.');
   const project = await getProject(db, ctx.params.projectId);
   const units = (ctx.body.units as any[]).map(prepare);
   if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
   // The request record comes first: every refusal from here on is recorded under the requestId.
-  return withRequestRecord(ctx, 'translate', async (scope) => {
+  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body }, 'translate', async (scope) => {
     const targets = await resolveTargets(db, project, ctx.body.langs);
     if (ctx.body.operationId !== undefined) throw operationNotFound();
     if (ctx.principal!.requiresOperationApproval) {
@@ -242,7 +242,7 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
   };
   if (!queue.length) {
     body.balance = (await readCredit(db, project.workspace_id)).available;
-    return { body, trackingToken: null };
+    return { reply: { body }, trackingToken: null };
   }
 
   // 2. Claim, hold and queue in one transaction with the captured answer: a 402 rolls the claims back and
@@ -261,9 +261,9 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
   if (!queued) {
     body.estimatedCredits = 0;
     body.balance = (await readCredit(db, project.workspace_id)).available;
-    return { body, trackingToken: null };
+    return { reply: { body }, trackingToken: null };
   }
-  return { body, trackingToken: queued.trackingToken };
+  return { reply: { body }, trackingToken: queued.trackingToken };
 }
 
 function markContended(p: Plan, i: number) {

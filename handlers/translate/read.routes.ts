@@ -7,10 +7,10 @@ import { pullVersionFile } from '../publish/pull.js';
 import type { Handler } from '../platform/pipeline.js';
 import { readRecord } from '../platform/requests.js';
 
-export const getTranslations: Handler = async (ctx) => {
+export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   const { db } = ctx.app;
   const q = ctx.query;
-  const modes = ['trackingToken', 'ref', 'version'].filter((k) => q[k] !== undefined);
+  const modes = (['trackingToken', 'ref', 'version'] as const).filter((k) => q[k] !== undefined);
   if (modes.length !== 1) throw invalidArgument('Send exactly one of trackingToken, ref or version.');
   const project = await getProject(db, ctx.params.projectId);
   if (q.trackingToken !== undefined) {
@@ -44,7 +44,7 @@ export const getTranslations: Handler = async (ctx) => {
   return pullVersionFile(db, project, q as { version: string; format?: string; lang?: string });
 };
 
-export const getRequestRecord: Handler = async (ctx) => {
+export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {
   await getProject(ctx.app.db, ctx.params.projectId);
   return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
 };

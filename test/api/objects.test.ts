@@ -13,7 +13,7 @@ import {
   FolderStore, IMMUTABLE, MANIFEST_CACHE, S3Store, bodyEtag, createObjectStore, objectKeys, parseObjectStoreUrl,
   type ObjectStore,
 } from '../../handlers/platform/objects.js';
-import type { Ctx, Reply } from '../../handlers/platform/pipeline.js';
+import type { Handler, RawCtx, RawHandler, Reply } from '../../handlers/platform/pipeline.js';
 import { startS3rver, type TestS3 } from '../helpers/s3.js';
 
 let folderRoot: string;
@@ -265,9 +265,10 @@ test.serial('s3: createObjectStore reaches the bucket with S3_* settings and the
 // ---------------------------------------------------------------- delivery origin handlers over each store
 
 const ctxFor = (objects: ObjectStore, params: Record<string, string>, headers: Record<string, string> = {}) =>
-  ({ app: { objects }, params, query: {}, request: { headers }, dryRun: false }) as unknown as Ctx;
+  ({ app: { objects }, params, query: {}, request: { headers }, dryRun: false }) as unknown as RawCtx;
 
-const call = async (h: typeof getManifest, ctx: Ctx): Promise<Reply> => h(ctx);
+/** Calls a delivery handler directly, outside the pipeline, with a hand-built context (only what they read). */
+const call = async (h: Handler<'getManifest'> | Handler<'getBundle'>, ctx: RawCtx): Promise<Reply> => (h as unknown as RawHandler)(ctx);
 
 test('etagMatches follows If-None-Match: lists, W/ on either side, *, unquoted tags', (t) => {
   const tag = '"abc123"';

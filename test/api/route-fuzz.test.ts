@@ -13,7 +13,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { routes, type RouteSpec } from '../../generated/routes.js';
-import { implementations } from '../../service/implementations.js';
+import { implemented } from '../../service/implementations.js';
 import { ADMIN_TOKEN, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { rng } from '../helpers/rng.js';
 
@@ -603,7 +603,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
   const all: Case[] = [];
   for (const route of routes) {
     let cs = casesFor(route);
-    if (!implementations[route.operationId]) {
+    if (!implemented.has(route.operationId)) {
       const shuffled = cs.map((c) => [r(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
       cs = [cs[0], ...shuffled.filter((c) => c !== cs[0]).slice(0, UNIMPLEMENTED_CASES - 1)];
     }
@@ -611,7 +611,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
   }
   // A seeded shuffle: one route's writes meet the next route's reads.
   const cases = all.map((c) => [r(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
-  t.log(`${cases.length} cases over ${routes.length} routes (${routes.filter((x) => implementations[x.operationId]).length} implemented)`);
+  t.log(`${cases.length} cases over ${routes.length} routes (${routes.filter((x) => implemented.has(x.operationId)).length} implemented)`);
 
   const failures: Failure[] = [];
   const tally = new Map<string, number>();
@@ -653,7 +653,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
       failures.push({ what: describe(c, req, fx), detail: `no answer: ${(err as Error).message}` });
       continue;
     }
-    const implemented = !!implementations[c.route.operationId];
+    const isImplemented = implemented.has(c.route.operationId);
     let error: unknown;
     let parsed: any;
     try { parsed = JSON.parse(res.text); } catch { parsed = undefined; }
@@ -664,7 +664,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
       return `${l.msg}: ${l.err?.type ?? ''} ${l.err?.code ?? ''} ${l.err?.message ?? ''}${ours.length ? ` (${ours.join(' | ')})` : ''}`;
     });
     // No 5xx (501 only from a route with no implementation), and (c): every refusal is a JSON {error, message}.
-    if (res.status >= 500 && !(res.status === 501 && !implemented && parsed?.error === 'not_implemented')) {
+    if (res.status >= 500 && !(res.status === 501 && !isImplemented && parsed?.error === 'not_implemented')) {
       error = `answered ${res.status} ${res.text.slice(0, 300)}${serverLog.length ? `; server log: ${serverLog.join(' || ')}` : ''}`;
     } else if (res.status >= 300 && res.status !== 304 && req.method !== 'HEAD') {
       if (!parsed || typeof parsed !== 'object' || typeof parsed.error !== 'string' || typeof parsed.message !== 'string') {
