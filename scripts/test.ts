@@ -1,5 +1,7 @@
-// `npm test`: the whole suite on SQLite, then the database-backed tests again on MySQL when MYSQL_URL is set.
-// Ends with one line `N passed, M failed` over both runs. Extra arguments go to AVA (e.g. a file to run).
+// `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs), the whole suite on
+// SQLite, then the database-backed tests again on MySQL when MYSQL_URL is set. Ends with one line
+// `N passed, M failed` over all of it, each check counting as one. Extra arguments go to AVA (e.g. a file to
+// run), and then the checks are skipped.
 import { spawn } from 'node:child_process';
 
 interface Totals { passed: number; failed: number; ran: boolean }
@@ -24,8 +26,24 @@ function runAva(label: string, args: string[], env: Record<string, string>): Pro
   });
 }
 
+/** A check passes when its command exits 0; its output is shown either way. */
+function runCheck(label: string, args: string[]): Promise<Totals> {
+  return new Promise((resolve) => {
+    console.log(`\n=== ${label} ===`);
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    child.on('close', (code) => {
+      console.log(code === 0 ? `ok - ${label}` : `not ok - ${label} (exit ${code})`);
+      resolve({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ran: true });
+    });
+  });
+}
+
 const extra = process.argv.slice(2);
 const runs: Totals[] = [];
+if (!extra.length) {
+  runs.push(await runCheck('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']));
+  runs.push(await runCheck('dependency rules (dependency-cruiser)', ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'handlers', 'publisher', 'service', 'sdk', 'scripts', 'generated', 'test', '--config', '.dependency-cruiser.cjs']));
+}
 runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }));
 if (process.env.MYSQL_URL) {
   // Contract tests (spec lint, generated freshness, mock) do not touch the database; run them once.
