@@ -20,8 +20,8 @@ export interface Service {
 export async function createApp(config: Config, logDestination?: DestinationStream): Promise<App> {
   const db = openDb(config.databaseUrl);
   await migrate(db);
-  const jobs = new JobQueue(db);
   const log = createLogger(config.logLevel, logDestination);
+  const jobs = new JobQueue(db, { log });
   const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config), log };
   registerJobs(app);
   return app;

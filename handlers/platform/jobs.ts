@@ -9,6 +9,7 @@
 // and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
 import os from 'node:os';
 import type { Db } from './db.js';
+import type { Logger } from './log.js';
 import { dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
 
 export interface JobContext<P = any> {
@@ -50,8 +51,11 @@ export class JobQueue {
   private readonly leaseMs: number;
 
   /** `leaseMs` is for tests; the default is 5 minutes. */
-  constructor(private readonly db: Db, opts: { leaseMs?: number } = {}) {
+  private readonly log: Pick<Logger, 'error'> | undefined;
+
+  constructor(private readonly db: Db, opts: { leaseMs?: number; log?: Pick<Logger, 'error'> } = {}) {
     this.leaseMs = opts.leaseMs ?? LEASE_MS;
+    this.log = opts.log;
   }
 
   register(kind: string, handler: JobHandler): void {
@@ -216,7 +220,8 @@ export class JobQueue {
           for (const job of batch) await this.runOne(job, Date.now());
         }
       } catch (err) {
-        console.error('job worker:', err);
+        // The loop goes on: the next tick tries again (a database that was briefly away, a lost race).
+        this.log?.error({ err }, 'job worker tick failed');
       }
     };
     const timer = setInterval(() => { running = running.then(tick); }, intervalMs);
