@@ -92,6 +92,8 @@ function requiredUnionsAsObjects(node: Json): Json {
   return out;
 }
 
+const OPERATION_ACTIONS = ['none', 'translate', 'publish', 'rollback', 'content_run'];
+
 async function main() {
   const outIdx = process.argv.indexOf('--out');
   const out = path.resolve(outIdx > 0 ? process.argv[outIdx + 1] : path.join(root, 'generated'));
@@ -137,6 +139,10 @@ async function main() {
       const origin = s.name === 'internal' ? 'internal' : (o.op['x-origin'] ?? 'main');
       const isPublic = o.op['x-public'] === true;
       if (s.name === 'public' && !isPublic && !o.op['x-scopes']) throw new Error(`${id}: no x-scopes`);
+      const action = o.op['x-operation-action'];
+      if (s.name === 'public' && !OPERATION_ACTIONS.includes(action)) {
+        throw new Error(`${id}: x-operation-action must be one of ${OPERATION_ACTIONS.join(', ')} (spec/README.md)`);
+      }
       routes.push({
         operationId: id,
         method: o.method.toUpperCase(),
@@ -148,6 +154,10 @@ async function main() {
         scopesByAction: o.op['x-scopes-by-action'] ?? null,
         authError: o.op['x-auth-error'] ?? null,
         dryRun: o.op['x-dry-run'] ?? null,
+        operationAction: action ?? 'none',
+        // A body with a requestId is recorded before anything else (API.md 2.3 rule 4): the approval check runs
+        // inside the record (handlers/platform/requests.ts), not before it.
+        recorded: Boolean(resolveRef(s.doc, jsonSchemaOf(o.body?.content))?.properties?.requestId),
         hasBody: Boolean(o.body),
         bodyRequired: Boolean(o.body?.required),
         bodyLimit: o.body ? (o.op['x-body-limit'] ?? DEFAULT_BODY_LIMIT) : 0,
@@ -177,6 +187,10 @@ async function main() {
   /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
   authError: string | null;
   dryRun: 'query' | 'body' | 'refused' | null;
+  /** Which approved operation an agent key needs here (x-operation-action; handlers/platform/approval.ts). */
+  operationAction: 'none' | 'translate' | 'publish' | 'rollback' | 'content_run';
+  /** The request is kept under its requestId, and the approval check runs inside that record. */
+  recorded: boolean;
   hasBody: boolean;
   bodyRequired: boolean;
   bodyLimit: number;

@@ -3,8 +3,7 @@ import { contentChanged } from '../platform/content.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { createProject, getProject, projectView } from '../config/projects.js';
 import { createApiKey, type Scope } from '../platform/apikeys.js';
-import type { Db } from '../platform/db.js';
-import { isUniqueViolation, newId, parseJson, randomToken } from '../platform/db.js';
+import { parseJson } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 

@@ -2,13 +2,15 @@
 //   authenticate (401) → project (404) → rate limit (429; a request the scope refuses is not counted) → scope
 //   (403, from the spec) → query flags and
 //   parameters (400) → body size (413, enforced by Hapi while reading) → content type (415) → JSON (400)
-//   → body dryRun flags (400) → schema (400 and the spec's x-error-codes) → the group's handler.
+//   → body dryRun flags (400) → schema (400 and the spec's x-error-codes) → approval (agent keys, approval.ts;
+//   inside the request record on recorded routes) → the group's handler.
 // The first four stages run in onPreAuth, before Hapi reads a byte of the body.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
+import { Approval } from './approval.js';
 import { hasScope, type KeyPrincipal } from './apikeys.js';
 import type { App } from './app.js';
 import type { BodyOf, OperationId, PathOf, QueryOf, RecordedAnswer, ReplyOf } from './contract.js';
@@ -26,6 +28,8 @@ interface BaseCtx {
   /** The calling key (public API) or undefined (public and internal routes). */
   principal?: KeyPrincipal;
   dryRun: boolean;
+  /** The agent-key rule for this route's declared operation action (approval.ts). */
+  approval: Approval;
 }
 
 /** What a handler of `Id` receives: path, query and body already validated against that operation's schemas. */
@@ -222,7 +226,10 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
         const needed = route.scopesByAction[(body as any)?.action] ?? route.scopes;
         if (!hasScope(state.principal.scopes, needed)) throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
       }
-      const reply = await impl({ app, route, request, principal: state.principal, params: state.params, query: state.query, body, dryRun });
+      const operationId = body && typeof body === 'object' ? (body as { operationId?: unknown }).operationId : undefined;
+      const approval = new Approval(route.operationAction, state.principal?.requiresOperationApproval ?? false, operationId, dryRun);
+      if (!route.recorded) await approval.begin();
+      const reply = await impl({ app, route, request, principal: state.principal, params: state.params, query: state.query, body, dryRun, approval });
       const res = reply.body === undefined ? h.response().code(reply.status ?? 204) : h.response(reply.body as any).code(reply.status ?? 200);
       if (reply.type) res.type(reply.type);
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);

@@ -4,6 +4,7 @@
 // A request that dies mid-way leaves a processing record whose lease expires; GET or the sweep then recovers
 // it: if it had enqueued work its captured answer becomes the result, otherwise it becomes failed/orphaned.
 import { createHash } from 'node:crypto';
+import type { Approval } from './approval.js';
 import type { Db } from './db.js';
 import { bool, isContention, isUniqueViolation } from './db.js';
 import { ApiError } from './errors.js';
@@ -37,8 +38,11 @@ export interface RequestScope {
   capture(trx: Db, reply: { status?: number; body?: unknown; trackingToken?: string | null }): Promise<void>;
 }
 
-/** The request a record is kept for: the calling key, its project, and the body (its requestId, if any). */
-export interface RecordedRequest { keyId: string; projectId: string; body: { requestId?: string } }
+/**
+ * The request a record is kept for: the calling key, its project, the body (its requestId, if any), and its
+ * approval, whose checks run inside the record so a refusal is recorded like any other.
+ */
+export interface RecordedRequest { keyId: string; projectId: string; body: { requestId?: string }; approval: Approval }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const answer = (status: number, text: string): RecordedAnswer => ({ status, body: text as Recorded, type: JSON_TYPE });
@@ -68,7 +72,10 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
 ): Promise<R | RecordedAnswer> {
   const requestId = req.body.requestId;
   const noop: RequestScope = { async capture() {} };
-  if (!requestId) return (await run(noop)).reply;
+  if (!requestId) {
+    await req.approval.begin();
+    return (await run(noop)).reply;
+  }
   const now = Date.now();
   const id = { api_key_id: req.keyId, request_id: requestId };
   const hash = bodyHash(action, req.body);
@@ -87,6 +94,7 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
     },
   };
   try {
+    await req.approval.begin();
     const { reply, trackingToken } = await run(scope);
     const text = JSON.stringify(reply.body);
     await db('request_records').where(id).update({ state: 'done', status: reply.status ?? 200, response: text, tracking_token: trackingToken ?? null, lease_until: null, closed_at: Date.now() });

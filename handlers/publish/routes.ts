@@ -2,24 +2,18 @@
 import type { FormatId } from '../../publisher/catalog.js';
 import { renderDelivery } from '../../publisher/delivery.js';
 import { capList, rejectionLabel as label } from '../../publisher/gates.js';
-import { serializeSnapshot, type Snapshot } from '../../publisher/snapshot.js';
+import { serializeSnapshot } from '../../publisher/snapshot.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import { bool } from '../platform/db.js';
-import { ApiError, conflict, operationNotFound } from '../platform/errors.js';
+import { conflict } from '../platform/errors.js';
 import type { ReplyOf } from '../platform/contract.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { collisionCheck } from './pull.js';
 import { buildSnapshot, cellGate, defaultParams, exhaustedOf, gateSummary, unapprovedIn, type Built, type GateSummary, type PublishParams } from './build.js';
 import { preparedFor, type Prepared } from './prepare.js';
 import {
-  checkDailyCap, currentVersion, loadSnapshot, mintVersion, PreparedStale, projectFormats, resolveVersion, unapprovedOf, versionView, type MintInput,
+  checkDailyCap, currentVersion, loadSnapshot, mintVersion, PreparedStale, resolveVersion, unapprovedOf, versionView, type MintInput,
 } from './versions.js';
-
-/** Refuses what an agent key may not do without an approved operation (operations come with their issue). */
-function refuseAgent(ctx: Ctx<'publishVersion' | 'restoreVersion'>) {
-  if (ctx.body?.operationId !== undefined) throw operationNotFound();
-  if (ctx.principal!.requiresOperationApproval) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved operation to publish or roll back.');
-}
 
 /** What a publish would mint, from the live content or from the prepared publish, before the refusals. */
 interface Candidate {
@@ -87,7 +81,6 @@ export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
   const { db } = ctx.app;
   const b = ctx.body ?? {};
   const project = await getProject(db, ctx.params.projectId);
-  refuseAgent(ctx);
   const defaults = await defaultParams(db, project);
   const { formats } = defaults;
   if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
@@ -111,7 +104,6 @@ export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
 export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const { db } = ctx.app;
   const project = await getProject(db, ctx.params.projectId);
-  refuseAgent(ctx);
   const from = await resolveVersion(db, project, ctx.params.versionId);
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   if (bool(ws.require_approval) && !bool(from.all_approved)) {

@@ -4,9 +4,9 @@
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { contentChanged } from '../platform/content.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
+import type { Approval } from '../platform/approval.js';
 import type { Db } from '../platform/db.js';
 import { chunks, isUniqueViolation, lockProject, retryContended } from '../platform/db.js';
-import { ApiError, operationNotFound } from '../platform/errors.js';
 import { parseInstant } from '../platform/instant.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
@@ -53,30 +53,26 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   }
 
   // The request record comes first: a refused file is recorded under the requestId too.
-  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body }, 'sync', async (scope) => {
+  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval }, 'sync', async (scope) => {
     const { format, catalog, opts } = read();
-    if (ctx.body.operationId !== undefined) throw operationNotFound();
     // Whole-catalog syncs of a project run one at a time (the file is the whole catalog: the last one wins whole,
     // as in any serial order); a deadlock with a push, or a key a push inserted first, is another try.
     return retryContended(() => db.transaction(async (trx) => {
       await lockProject(trx, project.id, 'sync');
-      return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, agent: ctx.principal!.requiresOperationApproval, scope });
+      return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, approval: ctx.approval, scope });
     }), { retryOn: isUniqueViolation });
   });
 };
 
 async function apply(
   trx: Db, jobs: JobQueue, project: ProjectRow, format: string, catalog: Parameters<typeof planSync>[2], opts: Parameters<typeof planSync>[3],
-  run: { canFill: boolean; agent: boolean; scope: RequestScope },
+  run: { canFill: boolean; approval: Approval; scope: RequestScope },
 ) {
   const now = Date.now();
   const plan = await planSync(trx, project, catalog, opts);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
-  if (run.agent && run.canFill) {
-    const preview = fillPairs(plan, project, (e) => e.key?.id ?? null);
-    if (preview.estimate > 0) throw new ApiError(403, 'authorization_required', 'This agent key needs an approved translate operation to queue paid translation.', { estimatedCredits: preview.estimate });
-  }
+  if (run.approval.guardsSpending && run.canFill) run.approval.spend(fillPairs(plan, project, (e) => e.key?.id ?? null).estimate);
 
   const ids = new Map<string, number>();
   for (const ep of plan.entries) if (ep.key) ids.set(ep.name, ep.key.id);

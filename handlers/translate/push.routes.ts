@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, insertOrKeep, isUniqueViolation } from '../platform/db.js';
-import { ApiError, operationNotFound } from '../platform/errors.js';
+import { ApiError } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
@@ -167,15 +167,12 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
   const units = (ctx.body.units as any[]).map(prepare);
   if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
   // The request record comes first: every refusal from here on is recorded under the requestId.
-  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body }, 'translate', async (scope) => {
+  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval }, 'translate', async (scope) => {
     const targets = await resolveTargets(db, project, ctx.body.langs);
-    if (ctx.body.operationId !== undefined) throw operationNotFound();
-    if (ctx.principal!.requiresOperationApproval) {
-      // An agent key may push for free; paid work needs a person's approval first (API.md section 5 rule 5).
+    if (ctx.approval.guardsSpending) {
+      // An agent key may push for free; paid work needs a person's approval first.
       const preview = await dryRun(db, project, targets, units);
-      if (preview.body.estimatedCredits > 0) {
-        throw new ApiError(403, 'authorization_required', 'This agent key needs an approved translate operation to queue paid translation.', { estimatedCredits: preview.body.estimatedCredits });
-      }
+      ctx.approval.spend(preview.body.estimatedCredits);
     }
     return push(db, project, targets, units, scope, ctx.app.jobs);
   });

@@ -325,7 +325,7 @@ test('android_xml: xmllint accepts every language; apostrophes, quotes and a lea
 test('ios_strings: plparse reads every language as a dictionary and plget gives back every value', (t) => {
   for (const lang of LANGS) {
     const strings = render('ios_strings', lang);
-    const file = write(`strings/${lang}.lproj/Localizable.strings`, strings);
+    write(`strings/${lang}.lproj/Localizable.strings`, strings);
     // plparse refuses any non-ASCII character in a file without a byte order mark (GNUstep would decode it with the
     // locale's C-string encoding), and says so with exit status 0. Apple reads BOM-less .strings as UTF-8, so the copy
     // it checks states that encoding with a UTF-8 BOM; the bytes after it are the rendered file's.
