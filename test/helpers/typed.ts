@@ -1,0 +1,36 @@
+// Reading SDK answers in tests with the spec's types, and the one escape for input that breaks them on purpose.
+import type { components, paths } from '../../generated/openapi.js';
+import type { Answer, ApiClient } from '../../sdk/client.js';
+
+type Schemas = components['schemas'];
+
+/** A refusal body: the spec's `{error, message}` and whatever extras the refusal carries. */
+export type ApiError = Schemas['Error'] & Record<string, unknown>;
+
+/** The error body of an answer with its extras readable (`unapproved`, `details`, ...); undefined on success. */
+export const errorOf = (r: { error?: unknown }) => r.error as ApiError | undefined;
+
+/**
+ * Input that breaks the request types on purpose (wrong types, unknown fields, hostile bodies) to check how the
+ * service refuses it. Only there: everywhere else the SDK's closed request types must hold. The target type is
+ * usually inferred from where the value goes.
+ */
+export const hostile = <T>(v: unknown) => v as T;
+
+// `GET /translations` answers one of three bodies, chosen by its query. Like the SDK's `pullFile`, these two
+// calls send one selector each and resolve to the body that selector gets.
+type GetTranslations = paths['/projects/{projectId}/translations']['get'];
+export type TranslationPoll = Schemas['TranslationPoll'];
+export type KeyTranslations = Schemas['KeyTranslations'];
+
+/** `GET /translations?trackingToken=`: the poll of a translation job. */
+export async function pollJob(client: ApiClient, projectId: string, trackingToken: string) {
+  const r = await client.GET('/projects/{projectId}/translations', { params: { path: { projectId }, query: { trackingToken } } });
+  return r as Answer<TranslationPoll, GetTranslations>;
+}
+
+/** `GET /translations?ref=[&lang=]`: the live translations of one key. */
+export async function readKey(client: ApiClient, projectId: string, ref: string, lang?: string) {
+  const r = await client.GET('/projects/{projectId}/translations', { params: { path: { projectId }, query: { ref, ...(lang ? { lang } : {}) } } });
+  return r as Answer<KeyTranslations, GetTranslations>;
+}
