@@ -13,6 +13,8 @@ import { migrate, openDb } from '../../handlers/platform/db.js';
 import { migrationSource } from '../../handlers/platform/migrations/index.js';
 import { FolderStore } from '../../handlers/platform/objects.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
+import type { components } from '../../generated/openapi.js';
+import type { TranslateUnit } from '../../sdk/client.js';
 import { errorReply, startFakeOpenAI } from '../helpers/fake-openai.js';
 import { createTestKey, createTestProject, startTestService, testDatabase, type TestProject, type TestService } from '../helpers/service.js';
 
@@ -22,8 +24,8 @@ test.after.always(async () => { await svc?.stop(); });
 
 const db = () => svc.service.app.db;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const push = (p: TestProject, units: any[]) => p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units } });
-const publish = (p: TestProject, body?: any) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, ...(body === undefined ? {} : { body }) });
+const push = (p: TestProject, units: TranslateUnit[]) => p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units } });
+const publish = (p: TestProject, body?: components['schemas']['PublishRequest']) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, ...(body === undefined ? {} : { body }) });
 const syncJson = (p: TestProject, obj: unknown) =>
   p.client.POST('/projects/{projectId}/sync', { params: { path: { projectId: p.projectId } }, body: { contentBase64: b64(JSON.stringify(obj)), fileName: 'en.json' } });
 /** Jobs due now; sweeps too, but a change younger than PREPARE_DELAY_MS is not prepared yet. */
@@ -72,12 +74,12 @@ test.serial('a prepared publish mints the version the live content gives, byte f
   await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', { params: { path: { projectId: p.projectId, key: 'hello_name', lang: 'de' } }, body: { value: 'Hallo, {nom}!' } });
   await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', { params: { path: { projectId: p.projectId, key: 'save', lang: 'fr' } }, body: { status: 'approved' } });
   // Left untranslated in fr (its source stands in) by a push that asks for de only.
-  await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Never translated' }], langs: ['de'] } as any });
+  await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Never translated' }], langs: ['de'] } });
   await runDue();
 
   const live = await publish(p, { label: 'live' });
   t.is(live.response.status, 201);
-  const liveV = live.data as any;
+  const liveV = live.data!;
   t.false(linked(p, liveV.versionId));
   await quiet();
   const row = await preparedRow(p);
@@ -87,9 +89,9 @@ test.serial('a prepared publish mints the version the live content gives, byte f
 
   const fast = await publish(p, { label: 'live' });
   t.is(fast.response.status, 201);
-  const fastV = fast.data as any;
+  const fastV = fast.data!;
   t.true(linked(p, fastV.versionId), 'the objects were copied from the prepared publish');
-  const strip = (v: any) => ({ ...v, versionId: undefined, snapshotAt: undefined });
+  const strip = (v: components['schemas']['PublishResult']) => ({ ...v, versionId: undefined, snapshotAt: undefined });
   t.deepEqual(strip(fastV), strip(liveV));
   t.is(liveV.icuRejectedTotal, 1);
   t.deepEqual(liveV.icuRejected, ['hello_name [de]']);
@@ -152,7 +154,7 @@ test.serial('every content write makes the prepared publish stale, and the next 
     await write();
     const after = await rev(p);
     t.is(after > before.rev, changes, `${what}: the revision ${changes ? 'moves' : 'stays'}`);
-    const v = (await publish(p)).data as any;
+    const v = (await publish(p)).data!;
     t.truthy(v?.versionId, what);
     const minted = (await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()).digest;
     t.is(minted, await liveDigest(p), `${what}: the version is the live content`);
@@ -167,22 +169,22 @@ test.serial('flags other than the defaults, and changed defaults, publish the li
   await runDue();
   await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', { params: { path: { projectId: p.projectId, key: 'translated', lang: 'de' } }, body: { status: 'approved' } });
   await quiet();
-  const skip = (await publish(p, { incompleteMode: 'skip' })).data as any;
+  const skip = (await publish(p, { incompleteMode: 'skip' })).data!;
   t.false(linked(p, skip.versionId));
   t.is((await db()('versions').where({ project_id: p.projectId, id: skip.versionId }).first()).digest, await liveDigest(p, { mode: 'skip' }));
   // Explicit flags equal to the defaults are the defaults.
-  const explicit = (await publish(p, { incompleteMode: 'source', approvedOnly: false })).data as any;
+  const explicit = (await publish(p, { incompleteMode: 'source', approvedOnly: false })).data!;
   t.true(linked(p, explicit.versionId));
   // A second output format: the prepared publish was rendered for one.
   await addFormat(p, 'po');
-  const po = (await publish(p)).data as any;
+  const po = (await publish(p)).data!;
   t.deepEqual(po.formats, ['json', 'po']);
   t.false(linked(p, po.versionId));
   t.truthy(readdirSync(versionDir(p, po.versionId)).find((f) => f.startsWith('po.de.')));
   // A workspace that starts requiring approval publishes approved cells only.
   await quiet();
   await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: p.workspaceId } }, body: { requireApproval: true } });
-  const approved = (await publish(p)).data as any;
+  const approved = (await publish(p)).data!;
   t.false(linked(p, approved.versionId));
   const json = async (lang: string) => (await pull(p, { version: approved.versionId, format: 'json', lang })).json();
   t.deepEqual(await json('de'), { translated: (await (await pull(p, { version: po.versionId, format: 'json', lang: 'de' })).json()).translated });
@@ -207,7 +209,7 @@ test.serial('a mint from a prepared publish that was replaced meanwhile mints no
   t.is(Number((await db()('versions').where({ project_id: p.projectId }).count({ n: '*' }))[0].n), 0);
   // Its objects were deleted by the prepare that replaced it; the new ones serve the next publish.
   t.is(await store().get(`prepared/${p.projectId}/${chosen.source.token}/${chosen.source.index.objects[0].file}`), null);
-  const v = (await publish(p)).data as any;
+  const v = (await publish(p)).data!;
   t.is(v.keyCount, 2);
   t.true(linked(p, v.versionId));
 });
@@ -224,7 +226,7 @@ test.serial('writes, prepares and publishes racing on one project: no error, and
   ]);
   t.deepEqual([...new Set(results)].sort(), [200, 201]);
   await prepareProject(app, p.projectId);
-  const v = (await publish(p)).data as any;
+  const v = (await publish(p)).data!;
   t.is(v.keyCount, 7);
   t.is((await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()).digest, await liveDigest(p));
   t.true(linked(p, v.versionId));
@@ -242,13 +244,13 @@ test.serial('replaced preparations leave no objects and no snapshot behind, unle
   const second = await preparedRow(p);
   t.deepEqual(readdirSync(prefix), [second.token]);
   t.deepEqual((await db()('snapshot_bodies').where({ project_id: p.projectId }).pluck('digest')), [second.digest]);
-  const v = (await publish(p)).data as any;
+  const v = (await publish(p)).data!;
   await push(p, [{ source: 'Third' }]);
   await quiet();
   const third = await preparedRow(p);
   t.deepEqual((await db()('snapshot_bodies').where({ project_id: p.projectId }).orderBy('digest').pluck('digest')), [second.digest, third.digest].sort());
   // The version minted from the second keeps its objects (its own links) and its snapshot.
-  t.is((await p.client.GET('/projects/{projectId}/translations', { params: { path: { projectId: p.projectId }, query: { version: v.versionId, format: 'json', lang: 'en' } as any } })).response.status, 200);
+  t.is((await p.client.GET('/projects/{projectId}/translations', { params: { path: { projectId: p.projectId }, query: { version: v.versionId, format: 'json', lang: 'en' } } })).response.status, 200);
   t.true(readdirSync(versionDir(p, v.versionId)).length > 0);
 });
 
@@ -260,13 +262,13 @@ test.serial('require_complete on a prepared publish counts the markers of a job 
     await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'Doomed' }] } });
     // Prepared while the job is queued: its marker is pending, not exhausted.
     await prepareProject(other.service.app, p.projectId);
-    const pub = (body: any) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, body });
+    const pub = (body: components['schemas']['PublishRequest']) => p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, body });
     t.like((await pub({ require_complete: true })).error, { error: 'fill_incomplete', pending: 1, exhausted: 0 });
     const revBefore = await contentRev(other.service.app.db, p.projectId);
     await other.admin.POST('/jobs/run-due', { body: {} }); // the engine refuses: the job fails, no value is written
     t.is(await contentRev(other.service.app.db, p.projectId), revBefore);
     t.like((await pub({ require_complete: true })).error, { error: 'fill_incomplete', pending: 1, exhausted: 1 });
-    const v = (await pub({})).data as any;
+    const v = (await pub({})).data!;
     const dir = path.join((other.service.app.objects as FolderStore).root, 'v1', 'projects', p.projectId, 'bundles', v.versionId);
     t.true(readdirSync(dir).every((f) => statSync(path.join(dir, f)).nlink >= 2), 'the prepared publish was used throughout');
   } finally {
@@ -279,7 +281,7 @@ test.serial('an object store failure during a prepared publish mints nothing and
   const p = await project();
   await push(p, [{ source: 'Kept' }]);
   await quiet();
-  const v1 = (await publish(p)).data as any;
+  const v1 = (await publish(p)).data!;
   t.true(linked(p, v1.versionId));
   await push(p, [{ source: 'Lost' }]);
   await quiet();
@@ -293,7 +295,7 @@ test.serial('an object store failure during a prepared publish mints nothing and
   const m = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
   t.is(m.versionId, v1.versionId);
   // The prepared publish is intact and serves the retry.
-  const retry = (await publish(p)).data as any;
+  const retry = (await publish(p)).data!;
   t.is(retry.keyCount, 2);
   t.true(linked(p, retry.versionId));
 });
