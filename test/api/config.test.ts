@@ -1,14 +1,16 @@
 // POST /languages and POST /output-formats, rule by rule (API.md 2.11, 4.3), with the project.updated event
 // written in the same transaction as a change and never for a no-op.
 import test from 'ava';
+import type { components } from '../../generated/openapi.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
 test.after.always(async () => { await svc?.stop(); });
 
-const addLang = (p: TestProject, body: any) => p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body });
-const addFormat = (p: TestProject, body: any) => p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body });
+const addLang = (p: TestProject, body: components['schemas']['AddLanguageRequest']) => p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body });
+const addFormat = (p: TestProject, body: components['schemas']['AddOutputFormatRequest']) => p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body });
 const project = async (p: TestProject) => (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } })).data!;
 const events = async (p: TestProject) => (await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } })).data!.events;
 
@@ -29,10 +31,10 @@ test('invalid codes and the base language are 400 invalid_argument and write not
   for (const code of ['', 'not a code', 'x'.repeat(40), 'EN', 'en']) {
     const r = await addLang(p, { code });
     t.is(r.response.status, 400, code);
-    t.is((r.error as any).error, 'invalid_argument');
+    t.is(r.error?.error, 'invalid_argument');
   }
   for (const body of [{}, { code: 7 }, { code: 'it', fillMode: 'auto' }, { code: 'it', extra: 1 }]) {
-    const r = await addLang(p, body);
+    const r = await addLang(p, hostile(body)); // deliberately invalid bodies
     t.is(r.response.status, 400, JSON.stringify(body));
   }
   t.deepEqual((await project(p)).languages.map((l) => l.code).sort(), ['de', 'en', 'fr']);
@@ -62,7 +64,7 @@ test('re-adding a removed language revives it with the named mode, default ai', 
     t.is(del.response.status, 204);
   }
   const meta = await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } });
-  t.deepEqual(meta.data!.languages.map((l: any) => l.code), ['en']);
+  t.deepEqual(meta.data!.languages.map((l) => l.code), ['en']);
   const de = await addLang(p, { code: 'de' });
   t.deepEqual(de.data, { code: 'de', isBase: false, fillMode: 'ai' });
   const fr = await addLang(p, { code: 'fr', fillMode: 'manual' });
@@ -91,7 +93,7 @@ test('output formats: add preserves configured ids, a configured id is a no-op, 
   t.deepEqual(b.data, { formats: ['json', 'po'], created: true });
   const c = await addFormat(p, { format: 'arb' });
   t.is(c.response.status, 409);
-  t.is((c.error as any).error, 'too_many_formats');
+  t.is(c.error?.error, 'too_many_formats');
   const noop = await addFormat(p, { format: 'po' });
   t.deepEqual(noop.data, { formats: ['json', 'po'], created: false });
   const ev = await events(p);
@@ -105,7 +107,7 @@ test('an already configured id is a no-op even in a legacy list over the cap', a
   const r = await addFormat(p, { format: 'json' });
   t.deepEqual(r.data, { formats: ['i18next', 'json', 'po'], created: false });
   const over = await addFormat(p, { format: 'arb' });
-  t.is((over.error as any).error, 'too_many_formats');
+  t.is(over.error?.error, 'too_many_formats');
   t.deepEqual(await events(p), []);
 });
 
@@ -117,30 +119,30 @@ test('adopt permits only an empty effective list or an already effective id', as
   t.deepEqual(same.data, { formats: ['xcstrings'], created: false });
   const other = await addFormat(p, { format: 'android_xml', mode: 'adopt' });
   t.is(other.response.status, 409);
-  t.is((other.error as any).error, 'output_format_conflict');
+  t.is(other.error?.error, 'output_format_conflict');
   t.is((await events(p)).length, 1);
 });
 
 test('unknown or empty format ids are 400 invalid_format; a bad mode is invalid_argument', async (t) => {
   const p = await createTestProject(svc);
   for (const body of [{ format: 'yaml' }, { format: '' }, {}, { format: 3 }]) {
-    const r = await addFormat(p, body);
+    const r = await addFormat(p, hostile(body)); // deliberately invalid format ids
     t.is(r.response.status, 400, JSON.stringify(body));
-    t.is((r.error as any).error, 'invalid_format', JSON.stringify(body));
+    t.is(r.error?.error, 'invalid_format', JSON.stringify(body));
   }
-  const m = await addFormat(p, { format: 'json', mode: 'replace' });
-  t.is((m.error as any).error, 'invalid_argument');
+  const m = await addFormat(p, { format: 'json', mode: hostile('replace') }); // deliberately not a mode
+  t.is(m.error?.error, 'invalid_argument');
   t.deepEqual((await project(p)).outputFormats, []);
 });
 
 test('concurrent adds of different formats never exceed two, with one event per stored change', async (t) => {
   const p = await createTestProject(svc);
-  const formats = ['json', 'po', 'arb', 'xcstrings', 'android_xml', 'ios_strings'];
+  const formats = ['json', 'po', 'arb', 'xcstrings', 'android_xml', 'ios_strings'] as const;
   const results = await Promise.all(formats.map((format) => addFormat(p, { format })));
   const stored = (await project(p)).outputFormats;
   t.is(stored.length, 2);
   t.is(results.filter((r) => r.data?.created).length, 2);
-  for (const r of results.filter((x) => x.error)) t.true(['too_many_formats', 'output_config_conflict'].includes((r.error as any).error));
+  for (const r of results.filter((x) => x.error)) t.true(['too_many_formats', 'output_config_conflict'].includes(r.error!.error));
   t.is((await events(p)).length, 2);
 });
 
@@ -149,7 +151,7 @@ test('meta names the project, its languages, output formats and delivery address
   await addFormat(p, { format: 'arb' });
   const r = await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } });
   t.is(r.response.status, 200);
-  const m = r.data as any;
+  const m = r.data!;
   t.is(m.projectId, p.projectId);
   t.is(m.baseLang, 'en');
   t.deepEqual(m.languages, [{ code: 'en', isBase: true, fillMode: 'ai' }, { code: 'de', isBase: false, fillMode: 'ai' }, { code: 'ja', isBase: false, fillMode: 'manual' }]);
@@ -159,7 +161,7 @@ test('meta names the project, its languages, output formats and delivery address
   t.deepEqual(m.outputFormats, ['arb']);
   t.is(m.currentVersion, null);
   await svc.admin.PATCH('/projects/{projectId}', { params: { path: { projectId: p.projectId } }, body: { deliveryHost: 'cdn.example.com', contentEnabled: true } });
-  const after = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } })).data as any;
+  const after = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } })).data!;
   t.is(after.deliveryHost, 'cdn.example.com');
   t.is(after.deliveryUrl, 'https://cdn.example.com/v1');
   t.deepEqual(after.content, { enabled: true });

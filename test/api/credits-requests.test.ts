@@ -1,13 +1,15 @@
 // Credits (holds, charges, caps, plan limits) and idempotent requests (requestId) on translate, plus capture.
 import test from 'ava';
+import { translate, type TranslateRequest } from '../../sdk/client.js';
 import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { pollJob } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
 test.after.always(async () => { await svc?.stop(); });
 
-const push = (p: TestProject, body: any) => p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body });
-const rawPush = (p: TestProject, body: any) => fetch(`${svc.baseUrl}/projects/${p.projectId}/translate`, {
+const push = (p: TestProject, body: TranslateRequest) => translate(p.client, p.projectId, body);
+const rawPush = (p: TestProject, body: TranslateRequest) => fetch(`${svc.baseUrl}/projects/${p.projectId}/translate`, {
   method: 'POST', headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
 }).then(async (r) => ({ status: r.status, text: await r.text() }));
 const record = (p: TestProject, requestId: string, client = p.client) => client.GET('/projects/{projectId}/requests/{requestId}', { params: { path: { projectId: p.projectId, requestId } } });
@@ -27,7 +29,7 @@ test.serial('insufficient credits: 402 with availableCredits; keys and pending m
   const again = await push(p, { units: [{ source: 'Too expensive' }] });
   t.is(again.response.status, 200);
   t.like(again.data, { estimatedCredits: 26 });
-  t.deepEqual((again.data as any).units[0].pending, ['de', 'fr']);
+  t.deepEqual(again.data!.units[0].pending, ['de', 'fr']);
   await runDue();
   const w = await workspace(p);
   t.is(Number(w.balance_mc), 110 - 26);
@@ -49,7 +51,7 @@ test.serial('two concurrent pushes that together exceed the balance never overdr
   const after = await workspace(p);
   t.true(Number(after.balance_mc) >= 0);
   t.is(Number(after.held_mc), 0);
-  t.is(Number(after.balance_mc), 100 - (ok[0].data as any).estimatedCredits);
+  t.is(Number(after.balance_mc), 100 - ok[0].data!.estimatedCredits);
 });
 
 test.serial('the monthly spending cap refuses with capRemaining and spendingCap', async (t) => {
@@ -78,11 +80,11 @@ test.serial('the key cap refuses new keys with 402 plan_limit and writes none', 
 test.serial('a job that runs out of credits mid-way ends aborted_no_credits and charges only what it translated', async (t) => {
   const p = await createTestProject(svc, { creditsMc: 1_000_000, languages: [{ code: 'de' }] });
   const units = Array.from({ length: 300 }, (_, i) => ({ source: `String number ${i}` }));
-  const d = (await push(p, { units })).data as any;
+  const d = (await push(p, { units })).data!;
   // Credits are taken away after the hold: the first batch's charge is no longer covered.
   await svc.service.app.db('workspaces').where({ id: p.workspaceId }).update({ balance_mc: 5 });
   await runDue();
-  const poll = (await p.client.GET('/projects/{projectId}/translations', { params: { path: { projectId: p.projectId }, query: { trackingToken: d.trackingToken } } })).data as any;
+  const poll = (await pollJob(p.client, p.projectId, d.trackingToken!)).data!;
   t.is(poll.status, 'aborted_no_credits');
   t.true(poll.creditsCharged <= poll.estimatedCredits);
   const w = await workspace(p);
@@ -103,12 +105,12 @@ test.serial('requestId: the same id and body replays the first answer byte for b
   t.truthy(JSON.parse(first.text).trackingToken);
   t.is(await count('keys', { project_id: p.projectId }), keys);
   t.is(await count('fill_jobs', { project_id: p.projectId }), 1);
-  const rec = (await record(p, 'req-1')).data as any;
+  const rec = (await record(p, 'req-1')).data!;
   t.like(rec, { state: 'done', status: 200, trackingToken: JSON.parse(first.text).trackingToken });
   t.deepEqual(rec.response, JSON.parse(first.text));
   const mismatch = await push(p, { units: [{ source: 'Something else' }], requestId: 'req-1' });
   t.is(mismatch.response.status, 409);
-  t.is((mismatch.error as any).error, 'request_mismatch');
+  t.is(mismatch.error?.error, 'request_mismatch');
 });
 
 test.serial('20 concurrent requests with one requestId have exactly one effect', async (t) => {
@@ -138,21 +140,21 @@ test.serial('request records: scoped to the key, states by time, expired after 2
   const db = svc.service.app.db;
   const row = await db('request_records').where({ request_id: 'rec-1' }).first();
   await db('request_records').where({ request_id: 'rec-1' }).update({ closed_at: Number(row.closed_at) - 25 * 3600_000 });
-  const expired = (await record(p, 'rec-1')).data as any;
+  const expired = (await record(p, 'rec-1')).data!;
   t.like(expired, { state: 'expired', stateWas: 'done' });
   t.truthy(expired.trackingToken);
   const resend = await push(p, { units: [{ source: 'Recorded' }], requestId: 'rec-1' });
   t.is(resend.response.status, 409);
-  t.is((resend.error as any).error, 'request_expired');
+  t.is(resend.error?.error, 'request_expired');
   await db('request_records').where({ request_id: 'rec-1' }).update({ closed_at: Number(row.closed_at) - 91 * 24 * 3600_000 });
   t.deepEqual((await record(p, 'rec-1')).data, { state: 'unknown' });
   await runDue();
   t.is(await count('request_records', { request_id: 'rec-1' }), 0, 'the sweep forgets it');
   const refused = await push(p, { units: [{ source: 'x' }], langs: ['it'], requestId: 'rec-2' });
   t.is(refused.response.status, 400);
-  const failed = (await record(p, 'rec-2')).data as any;
+  const failed = (await record(p, 'rec-2')).data!;
   t.like(failed, { state: 'failed', status: 400 });
-  t.is(failed.body.error, 'invalid_argument');
+  t.is(failed.body?.error, 'invalid_argument');
   const bad = await record(p, '__reserved__');
   t.is(bad.response.status, 400);
 });
@@ -165,12 +167,12 @@ test.serial('an expired lease is recovered: enqueued work keeps its captured ans
   await db('request_records').insert({ api_key_id: keyId, request_id: 'crashed-early', project_id: p.projectId, action: 'translate', body_hash: 'x', state: 'processing', lease_until: now - 1, recovery_version: 1, created_at: now - 60_000 });
   await db('request_records').insert({ api_key_id: keyId, request_id: 'crashed-late', project_id: p.projectId, action: 'translate', body_hash: 'y', state: 'processing', lease_until: now + 30_000, recovery_version: 1, captured_response: '{"trackingToken":"trk_x"}', tracking_token: 'trk_x', status: 200, created_at: now });
   await db('request_records').insert({ api_key_id: keyId, request_id: 'legacy', project_id: p.projectId, action: 'translate', body_hash: 'z', state: 'processing', lease_until: now - 1, recovery_version: null, created_at: now });
-  const early = (await record(p, 'crashed-early')).data as any;
+  const early = (await record(p, 'crashed-early')).data!;
   t.like(early, { state: 'failed', orphaned: true });
   t.like((await record(p, 'crashed-late')).data, { state: 'processing' });
   t.like((await record(p, 'legacy')).data, { state: 'processing' }, 'legacy records are not taken automatically');
   await runDue(now + 120_000);
-  const late = (await record(p, 'crashed-late')).data as any;
+  const late = (await record(p, 'crashed-late')).data!;
   t.like(late, { state: 'done', trackingToken: 'trk_x' });
   t.deepEqual(late.response, { trackingToken: 'trk_x' });
 });
@@ -188,7 +190,7 @@ test.serial('capture: unknown strings become captured keys for review; known one
   t.is(await count('translations', { project_id: p.projectId, status: 'pending' }), 2, 'only the pushed key has markers');
   t.is(Number((await workspace(p)).balance_mc) - Number((await workspace(p)).held_mc), before);
   const tooMany = await capturer.POST('/projects/{projectId}/capture', { params: { path: { projectId: p.projectId } }, body: { units: Array.from({ length: 201 }, (_, i) => ({ source: `c${i}` })) } });
-  t.is((tooMany.error as any).error, 'too_many_units');
+  t.is(tooMany.error?.error, 'too_many_units');
   const translateKey = svc.client(await createTestKey(svc, p.projectId, ['translate', 'write']));
   const forbidden = await translateKey.POST('/projects/{projectId}/capture', { params: { path: { projectId: p.projectId } }, body: { units: [{ source: 'x' }] } });
   t.is(forbidden.response.status, 403);
