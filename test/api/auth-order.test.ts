@@ -1,19 +1,20 @@
 // API.md section 5 rules 5–6 and the pipeline order: 401 → project 404 → scope 403 → query flags → body.
 import test from 'ava';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
 test.after.always(async () => { await svc?.stop(); });
 
-const raw = (url: string, init: RequestInit & { key?: string } = {}) =>
-  fetch(url, { ...init, headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.headers as any) } });
+const raw = (url: string, init: Omit<RequestInit, 'headers'> & { key?: string; headers?: Record<string, string> } = {}) =>
+  fetch(url, { ...init, headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers } });
 
 test('a missing key is 401 unauthorized with WWW-Authenticate', async (t) => {
   const { projectId } = await createTestProject(svc);
   const { error, response } = await svc.client().GET('/projects/{projectId}/credential', { params: { path: { projectId } } });
   t.is(response.status, 401);
-  t.is((error as any).error, 'unauthorized');
+  t.is(error?.error, 'unauthorized');
   t.is(response.headers.get('www-authenticate'), 'Bearer');
 });
 
@@ -23,7 +24,7 @@ test('an unknown, malformed or revoked key is 401', async (t) => {
   for (const key of ['nope', forged, 'glk_aaaaaaaaaaaa_' + 'a'.repeat(43)]) {
     const r = await svc.client(key).GET('/projects/{projectId}/credential', { params: { path: { projectId } } });
     t.is(r.response.status, 401, key);
-    t.is((r.error as any).error, 'unauthorized');
+    t.is(r.error?.error, 'unauthorized');
   }
   const res = await raw(`${svc.baseUrl}/projects/${projectId}/credential`, { headers: { authorization: `Basic ${apiKey}` } });
   t.is(res.status, 401);
@@ -45,7 +46,7 @@ test('the project check comes before the scope check: 404 for another or unknown
   for (const projectId of [b.projectId, 'p_missing']) {
     const r = await a.client.POST('/projects/{projectId}/languages', { params: { path: { projectId } }, body: { code: 'it' } });
     t.is(r.response.status, 404);
-    t.is((r.error as any).error, 'not_found');
+    t.is(r.error?.error, 'not_found');
   }
 });
 
@@ -58,9 +59,9 @@ test('a deleted project is 404 to its own keys', async (t) => {
 
 test('scope is checked before the body: a read key with an invalid body is 403, not 400', async (t) => {
   const p = await createTestProject(svc, { scopes: ['read'] });
-  const r = await p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body: { code: 42 } as any });
+  const r = await p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body: hostile({ code: 42 }) }); // deliberately mistyped: the scope check must come first
   t.is(r.response.status, 403);
-  t.is((r.error as any).error, 'forbidden');
+  t.is(r.error?.error, 'forbidden');
 });
 
 test('scope is checked before the body size: a read key with an oversize body is 403', async (t) => {
@@ -119,6 +120,6 @@ test('GET /operations/{id} answers a missing or invalid key like an unknown oper
   for (const key of [undefined, 'glk_aaaaaaaaaaaa_' + 'a'.repeat(43)]) {
     const r = await svc.client(key).GET('/operations/{operationId}', { params: { path: { operationId: 'op_1' } } });
     t.is(r.response.status, 404);
-    t.is((r.error as any).error, 'operation_not_found');
+    t.is(r.error?.error, 'operation_not_found');
   }
 });

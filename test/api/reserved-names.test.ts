@@ -6,7 +6,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
+import type { components } from '../../generated/openapi.js';
 import type { FolderStore } from '../../handlers/platform/objects.js';
+import { translate, type TranslateUnit } from '../../sdk/client.js';
 import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -32,8 +34,8 @@ const BEFORE = builtins();
 function intact(t: ExecutionContext, when: string) {
   const now = builtins();
   t.is(typeof Object.keys, 'function', `${when}: Object.keys`);
-  t.is(({} as any).polluted, undefined, `${when}: ({}).polluted`);
-  t.is(({} as any)['proto.polluted'], undefined, `${when}: ({})['proto.polluted']`);
+  t.is(({} as Record<string, unknown>).polluted, undefined, `${when}: ({}).polluted`);
+  t.is(({} as Record<string, unknown>)['proto.polluted'], undefined, `${when}: ({})['proto.polluted']`);
   t.is(String({}), '[object Object]', `${when}: String({})`);
   t.deepEqual({ ...now, fns: undefined }, { ...BEFORE, fns: undefined }, `${when}: own names of the built-ins`);
   t.true(now.fns.every((f, i) => f === BEFORE.fns[i]), `${when}: built-in functions`);
@@ -124,11 +126,11 @@ async function addFormats(t: ExecutionContext, p: TestProject, formats: Format[]
   }
 }
 
-async function publish(t: ExecutionContext, p: TestProject, body?: Record<string, unknown>) {
+async function publish(t: ExecutionContext, p: TestProject, body?: components['schemas']['PublishRequest']) {
   const r = await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, ...(body ? { body } : {}) });
   no5xx(t, 'publish', r.response.status);
   t.is(r.response.status, 201, `publish: ${JSON.stringify(r.error)}`);
-  return r.data as any;
+  return r.data!;
 }
 
 async function pull(t: ExecutionContext, p: TestProject, format: Format, lang: string): Promise<string> {
@@ -181,7 +183,7 @@ async function pullAll(t: ExecutionContext, p: TestProject, expect: Expect[], la
 // ---------------------------------------------------------------------------------------------------------------
 // Content pushed through translate
 
-interface Unit { unit: Record<string, unknown>; /** Expected name, when the unit names its key. */ key?: string; en: string; bundle: BundleCheck[] }
+interface Unit { unit: TranslateUnit; /** Expected name, when the unit names its key. */ key?: string; en: string; bundle: BundleCheck[] }
 
 const whole: Unit[] = NAMES.flatMap((n, i) => [
   // As a whole key, whose value names an ICU argument after it.
@@ -228,10 +230,10 @@ for (const [set, units] of [['whole, last and middle segments', whole], ['first 
       await addFormats(t, p, formats);
       // A translate-only key, as in the report.
       const translator = svc.client(await createTestKey(svc, p.projectId, ['translate']));
-      const r = await translator.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units: units.map((u) => u.unit) as any } });
+      const r = await translate(translator, p.projectId, { units: units.map((u) => u.unit) });
       no5xx(t, 'translate', r.response.status);
       t.is(r.response.status, 200, JSON.stringify(r.error));
-      const names = (r.data as any).units.map((u: any) => u.key as string);
+      const names = r.data!.units.map((u) => u.key);
       units.forEach((u, i) => { if (u.key) t.is(names[i], u.key); });
       const expect: Expect[] = units.map((u, i) => ({ name: names[i], en: u.en, ...(typeof u.unit.ctx === 'string' ? { ctx: u.unit.ctx } : {}) }));
       // Text values only: a plural renders as forms in some formats.
@@ -409,7 +411,7 @@ test.serial('a language named like a prototype member is refused as not a langua
     const text = `{ "sourceLanguage" : "en", "strings" : { "a" : { "localizations" : { "en" : ${unit('A')}, ${JSON.stringify(lang)} : ${unit('X')} } } }, "version" : "1.0" }`;
     const r = await sync(t, p, text, 'Localizable.xcstrings');
     t.is(r.response.status, 400, lang);
-    t.is((r.error as any)?.error, 'invalid_argument', lang);
+    t.is(r.error?.error, 'invalid_argument', lang);
   }
   t.is(Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n), 0);
   intact(t, 'after refused syncs');
