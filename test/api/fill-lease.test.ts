@@ -3,7 +3,9 @@
 // Charged once, counted once, every value stored once, the job row finished once.
 import test from 'ava';
 import { startFakeOpenAI, translateAll, type FakeOpenAI, type FakeHandler } from '../helpers/fake-openai.js';
+import { translate } from '../../sdk/client.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { pollJob } from '../helpers/typed.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -31,13 +33,13 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
   fake.setHandler(handler);
 
   const units = Array.from({ length: 100 }, (_, i) => ({ source: `Lease item ${i}` }));
-  const push = (await p.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: p.projectId } }, body: { units } })).data as any;
+  const push = (await translate(p.client, p.projectId, { units })).data!;
   const total = units.length * 2;
   const cost = push.estimatedCredits;
   t.is(cost, units.reduce((a, u) => a + u.source.length, 0) * 2);
 
   const poll = async () => {
-    const d = (await p.client.GET('/projects/{projectId}/translations', { params: { path: { projectId: p.projectId }, query: { trackingToken: push.trackingToken } } })).data as any;
+    const d = (await pollJob(p.client, p.projectId, push.trackingToken!)).data!;
     t.true(d.summary.pending >= 0, `pending never negative: ${JSON.stringify(d.summary)}`);
     t.true(d.summary.translated <= total, `translated never past total: ${JSON.stringify(d.summary)}`);
     return d;

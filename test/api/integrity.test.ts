@@ -69,9 +69,9 @@ test('values the API accepts are stored whole; longer free text is refused with 
   await runDue();
   const listed = await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
   t.is(listed.response.status, 200);
-  const plural = (listed.data as any).keys.find((k: any) => k.forms);
+  const plural = listed.data!.keys.find((k) => k.forms)!;
   t.deepEqual(plural.forms, forms, 'every form whole');
-  t.is(plural.ctx.length, 2000);
+  t.is(plural.ctx!.length, 2000);
   const read = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ ref: maxKey })}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
   t.is(read.status, 200, 'a key of the longest accepted name reads back');
   // Other tests of this file run jobs too: the fill may be theirs to finish.

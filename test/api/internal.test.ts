@@ -1,6 +1,7 @@
 // The internal dashboard API: workspaces, credits, projects, languages and API keys.
 import test from 'ava';
 import { ADMIN_TOKEN, createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => { svc = await startTestService(); });
@@ -15,7 +16,7 @@ test('workspaces are created with a balance and settings, and patched', async (t
   t.like(u.data, { name: 'Acme', balance: 5000, requireApproval: false, spendingCapMc: 2000, keyLimit: 100, documentLimit: null });
   const missing = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: 'ws_nope' } }, body: { keyLimit: 1 } });
   t.is(missing.response.status, 404);
-  const bad = await svc.admin.POST('/workspaces', { body: { name: '', creditsMc: -1 } as any });
+  const bad = await svc.admin.POST('/workspaces', { body: { name: '', creditsMc: -1 } });
   t.is(bad.response.status, 400);
 });
 
@@ -92,7 +93,7 @@ test('removing a language: the base is refused, an unknown code is 404, removal 
 
 test('API keys: scopes are validated, the agent flag is kept', async (t) => {
   const p = await createTestProject(svc);
-  const bad = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: ['root'] as any } });
+  const bad = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: [hostile('root')] } }); // deliberately not a scope
   t.is(bad.response.status, 400);
   const none = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: [] } });
   t.is(none.response.status, 400);

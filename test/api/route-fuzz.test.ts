@@ -56,7 +56,7 @@ function getOwn(v: any, k: string) { return Object.getOwnPropertyDescriptor(v, k
 
 /** A copy of `doc` with the value at `path` set (created where missing), through own properties only. */
 function setAt(doc: Json, path: string[], value: Json): Json {
-  const out = clone(doc) as any;
+  const out = clone(doc) as object; // setAt is only given objects
   let node = out;
   for (const k of path.slice(0, -1)) {
     let next = getOwn(node, k);
@@ -686,7 +686,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
   const pub = await publicCall(control, 'POST', `/projects/${control.projectId}/publish`, { skipIfIdentical: true });
   const after: Array<[boolean, string]> = [
     [typeof Object.keys === 'function', 'Object.keys is no longer a function'],
-    [({} as any).polluted === undefined, `({}).polluted is ${String(({} as any).polluted)}`],
+    [({} as Record<string, unknown>).polluted === undefined, `({}).polluted is ${String(({} as Record<string, unknown>).polluted)}`],
     [JSON.stringify(protoNames) === JSON.stringify(OBJECT_PROTO_NAMES), `Object.prototype's own names changed: ${protoNames.join(', ')}`],
     [meta.status === 200, `control GET /meta answered ${meta.status} ${meta.text.slice(0, 300)}`],
     [push.status === 200, `control POST /translate answered ${push.status} ${push.text.slice(0, 300)}`],
@@ -702,7 +702,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
   t.is(failures.length, 0, `${failures.length} failing cases:\n${listed}${failures.length > 80 ? `\n… and ${failures.length - 80} more` : ''}`);
   // (a) and (b) again, one by one.
   t.is(typeof Object.keys, 'function');
-  t.is(({} as any).polluted, undefined);
+  t.is(({} as Record<string, unknown>).polluted, undefined);
   t.deepEqual(protoNames, OBJECT_PROTO_NAMES);
   t.deepEqual([meta.status, push.status, pub.status], [200, 200, 200], 'control project: GET /meta, POST /translate, POST /publish');
   t.is(JSON.parse(pub.text).unchanged, true, 'the control publish found its content unchanged');

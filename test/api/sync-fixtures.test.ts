@@ -23,7 +23,7 @@ function essence(c: Catalog) {
   return Object.fromEntries(c.entries.map((e) => [e.fileKey, {
     comment: e.comment ?? null,
     values: Object.fromEntries(Object.entries(e.values).map(([l, v]) => [l, v.kind === 'text' ? v.text : v.forms])),
-    substitutions: (e.meta as any)?.substitutions ?? null,
+    substitutions: e.meta?.substitutions ?? null,
   }]));
 }
 
@@ -37,14 +37,14 @@ for (const rel of files) {
       t.notThrows(() => getFormat(format).parse(text));
       const p = await createTestProject(svc);
       const r = await p.client.POST('/projects/{projectId}/sync', { params: { path: { projectId: p.projectId } }, body: { contentBase64: Buffer.from(text).toString('base64'), fileName: path.basename(rel) } });
-      t.is((r.error as any)?.error, 'format_not_syncable');
+      t.is(r.error?.error, 'format_not_syncable');
       return;
     }
     const parsed = getFormat(format).parse.bind(getFormat(format));
     if (empties) {
       const p = await createTestProject(svc, { baseLang: 'de', languages: [{ code: 'en' }] });
       const r = await p.client.POST('/projects/{projectId}/sync', { params: { path: { projectId: p.projectId } }, body: { contentBase64: Buffer.from(text).toString('base64'), fileName: path.basename(rel) } });
-      t.is((r.error as any)?.error, 'invalid_argument');
+      t.is(r.error?.error, 'invalid_argument');
       return;
     }
     const original = parsed(text);
@@ -54,7 +54,7 @@ for (const rel of files) {
     const p = await createTestProject(svc, { baseLang: base, languages: [...langs].map((code) => ({ code })) });
     const r = await p.client.POST('/projects/{projectId}/sync', { params: { path: { projectId: p.projectId } }, body: { contentBase64: Buffer.from(text).toString('base64'), fileName: path.basename(rel) } });
     t.is(r.response.status, 200, JSON.stringify(r.error));
-    t.is((r.data as any).created, original.entries.length);
+    t.is(r.data!.created, original.entries.length);
     const live = await liveCatalog(svc.service.app.db, p.projectId, format);
     const rendered = getFormat(format).render(live, { languages: [base, ...langs], baseLanguage: base });
     const back = parsed(rendered);
@@ -63,7 +63,7 @@ for (const rel of files) {
     // And out of a publish, pulled in its own format: the same catalog again.
     const v = await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, body: { incompleteMode: 'skip' } });
     t.is(v.response.status, 201, JSON.stringify(v.error));
-    const query = new URLSearchParams({ version: (v.data as any).versionId, format, ...(format === 'xcstrings' ? {} : { lang: normalizeLanguage(base) }) });
+    const query = new URLSearchParams({ version: v.data!.versionId, format, ...(format === 'xcstrings' ? {} : { lang: normalizeLanguage(base) }) });
     const pulled = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${query}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
     t.is(pulled.status, 200);
     const published = parsed(await pulled.text());

@@ -56,7 +56,7 @@ function makeCase(r: () => number, i: number): Case {
     case 11: return { label: 'declared mismatch', body: { contentBase64: b64(text), format: pick(['po', 'arb', 'android_xml', 'ios_strings', 'json', 'angular_json']) } };
     case 12: return { label: 'too many entries', body: { contentBase64: b64(JSON.stringify(Object.fromEntries(Array.from({ length: 1001 + Math.floor(r() * 50) }, (_, n) => [`k${n}`, 'v'])))) } };
     case 13: return { label: 'foreign language', body: { contentBase64: b64(JSON.stringify({ '@@locale': pick(['de', 'fr', 'zz-not', '', 'en-x-!!']), a: 'A' })) } };
-    case 14: return { label: 'random bytes', body: { contentBase64: b64(Buffer.from(Array.from({ length: 1 + Math.floor(r() * 400) }, () => Math.floor(r() * 256)))), fileName: pick(['a.json', 'a.xcstrings', 'a.po', undefined]) as any } };
+    case 14: return { label: 'random bytes', body: { contentBase64: b64(Buffer.from(Array.from({ length: 1 + Math.floor(r() * 400) }, () => Math.floor(r() * 256)))), fileName: pick(['a.json', 'a.xcstrings', 'a.po', undefined]) } };
     default: return { label: 'huge value', body: { contentBase64: b64(JSON.stringify({ a: 'x'.repeat(i % 160 === 15 ? 2 * 1024 * 1024 + 10 : 100_000), b: '{' })) } };
   }
 }

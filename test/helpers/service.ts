@@ -12,6 +12,10 @@ import { startService, type Service } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import { responseValidator } from '../../handlers/platform/validation.js';
 import { createClient, createInternalClient, type ApiClient, type InternalClient } from '../../sdk/client.js';
+import type { operations as InternalOps } from '../../generated/internal.js';
+
+/** The scopes a key may hold, as the internal API's key creation takes them. */
+export type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['application/json']['scopes'];
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -119,7 +123,7 @@ export interface TestProject { projectId: string; workspaceId: string; apiKey: s
 /** A workspace, a project and a key with the given scopes, made through the internal API. */
 export async function createTestProject(
   svc: TestService,
-  opts: { baseLang?: string; languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>; scopes?: string[]; creditsMc?: number; mode?: 'a' | 'b' } = {},
+  opts: { baseLang?: string; languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>; scopes?: KeyScopes; creditsMc?: number; mode?: 'a' | 'b' } = {},
 ): Promise<TestProject> {
   const ws = await svc.admin.POST('/workspaces', { body: { name: 'Test workspace', creditsMc: opts.creditsMc ?? 1_000_000 } });
   if (!ws.data) throw new Error(`workspace: ${JSON.stringify(ws.error)}`);
@@ -131,10 +135,10 @@ export async function createTestProject(
   return { projectId: p.data.projectId, workspaceId: ws.data.workspaceId, apiKey, client: svc.client(apiKey) };
 }
 
-export async function createTestKey(svc: TestService, projectId: string, scopes: string[], requiresOperationApproval = false): Promise<string> {
+export async function createTestKey(svc: TestService, projectId: string, scopes: KeyScopes, requiresOperationApproval = false): Promise<string> {
   const k = await svc.admin.POST('/projects/{projectId}/api-keys', {
     params: { path: { projectId } },
-    body: { scopes: scopes as any, requiresOperationApproval },
+    body: { scopes, requiresOperationApproval },
   });
   if (!k.data) throw new Error(`key: ${JSON.stringify(k.error)}`);
   return k.data.apiKey;

@@ -13,9 +13,9 @@ export const errorOf = (r: { error?: unknown }) => r.error as ApiError | undefin
 /**
  * Input that breaks the request types on purpose (wrong types, unknown fields, hostile bodies) to check how the
  * service refuses it. Only there: everywhere else the SDK's closed request types must hold. The target type is
- * usually inferred from where the value goes.
+ * inferred from where the value goes where TypeScript can, else `never`, which fits anywhere.
  */
-export const hostile = <T>(v: unknown) => v as T;
+export const hostile = <T = never>(v: unknown) => v as T;
 
 // `GET /translations` answers one of three bodies, chosen by its query. Like the SDK's `pullFile`, these two
 // calls send one selector each and resolve to the body that selector gets.
