@@ -15,7 +15,7 @@ import { createClient, createInternalClient, type ApiClient, type InternalClient
 import type { operations as InternalOps } from '../../generated/internal.js';
 
 /** The scopes a key may hold, as the internal API's key creation takes them. */
-export type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['application/json']['scopes'];
+type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['application/json']['scopes'];
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

@@ -5,7 +5,7 @@ import type { Answer, ApiClient } from '../../sdk/client.js';
 type Schemas = components['schemas'];
 
 /** A refusal body: the spec's `{error, message}` and whatever extras the refusal carries. */
-export type ApiError = Schemas['Error'] & Record<string, unknown>;
+type ApiError = Schemas['Error'] & Record<string, unknown>;
 
 /** The error body of an answer with its extras readable (`unapproved`, `details`, ...); undefined on success. */
 export const errorOf = (r: { error?: unknown }) => r.error as ApiError | undefined;
@@ -20,8 +20,8 @@ export const hostile = <T = never>(v: unknown) => v as T;
 // `GET /translations` answers one of three bodies, chosen by its query. Like the SDK's `pullFile`, these two
 // calls send one selector each and resolve to the body that selector gets.
 type GetTranslations = paths['/projects/{projectId}/translations']['get'];
-export type TranslationPoll = Schemas['TranslationPoll'];
-export type KeyTranslations = Schemas['KeyTranslations'];
+type TranslationPoll = Schemas['TranslationPoll'];
+type KeyTranslations = Schemas['KeyTranslations'];
 
 /** `GET /translations?trackingToken=`: the poll of a translation job. */
 export async function pollJob(client: ApiClient, projectId: string, trackingToken: string) {
