@@ -1,9 +1,9 @@
 // The in-memory model every file format parses into and renders from. Sync reads it; publish renders it.
 // Values are ICU message strings; plural values keep one string per CLDR category.
+import type { components } from '../generated/openapi.js';
 
-export type FormatId = 'json' | 'nested_json' | 'angular_json' | 'ios_strings' | 'xcstrings' | 'android_xml' | 'arb' | 'po';
-
-export const SYNCABLE: FormatId[] = ['xcstrings', 'json', 'nested_json', 'angular_json'];
+/** A file format: the spec's output format ids; what each one is, is formats/index.ts's REGISTRY. */
+export type FormatId = components['schemas']['OutputFormatId'];
 
 /** One language's value of an entry. */
 export type CatalogValue =

@@ -1,10 +1,11 @@
 // Export collisions (API.md 4.4): keys that collapse to one name in a lossy format.
 import type { FormatId } from './catalog.js';
+import { REGISTRY } from './formats/index.js';
 import type { Snapshot } from './snapshot.js';
 
 export interface CollisionGroup { format: FormatId; name: string; keys: string[] }
 
-/** The name a key takes in a format whose names are narrower than ours; null when the format is lossless. */
+/** The name a key takes in a format whose names are narrower than ours (android_xml, po). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
   const spelled = k.fileKey ?? k.name;
   if (format === 'android_xml') return spelled.replace(/[^A-Za-z0-9_]/g, '_');
@@ -16,6 +17,7 @@ function exportName(format: FormatId, k: Snapshot['keys'][number]): string | nul
 export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup[] {
   const groups: CollisionGroup[] = [];
   for (const format of formats) {
+    if (!REGISTRY[format].lossy) continue;
     if (format === 'nested_json') {
       // A key that is also a group of other keys (`a.b` and `a.b.c`) cannot be written as nested JSON.
       const names = new Set(s.keys.map((k) => k.fileKey ?? k.name));

@@ -2,35 +2,18 @@
 // language) and the manifest that names them. Writing them to a store is the caller's (handlers/publish/store.ts).
 import { createHash } from 'node:crypto';
 import type { FormatId } from './catalog.js';
-import { getFormat } from './formats/index.js';
+import { REGISTRY } from './formats/index.js';
 import { bundleFor } from './bundle.js';
 import { snapshotCatalog, type Snapshot } from './snapshot.js';
 
-export const CONTENT_TYPES: Record<FormatId, string> = {
-  json: 'application/json; charset=utf-8',
-  nested_json: 'application/json; charset=utf-8',
-  angular_json: 'application/json; charset=utf-8',
-  arb: 'application/json; charset=utf-8',
-  xcstrings: 'application/json; charset=utf-8',
-  ios_strings: 'text/plain; charset=utf-8',
-  android_xml: 'application/xml; charset=utf-8',
-  po: 'text/x-gettext-translation; charset=utf-8',
-};
-
-const EXTENSIONS: Record<FormatId, string> = {
-  json: 'json', nested_json: 'json', angular_json: 'json', arb: 'arb', xcstrings: 'xcstrings', ios_strings: 'strings', android_xml: 'xml', po: 'po',
-};
-
-/** Formats that hold every language in one file. */
-const MULTI = new Set<FormatId>(['xcstrings']);
-
 /** Renders one file of a version: every language for catalog formats, else `lang` alone. */
 export function renderFile(s: Snapshot, format: FormatId, lang: string): string {
-  if (MULTI.has(format)) return getFormat(format).render(snapshotCatalog(s, format), { languages: [s.baseLang, ...s.languages], baseLanguage: s.baseLang });
+  const { module, multiLanguage } = REGISTRY[format];
+  if (multiLanguage) return module.render(snapshotCatalog(s, format), { languages: [s.baseLang, ...s.languages], baseLanguage: s.baseLang });
   const isBase = lang === s.baseLang;
   const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
   catalog.language = lang;
-  return getFormat(format).render(catalog, { languages: [lang], baseLanguage: s.baseLang });
+  return module.render(catalog, { languages: [lang], baseLanguage: s.baseLang });
 }
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
@@ -72,11 +55,12 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
     out.bundles[lang] = stage((h) => `${lang}.${h}.json`, JSON.stringify(bundleFor(s, lang)), 'application/json; charset=utf-8');
   }
   for (const format of formats) {
+    const { extension, contentType, multiLanguage } = REGISTRY[format];
     out.files[format] = {};
-    for (const lang of MULTI.has(format) ? [s.baseLang] : langs) {
+    for (const lang of multiLanguage ? [s.baseLang] : langs) {
       await yieldTurn();
-      const obj = stage((h) => `${format}.${lang}.${h}.${EXTENSIONS[format]}`, renderFile(s, format, lang), CONTENT_TYPES[format]);
-      if (MULTI.has(format)) for (const l of langs) out.files[format][l] = obj;
+      const obj = stage((h) => `${format}.${lang}.${h}.${extension}`, renderFile(s, format, lang), contentType);
+      if (multiLanguage) for (const l of langs) out.files[format][l] = obj;
       else out.files[format][lang] = obj;
     }
   }

@@ -1,5 +1,5 @@
-// The ICU gate: every value an engine (or a person, through the fill) produces is checked here before it is stored.
-// Parsing is @formatjs/icu-messageformat-parser with tags enabled, so `<b>…</b>` is structure, not text.
+// ICU messages: the one parser configuration of the service, the ICU gate every translation passes, and the
+// message shapes the formats and bundles need (plural forms, printing, CLDR categories).
 import {
   parse,
   TYPE,
@@ -8,6 +8,7 @@ import {
   type PluralOrSelectOption,
 } from '@formatjs/icu-messageformat-parser';
 import { doPrintAST } from '@formatjs/icu-messageformat-parser/printer.js';
+import { languageKey } from './languages.js';
 
 export type IcuAst = MessageFormatElement[];
 
@@ -31,19 +32,53 @@ export function simpleArguments(msg: string): string[] | null {
   return names;
 }
 
-/** Parses an ICU message (tags enabled, `other` required); throws a SyntaxError naming the problem. */
-export function parseIcu(msg: string): IcuAst {
-  // captureEscapes keeps each literal's original spelling, so a re-printed message keeps its apostrophes.
-  return parse(msg, { ignoreTag: false, captureEscapes: true });
+/**
+ * How a parse reads `<…>`, the one thing the callers of parseIcu differ on:
+ * - `rich`: ICU rich text. `<b>…</b>` is a tag whose content is parsed, and an unbalanced or attributed tag is a
+ *   syntax error. What the engines are held to, and what the bundles and printing read.
+ * - `text`: tags are literal text, so HTML (`<br>`, `<a href='…'>`) and Android/xliff markup parse. What a synced
+ *   file's values must be (markup is the publish gate's business), and what the printf and xcstrings renderers read.
+ */
+export type TagReading = 'rich' | 'text';
+
+// The one parser configuration. `other` is required in every plural and select, and skeletons are parsed (both
+// formatjs's defaults, spelled out so that no caller differs). Locations are kept, so a caller can cut a branch
+// out of the raw string; each literal's original spelling is kept, so printIcu re-prints apostrophes as written.
+type ParserOptions = NonNullable<Parameters<typeof parse>[1]>;
+const BASE_OPTIONS = { requiresOtherClause: true, shouldParseSkeletons: true, captureLocation: true, captureEscapes: true } satisfies ParserOptions;
+const OPTIONS: Record<TagReading, ParserOptions> = {
+  rich: { ...BASE_OPTIONS, ignoreTag: false },
+  text: { ...BASE_OPTIONS, ignoreTag: true },
+};
+
+/** Parses an ICU message (`other` required; tags as `tags` says); throws a SyntaxError naming the problem. */
+export function parseIcu(msg: string, tags: TagReading = 'rich'): IcuAst {
+  return parse(msg, OPTIONS[tags]);
 }
 
-export function isValidIcu(msg: string): boolean {
+export function isValidIcu(msg: string, tags: TagReading = 'rich'): boolean {
   try {
-    parseIcu(msg);
+    parseIcu(msg, tags);
     return true;
   } catch {
     return false;
   }
+}
+
+// A publish gates every cell of a key against the same source: its parses are kept (bounded) rather than redone.
+const remembered = new Map<string, IcuAst | Error>();
+
+/** parseIcu, remembered: for sources, parsed once though gated once per cell. The AST is shared: never mutate it. */
+export function parseIcuRemembered(msg: string, tags: TagReading): IcuAst {
+  const key = `${tags === 'rich' ? 'r' : 't'}${msg}`;
+  let hit = remembered.get(key);
+  if (hit === undefined) {
+    try { hit = parseIcu(msg, tags); } catch (e) { hit = e as Error; }
+    if (remembered.size >= 20_000) remembered.clear();
+    remembered.set(key, hit);
+  }
+  if (hit instanceof Error) throw hit;
+  return hit;
 }
 
 // printer.d.ts re-declares the AST types (its own TYPE enum), so the two are nominally distinct though identical.
@@ -113,7 +148,7 @@ export function pluralCategories(lang: string): string[] {
   if (!cats) {
     let rules: Intl.PluralRules;
     try {
-      rules = new Intl.PluralRules(lang.replace(/_/g, '-'));
+      rules = new Intl.PluralRules(languageKey(lang));
     } catch {
       throw new RangeError(`invalid language tag ${JSON.stringify(lang)}`);
     }
@@ -128,7 +163,8 @@ function categorySet(lang: string): readonly string[] {
   return categoryCache.get(lang)!;
 }
 
-const isExact = (key: string) => /^=\s*-?\d+(\.\d+)?$/.test(key);
+/** An exact-number plural key (`=0`, `= 2`), which no CLDR category stands for. */
+export const isExactKey = (key: string) => /^=\s*-?\d+(\.\d+)?$/.test(key);
 
 
 /**
@@ -152,7 +188,7 @@ export interface IcuForms {
 export function icuToForms(msg: string): IcuForms | null {
   let ast: IcuAst;
   try {
-    ast = parse(msg, { ignoreTag: false, captureLocation: true });
+    ast = parseIcu(msg);
   } catch {
     return null;
   }
@@ -170,20 +206,20 @@ export function icuToForms(msg: string): IcuForms | null {
   return { arg: el.value, forms };
 }
 
-function walk(ast: IcuAst, visit: (el: MessageFormatElement) => void): void {
+export function walkIcu(ast: IcuAst, visit: (el: MessageFormatElement) => void): void {
   for (const el of ast) {
     visit(el);
     if (el.type === TYPE.plural || el.type === TYPE.select) {
-      for (const opt of Object.values(el.options) as PluralOrSelectOption[]) walk(opt.value, visit);
+      for (const opt of Object.values(el.options) as PluralOrSelectOption[]) walkIcu(opt.value, visit);
     } else if (el.type === TYPE.tag) {
-      walk(el.children, visit);
+      walkIcu(el.children, visit);
     }
   }
 }
 
 function placeholdersOf(ast: IcuAst): Set<string> {
   const names = new Set<string>();
-  walk(ast, (el) => {
+  walkIcu(ast, (el) => {
     if (el.type !== TYPE.literal && el.type !== TYPE.pound && el.type !== TYPE.tag) names.add(el.value);
   });
   return names;
@@ -191,7 +227,7 @@ function placeholdersOf(ast: IcuAst): Set<string> {
 
 function tagsOf(ast: IcuAst): string[] {
   const names: string[] = [];
-  walk(ast, (el) => {
+  walkIcu(ast, (el) => {
     if (el.type === TYPE.tag) names.push(el.value);
   });
   return names.sort();
@@ -217,7 +253,7 @@ function kindOf(el: MessageFormatElement): ArgKind | null {
 
 function structuredArgs(ast: IcuAst): Map<string, { kind: ArgKind; keys: Set<string> }> {
   const args = new Map<string, { kind: ArgKind; keys: Set<string> }>();
-  walk(ast, (el) => {
+  walkIcu(ast, (el) => {
     if (el.type !== TYPE.plural && el.type !== TYPE.select) return;
     const kind = kindOf(el)!;
     const seen = args.get(el.value) ?? { kind, keys: new Set<string>() };
@@ -230,42 +266,54 @@ function structuredArgs(ast: IcuAst): Map<string, { kind: ArgKind; keys: Set<str
 const list = (xs: Iterable<string>) => [...xs].join(', ');
 
 function badPluralCategories(el: PluralElement, cats: readonly string[]): string[] | null {
-  const keys = Object.keys(el.options).filter((k) => !isExact(k));
+  const keys = Object.keys(el.options).filter((k) => !isExactKey(k));
   if (keys.length === cats.length && keys.every((k) => cats.includes(k))) return null;
   return keys.sort((a, b) => pluralKeyOrder(a) - pluralKeyOrder(b));
 }
 
 /**
- * null when `value` is an acceptable translation of `source` into `targetLang`, else a short reason. Acceptable:
- * it parses; same placeholders and tags as the source; the source's plural/select arguments keep their kind; every cardinal
- * plural has exactly the target's categories (plus `=N`); every select has the source's option keys.
+ * What a gate holds a translation to. Every gate: the value parses, names exactly the source's arguments, and
+ * gives every cardinal plural exactly the target language's CLDR categories (`=N` branches may be added).
  */
-export function checkTranslation(source: string, value: string, targetLang: string): string | null {
-  let src: IcuAst;
-  let val: IcuAst;
-  try {
-    src = parseIcu(source);
-  } catch (e) {
-    return `source is not valid ICU: ${(e as Error).message}`;
-  }
-  try {
-    val = parseIcu(value);
-  } catch (e) {
-    return `invalid ICU syntax: ${(e as Error).message}`;
-  }
-  const sp = placeholdersOf(src);
-  const vp = placeholdersOf(val);
-  const missing = [...sp].filter((n) => !vp.has(n));
-  if (missing.length) return `missing placeholder ${missing.map((n) => `{${n}}`).join(', ')}`;
-  const extra = [...vp].filter((n) => !sp.has(n));
-  if (extra.length) return `unknown placeholder ${extra.map((n) => `{${n}}`).join(', ')}`;
+export interface GatePolicy {
+  /**
+   * How the two messages' tags are read. `rich`: both as rich text, so a source with HTML in it is refused.
+   * `as-source`: the source as rich text if it parses so, else with tags as text (`<br>`, `<a href='…'>`), and the
+   * value the same way: a rich-text source still holds its translations to rich text, so a broken `<b>` is caught.
+   */
+  tags: 'rich' | 'as-source';
+  /**
+   * Also what a model must not change: the source's tags (as a multiset), the kind of each plural or select
+   * argument, each select's options, and no select of its own (its options could not be checked against
+   * anything). The target language must then be one Intl knows, even when no plural asks for its categories.
+   */
+  structure: boolean;
+}
 
+/** The fill's gate: every value an engine returns is checked with it before it is stored (engines/types.ts). */
+export const FILL_GATE: GatePolicy = { tags: 'rich', structure: true };
+
+/** The publish gate's ICU verdict (publishVersion, restoreVersion; publisher/gates.ts): markup is the markup gate's verdict. */
+export const PUBLISH_GATE: GatePolicy = { tags: 'as-source', structure: false };
+
+const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
+
+function argumentProblem(want: Iterable<string>, have: Iterable<string>): string | null {
+  const w = new Set(want);
+  const h = new Set(have);
+  const missing = [...w].filter((n) => !h.has(n));
+  if (missing.length) return `missing placeholder ${braces(missing)}`;
+  const extra = [...h].filter((n) => !w.has(n));
+  if (extra.length) return `unknown placeholder ${braces(extra)}`;
+  return null;
+}
+
+function structureProblem(src: IcuAst, val: IcuAst): string | null {
   const st = tagsOf(src);
   const vt = tagsOf(val);
   if (st.join('\0') !== vt.join('\0')) {
     return `tags differ: expected ${st.map((t) => `<${t}>`).join(' ') || 'none'}, got ${vt.map((t) => `<${t}>`).join(' ') || 'none'}`;
   }
-
   const sa = structuredArgs(src);
   const va = structuredArgs(val);
   for (const [name, s] of sa) {
@@ -275,26 +323,66 @@ export function checkTranslation(source: string, value: string, targetLang: stri
       return `select {${name}} options must be ${list(s.keys)}, got ${list(v.keys)}`;
     }
   }
-  // A translation may add a plural the source lacks (its categories are checked below), but a new select's
-  // options could not be checked against anything.
   for (const [name, v] of va) {
     if (!sa.has(name) && v.kind === 'select') return `{${name}} must not be a select`;
   }
+  return null;
+}
 
-  let cats: readonly string[];
+/** The first cardinal plural without exactly `lang`'s categories; `languageRequired`: `lang` is checked up front. */
+function pluralProblem(val: IcuAst, lang: string, languageRequired: boolean): string | null {
+  let cats: readonly string[] | undefined;
+  // Looked up at the first cardinal plural: ordinal plurals use another CLDR rule set and are not held to it.
+  const categories = () => (cats ??= categorySet(lang));
+  let problem: string | null = null;
   try {
-    cats = categorySet(targetLang);
+    if (languageRequired) categories();
+    walkIcu(val, (el) => {
+      if (problem || el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
+      const bad = badPluralCategories(el, categories());
+      if (bad) problem = `plural {${el.value}} has ${list(bad)}; ${lang} needs ${list(categories())}`;
+    });
   } catch (e) {
     return (e as Error).message;
   }
-  let pluralProblem: string | null = null;
-  walk(val, (el) => {
-    if (pluralProblem || el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
-    const bad = badPluralCategories(el, cats);
-    if (bad) pluralProblem = `plural {${el.value}} has ${list(bad)}; ${targetLang} needs ${list(cats)}`;
-  });
-  return pluralProblem;
+  return problem;
 }
+
+/** null when `value` is an acceptable translation of `source` into `lang` under `policy`, else a short reason. */
+export function icuGate(source: string, value: string, lang: string, policy: GatePolicy): string | null {
+  // Two simple messages without tags (most cells): no plural, select or tag to hold, only their arguments to compare.
+  if (!source.includes('<') && !value.includes('<')) {
+    const want = simpleArguments(source);
+    const have = want && simpleArguments(value);
+    if (want && have) return argumentProblem(want, have) ?? (policy.structure ? pluralProblem([], lang, true) : null);
+  }
+  let reading: TagReading = 'rich';
+  let src: IcuAst;
+  try {
+    src = parseIcuRemembered(source, 'rich');
+  } catch (e) {
+    if (policy.tags === 'rich') return `source is not valid ICU: ${(e as Error).message}`;
+    reading = 'text';
+    try {
+      src = parseIcuRemembered(source, 'text');
+    } catch (e2) {
+      return `source is not valid ICU: ${(e2 as Error).message}`;
+    }
+  }
+  let val: IcuAst;
+  try {
+    val = parseIcu(value, reading);
+  } catch (e) {
+    return `invalid ICU syntax: ${(e as Error).message}`;
+  }
+  return argumentProblem(placeholdersOf(src), placeholdersOf(val))
+    ?? (policy.structure ? structureProblem(src, val) : null)
+    ?? pluralProblem(val, lang, policy.structure);
+}
+
+/** The fill's gate (FILL_GATE): null when `value` is an acceptable translation of `source`, else a short reason. */
+export const checkTranslation = (source: string, value: string, targetLang: string): string | null =>
+  icuGate(source, value, targetLang, FILL_GATE);
 
 /**
  * Gives every cardinal plural in the AST exactly the categories of `cats` (mutates in place): a missing category
@@ -302,12 +390,12 @@ export function checkTranslation(source: string, value: string, targetLang: stri
  */
 export function conformAst(ast: IcuAst, cats: readonly string[]): boolean {
   let changed = false;
-  walk(ast, (el) => {
+  walkIcu(ast, (el) => {
     if (el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
     if (!badPluralCategories(el, cats)) return;
     const other = el.options.other;
     const options: Record<string, PluralOrSelectOption> = {};
-    for (const [k, opt] of Object.entries(el.options)) if (isExact(k)) options[k] = opt;
+    for (const [k, opt] of Object.entries(el.options)) if (isExactKey(k)) options[k] = opt;
     for (const c of cats) {
       const opt = el.options[c] ?? (other && { value: structuredClone(other.value) });
       if (opt) options[c] = opt;

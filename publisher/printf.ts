@@ -3,8 +3,8 @@
 // becomes the count's specifier, numbered by the order the arguments first appear in the source, so every
 // language of a key takes its arguments in the same order. A value with no ICU argument (a file's own
 // `%1$s`, plain text) is written unchanged; one that printf cannot express (a select, a nested plural) too.
-import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
+import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import type { CatalogValue } from './catalog.js';
 
 export interface PrintfStyle { string: string; number: string }
@@ -13,9 +13,10 @@ export const APPLE: PrintfStyle = { string: '@', number: 'lld' };
 
 const POUND = '__pound__';
 
+// Tags read as text: Android and Apple strings carry HTML and xliff markup that is not ICU rich text, written as it is.
 function elements(text: string): MessageFormatElement[] | null {
   try {
-    return parse(text, { ignoreTag: true });
+    return parseIcu(text, 'text');
   } catch {
     return null;
   }

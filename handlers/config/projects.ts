@@ -4,8 +4,6 @@ import { bool, isUniqueViolation, newId, parseJson, randomToken } from '../platf
 import { invalidArgument, notFound } from '../platform/errors.js';
 import { normalizeLanguage } from './languages.js';
 
-export const OUTPUT_FORMATS = ['json', 'nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const MAX_OUTPUT_FORMATS = 2;
 
 export interface ProjectRow {

@@ -2,7 +2,8 @@
 // version as one file, after the same collision check a publish runs.
 import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
-import { CONTENT_TYPES, renderFile } from '../../publisher/delivery.js';
+import { renderFile } from '../../publisher/delivery.js';
+import { REGISTRY } from '../../publisher/formats/index.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { ProjectRow } from '../config/projects.js';
@@ -22,10 +23,9 @@ export async function pullVersionFile(db: Db, project: ProjectRow, query: { vers
   const formats = await projectFormats(db, project);
   const format = (query.format ?? formats[0]) as FormatId | undefined;
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
-  const multi = format === 'xcstrings';
-  if (!multi && query.lang === undefined) throw invalidArgument('lang is required for this format.');
+  if (!REGISTRY[format].multiLanguage && query.lang === undefined) throw invalidArgument('lang is required for this format.');
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : snapshot.baseLang;
   if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
   collisionCheck(snapshot, [format]);
-  return { body: renderFile(snapshot, format, lang), type: CONTENT_TYPES[format], headers: { 'Cache-Control': 'private, max-age=60' } };
+  return { body: renderFile(snapshot, format, lang), type: REGISTRY[format].contentType, headers: { 'Cache-Control': 'private, max-age=60' } };
 }

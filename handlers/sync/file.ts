@@ -1,9 +1,10 @@
 // Reading the file a sync sends: base64, size, UTF-8, format detection against the declared format, parse,
 // entry limit, declared language, ICU syntax of every value. Every refusal here happens before any write.
-import { parse as parseIcu } from '@formatjs/icu-messageformat-parser';
-import { FormatError, SYNCABLE, type Catalog, type CatalogValue, type FormatId } from '../../publisher/catalog.js';
-import { detectFormat, getFormat } from '../../publisher/formats/index.js';
-import { normalizeLanguage, sameLanguageAndScript } from '../config/languages.js';
+import { FormatError, type Catalog, type CatalogValue, type FormatId } from '../../publisher/catalog.js';
+import { detectFormat, getFormat, REGISTRY } from '../../publisher/formats/index.js';
+import { isValidIcu } from '../../publisher/icu.js';
+import { sameLanguageAndScript } from '../../publisher/languages.js';
+import { normalizeLanguage } from '../config/languages.js';
 import { ApiError, invalidArgument } from '../platform/errors.js';
 
 export const MAX_DECODED = 2 * 1024 * 1024;
@@ -25,16 +26,9 @@ function decode(contentBase64: string): string {
 
 export function valueIcuOk(v: CatalogValue): boolean {
   const texts = v.kind === 'text' ? [v.text] : Object.values(v.forms);
-  return texts.every((t) => {
-    if (typeof t !== 'string' || t === '') return false;
-    try {
-      // Markup is checked at publish; here only the ICU syntax (tags such as <1>…</1> are text).
-      parseIcu(t, { ignoreTag: true });
-      return true;
-    } catch {
-      return false;
-    }
-  }) && (v.kind === 'text' || Object.hasOwn(v.forms, 'other'));
+  // Markup is checked at publish; here only the ICU syntax (tags such as <1>…</1> are text).
+  return texts.every((t) => typeof t === 'string' && t !== '' && isValidIcu(t, 'text'))
+    && (v.kind === 'text' || Object.hasOwn(v.forms, 'other'));
 }
 
 export interface SyncFile { format: FormatId; catalog: Catalog }
@@ -48,7 +42,7 @@ export function readSyncFile(body: { contentBase64: string; format?: string; fil
     throw new ApiError(400, 'format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
   }
   const format = declared ?? detected;
-  if (!format || !SYNCABLE.includes(format)) {
+  if (!format || !REGISTRY[format].syncable) {
     throw new ApiError(400, 'format_not_syncable', `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file.`);
   }
   let catalog: Catalog;

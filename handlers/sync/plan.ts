@@ -2,7 +2,8 @@
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
 import type { components } from '../../generated/openapi.js';
 import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';
-import { normalizeLanguage, sameLanguageAndScript } from '../config/languages.js';
+import { sameLanguageAndScript } from '../../publisher/languages.js';
+import { normalizeLanguage } from '../config/languages.js';
 import type { ProjectRow } from '../config/projects.js';
 import { listLanguages } from '../config/projects.js';
 import type { Db } from '../platform/db.js';

@@ -2,6 +2,7 @@
 // catalog: keys it lacks are disabled, keys it carries again are re-enabled; sources and imported translations
 // are applied where they changed; values the project produced or a person signed off are kept (or overwritten
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
+import { REGISTRY } from '../../publisher/formats/index.js';
 import { contentChanged } from '../platform/content.js';
 import { getProject, type ProjectRow } from '../config/projects.js';
 import type { Approval } from '../platform/approval.js';
@@ -36,7 +37,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     const opts = {
       onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
       pulledAt: ctx.body.pulledAt ? parseInstant(ctx.body.pulledAt, 'pulledAt') : null,
-      baseOnly: file.format !== 'xcstrings',
+      baseOnly: !REGISTRY[file.format].multiLanguage,
     };
     return { ...file, opts };
   };

@@ -10,7 +10,6 @@ import {
   icuText,
   isObject,
   layoutOf,
-  normLang,
   parseRootObject,
   sniffJson,
   toPlain,
@@ -18,6 +17,7 @@ import {
   valueFor,
   type JsonObject,
 } from './json.js';
+import { languageKey } from '../languages.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -62,7 +62,7 @@ function renderArb(catalog: Catalog, opts: { languages: string[]; baseLanguage: 
   const lang = opts.languages[0] ?? opts.baseLanguage;
   const meta = catalog.meta ?? {};
   const root: JsonObject = new Map();
-  if (normLang(lang) !== UNKNOWN_LANGUAGE) root.set('@@locale', fileSpelling(lang, catalog));
+  if (languageKey(lang) !== UNKNOWN_LANGUAGE) root.set('@@locale', fileSpelling(lang, catalog));
   for (const [k, v] of Object.entries((meta.globals as Record<string, unknown> | undefined) ?? {})) root.set(k, fromPlain(v));
   for (const entry of catalog.entries) {
     const v = valueFor(entry, lang);

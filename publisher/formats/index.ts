@@ -1,4 +1,6 @@
-// The format registry: one module per file format, and detection by content first, file name second.
+// The format registry: every file format the service reads or writes, what it is, and its module. Everything
+// that needs to know a format's extension, content type or nature reads it here. The ids are the spec's
+// `OutputFormatId` (FormatId in catalog.ts), so a format added to the contract fails tsc until it is registered.
 import type { FormatId, FormatModule } from '../catalog.js';
 import { format as json } from './json.js';
 import { format as nestedJson } from './nested_json.js';
@@ -9,16 +11,37 @@ import { format as po } from './po.js';
 import { format as arb } from './arb.js';
 import { format as iosStrings } from './ios_strings.js';
 
-export const FORMATS: Record<FormatId, FormatModule> = {
-  json,
-  nested_json: nestedJson,
-  angular_json: angularJson,
-  ios_strings: iosStrings,
-  xcstrings,
-  android_xml: androidXml,
-  arb,
-  po,
+export interface FormatInfo {
+  module: FormatModule;
+  /** The file name's extension in delivery object names (`<format>.<lang>.<hash>.<extension>`). */
+  extension: string;
+  /** The Content-Type a rendered file is served and pulled with. */
+  contentType: string;
+  /** syncCatalog takes it as the project's whole catalog (else `400 format_not_syncable`). */
+  syncable: boolean;
+  /** Two keys can collapse to one name in it (publishVersion's `409 export_collision`; publisher/collisions.ts). */
+  lossy: boolean;
+  /** One file holds every language (rendered once per version), not one file per language. */
+  multiLanguage: boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
+  json: { module: json, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: false },
+  nested_json: { module: nestedJson, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: true, multiLanguage: false },
+  angular_json: { module: angularJson, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: false },
+  ios_strings: { module: iosStrings, extension: 'strings', contentType: 'text/plain; charset=utf-8', syncable: false, lossy: false, multiLanguage: false },
+  xcstrings: { module: xcstrings, extension: 'xcstrings', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: true },
+  android_xml: { module: androidXml, extension: 'xml', contentType: 'application/xml; charset=utf-8', syncable: false, lossy: true, multiLanguage: false },
+  arb: { module: arb, extension: 'arb', contentType: JSON_TYPE, syncable: false, lossy: false, multiLanguage: false },
+  po: { module: po, extension: 'po', contentType: 'text/x-gettext-translation; charset=utf-8', syncable: false, lossy: true, multiLanguage: false },
 };
+
+export const FORMAT_IDS = Object.keys(REGISTRY) as FormatId[];
+
+/** Each format's module, for code that only parses or renders. */
+export const FORMATS = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].module])) as Record<FormatId, FormatModule>;
 
 // On equal confidence the more specific shape wins (an Angular file is also a nested JSON file).
 const PRIORITY: FormatId[] = ['xcstrings', 'angular_json', 'arb', 'android_xml', 'po', 'ios_strings', 'json', 'nested_json'];

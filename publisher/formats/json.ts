@@ -3,6 +3,7 @@
 // Only the files of this folder are ours to add, so the shared parts live here rather than in a helper module.
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { formsToIcu } from '../icu.js';
+import { languageKey } from '../languages.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Strict JSON
@@ -223,9 +224,6 @@ export function layoutOf(text: string): { indent: string; trailingNewline: boole
 // ---------------------------------------------------------------------------------------------------------------
 // Languages and values shared by the renderers
 
-/** Language codes compared the way the project stores them: lowercase, hyphens. */
-export const normLang = (code: string) => code.trim().replace(/_/g, '-').toLowerCase();
-
 /** A single-language file that does not say its language keeps its values under this code. */
 export const UNKNOWN_LANGUAGE = 'und';
 
@@ -234,8 +232,8 @@ export function valueFor(entry: CatalogEntry, lang: string | undefined): Catalog
   if (lang !== undefined) {
     const exact = own(entry.values, lang);
     if (exact) return exact;
-    const n = normLang(lang);
-    for (const [k, v] of Object.entries(entry.values)) if (normLang(k) === n) return v;
+    const n = languageKey(lang);
+    for (const [k, v] of Object.entries(entry.values)) if (languageKey(k) === n) return v;
   }
   return own(entry.values, UNKNOWN_LANGUAGE);
 }
@@ -243,7 +241,7 @@ export function valueFor(entry: CatalogEntry, lang: string | undefined): Catalog
 /** `lang` as the file spelled it when the file declared the same language (`en_US` stays `en_US` for `en-us`). */
 export function fileSpelling(lang: string, catalog: Catalog): string {
   const declared = catalog.language ?? catalog.sourceLanguage;
-  return declared && normLang(declared) === normLang(lang) ? declared : lang;
+  return declared && languageKey(declared) === languageKey(lang) ? declared : lang;
 }
 
 /** A value as one ICU string: plural values become `{arg, plural, ...}`. */

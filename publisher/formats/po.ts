@@ -3,7 +3,8 @@
 import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
 import { icuToForms, pluralCategories } from '../icu.js';
-import { fileSpelling, hasExt, icuText, normLang, UNKNOWN_LANGUAGE, valueFor } from './json.js';
+import { fileSpelling, hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
+import { languageKey } from '../languages.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -73,7 +74,7 @@ export function pluralFormsFor(lang: string): { categories: string[]; expr: stri
   } catch {
     return { categories: ['one', 'other'], expr: '(n != 1)' };
   }
-  const tag = lang.replace(/_/g, '-').toLowerCase();
+  const tag = languageKey(lang);
   const expr = own(PLURAL_EXPR, tag) ?? own(PLURAL_EXPR, tag.split('-')[0]);
   if (expr) return { categories: cats, expr };
   if (cats.length === 1) return { categories: cats, expr: '0' };
@@ -211,7 +212,7 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
   headers['Content-Type'] ??= 'text/plain; charset=UTF-8';
   headers['Content-Transfer-Encoding'] ??= '8bit';
   let categories: string[];
-  if (normLang(lang) === UNKNOWN_LANGUAGE) {
+  if (languageKey(lang) === UNKNOWN_LANGUAGE) {
     // The values of a file that named no language: write them back under the file's own plural header.
     categories = categoriesFor(null, fileCount || 2);
     headers['Plural-Forms'] ??= 'nplurals=2; plural=(n != 1);';
@@ -220,7 +221,7 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
     categories = forms.categories;
     headers.Language = gettextLanguage(fileSpelling(lang, catalog));
     // The file's own expression is kept when it is for this language and has the count we write.
-    const sameLanguage = catalog.language != null && normLang(catalog.language) === normLang(lang);
+    const sameLanguage = catalog.language != null && languageKey(catalog.language) === languageKey(lang);
     if (!(sameLanguage && fileCount === categories.length)) {
       headers['Plural-Forms'] = `nplurals=${categories.length}; plural=${forms.expr};`;
     }

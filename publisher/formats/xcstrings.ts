@@ -7,14 +7,14 @@
 // - Anything else (device variations, unknown keys, forms with mixed states) is kept verbatim in meta.raw[lang], with a
 //   representative value (the `other` device, or the first) so sync and translation still see the text.
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseMessage, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
-import { formsToIcu } from '../icu.js';
+import { formsToIcu, parseIcu } from '../icu.js';
+import { languageKey } from '../languages.js';
 import {
   fromPlain,
   hasExt,
   isObject,
-  normLang,
   parseJson,
   printJson,
   sniffJson,
@@ -302,7 +302,7 @@ const pluralNode = (forms: Record<string, string>, state: string | undefined): J
 function splitSubstitutions(text: string, subs: Substitutions, state: string | undefined): { text: string; node: JsonObject } | null {
   let ast: MessageFormatElement[];
   try {
-    ast = parseMessage(text, { ignoreTag: true, captureLocation: true });
+    ast = parseIcu(text, 'text');
   } catch {
     return null;
   }
@@ -366,8 +366,8 @@ function byLang<T>(rec: Record<string, T> | undefined, lang: string): T | undefi
   if (!rec) return undefined;
   const exact = own(rec, lang);
   if (exact !== undefined) return exact;
-  const n = normLang(lang);
-  return Object.entries(rec).find(([k]) => normLang(k) === n)?.[1];
+  const n = languageKey(lang);
+  return Object.entries(rec).find(([k]) => languageKey(k) === n)?.[1];
 }
 
 /** Substitution meta of a language, or of any language of the entry (a new translation reuses the source's). */
@@ -421,7 +421,7 @@ function appleSpelling(lang: string): string {
 }
 
 function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
-  const wanted = new Set(opts.languages.map(normLang));
+  const wanted = new Set(opts.languages.map(languageKey));
   const strings: JsonObject = new Map();
   for (const entry of catalog.entries) {
     const meta = entry.meta ?? {};
@@ -430,9 +430,9 @@ function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLangua
     if (typeof meta.extractionState === 'string') e.set('extractionState', meta.extractionState);
     // One localization per language however its code is spelled; the file's spelling (kept with meta) wins.
     const spelled = new Map<string, string>();
-    for (const lang of Object.keys(entry.values)) spelled.set(normLang(lang), lang);
+    for (const lang of Object.keys(entry.values)) spelled.set(languageKey(lang), lang);
     for (const rec of [meta.raw, meta.substitutions] as Array<object | undefined>) {
-      for (const lang of Object.keys(rec ?? {})) if (spelled.has(normLang(lang)) || rec === meta.raw) spelled.set(normLang(lang), lang);
+      for (const lang of Object.keys(rec ?? {})) if (spelled.has(languageKey(lang)) || rec === meta.raw) spelled.set(languageKey(lang), lang);
     }
     const locs: JsonObject = new Map();
     for (const [n, lang] of spelled) {

@@ -11,7 +11,8 @@ import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import YAML from 'yaml';
 import type { FormatId } from '../../publisher/catalog.js';
-import { CONTENT_TYPES, manifestFor, renderDelivery, renderFile, withoutBodies } from '../../publisher/delivery.js';
+import { manifestFor, renderDelivery, renderFile, withoutBodies } from '../../publisher/delivery.js';
+import { REGISTRY } from '../../publisher/formats/index.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { createClient } from '../../sdk/client.js';
 
@@ -94,7 +95,7 @@ test('version pulls answer the real files with their content types', async (t) =
   for (const [format, accept, name] of text) {
     const r = await pull(format, accept);
     t.is(r.response.status, 200, format);
-    t.is(r.response.headers.get('content-type')!.split(';')[0], CONTENT_TYPES[format].split(';')[0], format);
+    t.is(r.response.headers.get('content-type')!.split(';')[0], REGISTRY[format].contentType.split(';')[0], format);
     t.is(r.data, example(name), format);
   }
   const json: Array<[FormatId, string, string]> = [['json', 'jsonFile', 'JsonFileFr'], ['nested_json', 'nestedJsonFile', 'NestedJsonFileFr'], ['arb', 'arbFile', 'ArbFileFr'], ['xcstrings', 'xcstringsFile', 'XcstringsFile']];

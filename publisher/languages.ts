@@ -1,0 +1,29 @@
+// Language codes (spec: addLanguage): BCP 47, stored lowercase with hyphens (`PT_BR` → `pt-br`). The one normaliser of
+// the service; handlers/config/languages.ts turns its refusal into the API's 400.
+
+/** A code with `_` read as `-` and outer spaces dropped: the form every other reading starts from. */
+const hyphenated = (code: string) => code.trim().replace(/_/g, '-');
+
+/**
+ * A code compared loosely, as files spell it (`pt_BR` = `pt-br`): lowercase with hyphens, never refused, never
+ * rewritten further. The formats match a file's language keys with it, which may be anything a file holds.
+ */
+export const languageKey = (code: string): string => hyphenated(code).toLowerCase();
+
+/** The stored form of a language code (Intl's canonical BCP 47, lowercase), or null when it is not one. */
+export function canonicalLanguage(code: string): string | null {
+  let canonical: string[];
+  try {
+    canonical = Intl.getCanonicalLocales(hyphenated(code));
+  } catch {
+    return null;
+  }
+  return canonical.length === 1 ? canonical[0].toLowerCase() : null;
+}
+
+/** Same language and script: `en` matches `en-us` and `en-latn`, `zh-hant` does not match `zh-hans`. */
+export function sameLanguageAndScript(a: string, b: string): boolean {
+  const la = new Intl.Locale(a).maximize();
+  const lb = new Intl.Locale(b).maximize();
+  return la.language === lb.language && la.script === lb.script;
+}
