@@ -18,7 +18,7 @@ import type { Logger } from './log.js';
 import { contended, isContention, isStoreRefusal, isTooLong } from './db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from './errors.js';
-import { RATE_LIMIT, rateLimited } from './ratelimit.js';
+import { RATE_LIMIT, windowFull } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
 
 interface BaseCtx {
@@ -97,7 +97,7 @@ async function beforeBody(app: App, route: RouteSpec, request: Request): Promise
     // A key only ever sees its own project: any other project id is "not found" to it. Outside a project's
     // routes, the key of a deleted project is no key at all.
     if (!projectMatches) throw route.projectScoped ? notFound('Project not found.') : refuse(route, 'The API key is not valid.');
-    if (count !== null && count > RATE_LIMIT) throw rateLimited();
+    if (count !== null && count > RATE_LIMIT) throw windowFull();
     if (!hasScope(principal.scopes, route.scopes)) {
       throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
     }

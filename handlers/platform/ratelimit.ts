@@ -24,8 +24,16 @@ export async function countRequest(db: Db, projectId: string, now = Date.now()):
   return Number((await hotWrite(db, SQLITE_COUNT_SQL, [projectId, windowStart(now)])).count);
 }
 
-export const rateLimited = () =>
-  new ApiError(429, 'rate_limited', `More than ${RATE_LIMIT} requests in this 60-second window; retry after it ends.`, {}, { 'Retry-After': '60' });
+/**
+ * `429 rate_limited`, the one refusal of every limit (the request window here, the daily publish cap of
+ * handlers/publish/versions.ts): the message names the limit, Retry-After says when trying again can succeed.
+ */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', message, {}, { 'Retry-After': String(retryAfterSeconds) });
+
+/** The project's request window is full (spec/openapi.yaml: `Retry-After: 60`). */
+export const windowFull = () =>
+  rateLimited(`More than ${RATE_LIMIT} requests in this 60-second window; retry after it ends.`, WINDOW_MS / 1000);
 
 /** Sweep: windows older than the current one are never read again. */
 export async function sweepRateWindows(db: Db, now: number): Promise<void> {

@@ -13,6 +13,7 @@ import type { Db } from '../platform/db.js';
 import { contentRev } from '../platform/content.js';
 import { dialectOf, isStoreRefusal, isUniqueViolation, lockProject, parseJson, retryContended } from '../platform/db.js';
 import { ApiError, notFound } from '../platform/errors.js';
+import { rateLimited } from '../platform/ratelimit.js';
 import { newEventId, recordEvent } from '../platform/events.js';
 import type { ObjectStore } from '../platform/objects.js';
 import { writeManifest } from './manifest.js';
@@ -68,9 +69,24 @@ export function versionView<E extends Omit<PublishResult, keyof VersionFields>>(
   };
 }
 
+/**
+ * The daily cap on publishes and restores (publishVersion, restoreVersion): the day's count so far, null before
+ * the day's first, or `429 rate_limited` once the cap is reached.
+ */
+async function publishesOn(db: Db, projectId: string, day: string): Promise<number | null> {
+  const row = await db('publish_days').where({ project_id: projectId, day }).first('count');
+  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) {
+    throw rateLimited(`At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, 3600);
+  }
+  return row ? Number(row.count) : null;
+}
+
+/**
+ * The cap before any work: a capped publish or restore is refused before it renders. The mint checks it again
+ * under the publish lock, where the count it reads is the one it increments.
+ */
 export async function checkDailyCap(db: Db, projectId: string, now: number): Promise<void> {
-  const row = await db('publish_days').where({ project_id: projectId, day: dayOf(now) }).first('count');
-  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) throw capReached();
+  await publishesOn(db, projectId, dayOf(now));
 }
 
 /** A version's cells that were not approved: the first ones as `key [lang]` (what a 409 lists) and how many. */
@@ -127,8 +143,6 @@ export async function storeSnapshot(trx: Db, projectId: string, digest: string, 
   if (!stored) await trx('snapshot_bodies').insert({ project_id: projectId, digest, body });
 }
 
-const capReached = () => new ApiError(429, 'rate_limited', `At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, {}, { 'Retry-After': '3600' });
-
 /** What a mint did: a new version, or (skipIfIdentical) the current one it left as it was. */
 export type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchanged: true };
 
@@ -169,8 +183,7 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
     const current = await currentVersion(trx, project);
     if (current && current.digest === m.digest) return { row: current, unchanged: true };
   }
-  const cap = await trx('publish_days').where({ project_id: project.id, day }).first('count');
-  if (cap && Number(cap.count) >= DAILY_PUBLISH_CAP) throw capReached();
+  const publishedToday = await publishesOn(trx, project.id, day);
   const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
   const seq = Number(last[0]?.seq ?? 0) + 1;
   const id = `${day}.${seq}`;
@@ -186,7 +199,7 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
   // A prepared publish stored its snapshot already.
   if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
   await trx('projects').where({ id: project.id }).update({ current_version: id });
-  if (cap) await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
+  if (publishedToday !== null) await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
   else await trx('publish_days').insert({ project_id: project.id, day, count: 1 });
   const eventId = newEventId();
   await recordEvent(trx, project.id, 'strings.published', {
