@@ -1,6 +1,8 @@
 // Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI v1, Ollama, vLLM, llama.cpp server).
 // Many strings per request, one target language per request; every answer goes through the ICU gate and the
 // ones that fail it get one more chance in a follow-up request carrying the reason.
+import pLimit, { type LimitFunction } from 'p-limit';
+import pRetry, { AbortError } from 'p-retry';
 import { checkTranslation, conformPlurals, pluralCategories } from '../../../publisher/icu.js';
 import { EngineUnavailableError, type TranslationEngine, type TranslationItem, type TranslationOutcome } from './types.js';
 
@@ -41,26 +43,16 @@ const RESPONSE_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-class Semaphore {
-  private active = 0;
-  private readonly waiters: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.active < this.max) {
-      this.active++;
-      return;
-    }
-    // The releasing holder hands its slot over, so `active` is unchanged.
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.active--;
+/** An attempt worth repeating: its reason, its HTTP status if it got one, and a server's Retry-After (capped). */
+class AttemptFailed extends Error {
+  constructor(message: string, readonly status?: number, readonly retryAfterMs?: number) {
+    super(message);
+    this.name = 'AttemptFailed';
   }
 }
+
+/** Statuses that may change by waiting: timeout, conflict, rate limit, server errors. */
+const retryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -170,7 +162,8 @@ export class OpenAIEngine implements TranslationEngine {
   private readonly backoffBaseMs: number;
   private readonly retryAfterCapMs: number;
   private readonly temperature?: number;
-  private readonly slots: Semaphore;
+  /** Bounds the requests in flight across concurrent translate() calls; a slot is held for one attempt, not its backoff. */
+  private readonly slots: LimitFunction;
   /** Falls back to json_object mode once a server has refused json_schema. */
   private structured = true;
 
@@ -194,7 +187,7 @@ export class OpenAIEngine implements TranslationEngine {
     this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
     this.maxBatch = opts.maxBatch ?? 40;
     this.temperature = opts.temperature;
-    this.slots = new Semaphore(Math.max(1, opts.concurrency ?? 4));
+    this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
   }
 
   async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
@@ -316,55 +309,59 @@ export class OpenAIEngine implements TranslationEngine {
     });
   }
 
-  /** POST with timeout, retries and backoff; resolves to the parsed JSON body or throws EngineUnavailableError. */
+  /**
+   * POST with retries (p-retry): maxAttempts attempts in all, each under its own timeout, apart by exponential
+   * backoff with jitter (between half and all of backoffBaseMs·2^(n-1), at most 30 s). A Retry-After is waited
+   * out before that backoff. Resolves to the parsed JSON body or throws EngineUnavailableError.
+   */
   private async post(messages: unknown[]): Promise<unknown> {
-    let lastError = 'no attempt made';
-    let lastStatus: number | undefined;
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
-      let wait: number | null = null;
-      await this.slots.acquire();
-      try {
-        const res = await fetch(this.url, {
-          method: 'POST',
-          headers: this.headers,
-          body: this.body(messages),
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-        const text = await res.text();
-        lastStatus = res.status;
-        if (res.ok) {
-          try {
-            return JSON.parse(text);
-          } catch {
-            lastError = `HTTP ${res.status} with a body that is not JSON`;
-          }
-        } else if (res.status === 429 || res.status >= 500 || res.status === 408 || res.status === 409) {
-          lastError = `HTTP ${res.status}: ${errorSnippet(text)}`;
-          const after = retryAfterMs(res.headers);
-          if (after !== null) wait = Math.min(after, this.retryAfterCapMs);
-        } else if (res.status === 400 && this.structured && /response_format|json_schema/i.test(text)) {
-          // Servers without structured outputs (older Ollama/llama.cpp, some Azure api-versions) still do JSON mode.
-          this.structured = false;
-          lastError = `HTTP 400: ${errorSnippet(text)}`;
-          wait = 0;
-        } else {
-          throw new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status);
-        }
-      } catch (e) {
-        if (e instanceof EngineUnavailableError) throw e;
-        lastStatus = undefined;
-        const err = e as Error;
-        lastError = err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error: ${err.message}${(err.cause as Error | undefined)?.message ? ` (${(err.cause as Error).message})` : ''}`;
-      } finally {
-        this.slots.release();
-      }
-      if (attempt < this.maxAttempts) await sleep(wait ?? this.backoff(attempt));
+    let last: AttemptFailed | undefined;
+    try {
+      return await pRetry(() => this.slots(() => this.attempt(messages)), {
+        retries: this.maxAttempts - 1,
+        factor: 2,
+        minTimeout: Math.min(this.backoffBaseMs / 2, 15_000),
+        maxTimeout: 30_000,
+        randomize: true,
+        onFailedAttempt: async (e) => {
+          last = e as unknown as AttemptFailed;
+          if (e.retriesLeft > 0 && last.retryAfterMs) await sleep(last.retryAfterMs);
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof AttemptFailed)) throw e;
+      throw new EngineUnavailableError(`${this.where} failed after ${this.maxAttempts} attempts: ${(last ?? e).message}`, true, (last ?? e).status);
     }
-    throw new EngineUnavailableError(`${this.where} failed after ${this.maxAttempts} attempts: ${lastError}`, true, lastStatus);
   }
 
-  private backoff(attempt: number): number {
-    const full = Math.min(this.backoffBaseMs * 2 ** (attempt - 1), 30_000);
-    return full / 2 + Math.random() * (full / 2);
+  /** One HTTP attempt: the parsed body, AttemptFailed when another may succeed, else (AbortError) the final refusal. */
+  private async attempt(messages: unknown[]): Promise<unknown> {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.url, { method: 'POST', headers: this.headers, body: this.body(messages), signal: AbortSignal.timeout(this.timeoutMs) });
+      text = await res.text();
+    } catch (e) {
+      const err = e as Error;
+      const cause = (err.cause as Error | undefined)?.message;
+      throw new AttemptFailed(err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error: ${err.message}${cause ? ` (${cause})` : ''}`);
+    }
+    if (res.ok) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new AttemptFailed(`HTTP ${res.status} with a body that is not JSON`, res.status);
+      }
+    }
+    if (retryableStatus(res.status)) {
+      const after = retryAfterMs(res.headers);
+      throw new AttemptFailed(`HTTP ${res.status}: ${errorSnippet(text)}`, res.status, after === null ? undefined : Math.min(after, this.retryAfterCapMs));
+    }
+    if (res.status === 400 && this.structured && /response_format|json_schema/i.test(text)) {
+      // Servers without structured outputs (older Ollama/llama.cpp, some Azure api-versions) still do JSON mode.
+      this.structured = false;
+      throw new AttemptFailed(`HTTP 400: ${errorSnippet(text)}`, res.status);
+    }
+    throw new AbortError(new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status));
   }
 }
