@@ -1,4 +1,5 @@
-// Every background job kind and sweep the service runs. Groups add theirs here.
+// Every background job kind and sweep the service runs. Groups add theirs here, each with its retry policy
+// (handlers/platform/jobs.ts RetryPolicy) when the defaults do not fit: DEFAULT_RETRY for jobs, SWEEP_RETRY for sweeps.
 import type { App } from '../handlers/platform/app.js';
 import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
 import { sweepRequestRecords } from '../handlers/platform/requests.js';

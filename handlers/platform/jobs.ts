@@ -39,10 +39,26 @@ interface ClaimedJob { id: number; kind: string; payload: string; attempts: numb
 
 type JobHandler = (ctx: JobContext) => Promise<void>;
 
-interface Registered { handler: JobHandler; sweepEveryMs?: number }
+/** How a job kind is retried when its handler throws. */
+export interface RetryPolicy {
+  /** Runs in all before the job is marked failed (a job row may carry its own, given at enqueue). */
+  maxAttempts: number;
+  /** The wait after the 1st, 2nd, … failed run before the next; the last entry repeats. */
+  backoffMs: readonly number[];
+}
+
+/** A job kind's policy unless it declares its own: five runs, backing off from 5 seconds to 10 minutes. */
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: [5_000, 30_000, 120_000, 600_000] };
+
+/**
+ * A sweep runs once per turn: a failure is not retried, the next sweep (its period later) is the retry. The
+ * backoff applies only to a sweep registered with more attempts.
+ */
+const SWEEP_RETRY: RetryPolicy = { maxAttempts: 1, backoffMs: DEFAULT_RETRY.backoffMs };
+
+interface Registered { handler: JobHandler; retry: RetryPolicy; sweepEveryMs?: number }
 
 const LEASE_MS = 5 * 60_000;
-const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000];
 
 export class JobQueue {
   private readonly kinds = new Map<string, Registered>();
@@ -58,13 +74,23 @@ export class JobQueue {
     this.log = opts.log;
   }
 
-  register(kind: string, handler: JobHandler): void {
-    this.kinds.set(kind, { handler });
+  /** `retry`: this kind's own attempts and backoff, over DEFAULT_RETRY. */
+  register(kind: string, handler: JobHandler, retry: Partial<RetryPolicy> = {}): void {
+    this.kinds.set(kind, { handler, retry: { ...DEFAULT_RETRY, ...retry } });
   }
 
-  /** A sweep runs at most every `everyMs` on the worker timer, and on every run-due. */
-  registerSweep(kind: string, everyMs: number, handler: JobHandler): void {
-    this.kinds.set(kind, { handler, sweepEveryMs: everyMs });
+  /** A sweep runs at most every `everyMs` on the worker timer, and on every run-due. `retry` over SWEEP_RETRY. */
+  registerSweep(kind: string, everyMs: number, handler: JobHandler, retry: Partial<RetryPolicy> = {}): void {
+    this.kinds.set(kind, { handler, retry: { ...SWEEP_RETRY, ...retry }, sweepEveryMs: everyMs });
+  }
+
+  /** The policy of `kind`: its own if this process registered it, else the default. */
+  private retryOf(kind: string): RetryPolicy {
+    return this.kinds.get(kind)?.retry ?? DEFAULT_RETRY;
+  }
+
+  private enqueueSweep(kind: string, everyMs: number, now: number) {
+    return this.enqueue(this.db, kind, {}, { uniqueKey: `sweep:${kind}`, runAt: now + everyMs, now });
   }
 
   async enqueue(
@@ -80,7 +106,7 @@ export class JobQueue {
       state: 'queued',
       run_at: opts.runAt ?? now,
       attempts: 0,
-      max_attempts: opts.maxAttempts ?? 5,
+      max_attempts: opts.maxAttempts ?? this.retryOf(kind).maxAttempts,
       unique_key: opts.uniqueKey ?? null,
       created_at: now,
       updated_at: now,
@@ -97,7 +123,7 @@ export class JobQueue {
   /** Make sure every sweep has its pending job. */
   async scheduleSweeps(now = Date.now()): Promise<void> {
     for (const [kind, r] of this.kinds) {
-      if (r.sweepEveryMs) await this.enqueue(this.db, kind, {}, { uniqueKey: `sweep:${kind}`, runAt: now + r.sweepEveryMs, now, maxAttempts: 1 });
+      if (r.sweepEveryMs) await this.enqueueSweep(kind, r.sweepEveryMs, now);
     }
   }
 
@@ -149,14 +175,15 @@ export class JobQueue {
     if (!error) {
       n = await mine.update({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
     } else if (job.attempts < job.max_attempts) {
-      const delay = BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)];
+      const { backoffMs } = this.retryOf(job.kind);
+      const delay = backoffMs[Math.min(job.attempts - 1, backoffMs.length - 1)];
       n = await mine.update({ state: 'queued', run_at: now + delay, locked_until: null, last_error: lastError(), updated_at: now });
     } else {
       n = await mine.update({ state: 'failed', unique_key: null, locked_until: null, finished_at: now, last_error: lastError(), updated_at: now });
     }
     if (n === 0) return false;
     if (reg?.sweepEveryMs && (!error || job.attempts >= job.max_attempts)) {
-      await this.enqueue(this.db, job.kind, {}, { uniqueKey: `sweep:${job.kind}`, runAt: now + reg.sweepEveryMs, now, maxAttempts: 1 });
+      await this.enqueueSweep(job.kind, reg.sweepEveryMs, now);
     }
     return !error;
   }

@@ -51,6 +51,32 @@ test.serial('a failing job is retried with backoff, then marked failed', async (
   t.is(row.state, 'failed');
 });
 
+test.serial('a kind with its own retry policy is retried on its own schedule, beside one on the default', async (t) => {
+  const { db } = svc.service.app;
+  const q = new JobQueue(db);
+  let calls = 0;
+  q.register('test.own_policy', async () => { calls++; throw new Error('again'); }, { maxAttempts: 3, backoffMs: [1_000, 60_000] });
+  q.register('test.default_policy', async () => { throw new Error('boom'); });
+  const now = Date.now();
+  const id = await q.enqueue(db, 'test.own_policy', {}, { now });
+  const other = await q.enqueue(db, 'test.default_policy', {}, { now });
+  const row = async (jobId: number | null) => {
+    const r = await db('jobs').where({ id: jobId }).first();
+    return { state: r.state, attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), run_at: Number(r.run_at) };
+  };
+  await q.runDue(now);
+  t.deepEqual(await row(id), { state: 'queued', attempts: 1, max_attempts: 3, run_at: now + 1_000 });
+  t.deepEqual(await row(other), { state: 'queued', attempts: 1, max_attempts: 5, run_at: now + 5_000 }, 'the default: five runs, 5 s first');
+  await q.runDue(now + 1_000);
+  t.is(calls, 2);
+  t.deepEqual(await row(id), { state: 'queued', attempts: 2, max_attempts: 3, run_at: now + 61_000 });
+  await q.runDue(now + 60_999);
+  t.is(calls, 2, 'not due again before its own second backoff');
+  await q.runDue(now + 61_000);
+  t.is(calls, 3);
+  t.like(await row(id), { state: 'failed', attempts: 3 });
+});
+
 test.serial('the internal run-due route runs the service sweeps and reports counts', async (t) => {
   const r = await svc.admin.POST('/jobs/run-due', {});
   t.is(r.response.status, 200);
