@@ -3,7 +3,7 @@ import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import type { Snapshot } from './snapshot.js';
 
-export interface CollisionGroup { format: FormatId; name: string; keys: string[] }
+interface CollisionGroup { format: FormatId; name: string; keys: string[] }
 
 /** The name a key takes in a format whose names are narrower than ours (android_xml, po). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {

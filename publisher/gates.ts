@@ -8,7 +8,7 @@ import { icuGate, isExactKey, parseIcu, parseIcuRemembered, PUBLISH_GATE, walkIc
 
 type Choice = PluralElement | SelectElement;
 
-export interface GateVerdict {
+interface GateVerdict {
   /** Why the value is not acceptable ICU for `lang`; absent when it is. */
   icu?: string;
   /** Why the value's markup differs from the source's; absent when it does not. */

@@ -12,8 +12,7 @@ import { languageKey } from './languages.js';
 
 export type IcuAst = MessageFormatElement[];
 
-/** The CLDR order; Intl returns categories in an implementation-defined order. */
-export const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+/** The CLDR order (zero, one, two, few, many, other); Intl returns categories in an implementation-defined order. */
 const ORDER_INDEX: Record<string, number> = { zero: 0, one: 1, two: 2, few: 3, many: 4, other: 5 };
 
 // Text with simple `{name}` arguments only (most messages): no quoting, no nesting, nothing a parse would read
@@ -39,7 +38,7 @@ export function simpleArguments(msg: string): string[] | null {
  * - `text`: tags are literal text, so HTML (`<br>`, `<a href='…'>`) and Android/xliff markup parse. What a synced
  *   file's values must be (markup is the publish gate's business), and what the printf and xcstrings renderers read.
  */
-export type TagReading = 'rich' | 'text';
+type TagReading = 'rich' | 'text';
 
 // The one parser configuration. `other` is required in every plural and select, and skeletons are parsed (both
 // formatjs's defaults, spelled out so that no caller differs). Locations are kept, so a caller can cut a branch
@@ -176,7 +175,7 @@ export function formsToIcu(forms: Record<string, string>, arg = 'count'): string
   return `{${arg}, plural, ${keys.map((k) => `${k} {${forms[k]}}`).join(' ')}}`;
 }
 
-export interface IcuForms {
+interface IcuForms {
   arg: string;
   forms: Record<string, string>;
 }
@@ -275,7 +274,7 @@ function badPluralCategories(el: PluralElement, cats: readonly string[]): string
  * What a gate holds a translation to. Every gate: the value parses, names exactly the source's arguments, and
  * gives every cardinal plural exactly the target language's CLDR categories (`=N` branches may be added).
  */
-export interface GatePolicy {
+interface GatePolicy {
   /**
    * How the two messages' tags are read. `rich`: both as rich text, so a source with HTML in it is refused.
    * `as-source`: the source as rich text if it parses so, else with tags as text (`<br>`, `<a href='…'>`), and the
@@ -291,7 +290,7 @@ export interface GatePolicy {
 }
 
 /** The fill's gate: every value an engine returns is checked with it before it is stored (engines/types.ts). */
-export const FILL_GATE: GatePolicy = { tags: 'rich', structure: true };
+const FILL_GATE: GatePolicy = { tags: 'rich', structure: true };
 
 /** The publish gate's ICU verdict (publishVersion, restoreVersion; publisher/gates.ts): markup is the markup gate's verdict. */
 export const PUBLISH_GATE: GatePolicy = { tags: 'as-source', structure: false };

@@ -7,7 +7,7 @@ import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-par
 import { parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import type { CatalogValue } from './catalog.js';
 
-export interface PrintfStyle { string: string; number: string }
+interface PrintfStyle { string: string; number: string }
 export const ANDROID: PrintfStyle = { string: 's', number: 'd' };
 export const APPLE: PrintfStyle = { string: '@', number: 'lld' };
 

@@ -1,15 +1,18 @@
 // `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs), the whole suite on
-// SQLite, then the database-backed tests again on MySQL when MYSQL_URL is set. Ends with one line
+// SQLite under c8 (line coverage of handlers/, publisher/, service/ and sdk/ must stay at or above the threshold
+// in .c8rc.json), then the database-backed tests again on MySQL when MYSQL_URL is set. Ends with one line
 // `N passed, M failed` over all of it, each check counting as one. Extra arguments go to AVA (e.g. a file to
 // run), and then the checks are skipped.
 import { spawn } from 'node:child_process';
 
 interface Totals { passed: number; failed: number; ran: boolean }
 
-function runAva(label: string, args: string[], env: Record<string, string>): Promise<Totals> {
+/** `coverage`: run under c8 (.c8rc.json), which fails the run when line coverage falls under its threshold. */
+function runAva(label: string, args: string[], env: Record<string, string>, coverage = false): Promise<Totals> {
   return new Promise((resolve) => {
     console.log(`\n=== ${label} ===`);
-    const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', '--tap', ...args], {
+    const ava = ['node_modules/ava/entrypoints/cli.mjs', '--tap', ...args];
+    const child = spawn(process.execPath, coverage ? ['node_modules/c8/bin/c8.js', process.execPath, ...ava] : ava, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -44,7 +47,7 @@ if (!extra.length) {
   runs.push(await runCheck('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']));
   runs.push(await runCheck('dependency rules (dependency-cruiser)', ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'handlers', 'publisher', 'service', 'sdk', 'scripts', 'generated', 'test', '--config', '.dependency-cruiser.cjs']));
 }
-runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }));
+runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length));
 if (process.env.MYSQL_URL) {
   // Contract tests (spec lint, generated freshness, mock) do not touch the database; run them once.
   const dbFiles = extra.length ? extra : ['test/api/**/*.test.ts'];

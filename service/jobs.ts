@@ -16,7 +16,7 @@ export function registerJobs(app: App): void {
 }
 
 /** A manifest the store still refuses is logged and left to the next sweep. */
-export const manifestFailed = (app: App) => (err: unknown, projectId: string) => app.log.warn({ err, projectId }, 'writing a manifest failed');
+const manifestFailed = (app: App) => (err: unknown, projectId: string) => app.log.warn({ err, projectId }, 'writing a manifest failed');
 
 /** Catches every manifest up with its project's current version, as a process starts (a crash may have left one behind). */
 export function repairOnStart(app: App): Promise<void> {

@@ -7,7 +7,7 @@ import { chunks, insertOrKeep } from '../platform/db.js';
 import type { Handler } from '../platform/pipeline.js';
 import { baseName, contentToken, freeNames } from '../translate/keys.js';
 
-export const CAPTURE_DAILY_LIMIT = 5000;
+const CAPTURE_DAILY_LIMIT = 5000;
 
 /** Reserves up to `want` of today's quota in one conditional update per try; returns how many it got. */
 async function reserveQuota(db: Db, projectId: string, want: number, now: number): Promise<number> {

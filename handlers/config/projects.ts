@@ -23,7 +23,7 @@ export interface ProjectRow {
   deleted_at: number | null;
 }
 
-export interface LanguageRow { code: string; fill_mode: 'ai' | 'manual'; removed_at: number | null }
+interface LanguageRow { code: string; fill_mode: 'ai' | 'manual'; removed_at: number | null }
 
 export async function getProject(db: Db, projectId: string): Promise<ProjectRow> {
   const row = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
@@ -73,12 +73,12 @@ export async function projectView(db: Db, p: ProjectRow) {
   };
 }
 
-export function slugify(name: string): string {
+function slugify(name: string): string {
   const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   return (s || 'project').slice(0, 60);
 }
 
-export interface ProjectCreate {
+interface ProjectCreate {
   workspaceId: string;
   name: string;
   baseLang: string;

@@ -6,7 +6,7 @@ import { getProject, listLanguages, type ProjectRow } from '../config/projects.j
 import { projectFormats } from '../publish/versions.js';
 
 /** Where the project's manifest and bundles are served: its custom domain, else the delivery origin. */
-export function deliveryUrlOf(app: App, p: ProjectRow): string {
+function deliveryUrlOf(app: App, p: ProjectRow): string {
   return p.delivery_host ? `https://${p.delivery_host}/v1` : `${app.config.publicDeliveryUrl}/projects/${p.id}`;
 }
 

@@ -7,7 +7,7 @@ import { hasScope, KEY_ROW_SQL, parseApiKey, principalFromRow, type KeyClaim, ty
 import { dialectOf, hotRead, hotRow, hotTransaction, isStoreRefusal, type Db } from './db.js';
 import { countRequest, SQLITE_COUNT_SQL, windowStart } from './ratelimit.js';
 
-export interface AdmissionRequest {
+interface AdmissionRequest {
   token: string;
   /** The route's {projectId}; undefined on routes outside a project (/operations), which count against the key's. */
   projectId?: string;
@@ -17,7 +17,7 @@ export interface AdmissionRequest {
   now?: number;
 }
 
-export interface Admission {
+interface Admission {
   /** Null: not a live key (401). */
   principal: KeyPrincipal | null;
   /** False: the key's project is deleted or is not the route's (404). */

@@ -4,7 +4,7 @@ import { hash as digest, timingSafeEqual } from 'node:crypto';
 import type { Db } from './db.js';
 import { bool, newId, parseJson, randomToken } from './db.js';
 
-export const KEY_PREFIX = 'glk_';
+const KEY_PREFIX = 'glk_';
 export const SCOPES = ['read', 'write', 'capture', 'translate', 'publish', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 

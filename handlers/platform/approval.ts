@@ -6,7 +6,7 @@
 import type { RouteSpec } from '../../generated/routes.js';
 import { ApiError, operationNotFound } from './errors.js';
 
-export type OperationAction = RouteSpec['operationAction'];
+type OperationAction = RouteSpec['operationAction'];
 
 const needsOperation = (message: string, extras?: Record<string, unknown>) => new ApiError(403, 'authorization_required', message, extras);
 

@@ -31,7 +31,7 @@ interface ReplyExtras {
 }
 
 /** A JSON body serialized ahead of time (answered as is), still checked against the documented shape. */
-export type Serialized<T> = string & { readonly __json: T };
+type Serialized<T> = string & { readonly __json: T };
 export const serialized = <T>(value: T): Serialized<T> => JSON.stringify(value) as Serialized<T>;
 
 /** Bytes checked when they were written (delivery objects, read back from the object store), answered as they are. */

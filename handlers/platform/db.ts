@@ -8,7 +8,7 @@ import { ApiError } from './errors.js';
 import { migrationSource } from './migrations/index.js';
 
 export type Db = Knex;
-export type Dialect = 'sqlite' | 'mysql';
+type Dialect = 'sqlite' | 'mysql';
 
 export function dialectOf(db: Knex): Dialect {
   return db.client.config.client === 'mysql2' ? 'mysql' : 'sqlite';
@@ -93,7 +93,7 @@ export function parseJson<T>(text: unknown, fallback: T): T {
 }
 
 /** Valid on MySQL 8 and MariaDB 10.6+ alike. */
-export const STRICT_SQL_MODE = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+const STRICT_SQL_MODE = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
 
 /**
  * Inserts `rows`, leaving alone any row that already holds one of their unique keys. Never MySQL's INSERT IGNORE:

@@ -2,7 +2,7 @@
 // how a route treats it (`x-dry-run`): `query` (translate, sync), `body` (content run) or `refused`.
 import { invalidArgument } from './errors.js';
 
-export type DryRunMode = 'query' | 'body' | 'refused' | null;
+type DryRunMode = 'query' | 'body' | 'refused' | null;
 
 /**
  * Any other spelling of the flag: case, separators, and the array and object forms of query parsers (`dryRun[]`,

@@ -40,7 +40,7 @@ interface ClaimedJob { id: number; kind: string; payload: string; attempts: numb
 type JobHandler = (ctx: JobContext) => Promise<void>;
 
 /** How a job kind is retried when its handler throws. */
-export interface RetryPolicy {
+interface RetryPolicy {
   /** Runs in all before the job is marked failed (a job row may carry its own, given at enqueue). */
   maxAttempts: number;
   /** The wait after the 1st, 2nd, … failed run before the next; the last entry repeats. */

@@ -13,7 +13,7 @@ const MAX_FRAMES = 8;
  * values ('<user text>') - Data too long ...`), and mysql2 adds them as `sql`: a 500 once wrote a 212 KB line of
  * user data. Only the driver's own message, capped, and the stack's frames are kept.
  */
-export function safeError(err: unknown): Record<string, unknown> {
+function safeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err).slice(0, MAX_MESSAGE) };
   let message = err.message;
   const cut = message.lastIndexOf(' - ');

@@ -60,7 +60,7 @@ export function isSafeSegment(s: string): boolean {
  */
 const MAX_SEGMENT = 200;
 
-export function isValidKey(key: string): boolean {
+function isValidKey(key: string): boolean {
   return key.length > 0 && key.length <= 1024 && key.split('/').every(isSafeSegment);
 }
 
@@ -272,7 +272,7 @@ export class S3Store implements ObjectStore {
   }
 }
 
-export type ObjectStoreLocation = { kind: 'file'; root: string } | { kind: 's3'; bucket: string; prefix: string };
+type ObjectStoreLocation = { kind: 'file'; root: string } | { kind: 's3'; bucket: string; prefix: string };
 
 /**
  * `file://<path>` (the rest taken literally as a path, relative to the working folder unless absolute:

@@ -13,9 +13,9 @@ import type { Recorded, RecordedAnswer } from './contract.js';
 
 type RequestRecordView = components['schemas']['RequestRecord'];
 
-export const LEASE_MS = 60_000;
-export const REPLAY_MS = 24 * 3600_000;
-export const KEEP_MS = 90 * 24 * 3600_000;
+const LEASE_MS = 60_000;
+const REPLAY_MS = 24 * 3600_000;
+const KEEP_MS = 90 * 24 * 3600_000;
 const RECOVERY_VERSION = 1;
 
 interface RecordRow {
@@ -25,13 +25,13 @@ interface RecordRow {
 }
 
 /** A canonical hash of the action and body: key order does not matter, every value does. */
-export function bodyHash(action: string, body: unknown): string {
+function bodyHash(action: string, body: unknown): string {
   const canon = (v: any): any => (Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
   return createHash('sha256').update(JSON.stringify([action, canon(body)])).digest('hex');
 }
 
 /** What the handler hands back so the record can keep it: the reply and the job's tracking token, if any. */
-export interface RecordedReply<R> { reply: R; trackingToken?: string | null }
+interface RecordedReply<R> { reply: R; trackingToken?: string | null }
 
 export interface RequestScope {
   /** Call inside the transaction that enqueues work, so a crash after it still yields this answer. */
@@ -42,7 +42,7 @@ export interface RequestScope {
  * The request a record is kept for: the calling key, its project, the body (its requestId, if any), and its
  * approval, whose checks run inside the record so a refusal is recorded like any other.
  */
-export interface RecordedRequest { keyId: string; projectId: string; body: { requestId?: string }; approval: Approval }
+interface RecordedRequest { keyId: string; projectId: string; body: { requestId?: string }; approval: Approval }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const answer = (status: number, text: string): RecordedAnswer => ({ status, body: text as Recorded, type: JSON_TYPE });
@@ -127,7 +127,7 @@ function answerExisting(_db: Db, row: RecordRow | undefined, hash: string, now: 
  * the captured answer, so an orphan holds no credits; its pending markers stay for the next push, as after
  * a 402. Returns the current row.
  */
-export async function recover(db: Db, id: { api_key_id: string; request_id: string }, now: number): Promise<RecordRow | undefined> {
+async function recover(db: Db, id: { api_key_id: string; request_id: string }, now: number): Promise<RecordRow | undefined> {
   const row: RecordRow | undefined = await db('request_records').where(id).first();
   if (!row || row.state !== 'processing' || row.lease_until == null || Number(row.lease_until) > now || row.recovery_version == null) return row;
   const update = row.captured_response != null

@@ -24,7 +24,7 @@ export function toSnapshotKey(k: any, cells: Record<string, SnapshotCell>): Snap
 }
 
 /** Every stored cell of the project, unfiltered (what a sync put in, for comparing round trips). */
-export async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
+async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
   const live = await readLive(db, projectId);
   const cells = new Map<number, Record<string, SnapshotCell>>();
   for (const r of live.rows) {

@@ -24,7 +24,7 @@ export async function writeManifest(db: Db, objects: ObjectStore, projectId: str
 }
 
 /** Projects whose manifest in the store is not known to name their current version. */
-export async function staleManifests(db: Db, limit = 100): Promise<string[]> {
+async function staleManifests(db: Db, limit = 100): Promise<string[]> {
   return db('projects').whereNotNull('current_version').whereNull('deleted_at')
     .andWhere((w) => w.whereNull('manifest_version').orWhereRaw('manifest_version <> current_version'))
     .limit(limit).pluck('id');

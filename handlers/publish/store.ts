@@ -22,7 +22,7 @@ export async function deletePrepared(objects: ObjectStore, projectId: string, to
 }
 
 /** A version's objects: rendered for it, or a prepared publish's, already in the store under its token. */
-export type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
+type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
 
 /**
  * Writes a version's immutable objects under its id, in parallel, and returns the manifest that names them. The

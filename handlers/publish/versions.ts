@@ -18,9 +18,9 @@ import { newEventId, recordEvent } from '../platform/events.js';
 import type { ObjectStore } from '../platform/objects.js';
 import { writeManifest } from './manifest.js';
 
-export const DAILY_PUBLISH_CAP = 30;
+const DAILY_PUBLISH_CAP = 30;
 
-export interface VersionRow {
+interface VersionRow {
   project_id: string; id: string; day: string; seq: number; label: string | null; snapshot_at: number; digest: string;
   formats: string; key_count: number; languages: string; restored_from: string | null; all_approved: unknown; unapproved: string | null;
 }
@@ -144,7 +144,7 @@ export async function storeSnapshot(trx: Db, projectId: string, digest: string, 
 }
 
 /** What a mint did: a new version, or (skipIfIdentical) the current one it left as it was. */
-export type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchanged: true };
+type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchanged: true };
 
 /**
  * Mints a version. Mints of one project are serialized (lockProject), so N is read and taken by one mint at a

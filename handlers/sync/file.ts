@@ -7,8 +7,8 @@ import { sameLanguageAndScript } from '../../publisher/languages.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { ApiError, invalidArgument } from '../platform/errors.js';
 
-export const MAX_DECODED = 2 * 1024 * 1024;
-export const MAX_ENTRIES = 1000;
+const MAX_DECODED = 2 * 1024 * 1024;
+const MAX_ENTRIES = 1000;
 
 function decode(contentBase64: string): string {
   const compact = contentBase64.replace(/\s+/g, '');
@@ -31,7 +31,7 @@ export function valueIcuOk(v: CatalogValue): boolean {
     && (v.kind === 'text' || Object.hasOwn(v.forms, 'other'));
 }
 
-export interface SyncFile { format: FormatId; catalog: Catalog }
+interface SyncFile { format: FormatId; catalog: Catalog }
 
 export function readSyncFile(body: { contentBase64: string; format?: string; fileName?: string }, baseLang: string): SyncFile {
   const text = decode(body.contentBase64);

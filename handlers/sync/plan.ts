@@ -17,11 +17,11 @@ import { canonicalKey } from './canonical.js';
 
 
 /** Characters of an entry's comment (xcstrings `comment`). */
-export const MAX_COMMENT = 4000;
+const MAX_COMMENT = 4000;
 
-export interface Cell { icu: string; forms: Forms | null }
+interface Cell { icu: string; forms: Forms | null }
 
-export function cellOf(v: CatalogValue): Cell {
+function cellOf(v: CatalogValue): Cell {
   if (v.kind === 'text') return { icu: v.text, forms: null };
   const forms = orderedForms(v.forms);
   return { icu: formsToIcu(forms, v.arg ?? 'count'), forms };

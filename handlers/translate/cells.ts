@@ -3,7 +3,7 @@
 import type { Db } from '../platform/db.js';
 import { chunks } from '../platform/db.js';
 
-export const LIVE_JOB = ['queued', 'running'];
+const LIVE_JOB = ['queued', 'running'];
 
 export interface CellRow { key_id: number; lang: string; value: string | null; status: string; origin: string | null; job_id: number | null }
 export interface CellState { row: CellRow; /** A value is stored. */ value: boolean; /** A marker whose job is queued or running. */ liveJob: boolean }

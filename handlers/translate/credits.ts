@@ -11,9 +11,9 @@ export function pairCost(source: string, forms: Record<string, string> | null): 
   return Math.max(1, chars);
 }
 
-export const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
+const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
 
-export interface WorkspaceCredit { balance: number; held: number; available: number; spendingCap: number | null; spent: number; keyLimit: number | null }
+interface WorkspaceCredit { balance: number; held: number; available: number; spendingCap: number | null; spent: number; keyLimit: number | null }
 
 /** `latest`: inside a MySQL transaction, read the committed row (a locking read), not the snapshot. */
 export async function readCredit(db: Db, workspaceId: string, now = Date.now(), latest = false): Promise<WorkspaceCredit> {

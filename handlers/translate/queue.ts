@@ -9,7 +9,7 @@ import { hold } from './credits.js';
 import { FINAL } from './fill.js';
 
 
-export interface FillPair { keyId: number; lang: string; cost: number }
+interface FillPair { keyId: number; lang: string; cost: number }
 
 /** Pending markers for pairs that have no translation row yet (a row that exists is left alone). */
 export async function insertMarkers(trx: Db, projectId: string, pairs: FillPair[], now: number): Promise<void> {

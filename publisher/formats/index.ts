@@ -11,7 +11,7 @@ import { format as po } from './po.js';
 import { format as arb } from './arb.js';
 import { format as iosStrings } from './ios_strings.js';
 
-export interface FormatInfo {
+interface FormatInfo {
   module: FormatModule;
   /** The file name's extension in delivery object names (`<format>.<lang>.<hash>.<extension>`). */
   extension: string;
@@ -66,4 +66,3 @@ export function getFormat(id: string): FormatModule | null {
   return Object.hasOwn(FORMATS, id) ? FORMATS[id as FormatId] : null;
 }
 
-export { FormatError } from '../catalog.js';

@@ -12,7 +12,7 @@ import { languageKey } from '../languages.js';
 export type JsonObject = Map<string, JsonValue>;
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
 export const isObject = (v: unknown): v is JsonObject => v instanceof Map;
 
@@ -196,7 +196,7 @@ export interface PrintStyle {
   order?: (path: readonly string[]) => ((a: string, b: string) => number) | null;
 }
 
-export const STRINGIFY_STYLE = (indent = '  '): PrintStyle => ({ indent, colon: ': ', emptyObject: () => '{}' });
+const STRINGIFY_STYLE = (indent = '  '): PrintStyle => ({ indent, colon: ': ', emptyObject: () => '{}' });
 
 export function printJson(v: JsonValue, style: PrintStyle, level = 0, path: string[] = []): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -256,7 +256,7 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{1,8})*$/;
 // ---------------------------------------------------------------------------------------------------------------
 // Placeholder styles that are not ICU: i18next `{{name}}` and Angular `{$NAME}`
 
-export type Interpolation = 'i18next' | 'angular';
+type Interpolation = 'i18next' | 'angular';
 
 const ICU_NAME_CHAR = /[^\p{L}\p{N}_]/gu;
 const ICU_COMPLEX = /\{\s*[\p{L}\p{N}_]+\s*,\s*(?:plural|select|selectordinal)\s*,/u;
@@ -266,7 +266,7 @@ const ICU_COMPLEX = /\{\s*[\p{L}\p{N}_]+\s*,\s*(?:plural|select|selectordinal)\s
  * (`{{user.name}}` → `{user_name}`, `{{count, number}}` → `{count}`), so render writes back exactly those and leaves
  * any real ICU argument of the value alone.
  */
-export function toIcuPlaceholders(value: string, style: Interpolation): { text: string; names: Record<string, string> } | null {
+function toIcuPlaceholders(value: string, style: Interpolation): { text: string; names: Record<string, string> } | null {
   const pattern = style === 'i18next' ? /\{\{([^{}]*)\}\}/g : /\{\$([^{}\s]+)\}/g;
   // An ICU plural or select can hold `{{n}}` (a branch that is just an argument): such a value is ICU, not i18next.
   if (style === 'i18next' && ICU_COMPLEX.test(value)) return null;
@@ -291,7 +291,7 @@ export function toIcuPlaceholders(value: string, style: Interpolation): { text: 
   return changed ? { text, names } : null;
 }
 
-export function fromIcuPlaceholders(value: string, style: Interpolation, names: Record<string, string> | undefined): string {
+function fromIcuPlaceholders(value: string, style: Interpolation, names: Record<string, string> | undefined): string {
   return value.replace(/\{\s*([\p{L}\p{N}_]+)\s*\}/gu, (whole, name: string) => {
     if (names && !Object.hasOwn(names, name)) return whole;
     const inner = names?.[name] ?? name;
@@ -300,7 +300,7 @@ export function fromIcuPlaceholders(value: string, style: Interpolation, names: 
 }
 
 /** entry.meta for a converted value, or undefined. */
-export function interpolationMeta(style: Interpolation, names: Record<string, string>): Record<string, unknown> {
+function interpolationMeta(style: Interpolation, names: Record<string, string>): Record<string, unknown> {
   return { interpolation: style, placeholders: names };
 }
 
@@ -335,7 +335,7 @@ export function parseRootObject(text: string): JsonObject {
 }
 
 /** The declared language of a base-only file (`@@locale` / `locale` at the root), and which key said so. */
-export function declaredLocale(root: JsonObject): { key: string; lang: string } | null {
+function declaredLocale(root: JsonObject): { key: string; lang: string } | null {
   for (const key of LOCALE_KEYS) {
     const v = root.get(key);
     if (typeof v === 'string' && LANGUAGE_TAG.test(v)) return { key, lang: v };

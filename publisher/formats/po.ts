@@ -67,7 +67,7 @@ const PLURAL_EXPR: Record<string, string> = {
 };
 
 /** Categories (msgstr order) and the Plural-Forms expression to write for a language. */
-export function pluralFormsFor(lang: string): { categories: string[]; expr: string } {
+function pluralFormsFor(lang: string): { categories: string[]; expr: string } {
   let cats: string[];
   try {
     cats = pluralCategories(lang);

@@ -27,7 +27,7 @@ import {
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
 /** What render needs to rebuild one substitution of one language. */
-export interface SubstitutionMeta {
+interface SubstitutionMeta {
   /** The ICU argument name standing for the substitution in the value (`total.strings` → `total_strings`). */
   arg: string;
   argNum?: number;

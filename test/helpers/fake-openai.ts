@@ -7,7 +7,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeItem {
+interface FakeItem {
   id: string;
   key: string;
   context: string | null;

@@ -17,10 +17,5 @@ export function pathParams(route: RouteSpec, projectId: string): Record<string, 
   return out;
 }
 
-export function fillPath(route: RouteSpec, projectId: string): string {
-  const params = pathParams(route, projectId);
-  return route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(params[k]));
-}
-
 /** Authenticated routes of the public API (main origin). */
 export const authedRoutes = routes.filter((r) => r.origin === 'main' && !r.public && r.method !== 'HEAD');

@@ -15,8 +15,8 @@ type S3rverCtor = new (options: Record<string, unknown>) => S3rverInstance;
 const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
 
 /** s3rver's built-in account: it checks request signatures against these. */
-export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-export const S3RVER_REGION = 'us-east-1';
+const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const S3RVER_REGION = 'us-east-1';
 
 export interface TestS3 {
   /** `http://127.0.0.1:<port>`: use with forcePathStyle. */

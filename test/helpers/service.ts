@@ -19,7 +19,7 @@ type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-export interface TestDb { url: string; drop(): Promise<void> }
+interface TestDb { url: string; drop(): Promise<void> }
 
 /** A database of its own for this test file. */
 export async function testDatabase(): Promise<TestDb> {

@@ -4,11 +4,6 @@ import { OpenAIEngine, type OpenAIEngineOptions } from './openai.js';
 import { PseudoEngine } from './pseudo.js';
 import type { TranslationEngine } from './types.js';
 
-export { EngineUnavailableError } from './types.js';
-export type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
-export { OpenAIEngine, type OpenAIEngineOptions } from './openai.js';
-export { PseudoEngine, pseudoLocalize } from './pseudo.js';
-
 /**
  * The configured engine, or null for `none` (callers answer 503 unavailable). Throws at startup when `openai` lacks
  * OPENAI_BASE_URL or OPENAI_MODEL. `overrides` tunes the OpenAI engine (timeouts, retries, concurrency).

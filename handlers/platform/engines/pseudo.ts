@@ -22,7 +22,7 @@ function accentPlain(s: string): string {
   return out;
 }
 
-export function accent(s: string): string {
+function accent(s: string): string {
   if (!s.includes('&') && !s.includes('%') && !s.includes('://')) return accentPlain(s);
   let out = '';
   let last = 0;

@@ -1,0 +1,19 @@
+// ESLint with typescript-eslint's type-checked rules (npm run lint, run by npm test with zero warnings allowed).
+// Formatting is Prettier's (.prettierrc.json); eslint-config-prettier turns off the rules that would fight it.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['generated/**', 'node_modules/**', 'test/contract/sdk-mistakes/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['**/*.js', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  prettier,
+);
