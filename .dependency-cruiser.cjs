@@ -20,7 +20,8 @@ module.exports = {
     {
       name: 'publisher-is-pure',
       severity: 'error',
-      comment: 'publisher/ takes plain data and returns plain data; the CLI and runtime client use it without the server.',
+      comment:
+        'publisher/ takes plain data and returns plain data; the CLI and runtime client use it without the server.',
       from: { path: '^publisher/' },
       to: { path: '^(handlers|service|scripts|sdk|test)/' },
     },
@@ -29,7 +30,10 @@ module.exports = {
       severity: 'error',
       comment: 'No database, object store, network or file system in the core.',
       from: { path: '^publisher/' },
-      to: { dependencyTypes: ['core', 'npm'], path: '^(fs|node:fs|net|node:net|http|node:http|https|node:https|knex|mysql2|better-sqlite3|@aws-sdk)' },
+      to: {
+        dependencyTypes: ['core', 'npm'],
+        path: '^(fs|node:fs|net|node:net|http|node:http|https|node:https|knex|mysql2|better-sqlite3|@aws-sdk)',
+      },
     },
     {
       name: 'platform-is-below-groups',
@@ -48,7 +52,8 @@ module.exports = {
     {
       name: 'route-modules-only-from-the-root',
       severity: 'error',
-      comment: 'Groups share domain modules, never route files: service/implementations.ts alone maps operationIds to handlers.',
+      comment:
+        'Groups share domain modules, never route files: service/implementations.ts alone maps operationIds to handlers.',
       from: { path: '^(handlers|service|scripts|sdk|publisher)/', pathNot: '^service/implementations\\.ts$' },
       to: { path: '^handlers/[^/]+/[^/]*routes[.]ts$' },
     },

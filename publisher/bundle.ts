@@ -13,7 +13,9 @@ function toI18next(icu: string): string {
     const ast = parseIcu(icu);
     // Only literal text and simple arguments convert losslessly.
     if (ast.every((n: any) => n.type === 0 || n.type === 1)) return icu.replace(SIMPLE_ARGUMENT, '{{$1}}');
-  } catch { /* not ICU: leave it as it is */ }
+  } catch {
+    /* not ICU: leave it as it is */
+  }
   return icu;
 }
 
@@ -34,7 +36,8 @@ function place(tree: Record<string, any>, name: string, value: string) {
   const leaf = parts[parts.length - 1];
   const forms = value.includes('plural') ? icuToForms(value) : null;
   if (forms && forms.arg === 'count') {
-    for (const [cat, text] of Object.entries(forms.forms)) node[`${leaf}_${cat}`] = toI18next(text.replace(/#/g, '{count}'));
+    for (const [cat, text] of Object.entries(forms.forms))
+      node[`${leaf}_${cat}`] = toI18next(text.replace(/#/g, '{count}'));
   } else if (typeof node[leaf] !== 'object') node[leaf] = toI18next(value);
 }
 

@@ -63,7 +63,10 @@ export function own<T>(rec: Record<string, T> | null | undefined, name: string):
 
 /** A file the user sent that a format cannot take, with the documented error code to answer. */
 export class FormatError extends Error {
-  constructor(readonly code: 'invalid_argument' | 'format_mismatch' | 'format_not_syncable' | 'too_many_entries', message: string) {
+  constructor(
+    readonly code: 'invalid_argument' | 'format_mismatch' | 'format_not_syncable' | 'too_many_entries',
+    message: string,
+  ) {
     super(message);
   }
 }

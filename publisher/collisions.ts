@@ -3,7 +3,11 @@ import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import type { Snapshot } from './snapshot.js';
 
-interface CollisionGroup { format: FormatId; name: string; keys: string[] }
+interface CollisionGroup {
+  format: FormatId;
+  name: string;
+  keys: string[];
+}
 
 /** The name a key takes in a format whose names are narrower than ours (android_xml, po). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
@@ -32,7 +36,8 @@ export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup
       const name = exportName(format, k);
       if (name !== null) by.set(name, [...(by.get(name) ?? []), k.name]);
     }
-    for (const [name, keys] of by) if (keys.length > 1) groups.push({ format, name: name.replace('\u0004', ' | '), keys });
+    for (const [name, keys] of by)
+      if (keys.length > 1) groups.push({ format, name: name.replace('\u0004', ' | '), keys });
   }
   return groups;
 }

@@ -9,7 +9,11 @@ import { snapshotCatalog, type Snapshot } from './snapshot.js';
 /** Renders one file of a version: every language for catalog formats, else `lang` alone. */
 export function renderFile(s: Snapshot, format: FormatId, lang: string): string {
   const { module, multiLanguage } = REGISTRY[format];
-  if (multiLanguage) return module.render(snapshotCatalog(s, format), { languages: [s.baseLang, ...s.languages], baseLanguage: s.baseLang });
+  if (multiLanguage)
+    return module.render(snapshotCatalog(s, format), {
+      languages: [s.baseLang, ...s.languages],
+      baseLanguage: s.baseLang,
+    });
   const isBase = lang === s.baseLang;
   const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
   catalog.language = lang;
@@ -18,7 +22,11 @@ export function renderFile(s: Snapshot, format: FormatId, lang: string): string 
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
-export interface ManifestObject { url: string; hash: string; size: number }
+export interface ManifestObject {
+  url: string;
+  hash: string;
+  size: number;
+}
 
 /** A version's delivery objects, rendered: what writeDelivery puts under the version's id. */
 export interface RenderedDelivery {
@@ -30,9 +38,14 @@ export interface RenderedDelivery {
 }
 
 /** The same without the bodies: what a prepared publish keeps, its objects already in the store. */
-export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & { objects: Array<{ file: string; contentType: string }> };
+export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & {
+  objects: Array<{ file: string; contentType: string }>;
+};
 
-export const withoutBodies = (r: RenderedDelivery): DeliveryIndex => ({ ...r, objects: r.objects.map(({ file, contentType }) => ({ file, contentType })) });
+export const withoutBodies = (r: RenderedDelivery): DeliveryIndex => ({
+  ...r,
+  objects: r.objects.map(({ file, contentType }) => ({ file, contentType })),
+});
 
 /** Lets other work (requests, on an inline worker) run between the long synchronous steps of a render. */
 export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -52,7 +65,11 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
   };
   for (const lang of langs) {
     await yieldTurn();
-    out.bundles[lang] = stage((h) => `${lang}.${h}.json`, JSON.stringify(bundleFor(s, lang)), 'application/json; charset=utf-8');
+    out.bundles[lang] = stage(
+      (h) => `${lang}.${h}.json`,
+      JSON.stringify(bundleFor(s, lang)),
+      'application/json; charset=utf-8',
+    );
   }
   for (const format of formats) {
     const { extension, contentType, multiLanguage } = REGISTRY[format];
@@ -73,9 +90,17 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
  */
 export function manifestFor(projectId: string, versionId: string, snapshotAt: number, r: DeliveryIndex): string {
   const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
-  const files = Object.fromEntries(Object.entries(r.files).map(([format, byLang]) => [format, Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)]))]));
+  const files = Object.fromEntries(
+    Object.entries(r.files).map(([format, byLang]) => [
+      format,
+      Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)])),
+    ]),
+  );
   return JSON.stringify({
-    projectId, versionId, snapshotAt: new Date(snapshotAt).toISOString(), baseLang: r.baseLang,
+    projectId,
+    versionId,
+    snapshotAt: new Date(snapshotAt).toISOString(),
+    baseLang: r.baseLang,
     languages: r.langs.map((code) => ({ code, isBase: code === r.baseLang })),
     bundles: Object.fromEntries(Object.entries(r.bundles).map(([l, o]) => [l, url(o)])),
     files,

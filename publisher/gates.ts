@@ -3,7 +3,12 @@
 // - icu: the value must parse, name the same arguments as its source, and give every cardinal plural exactly the
 //   target language's CLDR categories (`=N` may be added);
 // - markup: the value must carry the same tags as its source, counted by name.
-import { TYPE, type PluralElement, type PluralOrSelectOption, type SelectElement } from '@formatjs/icu-messageformat-parser';
+import {
+  TYPE,
+  type PluralElement,
+  type PluralOrSelectOption,
+  type SelectElement,
+} from '@formatjs/icu-messageformat-parser';
 import { icuGate, isExactKey, parseIcu, parseIcuRemembered, PUBLISH_GATE, walkIcu, type IcuAst } from './icu.js';
 
 type Choice = PluralElement | SelectElement;
@@ -43,7 +48,9 @@ const TAG = /<(\/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*)?\/?>/g;
 /** Tags of a raw string as a sorted multiset: `b` for `<b>` and `<b/>`, `/b` for `</b>` (right after its `b`). */
 function tagScan(text: string): string[] {
   const order = (t: string) => (t.startsWith('/') ? `${t.slice(1)}\u0001` : t);
-  return [...text.matchAll(TAG)].map((m) => `${m[1]}${m[2]}`).sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return [...text.matchAll(TAG)]
+    .map((m) => `${m[1]}${m[2]}`)
+    .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 /** Plurals and selects of a node list, through tags but not through other choices (those are reached by projection). */
@@ -108,7 +115,8 @@ function markupGate(source: string, value: string): string | undefined {
   for (const v of views) {
     const want = tagScan(v.source);
     const have = tagScan(v.value);
-    if (want.join('\0') !== have.join('\0')) return `tags differ${v.label}: expected ${showTags(want)}, got ${showTags(have)}`;
+    if (want.join('\0') !== have.join('\0'))
+      return `tags differ${v.label}: expected ${showTags(want)}, got ${showTags(have)}`;
   }
   return undefined;
 }

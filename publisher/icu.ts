@@ -44,7 +44,12 @@ type TagReading = 'rich' | 'text';
 // formatjs's defaults, spelled out so that no caller differs). Locations are kept, so a caller can cut a branch
 // out of the raw string; each literal's original spelling is kept, so printIcu re-prints apostrophes as written.
 type ParserOptions = NonNullable<Parameters<typeof parse>[1]>;
-const BASE_OPTIONS = { requiresOtherClause: true, shouldParseSkeletons: true, captureLocation: true, captureEscapes: true } satisfies ParserOptions;
+const BASE_OPTIONS = {
+  requiresOtherClause: true,
+  shouldParseSkeletons: true,
+  captureLocation: true,
+  captureEscapes: true,
+} satisfies ParserOptions;
 const OPTIONS: Record<TagReading, ParserOptions> = {
   rich: { ...BASE_OPTIONS, ignoreTag: false },
   text: { ...BASE_OPTIONS, ignoreTag: true },
@@ -72,7 +77,11 @@ export function parseIcuRemembered(msg: string, tags: TagReading): IcuAst {
   const key = `${tags === 'rich' ? 'r' : 't'}${msg}`;
   let hit = remembered.get(key);
   if (hit === undefined) {
-    try { hit = parseIcu(msg, tags); } catch (e) { hit = e as Error; }
+    try {
+      hit = parseIcu(msg, tags);
+    } catch (e) {
+      hit = e as Error;
+    }
     if (remembered.size >= 20_000) remembered.clear();
     remembered.set(key, hit);
   }
@@ -123,7 +132,9 @@ function printNodes(ast: IcuAst, inPlural: boolean, atEnd: boolean): string {
         break;
       }
       case TYPE.select:
-        out += `{${el.value}, select, ${Object.entries(el.options).map(([k, o]) => `${k} {${printNodes(o.value, false, false)}}`).join(' ')}}`;
+        out += `{${el.value}, select, ${Object.entries(el.options)
+          .map(([k, o]) => `${k} {${printNodes(o.value, false, false)}}`)
+          .join(' ')}}`;
         break;
       default:
         out += doPrintAST([el] as PrinterAst, inPlural, false);
@@ -164,7 +175,6 @@ function categorySet(lang: string): readonly string[] {
 
 /** An exact-number plural key (`=0`, `= 2`), which no CLDR category stands for. */
 export const isExactKey = (key: string) => /^=\s*-?\d+(\.\d+)?$/.test(key);
-
 
 /**
  * `{count, plural, one {…} other {…}}` from forms keyed by CLDR category (and optionally `=N`). Forms are ICU
@@ -374,9 +384,11 @@ export function icuGate(source: string, value: string, lang: string, policy: Gat
   } catch (e) {
     return `invalid ICU syntax: ${(e as Error).message}`;
   }
-  return argumentProblem(placeholdersOf(src), placeholdersOf(val))
-    ?? (policy.structure ? structureProblem(src, val) : null)
-    ?? pluralProblem(val, lang, policy.structure);
+  return (
+    argumentProblem(placeholdersOf(src), placeholdersOf(val)) ??
+    (policy.structure ? structureProblem(src, val) : null) ??
+    pluralProblem(val, lang, policy.structure)
+  );
 }
 
 /** The fill's gate (FILL_GATE): null when `value` is an acceptable translation of `source`, else a short reason. */

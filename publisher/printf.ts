@@ -7,7 +7,10 @@ import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-par
 import { parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import type { CatalogValue } from './catalog.js';
 
-interface PrintfStyle { string: string; number: string }
+interface PrintfStyle {
+  string: string;
+  number: string;
+}
 export const ANDROID: PrintfStyle = { string: 's', number: 'd' };
 export const APPLE: PrintfStyle = { string: '@', number: 'lld' };
 
@@ -29,7 +32,8 @@ export function argOrder(source: string): string[] {
   const order: string[] = [];
   const walk = (els: MessageFormatElement[]) => {
     for (const el of els) {
-      if ('value' in el && el.type !== TYPE.literal && typeof el.value === 'string' && !order.includes(el.value)) order.push(el.value);
+      if ('value' in el && el.type !== TYPE.literal && typeof el.value === 'string' && !order.includes(el.value))
+        order.push(el.value);
       if (el.type === TYPE.plural || el.type === TYPE.select) for (const o of Object.values(el.options)) walk(o.value);
     }
   };
@@ -44,7 +48,10 @@ export function argOrder(source: string): string[] {
 export function icuToPrintf(text: string, order: string[], style: PrintfStyle, poundArg?: string): string {
   const position = (name: string) => {
     let i = order.indexOf(name);
-    if (i === -1) { order.push(name); i = order.length - 1; }
+    if (i === -1) {
+      order.push(name);
+      i = order.length - 1;
+    }
     return i + 1;
   };
   const simple = poundArg ? null : simpleArguments(text);
@@ -62,12 +69,14 @@ export function icuToPrintf(text: string, order: string[], style: PrintfStyle, p
   const els = elements(marked);
   if (!els || !els.some((el) => el.type === TYPE.argument || el.type === TYPE.number)) return text;
   if (els.some((el) => el.type !== TYPE.literal && el.type !== TYPE.argument && el.type !== TYPE.number)) return text;
-  return els.map((el) => {
-    if (el.type === TYPE.literal) return el.value.replace(/%/g, '%%');
-    const name = el.type === TYPE.argument && el.value === POUND ? poundArg! : (el as { value: string }).value;
-    const numeric = el.type === TYPE.number || (el.type === TYPE.argument && el.value === POUND);
-    return `%${position(name)}$${numeric ? style.number : style.string}`;
-  }).join('');
+  return els
+    .map((el) => {
+      if (el.type === TYPE.literal) return el.value.replace(/%/g, '%%');
+      const name = el.type === TYPE.argument && el.value === POUND ? poundArg! : (el as { value: string }).value;
+      const numeric = el.type === TYPE.number || (el.type === TYPE.argument && el.value === POUND);
+      return `%${position(name)}$${numeric ? style.number : style.string}`;
+    })
+    .join('');
 }
 
 /** The argument order of an entry's source value (a plural's own argument first). */

@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto';
 import { icuToForms } from './icu.js';
 import { dict, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatId } from './catalog.js';
 
-export interface SnapshotCell { value: string; status: string; fallback?: true; imported?: true }
+export interface SnapshotCell {
+  value: string;
+  status: string;
+  fallback?: true;
+  imported?: true;
+}
 
 export interface SnapshotKey {
   name: string;
@@ -58,7 +63,14 @@ export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: strin
       const c = own(k.cells, code);
       if (c) values[spelled] = valueOf(c.value, null);
     }
-    return { fileKey: k.fileKey ?? k.name, source: valueOf(k.source, k.forms), ctx: k.ctx, comment: k.comment, values, ...(k.meta ? { meta: k.meta } : {}) };
+    return {
+      fileKey: k.fileKey ?? k.name,
+      source: valueOf(k.source, k.forms),
+      ctx: k.ctx,
+      comment: k.comment,
+      values,
+      ...(k.meta ? { meta: k.meta } : {}),
+    };
   });
   const { languageSpellings: _l, sourceLanguage: _s, ...fileMeta } = meta;
   return { format, sourceLanguage: meta.sourceLanguage ?? null, entries, meta: fileMeta };

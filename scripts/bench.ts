@@ -30,6 +30,8 @@ for (const f of files) {
   const [op, num] = r.target.split(' ');
   const met = r.met ?? (op === '>=' ? r.ratio >= Number(num) : r.ratio <= Number(num));
   if (!met) failedTargets++;
-  console.log(`${scenario.name}\n  ours:     ${r.figure}\n  baseline: ${r.baseline}\n  ratio:    ${r.ratio.toFixed(2)} (target ${r.target}: ${met ? 'met' : 'MISSED'})`);
+  console.log(
+    `${scenario.name}\n  ours:     ${r.figure}\n  baseline: ${r.baseline}\n  ratio:    ${r.ratio.toFixed(2)} (target ${r.target}: ${met ? 'met' : 'MISSED'})`,
+  );
 }
 console.log(failedTargets ? `${failedTargets} target(s) missed` : 'all targets met');

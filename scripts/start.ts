@@ -14,20 +14,29 @@ console.log(`Internal API      ${config.publicAppUrl}/internal/v1`);
 if (config.deliveryPort !== 0) console.log(`Delivery origin   ${config.publicDeliveryUrl}`);
 console.log(`Database          ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
 console.log(`Engine            ${config.translationEngine}; workers ${config.workers}`);
-console.log(`Admin token       ${config.adminTokenGenerated ? config.adminToken + '  (generated; set ADMIN_TOKEN to keep one)' : '(from ADMIN_TOKEN)'}`);
+console.log(
+  `Admin token       ${config.adminTokenGenerated ? config.adminToken + '  (generated; set ADMIN_TOKEN to keep one)' : '(from ADMIN_TOKEN)'}`,
+);
 
 // First start: a demo workspace and project, and a key with every scope (shown this once).
 if (!(await db('workspaces').first('id'))) {
   const ws = await createWorkspace(db, { name: 'Demo workspace', creditsMc: 1_000_000 });
   const project = await createProject(db, {
-    workspaceId: ws.workspaceId, name: 'Demo app', baseLang: 'en', languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja' }],
+    workspaceId: ws.workspaceId,
+    name: 'Demo app',
+    baseLang: 'en',
+    languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja' }],
   });
   const key = await createApiKey(db, project.projectId, { scopes: ['admin'], name: 'demo' });
   console.log(`Demo project      ${project.projectId} (en → de, fr, ja; 1,000 credits)`);
   console.log(`Demo API key      ${key.apiKey}  (all scopes; shown once)`);
-  console.log(`Try:  curl -H "Authorization: Bearer ${key.apiKey}" ${config.publicApiUrl}/projects/${project.projectId}/meta`);
+  console.log(
+    `Try:  curl -H "Authorization: Bearer ${key.apiKey}" ${config.publicApiUrl}/projects/${project.projectId}/meta`,
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => { void service.stop().then(() => process.exit(0)); });
+  process.once(signal, () => {
+    void service.stop().then(() => process.exit(0));
+  });
 }

@@ -5,7 +5,11 @@
 // run), and then the checks are skipped.
 import { spawn } from 'node:child_process';
 
-interface Totals { passed: number; failed: number; ran: boolean }
+interface Totals {
+  passed: number;
+  failed: number;
+  ran: boolean;
+}
 
 /** `coverage`: run under c8 (.c8rc.json), which fails the run when line coverage falls under its threshold. */
 function runAva(label: string, args: string[], env: Record<string, string>, coverage = false): Promise<Totals> {
@@ -17,7 +21,10 @@ function runAva(label: string, args: string[], env: Record<string, string>, cove
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
+    child.stdout.on('data', (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
     child.on('close', (code) => {
       const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
       const passed = num(/^# pass (\d+)/m);
@@ -45,7 +52,20 @@ const extra = process.argv.slice(2);
 const runs: Totals[] = [];
 if (!extra.length) {
   runs.push(await runCheck('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']));
-  runs.push(await runCheck('dependency rules (dependency-cruiser)', ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'handlers', 'publisher', 'service', 'sdk', 'scripts', 'generated', 'test', '--config', '.dependency-cruiser.cjs']));
+  runs.push(
+    await runCheck('dependency rules (dependency-cruiser)', [
+      'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
+      'handlers',
+      'publisher',
+      'service',
+      'sdk',
+      'scripts',
+      'generated',
+      'test',
+      '--config',
+      '.dependency-cruiser.cjs',
+    ]),
+  );
 }
 runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length));
 if (process.env.MYSQL_URL) {

@@ -7,5 +7,12 @@ const stop = app.jobs.start(250);
 console.log(`worker ${app.jobs.workerId} polling ${app.config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
 const keepAlive = setInterval(() => {}, 1 << 30);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => { void stop().then(() => app.db.destroy()).then(() => { clearInterval(keepAlive); process.exit(0); }); });
+  process.once(signal, () => {
+    void stop()
+      .then(() => app.db.destroy())
+      .then(() => {
+        clearInterval(keepAlive);
+        process.exit(0);
+      });
+  });
 }

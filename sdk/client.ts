@@ -18,12 +18,20 @@
 //   `dryRun` argument, so the type is visible at the call and cannot drift from a boolean computed at run time.
 // - `pullFile` reads a published version's rendered file as text (`parseAs: 'text'`), whatever its format and
 //   content type (json, xml, strings, po): `data` is a `string`. Parse json formats yourself.
-import createFetchClient, { type Client, type FetchOptions, type FetchResponse, type Middleware, type ParseAs } from 'openapi-fetch';
+import createFetchClient, {
+  type Client,
+  type FetchOptions,
+  type FetchResponse,
+  type Middleware,
+  type ParseAs,
+} from 'openapi-fetch';
 import type { components, paths } from '../generated/openapi.js';
 import type { paths as internalPaths } from '../generated/internal.js';
 
 type Verb = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type PathsWith<Paths, M extends Verb> = { [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never }[keyof Paths];
+type PathsWith<Paths, M extends Verb> = {
+  [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never;
+}[keyof Paths];
 type Op<Paths, P extends keyof Paths, M extends Verb> = Paths[P][M & keyof Paths[P]];
 /** The init argument is optional exactly when none of its keys is required. */
 type InitArgs<I> = {} extends I ? [init?: I] : [init: I];
@@ -33,13 +41,20 @@ type Fetched<O, I> = O extends Record<string | number, any> ? FetchResponse<O, I
 
 /** openapi-fetch's call signature with the options as a plain (non-inferred) parameter type. */
 export interface StrictMethod<Paths, M extends Verb> {
-  <P extends PathsWith<Paths, M>>(url: P, ...init: InitArgs<JsonInit<Op<Paths, P, M>>>):
-    Promise<Fetched<Op<Paths, P, M>, {}>>;
-  <P extends PathsWith<Paths, M>, A extends ParseAs>(url: P, init: FetchOptions<Op<Paths, P, M>> & { parseAs: A }):
-    Promise<Fetched<Op<Paths, P, M>, { parseAs: A }>>;
+  <P extends PathsWith<Paths, M>>(
+    url: P,
+    ...init: InitArgs<JsonInit<Op<Paths, P, M>>>
+  ): Promise<Fetched<Op<Paths, P, M>, {}>>;
+  <P extends PathsWith<Paths, M>, A extends ParseAs>(
+    url: P,
+    init: FetchOptions<Op<Paths, P, M>> & { parseAs: A },
+  ): Promise<Fetched<Op<Paths, P, M>, { parseAs: A }>>;
 }
 
-export interface StrictClient<Paths extends {}> extends Omit<Client<Paths>, 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE'> {
+export interface StrictClient<Paths extends {}> extends Omit<
+  Client<Paths>,
+  'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE'
+> {
   GET: StrictMethod<Paths, 'get'>;
   PUT: StrictMethod<Paths, 'put'>;
   POST: StrictMethod<Paths, 'post'>;
@@ -79,7 +94,12 @@ export function createClient(opts: ClientOptions): ApiClient {
   return client as ApiClient;
 }
 
-export function createInternalClient(opts: { baseUrl: string; adminToken: string; fetch?: typeof globalThis.fetch; middleware?: Middleware[] }): InternalClient {
+export function createInternalClient(opts: {
+  baseUrl: string;
+  adminToken: string;
+  fetch?: typeof globalThis.fetch;
+  middleware?: Middleware[];
+}): InternalClient {
   const client = createFetchClient<internalPaths>({ baseUrl: opts.baseUrl, fetch: opts.fetch });
   client.use(bearer(opts.adminToken));
   for (const m of opts.middleware ?? []) client.use(m);
@@ -115,13 +135,27 @@ export type SyncPreview = Omit<Schemas['SyncResult'], 'trackingToken'> & { track
 /** A version pull: `version` (`YYYY.MM.DD.N` or `current`), `format` (default: the first effective one), `lang`. */
 export type FileQuery = { version: string } & Pick<NonNullable<PullOp['parameters']['query']>, 'format' | 'lang'>;
 
-export async function translate(client: ApiClient, projectId: string, body: TranslateRequest, init: CallOptions<TranslateOp> = {}) {
+export async function translate(
+  client: ApiClient,
+  projectId: string,
+  body: TranslateRequest,
+  init: CallOptions<TranslateOp> = {},
+) {
   const r = await client.POST('/projects/{projectId}/translate', { ...init, params: { path: { projectId } }, body });
   return r as Answer<TranslateResult, TranslateOp>;
 }
 
-export async function previewTranslate(client: ApiClient, projectId: string, body: TranslateRequest, init: CallOptions<TranslateOp> = {}) {
-  const r = await client.POST('/projects/{projectId}/translate', { ...init, params: { path: { projectId }, query: { dryRun: 'true' } }, body });
+export async function previewTranslate(
+  client: ApiClient,
+  projectId: string,
+  body: TranslateRequest,
+  init: CallOptions<TranslateOp> = {},
+) {
+  const r = await client.POST('/projects/{projectId}/translate', {
+    ...init,
+    params: { path: { projectId }, query: { dryRun: 'true' } },
+    body,
+  });
   return r as Answer<TranslatePreview, TranslateOp>;
 }
 
@@ -130,13 +164,26 @@ export async function sync(client: ApiClient, projectId: string, body: SyncReque
   return r as Answer<SyncResult, SyncOp>;
 }
 
-export async function previewSync(client: ApiClient, projectId: string, body: SyncRequest, init: CallOptions<SyncOp> = {}) {
-  const r = await client.POST('/projects/{projectId}/sync', { ...init, params: { path: { projectId }, query: { dryRun: 'true' } }, body });
+export async function previewSync(
+  client: ApiClient,
+  projectId: string,
+  body: SyncRequest,
+  init: CallOptions<SyncOp> = {},
+) {
+  const r = await client.POST('/projects/{projectId}/sync', {
+    ...init,
+    params: { path: { projectId }, query: { dryRun: 'true' } },
+    body,
+  });
   return r as Answer<SyncPreview, SyncOp>;
 }
 
 /** The rendered file of a published version, as text. */
 export async function pullFile(client: ApiClient, projectId: string, query: FileQuery, init: CallOptions<PullOp> = {}) {
-  const r = await client.GET('/projects/{projectId}/translations', { ...init, params: { path: { projectId }, query }, parseAs: 'text' });
+  const r = await client.GET('/projects/{projectId}/translations', {
+    ...init,
+    params: { path: { projectId }, query },
+    parseAs: 'text',
+  });
   return r as Answer<string, PullOp>;
 }

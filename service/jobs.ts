@@ -12,13 +12,19 @@ export function registerJobs(app: App): void {
   app.jobs.registerSweep('sweep.rate_windows', 5 * 60_000, ({ db, now }) => sweepRateWindows(db, now));
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
   app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
-  app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => { await repairManifests(db, app.objects, manifestFailed(app)); });
+  app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
+    await repairManifests(db, app.objects, manifestFailed(app));
+  });
 }
 
 /** A manifest the store still refuses is logged and left to the next sweep. */
-const manifestFailed = (app: App) => (err: unknown, projectId: string) => app.log.warn({ err, projectId }, 'writing a manifest failed');
+const manifestFailed = (app: App) => (err: unknown, projectId: string) =>
+  app.log.warn({ err, projectId }, 'writing a manifest failed');
 
 /** Catches every manifest up with its project's current version, as a process starts (a crash may have left one behind). */
 export function repairOnStart(app: App): Promise<void> {
-  return repairManifests(app.db, app.objects, manifestFailed(app)).then(() => undefined, (err) => app.log.warn({ err }, 'manifest repair failed'));
+  return repairManifests(app.db, app.objects, manifestFailed(app)).then(
+    () => undefined,
+    (err) => app.log.warn({ err }, 'manifest repair failed'),
+  );
 }

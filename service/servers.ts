@@ -21,7 +21,16 @@ async function build(app: App, origins: Array<RouteSpec['origin']>, port: number
   if (app.log.isLevelEnabled('debug')) {
     server.events.on('response', (request) => {
       const res = request.response as { statusCode?: number } | null;
-      app.log.debug({ reqId: request.info.id, method: request.method, path: request.path, status: res?.statusCode, ms: Date.now() - request.info.received }, 'request completed');
+      app.log.debug(
+        {
+          reqId: request.info.id,
+          method: request.method,
+          path: request.path,
+          status: res?.statusCode,
+          ms: Date.now() - request.info.received,
+        },
+        'request completed',
+      );
     });
   }
   for (const r of routes) {
@@ -47,9 +56,14 @@ function answerMalformed(server: Hapi.Server) {
       for (const h of hapiHandlers) h(err, socket);
       return;
     }
-    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are larger than 16 KB.' : 'The request is not valid HTTP.';
+    const message =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request headers are larger than 16 KB.'
+        : 'The request is not valid HTTP.';
     const body = JSON.stringify({ error: 'invalid_argument', message });
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 }
 

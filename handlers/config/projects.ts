@@ -23,7 +23,11 @@ export interface ProjectRow {
   deleted_at: number | null;
 }
 
-interface LanguageRow { code: string; fill_mode: 'ai' | 'manual'; removed_at: number | null }
+interface LanguageRow {
+  code: string;
+  fill_mode: 'ai' | 'manual';
+  removed_at: number | null;
+}
 
 export async function getProject(db: Db, projectId: string): Promise<ProjectRow> {
   const row = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
@@ -32,7 +36,10 @@ export async function getProject(db: Db, projectId: string): Promise<ProjectRow>
 }
 
 export async function listLanguages(db: Db, projectId: string, includeRemoved = false): Promise<LanguageRow[]> {
-  const q = db('project_languages').where({ project_id: projectId }).orderBy('code').select('code', 'fill_mode', 'removed_at');
+  const q = db('project_languages')
+    .where({ project_id: projectId })
+    .orderBy('code')
+    .select('code', 'fill_mode', 'removed_at');
   if (!includeRemoved) q.whereNull('removed_at');
   return q;
 }
@@ -74,7 +81,12 @@ export async function projectView(db: Db, p: ProjectRow) {
 }
 
 function slugify(name: string): string {
-  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return (s || 'project').slice(0, 60);
 }
 
@@ -107,13 +119,32 @@ export async function createProject(db: Db, body: ProjectCreate) {
     try {
       await db.transaction(async (trx) => {
         await trx('projects').insert({
-          id, workspace_id: body.workspaceId, name: body.name, handle, slug, base_lang: baseLang,
-          mode: body.mode ?? 'b', auto_verify: Boolean(body.autoVerify), content_enabled: Boolean(body.contentEnabled),
-          cost_warning_mc: body.costWarningMc ?? null, output_formats: '[]', config_version: 0, created_at: now, updated_at: now,
+          id,
+          workspace_id: body.workspaceId,
+          name: body.name,
+          handle,
+          slug,
+          base_lang: baseLang,
+          mode: body.mode ?? 'b',
+          auto_verify: Boolean(body.autoVerify),
+          content_enabled: Boolean(body.contentEnabled),
+          cost_warning_mc: body.costWarningMc ?? null,
+          output_formats: '[]',
+          config_version: 0,
+          created_at: now,
+          updated_at: now,
         });
         await trx('project_content').insert({ project_id: id, content_rev: 0 });
         if (languages.size) {
-          await trx('project_languages').insert([...languages].map(([code, fillMode]) => ({ project_id: id, code, fill_mode: fillMode, created_at: now, updated_at: now })));
+          await trx('project_languages').insert(
+            [...languages].map(([code, fillMode]) => ({
+              project_id: id,
+              code,
+              fill_mode: fillMode,
+              created_at: now,
+              updated_at: now,
+            })),
+          );
         }
       });
       return { projectId: id, handle, slug };

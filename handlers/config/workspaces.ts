@@ -33,6 +33,13 @@ export function settingsRow(body: Record<string, unknown>): Record<string, unkno
 export async function createWorkspace(db: Db, body: { name: string } & Record<string, unknown>) {
   const now = Date.now();
   const id = newId('ws');
-  await db('workspaces').insert({ id, name: body.name, balance_mc: 0, ...settingsRow(body), created_at: now, updated_at: now });
+  await db('workspaces').insert({
+    id,
+    name: body.name,
+    balance_mc: 0,
+    ...settingsRow(body),
+    created_at: now,
+    updated_at: now,
+  });
   return workspaceView(await db('workspaces').where({ id }).first());
 }

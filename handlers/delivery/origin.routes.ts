@@ -29,7 +29,9 @@ export function etagMatches(header: unknown, etag: string): boolean {
 }
 
 /** The two answers of every delivery object: the stored bytes, or 304 when the client holds them already. */
-type ObjectReply = { status: 200; body: Bytes; type: string; headers: Record<string, string> } | { status: 304; headers: Record<string, string> };
+type ObjectReply =
+  | { status: 200; body: Bytes; type: string; headers: Record<string, string> }
+  | { status: 304; headers: Record<string, string> };
 
 function serve(request: Request, obj: StoredObject, cacheControl: string): ObjectReply {
   const headers = { ETag: obj.etag, 'Cache-Control': cacheControl };
@@ -51,9 +53,14 @@ async function manifestOf(app: App, request: Request, projectId: string): Promis
 // Bundles never change once written (their names carry the version and a content hash), so keeping recent ones
 // in memory is correct in every process: no invalidation is ever needed. Bounded by total bytes.
 const CACHE_BYTES = 64 * 1024 * 1024;
-const immutable = new LRUCache<string, StoredObject>({ maxSize: CACHE_BYTES, maxEntrySize: CACHE_BYTES / 8, sizeCalculation: (o) => Math.max(1, o.body.length) });
+const immutable = new LRUCache<string, StoredObject>({
+  maxSize: CACHE_BYTES,
+  maxEntrySize: CACHE_BYTES / 8,
+  sizeCalculation: (o) => Math.max(1, o.body.length),
+});
 
-export const getBundle: Handler<'getBundle'> = (ctx) => bundleOf(ctx.app, ctx.request, [ctx.params.projectId, ctx.params.versionId, ctx.params.file]);
+export const getBundle: Handler<'getBundle'> = (ctx) =>
+  bundleOf(ctx.app, ctx.request, [ctx.params.projectId, ctx.params.versionId, ctx.params.file]);
 
 async function bundleOf(app: App, request: Request, segments: string[]): Promise<ObjectReply> {
   // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
@@ -71,12 +78,19 @@ async function bundleOf(app: App, request: Request, segments: string[]): Promise
 
 /** The project whose custom domain (`deliveryHost`) the request came to; on it the project prefix is dropped. */
 async function projectOfHost(app: App, request: Request): Promise<string> {
-  const host = String(request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-  const row = host ? await hotRow<{ id: string }>(app.db, 'SELECT id FROM projects WHERE delivery_host = ? AND deleted_at IS NULL', [host]) : undefined;
+  const host = String(request.headers.host ?? '')
+    .replace(/:\d+$/, '')
+    .toLowerCase();
+  const row = host
+    ? await hotRow<{ id: string }>(app.db, 'SELECT id FROM projects WHERE delivery_host = ? AND deleted_at IS NULL', [
+        host,
+      ])
+    : undefined;
   if (!row) throw new ApiError(404, 'not_found', 'No project is delivered from this domain.');
   return row.id;
 }
 
-export const getDomainManifest: Handler<'getDomainManifest'> = async (ctx) => manifestOf(ctx.app, ctx.request, await projectOfHost(ctx.app, ctx.request));
+export const getDomainManifest: Handler<'getDomainManifest'> = async (ctx) =>
+  manifestOf(ctx.app, ctx.request, await projectOfHost(ctx.app, ctx.request));
 export const getDomainBundle: Handler<'getDomainBundle'> = async (ctx) =>
   bundleOf(ctx.app, ctx.request, [await projectOfHost(ctx.app, ctx.request), ctx.params.versionId, ctx.params.file]);

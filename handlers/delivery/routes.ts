@@ -10,6 +10,13 @@ const PRICING_HEADERS = {
   'Content-Length': String(Buffer.byteLength(PRICING_BODY, 'utf8')),
 };
 
-export const getPricing: Handler<'getPricing'> = () => ({ body: PRICING_BODY, type: 'application/json; charset=utf-8', headers: PRICING_HEADERS });
+export const getPricing: Handler<'getPricing'> = () => ({
+  body: PRICING_BODY,
+  type: 'application/json; charset=utf-8',
+  headers: PRICING_HEADERS,
+});
 
-export const getHealth: Handler<'getDeliveryHealth'> = () => ({ body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } });
+export const getHealth: Handler<'getDeliveryHealth'> = () => ({
+  body: { status: 'ok' },
+  headers: { 'Cache-Control': 'no-store' },
+});

@@ -8,7 +8,10 @@ import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 
 async function keyByRef(db: Db, projectId: string, ref: string) {
-  const key = await db('keys').where({ project_id: projectId }).andWhere((w) => w.where('name', ref).orWhere('token', ref)).first();
+  const key = await db('keys')
+    .where({ project_id: projectId })
+    .andWhere((w) => w.where('name', ref).orWhere('token', ref))
+    .first();
   if (!key) throw notFound('No key with this name or token.');
   return key;
 }
@@ -26,7 +29,13 @@ export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
     await trx('keys').where({ id: key.id }).update(row);
     await contentChanged(trx, p.id, now);
   });
-  return { body: { key: key.name, enabled: enabled ?? bool(key.enabled), sourceVerified: sourceVerified ?? bool(key.source_verified) } };
+  return {
+    body: {
+      key: key.name,
+      enabled: enabled ?? bool(key.enabled),
+      sourceVerified: sourceVerified ?? bool(key.source_verified),
+    },
+  };
 };
 
 export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
@@ -41,7 +50,9 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
   const row = {
     value: (ctx.body.value ?? existing.value) as string,
-    status: ctx.body.status ?? (ctx.body.value !== undefined ? 'translated' : existing.status as 'translated' | 'reviewed' | 'approved'),
+    status:
+      ctx.body.status ??
+      (ctx.body.value !== undefined ? 'translated' : (existing.status as 'translated' | 'reviewed' | 'approved')),
     origin: (ctx.body.value !== undefined ? 'edit' : existing.origin) as 'ai' | 'memory' | 'import' | 'edit',
     job_id: null,
     updated_at: now,
@@ -57,15 +68,25 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
 export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
-  const q = db('keys').where({ project_id: p.id }).orderBy('id').limit(1000).select('name', 'token', 'source', 'forms', 'ctx', 'enabled', 'source_verified', 'captured');
+  const q = db('keys')
+    .where({ project_id: p.id })
+    .orderBy('id')
+    .limit(1000)
+    .select('name', 'token', 'source', 'forms', 'ctx', 'enabled', 'source_verified', 'captured');
   // The pipeline coerced the query parameter to its schema type (boolean).
   if (ctx.query.captured !== undefined) q.andWhere('captured', ctx.query.captured);
   const rows = await q;
   return {
     body: {
       keys: rows.map((k) => ({
-        key: k.name, token: k.token, source: k.source, forms: parseJson(k.forms, null), ctx: k.ctx,
-        enabled: bool(k.enabled), sourceVerified: bool(k.source_verified), captured: bool(k.captured),
+        key: k.name,
+        token: k.token,
+        source: k.source,
+        forms: parseJson(k.forms, null),
+        ctx: k.ctx,
+        enabled: bool(k.enabled),
+        sourceVerified: bool(k.source_verified),
+        captured: bool(k.captured),
       })),
     },
   };

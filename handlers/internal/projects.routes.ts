@@ -7,9 +7,14 @@ import { parseJson } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 
-export const internalCreateProject: Handler<'internalCreateProject'> = async (ctx) => ({ status: 201, body: await createProject(ctx.app.db, ctx.body) });
+export const internalCreateProject: Handler<'internalCreateProject'> = async (ctx) => ({
+  status: 201,
+  body: await createProject(ctx.app.db, ctx.body),
+});
 
-export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => ({ body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)) });
+export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => ({
+  body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)),
+});
 
 export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ctx) => {
   const { db } = ctx.app;
@@ -27,9 +32,20 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
 export const internalListEvents: Handler<'internalListEvents'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
-  const rows = await db('events').where({ project_id: p.id }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(100);
+  const rows = await db('events')
+    .where({ project_id: p.id })
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100);
   return {
-    body: { events: rows.map((r) => ({ id: r.id, type: r.type, createdAt: new Date(Number(r.created_at)).toISOString(), payload: parseJson(r.payload, {}) })) },
+    body: {
+      events: rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        createdAt: new Date(Number(r.created_at)).toISOString(),
+        payload: parseJson(r.payload, {}),
+      })),
+    },
   };
 };
 
@@ -42,7 +58,10 @@ export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (
   if (!row) throw notFound(`${code} is not a language of this project.`);
   const now = Date.now();
   await db.transaction(async (trx) => {
-    const n = await trx('project_languages').where({ project_id: p.id, code }).whereNull('removed_at').update({ removed_at: now, updated_at: now });
+    const n = await trx('project_languages')
+      .where({ project_id: p.id, code })
+      .whereNull('removed_at')
+      .update({ removed_at: now, updated_at: now });
     if (n) await contentChanged(trx, p.id, now);
   });
   return { status: 204 };
@@ -58,7 +77,11 @@ export const internalCreateApiKey: Handler<'internalCreateApiKey'> = async (ctx)
 };
 
 export const internalRevokeApiKey: Handler<'internalRevokeApiKey'> = async (ctx) => {
-  const n = await ctx.app.db('api_keys').where({ id: ctx.params.keyId, project_id: ctx.params.projectId }).whereNull('revoked_at').update({ revoked_at: Date.now() });
+  const n = await ctx.app
+    .db('api_keys')
+    .where({ id: ctx.params.keyId, project_id: ctx.params.projectId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: Date.now() });
   if (!n) throw notFound('No such live key in this project.');
   return { status: 204 };
 };

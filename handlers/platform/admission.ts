@@ -32,16 +32,28 @@ interface Admission {
  * cannot spend its owner's publish budget on routes it may not call (README, "Rate limit").
  */
 function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admission, 'count'> & { counts: boolean } {
-  const projectMatches = !!principal && !principal.projectDeleted && (req.projectId === undefined || req.projectId === principal.projectId);
-  return { principal, projectMatches, counts: projectMatches && req.rateLimited && hasScope(principal!.scopes, req.scopes) };
+  const projectMatches =
+    !!principal && !principal.projectDeleted && (req.projectId === undefined || req.projectId === principal.projectId);
+  return {
+    principal,
+    projectMatches,
+    counts: projectMatches && req.rateLimited && hasScope(principal!.scopes, req.scopes),
+  };
 }
 
 export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
   const claim = parseApiKey(req.token);
   if (!claim) return { principal: null, projectMatches: false, count: null };
   if (dialectOf(db) === 'sqlite') return enqueue(db, req, claim);
-  const { principal, projectMatches, counts } = judge(principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim), req);
-  return { principal, projectMatches, count: counts ? await countRequest(db, principal!.projectId, req.now).catch(uncounted) : null };
+  const { principal, projectMatches, counts } = judge(
+    principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim),
+    req,
+  );
+  return {
+    principal,
+    projectMatches,
+    count: counts ? await countRequest(db, principal!.projectId, req.now).catch(uncounted) : null,
+  };
 }
 
 /**
@@ -53,7 +65,12 @@ function uncounted(err: unknown): null {
   return null;
 }
 
-interface Pending { req: AdmissionRequest; claim: KeyClaim; resolve: (a: Admission) => void; reject: (e: unknown) => void }
+interface Pending {
+  req: AdmissionRequest;
+  claim: KeyClaim;
+  resolve: (a: Admission) => void;
+  reject: (e: unknown) => void;
+}
 const queues = new WeakMap<Db, Pending[]>();
 
 function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admission> {
@@ -64,7 +81,9 @@ function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admiss
     setImmediate(flush, db);
   }
   const batch = queue;
-  return new Promise((resolve, reject) => { batch.push({ req, claim, resolve, reject }); });
+  return new Promise((resolve, reject) => {
+    batch.push({ req, claim, resolve, reject });
+  });
 }
 
 function admitAll(batch: Pending[], prepare: (sql: string) => any, counting = true): Admission[] {
@@ -73,7 +92,12 @@ function admitAll(batch: Pending[], prepare: (sql: string) => any, counting = tr
   const out: Admission[] = [];
   for (const { req, claim } of batch) {
     const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
-    out.push({ principal, projectMatches, count: counts && count ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null });
+    out.push({
+      principal,
+      projectMatches,
+      count:
+        counts && count ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null,
+    });
   }
   return out;
 }

@@ -41,7 +41,10 @@ export async function createApiKey(
 const KEY_SHAPE = /^glk_([A-Za-z0-9]{12})_[A-Za-z0-9]{43}$/;
 
 /** What a bearer token claims: the key id to look up and the hash to compare; null when it is no key's shape. */
-export interface KeyClaim { keyId: string; hash: Buffer }
+export interface KeyClaim {
+  keyId: string;
+  hash: Buffer;
+}
 
 export function parseApiKey(token: string): KeyClaim | null {
   const m = KEY_SHAPE.exec(token);

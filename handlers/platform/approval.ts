@@ -8,7 +8,8 @@ import { ApiError, operationNotFound } from './errors.js';
 
 type OperationAction = RouteSpec['operationAction'];
 
-const needsOperation = (message: string, extras?: Record<string, unknown>) => new ApiError(403, 'authorization_required', message, extras);
+const needsOperation = (message: string, extras?: Record<string, unknown>) =>
+  new ApiError(403, 'authorization_required', message, extras);
 
 export class Approval {
   constructor(
@@ -24,7 +25,8 @@ export class Approval {
     // Operations are not built yet (POST /operations answers 501), so no operationId names one of this key.
     if (this.operationId !== undefined) throw operationNotFound();
     if (!this.agent) return;
-    if (this.action === 'publish' || this.action === 'rollback') throw needsOperation('This agent key needs an approved operation to publish or roll back.');
+    if (this.action === 'publish' || this.action === 'rollback')
+      throw needsOperation('This agent key needs an approved operation to publish or roll back.');
     if (this.action === 'content_run') throw needsOperation('An agent key cannot run a content translation.');
   }
 
@@ -36,7 +38,9 @@ export class Approval {
   /** Before queueing paid work: free work passes; paid work without an operation is refused with its estimate. */
   spend(estimatedCredits: number): void {
     if (this.guardsSpending && estimatedCredits > 0) {
-      throw needsOperation('This agent key needs an approved translate operation to queue paid translation.', { estimatedCredits });
+      throw needsOperation('This agent key needs an approved translate operation to queue paid translation.', {
+        estimatedCredits,
+      });
     }
   }
 }

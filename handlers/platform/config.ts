@@ -33,7 +33,8 @@ function flag(v: string | undefined): boolean {
 function int(name: string, v: string | undefined, dflt: number): number {
   if (v === undefined || v === '') return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -43,7 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const engine = (env.TRANSLATION_ENGINE || 'pseudo') as EngineName;
-  if (!['pseudo', 'openai', 'none'].includes(engine)) throw new Error(`TRANSLATION_ENGINE must be pseudo, openai or none`);
+  if (!['pseudo', 'openai', 'none'].includes(engine))
+    throw new Error(`TRANSLATION_ENGINE must be pseudo, openai or none`);
   const workers = (env.WORKERS || 'inline') as Config['workers'];
   if (!['inline', 'off'].includes(workers)) throw new Error('WORKERS must be inline or off');
   const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

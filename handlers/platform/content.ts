@@ -8,7 +8,9 @@ import type { Db } from './db.js';
  * commits, so no writer waits on it while holding another lock.
  */
 export async function contentChanged(trx: Db, projectId: string, now: number): Promise<void> {
-  await trx('project_content').where({ project_id: projectId }).update({ content_rev: trx.raw('content_rev + 1'), changed_at: now });
+  await trx('project_content')
+    .where({ project_id: projectId })
+    .update({ content_rev: trx.raw('content_rev + 1'), changed_at: now });
 }
 
 /** The project's content revision now. */

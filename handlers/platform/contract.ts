@@ -10,11 +10,15 @@ export type OperationId = keyof Operations & string;
 
 type Never<T, Else> = [T] extends [never] ? Else : T;
 type Parameters<Id extends OperationId> = Operations[Id] extends { parameters: infer P } ? P : never;
-type Part<P, K extends string> = P extends { [k in K]?: infer V } ? Never<NonNullable<V>, Record<string, never>> : Record<string, never>;
+type Part<P, K extends string> = P extends { [k in K]?: infer V }
+  ? Never<NonNullable<V>, Record<string, never>>
+  : Record<string, never>;
 
 export type PathOf<Id extends OperationId> = Part<Parameters<Id>, 'path'>;
 export type QueryOf<Id extends OperationId> = Partial<Part<Parameters<Id>, 'query'>>;
-export type BodyOf<Id extends OperationId> = Operations[Id] extends { requestBody: { content: { 'application/json': infer B } } }
+export type BodyOf<Id extends OperationId> = Operations[Id] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
   ? B
   : Operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } }
     ? Never<B, undefined> | undefined
@@ -43,7 +47,11 @@ export const bytes = (body: Buffer): Bytes => body as Bytes;
  * with the status it had: the first answer, or its replay. Only requests.ts makes one.
  */
 export type Recorded = string & { readonly __recorded: true };
-export interface RecordedAnswer { status: number; body: Recorded; type: string }
+export interface RecordedAnswer {
+  status: number;
+  body: Recorded;
+  type: string;
+}
 
 /** One documented success of an operation; `status` may be left out for 200 (and for 204 without a body). */
 type ReplyFor<S, Body> = S extends 200

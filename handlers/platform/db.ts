@@ -18,24 +18,26 @@ export function openDb(url: string): Knex {
   if (url.startsWith('sqlite://')) {
     const file = url.slice('sqlite://'.length);
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return immediateTransactions(knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: file },
-      useNullAsDefault: true,
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
-          // WAL lets readers of another process run beside the writer; busy_timeout makes a second
-          // process wait for the write lock instead of failing at once.
-          conn.pragma('journal_mode = WAL');
-          conn.pragma('synchronous = NORMAL');
-          conn.pragma('busy_timeout = 5000');
-          conn.pragma('foreign_keys = ON');
-          done(null, conn);
+    return immediateTransactions(
+      knexFactory({
+        client: 'better-sqlite3',
+        connection: { filename: file },
+        useNullAsDefault: true,
+        pool: {
+          min: 1,
+          max: 1,
+          afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+            // WAL lets readers of another process run beside the writer; busy_timeout makes a second
+            // process wait for the write lock instead of failing at once.
+            conn.pragma('journal_mode = WAL');
+            conn.pragma('synchronous = NORMAL');
+            conn.pragma('busy_timeout = 5000');
+            conn.pragma('foreign_keys = ON');
+            done(null, conn);
+          },
         },
-      },
-    }));
+      }),
+    );
   }
   if (url.startsWith('mysql://')) {
     return knexFactory({
@@ -82,7 +84,9 @@ export function newId(prefix: string, bytes = 9): string {
 }
 
 export function randomToken(bytes: number): string {
-  return randomBytes(bytes).toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'x' : 'z'));
+  return randomBytes(bytes)
+    .toString('base64url')
+    .replace(/[-_]/g, (c) => (c === '-' ? 'x' : 'z'));
 }
 
 export const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
@@ -93,7 +97,8 @@ export function parseJson<T>(text: unknown, fallback: T): T {
 }
 
 /** Valid on MySQL 8 and MariaDB 10.6+ alike. */
-const STRICT_SQL_MODE = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+const STRICT_SQL_MODE =
+  'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
 
 /**
  * Inserts `rows`, leaving alone any row that already holds one of their unique keys. Never MySQL's INSERT IGNORE:
@@ -111,19 +116,34 @@ const codeOf = (err: unknown) => String((err as { code?: string })?.code ?? '');
 /** A transaction lost to another one (deadlock, lock wait timeout, SQLite busy) and was rolled back whole. */
 export function isContention(err: unknown): boolean {
   const code = codeOf(err);
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+  return (
+    code === 'ER_LOCK_DEADLOCK' ||
+    code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    code.startsWith('SQLITE_BUSY') ||
+    code.startsWith('SQLITE_LOCKED')
+  );
 }
 
 /** The database or the object store refused a write: disk full, read-only, or failing storage. */
 export function isStoreRefusal(err: unknown): boolean {
   const code = codeOf(err);
-  return ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'].some((c) => code.startsWith(c))
-    || ['ER_RECORD_FILE_FULL', 'ER_DISK_FULL', 'ER_OPTION_PREVENTS_STATEMENT', 'ER_READ_ONLY_MODE', 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION', 'ER_OUT_OF_RESOURCES'].includes(code)
-    || ['ENOSPC', 'EROFS', 'EDQUOT', 'EIO'].includes(code);
+  return (
+    ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'].some((c) => code.startsWith(c)) ||
+    [
+      'ER_RECORD_FILE_FULL',
+      'ER_DISK_FULL',
+      'ER_OPTION_PREVENTS_STATEMENT',
+      'ER_READ_ONLY_MODE',
+      'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION',
+      'ER_OUT_OF_RESOURCES',
+    ].includes(code) ||
+    ['ENOSPC', 'EROFS', 'EDQUOT', 'EIO'].includes(code)
+  );
 }
 
 /** A value longer or larger than its column (MySQL strict mode): only reachable past a limit the spec forgot. */
-export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err) as string);
+export const isTooLong = (err: unknown) =>
+  ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err) as string);
 
 /**
  * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync),
@@ -133,7 +153,10 @@ export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OU
  */
 export async function lockProject(trx: Knex, projectId: string, purpose: 'publish' | 'sync'): Promise<void> {
   if (dialectOf(trx) !== 'mysql') return;
-  await trx.raw('INSERT INTO project_locks (project_id, purpose) VALUES (?, ?) ON DUPLICATE KEY UPDATE purpose = purpose', [projectId, purpose]);
+  await trx.raw(
+    'INSERT INTO project_locks (project_id, purpose) VALUES (?, ?) ON DUPLICATE KEY UPDATE purpose = purpose',
+    [projectId, purpose],
+  );
 }
 
 /**
@@ -141,7 +164,10 @@ export async function lockProject(trx: Knex, projectId: string, purpose: 'publis
  * adds errors worth another try (a duplicate key a concurrent writer took first). What still loses throws
  * `contended`, which API.md section 7 documents as "transient contention; retry".
  */
-export async function retryContended<T>(work: () => Promise<T>, opts: { attempts?: number; retryOn?: (err: unknown) => boolean } = {}): Promise<T> {
+export async function retryContended<T>(
+  work: () => Promise<T>,
+  opts: { attempts?: number; retryOn?: (err: unknown) => boolean } = {},
+): Promise<T> {
   const attempts = opts.attempts ?? 6;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -155,19 +181,33 @@ export async function retryContended<T>(work: () => Promise<T>, opts: { attempts
   }
 }
 
-export const contended = () => new ApiError(503, 'contended', 'Concurrent requests kept changing the same state; nothing was written. Retry the identical request.');
+export const contended = () =>
+  new ApiError(
+    503,
+    'contended',
+    'Concurrent requests kept changing the same state; nothing was written. Retry the identical request.',
+  );
 
 /** A duplicate-key insert, in either dialect: the row a concurrent writer got in first. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string })?.code ?? '';
-  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY') || code.startsWith('SQLITE_CONSTRAINT_UNIQUE');
+  return (
+    code === 'ER_DUP_ENTRY' ||
+    code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY') ||
+    code.startsWith('SQLITE_CONSTRAINT_UNIQUE')
+  );
 }
 
 // Hot-path statements (every authenticated request runs them). On SQLite they run on a connection of their
 // own with prepared statements reused, skipping Knex's builder and pool; that connection never waits for a lock
 // (busy_timeout 0): when another connection holds the write lock (a transaction in flight), the statement goes
 // through Knex's pool instead and so waits its turn. MySQL always goes through knex.raw.
-interface Hot { conn: any; stmts: Map<string, any>; prepare: Prepare; transaction: any }
+interface Hot {
+  conn: any;
+  stmts: Map<string, any>;
+  prepare: Prepare;
+  transaction: any;
+}
 const hotConnections = new WeakMap<Knex, Hot>();
 
 function hotConnection(db: Knex): Hot | null {
@@ -191,7 +231,11 @@ function hotConnection(db: Knex): Hot | null {
     hotConnections.set(db, hot);
     const client = db.client as any;
     const destroy = client.destroy.bind(client);
-    client.destroy = (cb?: any) => { conn.close(); hotConnections.delete(db); return destroy(cb); };
+    client.destroy = (cb?: any) => {
+      conn.close();
+      hotConnections.delete(db);
+      return destroy(cb);
+    };
   }
   return hot;
 }

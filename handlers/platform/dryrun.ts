@@ -8,7 +8,12 @@ type DryRunMode = 'query' | 'body' | 'refused' | null;
  * Any other spelling of the flag: case, separators, and the array and object forms of query parsers (`dryRun[]`,
  * `dryRun[0]`, `dry_run[x]`), which a server that ignored them would run for real.
  */
-const isVariant = (name: string) => name !== 'dryRun' && name.replace(/\[[^\]]*\]/g, '').replace(/[^A-Za-z0-9]/g, '').toLowerCase() === 'dryrun';
+const isVariant = (name: string) =>
+  name !== 'dryRun' &&
+  name
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toLowerCase() === 'dryrun';
 
 /** Before the body is read: query flags. Returns the query's dryRun for `query` routes. */
 export function dryRunFromQuery(mode: DryRunMode, query: Record<string, unknown>): boolean {
@@ -17,7 +22,12 @@ export function dryRunFromQuery(mode: DryRunMode, query: Record<string, unknown>
     if (isVariant(name)) throw invalidArgument(`Unknown flag "${name}": the preview flag is spelled exactly dryRun.`);
   }
   if (!('dryRun' in query)) return false;
-  if (mode !== 'query') throw invalidArgument(mode === 'refused' ? 'This route has no preview: dryRun is not accepted.' : 'dryRun goes in the JSON body on this route.');
+  if (mode !== 'query')
+    throw invalidArgument(
+      mode === 'refused'
+        ? 'This route has no preview: dryRun is not accepted.'
+        : 'dryRun goes in the JSON body on this route.',
+    );
   const v = query.dryRun;
   if (v === 'true') return true;
   if (v === 'false') return false;

@@ -35,7 +35,13 @@ export class LeaseLost extends Error {
   }
 }
 
-interface ClaimedJob { id: number; kind: string; payload: string; attempts: number; max_attempts: number }
+interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+}
 
 type JobHandler = (ctx: JobContext) => Promise<void>;
 
@@ -56,7 +62,11 @@ const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: [5_000, 30_000, 
  */
 const SWEEP_RETRY: RetryPolicy = { maxAttempts: 1, backoffMs: DEFAULT_RETRY.backoffMs };
 
-interface Registered { handler: JobHandler; retry: RetryPolicy; sweepEveryMs?: number }
+interface Registered {
+  handler: JobHandler;
+  retry: RetryPolicy;
+  sweepEveryMs?: number;
+}
 
 const LEASE_MS = 5 * 60_000;
 
@@ -69,7 +79,10 @@ export class JobQueue {
   /** `leaseMs` is for tests; the default is 5 minutes. */
   private readonly log: Pick<Logger, 'error'> | undefined;
 
-  constructor(private readonly db: Db, opts: { leaseMs?: number; log?: Pick<Logger, 'error'> } = {}) {
+  constructor(
+    private readonly db: Db,
+    opts: { leaseMs?: number; log?: Pick<Logger, 'error'> } = {},
+  ) {
     this.leaseMs = opts.leaseMs ?? LEASE_MS;
     this.log = opts.log;
   }
@@ -138,13 +151,21 @@ export class JobQueue {
     const sweeps = allSweeps ? this.sweepKinds() : [];
     const due = (q: any) =>
       q.whereIn('kind', known).andWhere((w: any) => {
-        w.where((a: any) => a.where('state', 'queued').andWhere((b: any) => {
-          b.where('run_at', '<=', now);
-          if (sweeps.length) b.orWhereIn('kind', sweeps);
-        }));
+        w.where((a: any) =>
+          a.where('state', 'queued').andWhere((b: any) => {
+            b.where('run_at', '<=', now);
+            if (sweeps.length) b.orWhereIn('kind', sweeps);
+          }),
+        );
         w.orWhere((a: any) => a.where('state', 'running').andWhere('locked_until', '<', now));
       });
-    const claimed = { state: 'running', locked_by: this.workerId, locked_until: now + this.leaseMs, attempts: this.db.raw('attempts + 1'), updated_at: now };
+    const claimed = {
+      state: 'running',
+      locked_by: this.workerId,
+      locked_until: now + this.leaseMs,
+      attempts: this.db.raw('attempts + 1'),
+      updated_at: now,
+    };
     const cols = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
     if (dialectOf(this.db) === 'sqlite') {
       // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
@@ -154,9 +175,19 @@ export class JobQueue {
       return (rows as any[]).map((r) => ({ ...r, id: Number(r.id) }));
     }
     return this.db.transaction(async (trx) => {
-      const rows = await due(trx('jobs').select(cols)).orderBy('run_at').orderBy('id').limit(limit).forUpdate().skipLocked();
+      const rows = await due(trx('jobs').select(cols))
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
       if (!rows.length) return [];
-      await trx('jobs').whereIn('id', rows.map((r: any) => r.id)).update(claimed);
+      await trx('jobs')
+        .whereIn(
+          'id',
+          rows.map((r: any) => r.id),
+        )
+        .update(claimed);
       return rows.map((r: any) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
     });
   }
@@ -177,9 +208,22 @@ export class JobQueue {
     } else if (job.attempts < job.max_attempts) {
       const { backoffMs } = this.retryOf(job.kind);
       const delay = backoffMs[Math.min(job.attempts - 1, backoffMs.length - 1)];
-      n = await mine.update({ state: 'queued', run_at: now + delay, locked_until: null, last_error: lastError(), updated_at: now });
+      n = await mine.update({
+        state: 'queued',
+        run_at: now + delay,
+        locked_until: null,
+        last_error: lastError(),
+        updated_at: now,
+      });
     } else {
-      n = await mine.update({ state: 'failed', unique_key: null, locked_until: null, finished_at: now, last_error: lastError(), updated_at: now });
+      n = await mine.update({
+        state: 'failed',
+        unique_key: null,
+        locked_until: null,
+        finished_at: now,
+        last_error: lastError(),
+        updated_at: now,
+      });
     }
     if (n === 0) return false;
     if (reg?.sweepEveryMs && (!error || job.attempts >= job.max_attempts)) {
@@ -193,15 +237,30 @@ export class JobQueue {
     // The lease runs on the clock the job was claimed with (run-due's may be simulated), advancing in real
     // time: extending it by the real clock would cut short a lease claimed at a simulated future instant.
     const started = Date.now();
-    const extend = async (db: Db) => (await db('jobs').where(this.claimOf(job)).update({ locked_until: now + (Date.now() - started) + this.leaseMs })) === 1;
-    const fence = async (trx: Db) => { if (!(await extend(trx))) throw new LeaseLost(job.id); };
+    const extend = async (db: Db) =>
+      (await db('jobs')
+        .where(this.claimOf(job))
+        .update({ locked_until: now + (Date.now() - started) + this.leaseMs })) === 1;
+    const fence = async (trx: Db) => {
+      if (!(await extend(trx))) throw new LeaseLost(job.id);
+    };
     // The heartbeat keeps the lease alive through long steps with no fenced write (a slow engine call).
     // A failed beat changes nothing: the next fence finds out whether the claim still stands.
-    const heartbeat = setInterval(() => { extend(this.db).catch(() => {}); }, this.leaseMs / 3);
+    const heartbeat = setInterval(() => {
+      extend(this.db).catch(() => {});
+    }, this.leaseMs / 3);
     heartbeat.unref();
     let error: unknown;
     try {
-      await reg.handler({ db: this.db, payload: parseJson(job.payload, {}), now, jobId: job.id, attempt: job.attempts, lastAttempt: job.attempts >= job.max_attempts, fence });
+      await reg.handler({
+        db: this.db,
+        payload: parseJson(job.payload, {}),
+        now,
+        jobId: job.id,
+        attempt: job.attempts,
+        lastAttempt: job.attempts >= job.max_attempts,
+        fence,
+      });
     } catch (err) {
       error = err ?? new Error('job handler threw without an error');
     } finally {
@@ -251,8 +310,14 @@ export class JobQueue {
         this.log?.error({ err }, 'job worker tick failed');
       }
     };
-    const timer = setInterval(() => { running = running.then(tick); }, intervalMs);
+    const timer = setInterval(() => {
+      running = running.then(tick);
+    }, intervalMs);
     timer.unref();
-    return async () => { stopped = true; clearInterval(timer); await running; };
+    return async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    };
   }
 }

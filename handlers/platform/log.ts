@@ -17,11 +17,21 @@ function safeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err).slice(0, MAX_MESSAGE) };
   let message = err.message;
   const cut = message.lastIndexOf(' - ');
-  if (cut > 0 && /^\s*(insert|select|update|delete|with|create|alter|replace|pragma|begin|commit)\b/i.test(message)) message = message.slice(cut + 3);
+  if (cut > 0 && /^\s*(insert|select|update|delete|with|create|alter|replace|pragma|begin|commit)\b/i.test(message))
+    message = message.slice(cut + 3);
   if (message.length > MAX_MESSAGE) message = `${message.slice(0, MAX_MESSAGE)}…`;
   const e = err as Error & { code?: unknown; errno?: unknown; statusCode?: unknown };
-  const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, MAX_FRAMES);
-  return { type: err.name, message, code: e.code, errno: e.errno, stack: [`${err.name}: ${message}`, ...frames].join('\n') };
+  const frames = (err.stack ?? '')
+    .split('\n')
+    .filter((l) => /^\s+at /.test(l))
+    .slice(0, MAX_FRAMES);
+  return {
+    type: err.name,
+    message,
+    code: e.code,
+    errno: e.errno,
+    stack: [`${err.name}: ${message}`, ...frames].join('\n'),
+  };
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -4,7 +4,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import type { Config } from './config.js';
 
@@ -16,7 +22,10 @@ export interface StoredObject {
   etag: string;
 }
 
-export interface PutOptions { contentType: string; cacheControl: string }
+export interface PutOptions {
+  contentType: string;
+  cacheControl: string;
+}
 
 export interface ObjectStore {
   put(key: string, body: Buffer | string, opts: PutOptions): Promise<void>;
@@ -32,7 +41,8 @@ export interface ObjectStore {
 /** Object keys: one layout for the folder, the bucket and the CDN in front of it. */
 export const objectKeys = {
   manifest: (projectId: string) => `v1/projects/${projectId}/manifest`,
-  bundle: (projectId: string, versionId: string, file: string) => `v1/projects/${projectId}/bundles/${versionId}/${file}`,
+  bundle: (projectId: string, versionId: string, file: string) =>
+    `v1/projects/${projectId}/bundles/${versionId}/${file}`,
   /** A prepared publish's objects (publish/prepare.ts): unpublished content, outside the delivered `v1/` tree. */
   prepared: (projectId: string, token: string, file: string) => `prepared/${projectId}/${token}/${file}`,
   preparedTree: (projectId: string, token: string) => `prepared/${projectId}/${token}`,
@@ -65,7 +75,10 @@ function isValidKey(key: string): boolean {
 }
 
 function assertKey(key: string): void {
-  if (!isValidKey(key)) throw new Error(`Invalid object key ${JSON.stringify(key)}: segments of [A-Za-z0-9._-], none starting with a dot or ending in ${META_SUFFIX}`);
+  if (!isValidKey(key))
+    throw new Error(
+      `Invalid object key ${JSON.stringify(key)}: segments of [A-Za-z0-9._-], none starting with a dot or ending in ${META_SUFFIX}`,
+    );
 }
 
 /** The folder store's ETag: a quoted hex prefix of the body's SHA-256 (128 bits: collisions are not a concern). */
@@ -75,7 +88,8 @@ export function bodyEtag(body: Buffer): string {
 
 const toBuffer = (body: Buffer | string) => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
-const isMissing = (err: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException)?.code ?? '');
+const isMissing = (err: unknown) =>
+  ['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException)?.code ?? '');
 
 /**
  * Temp file in the target's own folder (rename is only atomic within one file system), synced before the rename
@@ -208,7 +222,11 @@ export class FolderStore implements ObjectStore {
 export class S3Store implements ObjectStore {
   readonly prefix: string;
 
-  constructor(readonly client: S3Client, readonly bucket: string, prefix = '') {
+  constructor(
+    readonly client: S3Client,
+    readonly bucket: string,
+    prefix = '',
+  ) {
     const p = prefix.replace(/^\/+|\/+$/g, '');
     this.prefix = p ? `${p}/` : '';
   }
@@ -220,14 +238,16 @@ export class S3Store implements ObjectStore {
 
   async put(key: string, body: Buffer | string, opts: PutOptions): Promise<void> {
     const data = toBuffer(body);
-    await this.client.send(new PutObjectCommand({
-      Bucket: this.bucket,
-      Key: this.key(key),
-      Body: data,
-      ContentLength: data.length,
-      ContentType: opts.contentType,
-      CacheControl: opts.cacheControl,
-    }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(key),
+        Body: data,
+        ContentLength: data.length,
+        ContentType: opts.contentType,
+        CacheControl: opts.cacheControl,
+      }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -261,14 +281,24 @@ export class S3Store implements ObjectStore {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (keys.length)
+        await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
   }
 
   async copy(from: string, to: string): Promise<void> {
     // Server-side: the bytes never pass through this process. Content type and cache control come along.
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: this.key(to), CopySource: `${this.bucket}/${this.key(from)}`, MetadataDirective: 'COPY' }));
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(to),
+        CopySource: `${this.bucket}/${this.key(from)}`,
+        MetadataDirective: 'COPY',
+      }),
+    );
   }
 }
 
@@ -288,10 +318,13 @@ export function parseObjectStoreUrl(url: string): ObjectStoreLocation {
   const m = /^s3:\/\/([^/]*)(?:\/(.*))?$/.exec(url);
   if (m) {
     const bucket = m[1];
-    if (!/^[A-Za-z0-9._-]+$/.test(bucket)) throw new Error(`OBJECT_STORE ${JSON.stringify(url)} has no valid bucket name: ${hint}`);
+    if (!/^[A-Za-z0-9._-]+$/.test(bucket))
+      throw new Error(`OBJECT_STORE ${JSON.stringify(url)} has no valid bucket name: ${hint}`);
     const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
     if (prefix && prefix.split('/').some((s) => !isSafeSegment(s))) {
-      throw new Error(`OBJECT_STORE ${JSON.stringify(url)}: the prefix must be segments of [A-Za-z0-9._-], none starting with a dot`);
+      throw new Error(
+        `OBJECT_STORE ${JSON.stringify(url)}: the prefix must be segments of [A-Za-z0-9._-], none starting with a dot`,
+      );
     }
     return { kind: 's3', bucket, prefix };
   }

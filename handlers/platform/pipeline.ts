@@ -40,7 +40,9 @@ export interface Ctx<Id extends OperationId> extends BaseCtx {
 }
 
 /** A handler of one operation: it returns one of the operation's documented replies, or throws an ApiError. */
-export type Handler<Id extends OperationId> = (ctx: Ctx<Id>) => Promise<ReplyOf<Id> | RecordedAnswer> | ReplyOf<Id> | RecordedAnswer;
+export type Handler<Id extends OperationId> = (
+  ctx: Ctx<Id>,
+) => Promise<ReplyOf<Id> | RecordedAnswer> | ReplyOf<Id> | RecordedAnswer;
 
 /** The same with the operation's types erased: what the pipeline calls (service/implementations.ts erases them). */
 export interface Reply {
@@ -56,10 +58,12 @@ const notImplemented: RawHandler = (ctx) => {
   throw new ApiError(501, 'not_implemented', `${ctx.route.method} ${ctx.route.path} is not implemented yet.`);
 };
 
-const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer' });
+const unauthorized = (message: string) =>
+  new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer' });
 
 /** Some routes answer a missing or invalid key exactly like an unknown resource (x-auth-error). */
-const refuse = (route: RouteSpec, message: string) => (route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message));
+const refuse = (route: RouteSpec, message: string) =>
+  route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message);
 
 function bearer(request: Request): string | null {
   const h = request.headers.authorization;
@@ -78,25 +82,39 @@ function authorizationCount(raw: string[]): number {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-interface State { principal?: KeyPrincipal; params: Record<string, unknown>; query: Record<string, unknown>; dryRun: boolean }
+interface State {
+  principal?: KeyPrincipal;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  dryRun: boolean;
+}
 
 async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
   // Without a prototype: a parameter named `__proto__` is a name like any other, never this object's prototype.
-  const state: State = { params: Object.assign(Object.create(null), request.params), query: Object.assign(Object.create(null), request.query), dryRun: false };
+  const state: State = {
+    params: Object.assign(Object.create(null), request.params),
+    query: Object.assign(Object.create(null), request.query),
+    dryRun: false,
+  };
   if (route.origin === 'internal') {
     const token = bearer(request);
-    if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken))) throw unauthorized('A valid admin token is required.');
+    if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken)))
+      throw unauthorized('A valid admin token is required.');
   } else if (!route.public) {
     const token = bearer(request);
     if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
     const { principal, projectMatches, count } = await admit(app.db, {
-      token, projectId: route.projectScoped ? String(request.params.projectId) : undefined, rateLimited: route.rateLimited, scopes: route.scopes,
+      token,
+      projectId: route.projectScoped ? String(request.params.projectId) : undefined,
+      rateLimited: route.rateLimited,
+      scopes: route.scopes,
     });
     if (!principal) throw refuse(route, 'The API key is not valid.');
     state.principal = principal;
     // A key only ever sees its own project: any other project id is "not found" to it. Outside a project's
     // routes, the key of a deleted project is no key at all.
-    if (!projectMatches) throw route.projectScoped ? notFound('Project not found.') : refuse(route, 'The API key is not valid.');
+    if (!projectMatches)
+      throw route.projectScoped ? notFound('Project not found.') : refuse(route, 'The API key is not valid.');
     if (count !== null && count > RATE_LIMIT) throw windowFull();
     if (!hasScope(principal.scopes, route.scopes)) {
       throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
@@ -132,7 +150,8 @@ function refuseDeclaredSize(route: RouteSpec, request: Request) {
   }
 }
 
-const tooLarge = (route: RouteSpec) => new ApiError(413, 'payload_too_large', `The body is larger than this route accepts (${route.bodyLimit} bytes).`);
+const tooLarge = (route: RouteSpec) =>
+  new ApiError(413, 'payload_too_large', `The body is larger than this route accepts (${route.bodyLimit} bytes).`);
 
 /**
  * Reads the body up to the route's limit, for at most BODY_TIMEOUT_MS. Read here rather than by Hapi, which
@@ -147,14 +166,20 @@ function readBody(route: RouteSpec, request: Request): Promise<Buffer> {
     const stop = (err: ApiError | null) => {
       clearTimeout(timer);
       stream.removeListener('data', onData);
-      if (err) { stream.pause(); reject(err); } else resolve(Buffer.concat(parts));
+      if (err) {
+        stream.pause();
+        reject(err);
+      } else resolve(Buffer.concat(parts));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > route.bodyLimit) stop(tooLarge(route));
       else parts.push(chunk);
     };
-    const timer = setTimeout(() => stop(invalidArgument(`The request body did not arrive within ${BODY_TIMEOUT_MS / 1000} seconds.`)), BODY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => stop(invalidArgument(`The request body did not arrive within ${BODY_TIMEOUT_MS / 1000} seconds.`)),
+      BODY_TIMEOUT_MS,
+    );
     stream.on('data', onData);
     stream.once('end', () => stop(null));
     stream.once('error', () => stop(invalidArgument('The request body could not be read.')));
@@ -166,7 +191,10 @@ function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
     if (route.bodyRequired) throw invalidArgument('A JSON body is required.');
     return undefined;
   }
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
   }
@@ -187,7 +215,8 @@ function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
 const MAYBE_HUGE_NUMBER = /[eE]\+?\d{3}|\d{309}/;
 
 function refuseNonFinite(_key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument('The body holds a number too large to represent.');
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw invalidArgument('The body holds a number too large to represent.');
   return value;
 }
 
@@ -197,17 +226,17 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
   // nothing to read first, and the handler runs them itself (an ext point costs a lifecycle step per request).
   const options: ServerRoute['options'] = route.hasBody
     ? {
-      payload: { parse: false, output: 'stream', maxBytes: route.bodyLimit, allow: undefined },
-      ext: {
-        onPreAuth: {
-          method: async (request: Request, h: ResponseToolkit) => {
-            request.app = await beforeBody(app, route, request);
-            refuseDeclaredSize(route, request);
-            return h.continue;
+        payload: { parse: false, output: 'stream', maxBytes: route.bodyLimit, allow: undefined },
+        ext: {
+          onPreAuth: {
+            method: async (request: Request, h: ResponseToolkit) => {
+              request.app = await beforeBody(app, route, request);
+              refuseDeclaredSize(route, request);
+              return h.continue;
+            },
           },
         },
-      },
-    }
+      }
     : {};
   return {
     method: route.method as Exclude<RouteSpec['method'], 'HEAD'>,
@@ -224,13 +253,33 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
       }
       if (route.scopesByAction && state.principal) {
         const needed = route.scopesByAction[(body as any)?.action] ?? route.scopes;
-        if (!hasScope(state.principal.scopes, needed)) throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
+        if (!hasScope(state.principal.scopes, needed))
+          throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
       }
-      const operationId = body && typeof body === 'object' ? (body as { operationId?: unknown }).operationId : undefined;
-      const approval = new Approval(route.operationAction, state.principal?.requiresOperationApproval ?? false, operationId, dryRun);
+      const operationId =
+        body && typeof body === 'object' ? (body as { operationId?: unknown }).operationId : undefined;
+      const approval = new Approval(
+        route.operationAction,
+        state.principal?.requiresOperationApproval ?? false,
+        operationId,
+        dryRun,
+      );
       if (!route.recorded) await approval.begin();
-      const reply = await impl({ app, route, request, principal: state.principal, params: state.params, query: state.query, body, dryRun, approval });
-      const res = reply.body === undefined ? h.response().code(reply.status ?? 204) : h.response(reply.body as any).code(reply.status ?? 200);
+      const reply = await impl({
+        app,
+        route,
+        request,
+        principal: state.principal,
+        params: state.params,
+        query: state.query,
+        body,
+        dryRun,
+        approval,
+      });
+      const res =
+        reply.body === undefined
+          ? h.response().code(reply.status ?? 204)
+          : h.response(reply.body as any).code(reply.status ?? 200);
       if (reply.type) res.type(reply.type);
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
       return res;
@@ -246,9 +295,14 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
 function storeError(err: unknown): ApiError | null {
   if (isContention(err)) return contended();
   if (isStoreRefusal(err)) {
-    return new ApiError(503, 'unavailable', `The datastore refused a write (${(err as { code?: string }).code}): the request was rolled back and nothing it wrote remains. Re-run the call once the store accepts writes; do not replay it.`);
+    return new ApiError(
+      503,
+      'unavailable',
+      `The datastore refused a write (${(err as { code?: string }).code}): the request was rolled back and nothing it wrote remains. Re-run the call once the store accepts writes; do not replay it.`,
+    );
   }
-  if (isTooLong(err)) return invalidArgument('A value is longer or larger than the service stores; nothing was written.');
+  if (isTooLong(err))
+    return invalidArgument('A value is longer or larger than the service stores; nothing was written.');
   return null;
 }
 
@@ -269,8 +323,12 @@ export function errorResponse(request: Request, h: ResponseToolkit, log: Logger)
       413: ['payload_too_large', 'The request body is larger than this route accepts.'],
       415: ['unsupported_media_type', 'Unsupported content type.'],
     };
-    const [code, message] = byStatus[status] ?? ['internal', 'Internal error. The write may have committed; rerunning the command is safe.'];
-    if (!byStatus[status]) log.error({ err: res, reqId: request.info.id, method: request.method, path: request.path }, 'internal error');
+    const [code, message] = byStatus[status] ?? [
+      'internal',
+      'Internal error. The write may have committed; rerunning the command is safe.',
+    ];
+    if (!byStatus[status])
+      log.error({ err: res, reqId: request.info.id, method: request.method, path: request.path }, 'internal error');
     err = new ApiError(byStatus[status] ? status : 500, code, message);
   }
   const out = h.response(err.body()).code(err.status);

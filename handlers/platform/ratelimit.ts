@@ -20,7 +20,8 @@ const MYSQL_COUNT_SQL =
   'ON DUPLICATE KEY UPDATE count = LAST_INSERT_ID(count + 1)';
 
 export async function countRequest(db: Db, projectId: string, now = Date.now()): Promise<number> {
-  if (dialectOf(db) === 'mysql') return Number((await hotWrite(db, MYSQL_COUNT_SQL, [projectId, windowStart(now)])).insertId);
+  if (dialectOf(db) === 'mysql')
+    return Number((await hotWrite(db, MYSQL_COUNT_SQL, [projectId, windowStart(now)])).insertId);
   return Number((await hotWrite(db, SQLITE_COUNT_SQL, [projectId, windowStart(now)])).count);
 }
 
@@ -37,5 +38,7 @@ export const windowFull = () =>
 
 /** Sweep: windows older than the current one are never read again. */
 export async function sweepRateWindows(db: Db, now: number): Promise<void> {
-  await db('rate_windows').where('window_start', '<', now - WINDOW_MS).delete();
+  await db('rate_windows')
+    .where('window_start', '<', now - WINDOW_MS)
+    .delete();
 }

@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import { ApiError } from './errors.js';
 
 const require = createRequire(import.meta.url);
-type Validator = ((data: unknown) => boolean) & { errors?: Array<{ keyword: string; instancePath: string; message?: string; parentSchema?: any; params?: any }> | null };
+type Validator = ((data: unknown) => boolean) & {
+  errors?: Array<{ keyword: string; instancePath: string; message?: string; parentSchema?: any; params?: any }> | null;
+};
 const bodyValidators: Record<string, Validator> = require('../../generated/validators-body.cjs');
 const paramValidators: Record<string, Validator> = require('../../generated/validators-params.cjs');
 

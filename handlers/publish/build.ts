@@ -12,12 +12,20 @@ import { liveJobIds } from '../translate/cells.js';
 import { projectFormats, type Unapproved } from './versions.js';
 
 /** The flags that decide a snapshot, and the formats it is rendered in. */
-export interface PublishParams { mode: 'skip' | 'source'; approvedOnly: boolean; formats: FormatId[] }
+export interface PublishParams {
+  mode: 'skip' | 'source';
+  approvedOnly: boolean;
+  formats: FormatId[];
+}
 
 /** The flags a publish takes when it names none (API.md 2.8), and the effective output formats (4.3). */
 export async function defaultParams(db: Db, project: ProjectRow): Promise<PublishParams> {
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
-  return { mode: project.mode === 'a' ? 'skip' : 'source', approvedOnly: bool(ws.require_approval), formats: await projectFormats(db, project) };
+  return {
+    mode: project.mode === 'a' ? 'skip' : 'source',
+    approvedOnly: bool(ws.require_approval),
+    formats: await projectFormats(db, project),
+  };
 }
 
 export const sameParams = (a: PublishParams, b: PublishParams) =>
@@ -39,7 +47,11 @@ export interface Built {
   markupRejected: string[];
 }
 
-export async function buildSnapshot(db: Db, projectId: string, params: Pick<PublishParams, 'mode' | 'approvedOnly'>): Promise<Built> {
+export async function buildSnapshot(
+  db: Db,
+  projectId: string,
+  params: Pick<PublishParams, 'mode' | 'approvedOnly'>,
+): Promise<Built> {
   const live = await readLive(db, projectId);
   type Row = (typeof live.rows)[number];
   const rowsByKey = new Map<number, Map<string, Row>>();
@@ -50,7 +62,13 @@ export async function buildSnapshot(db: Db, projectId: string, params: Pick<Publ
     byLang.set(r.lang, r);
   }
   const noRows = new Map<string, Row>();
-  const out: Built = { snapshot: { baseLang: live.baseLang, languages: live.languages, keys: [], catalogs: live.catalogs }, pending: 0, markersByJob: {}, icuRejected: [], markupRejected: [] };
+  const out: Built = {
+    snapshot: { baseLang: live.baseLang, languages: live.languages, keys: [], catalogs: live.catalogs },
+    pending: 0,
+    markersByJob: {},
+    icuRejected: [],
+    markupRejected: [],
+  };
   const keys = out.snapshot.keys;
   for (const [i, k] of live.keys.entries()) {
     // A turn for other work every thousand keys (the gates are the slow part).
@@ -92,14 +110,19 @@ export interface GateSummary {
 }
 
 export const gateSummary = (b: Built): GateSummary => ({
-  pending: b.pending, markersByJob: b.markersByJob,
-  icuRejected: capList(b.icuRejected), icuRejectedTotal: b.icuRejected.length,
-  markupRejected: capList(b.markupRejected), markupRejectedTotal: b.markupRejected.length,
+  pending: b.pending,
+  markersByJob: b.markersByJob,
+  icuRejected: capList(b.icuRejected),
+  icuRejectedTotal: b.icuRejected.length,
+  markupRejected: capList(b.markupRejected),
+  markupRejectedTotal: b.markupRejected.length,
 });
 
 /** How many of the pending markers no live job will fill any more. */
 export async function exhaustedOf(db: Db, markersByJob: Record<string, number>): Promise<number> {
-  const jobs = Object.keys(markersByJob).map(Number).filter((id) => id !== 0);
+  const jobs = Object.keys(markersByJob)
+    .map(Number)
+    .filter((id) => id !== 0);
   const live = await liveJobIds(db, jobs);
   let exhausted = 0;
   for (const [job, n] of Object.entries(markersByJob)) if (!live.has(Number(job))) exhausted += n;

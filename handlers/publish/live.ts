@@ -8,18 +8,40 @@ import { parseJson } from '../platform/db.js';
 /** Every enabled, non-captured key and its stored cells, as they are now. `cell` decides what enters. */
 export async function readLive(db: Db, projectId: string) {
   const project = await db('projects').where({ id: projectId }).first('base_lang');
-  const languages = (await db('project_languages').where({ project_id: projectId }).whereNull('removed_at').orderBy('code').select('code')).map((r) => r.code as string);
-  const keys = await db('keys').where({ project_id: projectId, enabled: true, captured: false }).orderBy('id')
+  const languages = (
+    await db('project_languages')
+      .where({ project_id: projectId })
+      .whereNull('removed_at')
+      .orderBy('code')
+      .select('code')
+  ).map((r) => r.code as string);
+  const keys = await db('keys')
+    .where({ project_id: projectId, enabled: true, captured: false })
+    .orderBy('id')
     .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
-  const rows = await db('translations').where({ project_id: projectId }).whereIn('lang', languages).select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
-  const catalogs = Object.fromEntries((await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [r.format, parseJson(r.meta, {})]));
+  const rows = await db('translations')
+    .where({ project_id: projectId })
+    .whereIn('lang', languages)
+    .select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
+  const catalogs = Object.fromEntries(
+    (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
+      r.format,
+      parseJson(r.meta, {}),
+    ]),
+  );
   return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
 }
 
 export function toSnapshotKey(k: any, cells: Record<string, SnapshotCell>): SnapshotKey {
   return {
-    name: k.name, fileKey: k.file_key ?? null, comment: k.comment ?? null, meta: parseJson(k.meta, null), ctx: k.ctx ?? null,
-    source: k.source, forms: parseJson(k.forms, null), cells,
+    name: k.name,
+    fileKey: k.file_key ?? null,
+    comment: k.comment ?? null,
+    meta: parseJson(k.meta, null),
+    ctx: k.ctx ?? null,
+    source: k.source,
+    forms: parseJson(k.forms, null),
+    cells,
   };
 }
 

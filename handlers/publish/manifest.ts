@@ -13,25 +13,39 @@ import { MANIFEST_CACHE, objectKeys, type ObjectStore } from '../platform/object
  */
 export async function writeManifest(db: Db, objects: ObjectStore, projectId: string): Promise<void> {
   for (;;) {
-    const row = await db('projects as p').join('versions as v', (j) => j.on('v.project_id', 'p.id').andOn('v.id', 'p.current_version'))
-      .where('p.id', projectId).first('p.current_version as id', 'v.manifest');
+    const row = await db('projects as p')
+      .join('versions as v', (j) => j.on('v.project_id', 'p.id').andOn('v.id', 'p.current_version'))
+      .where('p.id', projectId)
+      .first('p.current_version as id', 'v.manifest');
     // Versions minted before manifests were stored on the row: their manifest was written at their mint.
     if (!row?.manifest) return;
-    await objects.put(objectKeys.manifest(projectId), row.manifest, { contentType: 'application/json; charset=utf-8', cacheControl: MANIFEST_CACHE });
-    const marked = await db('projects').where({ id: projectId, current_version: row.id }).update({ manifest_version: row.id });
+    await objects.put(objectKeys.manifest(projectId), row.manifest, {
+      contentType: 'application/json; charset=utf-8',
+      cacheControl: MANIFEST_CACHE,
+    });
+    const marked = await db('projects')
+      .where({ id: projectId, current_version: row.id })
+      .update({ manifest_version: row.id });
     if (marked === 1) return;
   }
 }
 
 /** Projects whose manifest in the store is not known to name their current version. */
 async function staleManifests(db: Db, limit = 100): Promise<string[]> {
-  return db('projects').whereNotNull('current_version').whereNull('deleted_at')
+  return db('projects')
+    .whereNotNull('current_version')
+    .whereNull('deleted_at')
     .andWhere((w) => w.whereNull('manifest_version').orWhereRaw('manifest_version <> current_version'))
-    .limit(limit).pluck('id');
+    .limit(limit)
+    .pluck('id');
 }
 
 /** The sweep (and the start of every process): catches every manifest up with its project's current version. */
-export async function repairManifests(db: Db, objects: ObjectStore, onError: (err: unknown, projectId: string) => void): Promise<number> {
+export async function repairManifests(
+  db: Db,
+  objects: ObjectStore,
+  onError: (err: unknown, projectId: string) => void,
+): Promise<number> {
   let repaired = 0;
   for (const id of await staleManifests(db)) {
     try {

@@ -13,7 +13,15 @@ import type { ProjectRow } from '../config/projects.js';
 import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
 import type { App } from '../platform/app.js';
-import { buildSnapshot, defaultParams, gateSummary, sameParams, unapprovedIn, type GateSummary, type PublishParams } from './build.js';
+import {
+  buildSnapshot,
+  defaultParams,
+  gateSummary,
+  sameParams,
+  unapprovedIn,
+  type GateSummary,
+  type PublishParams,
+} from './build.js';
 import { storeSnapshot, type PreparedSource, type Unapproved } from './versions.js';
 
 /** What a publish needs besides the objects and the snapshot, which stay in the store and the database. */
@@ -25,14 +33,29 @@ export interface PreparedSummary extends GateSummary {
   index: DeliveryIndex;
 }
 
-export interface Prepared { source: PreparedSource; digest: string; summary: PreparedSummary }
+export interface Prepared {
+  source: PreparedSource;
+  digest: string;
+  summary: PreparedSummary;
+}
 
 /** The project's prepared publish, if it was computed for `params` and for the project's content as it is now. */
 export async function preparedFor(db: Db, project: ProjectRow, params: PublishParams): Promise<Prepared | null> {
-  const row = await db('prepared_publishes').where({ project_id: project.id }).first('content_rev', 'params', 'token', 'digest', 'summary');
-  if (!row || Number(row.content_rev) !== (await contentRev(db, project.id)) || !sameParams(parseJson(row.params, params), params)) return null;
+  const row = await db('prepared_publishes')
+    .where({ project_id: project.id })
+    .first('content_rev', 'params', 'token', 'digest', 'summary');
+  if (
+    !row ||
+    Number(row.content_rev) !== (await contentRev(db, project.id)) ||
+    !sameParams(parseJson(row.params, params), params)
+  )
+    return null;
   const summary = JSON.parse(row.summary) as PreparedSummary;
-  return { source: { token: row.token, rev: Number(row.content_rev), index: summary.index }, digest: row.digest, summary };
+  return {
+    source: { token: row.token, rev: Number(row.content_rev), index: summary.index },
+    digest: row.digest,
+    summary,
+  };
 }
 
 /**
@@ -42,7 +65,8 @@ export async function preparedFor(db: Db, project: ProjectRow, params: PublishPa
 export async function prepareProject(app: App, projectId: string): Promise<'prepared' | 'changed' | 'skipped'> {
   const { db, objects } = app;
   const rev = await contentRev(db, projectId);
-  const settle = (trx: Db) => trx('project_content').where({ project_id: projectId, content_rev: rev }).update({ changed_at: null });
+  const settle = (trx: Db) =>
+    trx('project_content').where({ project_id: projectId, content_rev: rev }).update({ changed_at: null });
   const project: ProjectRow | undefined = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
   if (!project) {
     await settle(db);
@@ -59,8 +83,12 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
   const serialized = serializeSnapshot(snapshot);
   const rendered = await renderDelivery(snapshot, params.formats);
   const summary: PreparedSummary = {
-    ...gateSummary(built), keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages,
-    unapproved: unapprovedIn(snapshot), index: withoutBodies(rendered),
+    ...gateSummary(built),
+    keyCount: snapshot.keys.length,
+    baseLang: snapshot.baseLang,
+    languages: snapshot.languages,
+    unapproved: unapprovedIn(snapshot),
+    index: withoutBodies(rendered),
   };
   const token = randomBytes(12).toString('hex');
   let replaced: { token: string; digest: string } | null | false;
@@ -70,12 +98,25 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
     replaced = await db.transaction(async (trx) => {
       if ((await contentRev(trx, projectId)) !== rev) return false;
       const old = await trx('prepared_publishes').where({ project_id: projectId }).first('token', 'digest');
-      await trx('prepared_publishes').insert({
-        project_id: projectId, content_rev: rev, params: JSON.stringify(params), token, digest: serialized.digest, summary: JSON.stringify(summary), created_at: Date.now(),
-      }).onConflict('project_id').merge();
+      await trx('prepared_publishes')
+        .insert({
+          project_id: projectId,
+          content_rev: rev,
+          params: JSON.stringify(params),
+          token,
+          digest: serialized.digest,
+          summary: JSON.stringify(summary),
+          created_at: Date.now(),
+        })
+        .onConflict('project_id')
+        .merge();
       await storeSnapshot(trx, projectId, serialized.digest, serialized.body);
       // The replaced one's snapshot, unless a version was minted from it.
-      if (old && old.digest !== serialized.digest && !(await trx('versions').where({ project_id: projectId, digest: old.digest }).first('id'))) {
+      if (
+        old &&
+        old.digest !== serialized.digest &&
+        !(await trx('versions').where({ project_id: projectId, digest: old.digest }).first('id'))
+      ) {
         await trx('snapshot_bodies').where({ project_id: projectId, digest: old.digest }).delete();
       }
       await settle(trx);
@@ -98,8 +139,12 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
 /** The sweep: prepares the projects whose content has been quiet for the configured delay, oldest change first. */
 export async function prepareDue(app: App, now: number): Promise<void> {
   const { db } = app;
-  const due: string[] = await db('project_content').whereNotNull('changed_at').andWhere('changed_at', '<=', now - app.config.prepareDelayMs)
-    .orderBy('changed_at').limit(20).pluck('project_id');
+  const due: string[] = await db('project_content')
+    .whereNotNull('changed_at')
+    .andWhere('changed_at', '<=', now - app.config.prepareDelayMs)
+    .orderBy('changed_at')
+    .limit(20)
+    .pluck('project_id');
   for (const id of due) {
     try {
       await prepareProject(app, id);

@@ -13,19 +13,30 @@ import { loadSnapshot, projectFormats, resolveVersion } from './versions.js';
 
 export function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
   const groups = findCollisions(snapshot, formats);
-  if (groups.length) throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
+  if (groups.length)
+    throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
 }
 
 /** GET /translations?version=...&format=...&lang=...: a published version rendered as a file. */
-export async function pullVersionFile(db: Db, project: ProjectRow, query: { version: string; format?: string; lang?: string }) {
+export async function pullVersionFile(
+  db: Db,
+  project: ProjectRow,
+  query: { version: string; format?: string; lang?: string },
+) {
   const v = await resolveVersion(db, project, query.version);
   const snapshot = await loadSnapshot(db, project.id, v.id);
   const formats = await projectFormats(db, project);
   const format = (query.format ?? formats[0]) as FormatId | undefined;
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
-  if (!REGISTRY[format].multiLanguage && query.lang === undefined) throw invalidArgument('lang is required for this format.');
+  if (!REGISTRY[format].multiLanguage && query.lang === undefined)
+    throw invalidArgument('lang is required for this format.');
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : snapshot.baseLang;
-  if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
+  if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang))
+    throw notFound(`Version ${v.id} has no ${lang}.`);
   collisionCheck(snapshot, [format]);
-  return { body: renderFile(snapshot, format, lang), type: REGISTRY[format].contentType, headers: { 'Cache-Control': 'private, max-age=60' } };
+  return {
+    body: renderFile(snapshot, format, lang),
+    type: REGISTRY[format].contentType,
+    headers: { 'Cache-Control': 'private, max-age=60' },
+  };
 }

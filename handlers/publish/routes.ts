@@ -9,10 +9,28 @@ import { conflict } from '../platform/errors.js';
 import type { ReplyOf } from '../platform/contract.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { collisionCheck } from './pull.js';
-import { buildSnapshot, cellGate, defaultParams, exhaustedOf, gateSummary, unapprovedIn, type Built, type GateSummary, type PublishParams } from './build.js';
+import {
+  buildSnapshot,
+  cellGate,
+  defaultParams,
+  exhaustedOf,
+  gateSummary,
+  unapprovedIn,
+  type Built,
+  type GateSummary,
+  type PublishParams,
+} from './build.js';
 import { preparedFor, type Prepared } from './prepare.js';
 import {
-  checkDailyCap, currentVersion, loadSnapshot, mintVersion, PreparedStale, resolveVersion, unapprovedOf, versionView, type MintInput,
+  checkDailyCap,
+  currentVersion,
+  loadSnapshot,
+  mintVersion,
+  PreparedStale,
+  resolveVersion,
+  unapprovedOf,
+  versionView,
+  type MintInput,
 } from './versions.js';
 
 /** What a publish would mint, from the live content or from the prepared publish, before the refusals. */
@@ -29,12 +47,18 @@ function liveCandidate(built: Built, formats: FormatId[]): Candidate {
   const { snapshot } = built;
   const serialized = serializeSnapshot(snapshot);
   return {
-    digest: serialized.digest, gates: gateSummary(built),
+    digest: serialized.digest,
+    gates: gateSummary(built),
     check: () => collisionCheck(snapshot, formats),
     mint: async () => ({
-      digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
+      digest: serialized.digest,
+      keyCount: snapshot.keys.length,
+      baseLang: snapshot.baseLang,
+      languages: snapshot.languages,
+      formats,
       // Rendered before the mint's transaction, which then holds the database only while objects are written.
-      unapproved: unapprovedIn(snapshot), content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
+      unapproved: unapprovedIn(snapshot),
+      content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
     }),
   };
 }
@@ -42,24 +66,49 @@ function liveCandidate(built: Built, formats: FormatId[]): Candidate {
 function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   const s = p.summary;
   return {
-    digest: p.digest, gates: s,
-    mint: async () => ({ digest: p.digest, keyCount: s.keyCount, baseLang: s.baseLang, languages: s.languages, formats, unapproved: s.unapproved, content: { prepared: p.source } }),
+    digest: p.digest,
+    gates: s,
+    mint: async () => ({
+      digest: p.digest,
+      keyCount: s.keyCount,
+      baseLang: s.baseLang,
+      languages: s.languages,
+      formats,
+      unapproved: s.unapproved,
+      content: { prepared: p.source },
+    }),
   };
 }
 
-const UNCHANGED = { unchanged: true, icuRejected: [] as string[], icuRejectedTotal: 0, markupRejected: [] as string[], markupRejectedTotal: 0 };
+const UNCHANGED = {
+  unchanged: true,
+  icuRejected: [] as string[],
+  icuRejectedTotal: 0,
+  markupRejected: [] as string[],
+  markupRejectedTotal: 0,
+};
 
 /** The refusals in their documented order, then the mint. */
-async function publishCandidate(ctx: Ctx<'publishVersion'>, project: ProjectRow, c: Candidate): Promise<ReplyOf<'publishVersion'>> {
+async function publishCandidate(
+  ctx: Ctx<'publishVersion'>,
+  project: ProjectRow,
+  c: Candidate,
+): Promise<ReplyOf<'publishVersion'>> {
   const { db } = ctx.app;
   const b = ctx.body ?? {};
   const g = c.gates;
   if (b.require_complete === true) {
     const exhausted = await exhaustedOf(db, g.markersByJob);
     if (g.pending > 0 || exhausted > 0 || g.icuRejectedTotal || g.markupRejectedTotal) {
-      throw conflict('fill_incomplete', `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`, {
-        pending: g.pending, exhausted, refused: { icu: g.icuRejectedTotal, markup: g.markupRejectedTotal },
-      });
+      throw conflict(
+        'fill_incomplete',
+        `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`,
+        {
+          pending: g.pending,
+          exhausted,
+          refused: { icu: g.icuRejectedTotal, markup: g.markupRejectedTotal },
+        },
+      );
     }
   }
   c.check?.();
@@ -69,11 +118,22 @@ async function publishCandidate(ctx: Ctx<'publishVersion'>, project: ProjectRow,
   }
   await checkDailyCap(db, project.id, Date.now());
   // skipIfIdentical again under the publish lock: of concurrent identical publishes, one mints.
-  const v = await mintVersion(db, ctx.app.objects, { ...(await c.mint()), project, label: b.label ?? null, restoredFrom: null, skipIfIdentical: b.skipIfIdentical === true });
+  const v = await mintVersion(db, ctx.app.objects, {
+    ...(await c.mint()),
+    project,
+    label: b.label ?? null,
+    restoredFrom: null,
+    skipIfIdentical: b.skipIfIdentical === true,
+  });
   if (v.unchanged) return { status: 200, body: versionView(v.row, UNCHANGED) };
   return {
     status: 201,
-    body: versionView(v.row, { icuRejected: g.icuRejected, icuRejectedTotal: g.icuRejectedTotal, markupRejected: g.markupRejected, markupRejectedTotal: g.markupRejectedTotal }),
+    body: versionView(v.row, {
+      icuRejected: g.icuRejected,
+      icuRejectedTotal: g.icuRejectedTotal,
+      markupRejected: g.markupRejected,
+      markupRejectedTotal: g.markupRejectedTotal,
+    }),
   };
 }
 
@@ -84,7 +144,10 @@ export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
   const defaults = await defaultParams(db, project);
   const { formats } = defaults;
   if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
-    throw conflict('output_format_conflict', `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`);
+    throw conflict(
+      'output_format_conflict',
+      `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`,
+    );
   }
   // `hold` degrades to `skip` (API.md 2.8): one snapshot, and one prepared publish, for both.
   const mode = b.incompleteMode === undefined ? defaults.mode : b.incompleteMode === 'source' ? 'source' : 'skip';
@@ -108,7 +171,10 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   if (bool(ws.require_approval) && !bool(from.all_approved)) {
     const { listed, total } = unapprovedOf(from);
-    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, { unapproved: listed, unapproved_total: total });
+    throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, {
+      unapproved: listed,
+      unapproved_total: total,
+    });
   }
   await checkDailyCap(db, project.id, Date.now());
   const snapshot = await loadSnapshot(db, project.id, from.id);
@@ -126,11 +192,25 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const formats = JSON.parse(from.formats) as FormatId[];
   const serialized = serializeSnapshot(snapshot);
   const v = await mintVersion(db, ctx.app.objects, {
-    project, digest: serialized.digest, keyCount: snapshot.keys.length, baseLang: snapshot.baseLang, languages: snapshot.languages, formats,
-    label: from.label, restoredFrom: from.id, unapproved: unapprovedOf(from), content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
+    project,
+    digest: serialized.digest,
+    keyCount: snapshot.keys.length,
+    baseLang: snapshot.baseLang,
+    languages: snapshot.languages,
+    formats,
+    label: from.label,
+    restoredFrom: from.id,
+    unapproved: unapprovedOf(from),
+    content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
   });
   return {
     status: 201,
-    body: versionView(v.row, { restoredFrom: from.id, icuRejected: capList(icu), icuRejectedTotal: icu.length, markupRejected: capList(markup), markupRejectedTotal: markup.length }),
+    body: versionView(v.row, {
+      restoredFrom: from.id,
+      icuRejected: capList(icu),
+      icuRejectedTotal: icu.length,
+      markupRejected: capList(markup),
+      markupRejectedTotal: markup.length,
+    }),
   };
 };

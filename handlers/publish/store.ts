@@ -13,8 +13,21 @@ const all = (tasks: Array<() => Promise<void>>) => {
 };
 
 /** Writes a rendered version's objects under the prepared token (publish/prepare.ts), for a publish to copy. */
-export async function writePrepared(objects: ObjectStore, projectId: string, token: string, r: RenderedDelivery): Promise<void> {
-  await all(r.objects.map((o) => () => objects.put(objectKeys.prepared(projectId, token, o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE })));
+export async function writePrepared(
+  objects: ObjectStore,
+  projectId: string,
+  token: string,
+  r: RenderedDelivery,
+): Promise<void> {
+  await all(
+    r.objects.map(
+      (o) => () =>
+        objects.put(objectKeys.prepared(projectId, token, o.file), o.body, {
+          contentType: o.contentType,
+          cacheControl: IMMUTABLE,
+        }),
+    ),
+  );
 }
 
 export async function deletePrepared(objects: ObjectStore, projectId: string, token: string): Promise<void> {
@@ -28,11 +41,23 @@ type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: stri
  * Writes a version's immutable objects under its id, in parallel, and returns the manifest that names them. The
  * manifest is not written here: it may only name a committed version (handlers/publish/manifest.ts writes it).
  */
-export async function writeDelivery(objects: ObjectStore, projectId: string, versionId: string, snapshotAt: number, source: DeliverySource): Promise<string> {
+export async function writeDelivery(
+  objects: ObjectStore,
+  projectId: string,
+  versionId: string,
+  snapshotAt: number,
+  source: DeliverySource,
+): Promise<string> {
   const target = (file: string) => objectKeys.bundle(projectId, versionId, file);
   const r: DeliveryIndex = 'rendered' in source ? source.rendered : source.prepared.index;
-  await all('rendered' in source
-    ? source.rendered.objects.map((o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }))
-    : source.prepared.index.objects.map((o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file))));
+  await all(
+    'rendered' in source
+      ? source.rendered.objects.map(
+          (o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }),
+        )
+      : source.prepared.index.objects.map(
+          (o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file)),
+        ),
+  );
   return manifestFor(projectId, versionId, snapshotAt, r);
 }

@@ -11,7 +11,14 @@ import type { Snapshot } from '../../publisher/snapshot.js';
 import { effectiveFormats, type ProjectRow } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { contentRev } from '../platform/content.js';
-import { dialectOf, isStoreRefusal, isUniqueViolation, lockProject, parseJson, retryContended } from '../platform/db.js';
+import {
+  dialectOf,
+  isStoreRefusal,
+  isUniqueViolation,
+  lockProject,
+  parseJson,
+  retryContended,
+} from '../platform/db.js';
 import { ApiError, notFound } from '../platform/errors.js';
 import { rateLimited } from '../platform/ratelimit.js';
 import { newEventId, recordEvent } from '../platform/events.js';
@@ -21,8 +28,19 @@ import { writeManifest } from './manifest.js';
 const DAILY_PUBLISH_CAP = 30;
 
 interface VersionRow {
-  project_id: string; id: string; day: string; seq: number; label: string | null; snapshot_at: number; digest: string;
-  formats: string; key_count: number; languages: string; restored_from: string | null; all_approved: unknown; unapproved: string | null;
+  project_id: string;
+  id: string;
+  day: string;
+  seq: number;
+  label: string | null;
+  snapshot_at: number;
+  digest: string;
+  formats: string;
+  key_count: number;
+  languages: string;
+  restored_from: string | null;
+  all_approved: unknown;
+  unapproved: string | null;
 }
 
 const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10).replace(/-/g, '.');
@@ -38,34 +56,59 @@ export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promis
   let row: VersionRow | undefined;
   if (ref === 'current') row = current;
   else if (ref === 'previous') {
-    row = current && await db('versions').where({ project_id: p.id })
-      .andWhere((w) => w.where('day', '<', current.day).orWhere((x) => x.where('day', current.day).andWhere('seq', '<', current.seq)))
-      .orderBy('day', 'desc').orderBy('seq', 'desc').first();
+    row =
+      current &&
+      (await db('versions')
+        .where({ project_id: p.id })
+        .andWhere((w) =>
+          w
+            .where('day', '<', current.day)
+            .orWhere((x) => x.where('day', current.day).andWhere('seq', '<', current.seq)),
+        )
+        .orderBy('day', 'desc')
+        .orderBy('seq', 'desc')
+        .first());
   } else row = await db('versions').where({ project_id: p.id, id: ref }).first();
   if (!row) throw notFound(`No version ${ref} in this project.`);
   return row;
 }
 
 export async function loadSnapshot(db: Db, projectId: string, versionId: string): Promise<Snapshot> {
-  const row = await db('versions as v').join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
-    .where({ 'v.project_id': projectId, 'v.id': versionId }).first('b.body');
+  const row = await db('versions as v')
+    .join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
+    .where({ 'v.project_id': projectId, 'v.id': versionId })
+    .first('b.body');
   return JSON.parse(row.body);
 }
 
 /** The effective output formats (API.md 4.3): configured, else the union of every retained version's. */
 export async function projectFormats(db: Db, p: ProjectRow): Promise<FormatId[]> {
   const rows = await db('versions').where({ project_id: p.id }).orderBy('day').orderBy('seq').select('formats');
-  return effectiveFormats(p, rows.map((r) => parseJson<string[]>(r.formats, []))) as FormatId[];
+  return effectiveFormats(
+    p,
+    rows.map((r) => parseJson<string[]>(r.formats, [])),
+  ) as FormatId[];
 }
 
 type PublishResult = components['schemas']['PublishResult'];
-type VersionFields = Omit<PublishResult, 'icuRejected' | 'icuRejectedTotal' | 'markupRejected' | 'markupRejectedTotal' | 'unchanged'>;
+type VersionFields = Omit<
+  PublishResult,
+  'icuRejected' | 'icuRejectedTotal' | 'markupRejected' | 'markupRejectedTotal' | 'unchanged'
+>;
 
 /** A version as the publish and restore answers show it, with the answer's own fields (`extra`). */
-export function versionView<E extends Omit<PublishResult, keyof VersionFields>>(v: VersionRow, extra: E): VersionFields & E {
+export function versionView<E extends Omit<PublishResult, keyof VersionFields>>(
+  v: VersionRow,
+  extra: E,
+): VersionFields & E {
   return {
-    versionId: v.id, label: v.label, snapshotAt: new Date(Number(v.snapshot_at)).toISOString(), keyCount: Number(v.key_count),
-    languages: parseJson<PublishResult['languages']>(v.languages, []), formats: parseJson<string[]>(v.formats, []), ...extra,
+    versionId: v.id,
+    label: v.label,
+    snapshotAt: new Date(Number(v.snapshot_at)).toISOString(),
+    keyCount: Number(v.key_count),
+    languages: parseJson<PublishResult['languages']>(v.languages, []),
+    formats: parseJson<string[]>(v.formats, []),
+    ...extra,
   };
 }
 
@@ -90,7 +133,10 @@ export async function checkDailyCap(db: Db, projectId: string, now: number): Pro
 }
 
 /** A version's cells that were not approved: the first ones as `key [lang]` (what a 409 lists) and how many. */
-export interface Unapproved { listed: string[]; total: number }
+export interface Unapproved {
+  listed: string[];
+  total: number;
+}
 
 /** Earlier versions stored the whole list; a version stores its capped list and total. */
 export function unapprovedOf(v: VersionRow): Unapproved {
@@ -100,7 +146,11 @@ export function unapprovedOf(v: VersionRow): Unapproved {
 }
 
 /** A prepared publish to mint from (prepare.ts): its objects are in the store under `token`. */
-export interface PreparedSource { token: string; rev: number; index: DeliveryIndex }
+export interface PreparedSource {
+  token: string;
+  rev: number;
+  index: DeliveryIndex;
+}
 
 /** The prepared publish was replaced, or the content changed, after the publish chose it: nothing was minted. */
 export class PreparedStale extends Error {}
@@ -133,8 +183,14 @@ async function lockPrepared(trx: Db, projectId: string) {
 }
 
 /** Inside the mint: the prepared publish is still the one chosen, and still the project's content. */
-async function checkPrepared(trx: Db, projectId: string, p: PreparedSource, row: { token: string; content_rev: unknown } | undefined): Promise<void> {
-  if (row?.token !== p.token || Number(row.content_rev) !== p.rev || (await contentRev(trx, projectId)) !== p.rev) throw new PreparedStale();
+async function checkPrepared(
+  trx: Db,
+  projectId: string,
+  p: PreparedSource,
+  row: { token: string; content_rev: unknown } | undefined,
+): Promise<void> {
+  if (row?.token !== p.token || Number(row.content_rev) !== p.rev || (await contentRev(trx, projectId)) !== p.rev)
+    throw new PreparedStale();
 }
 
 /** Stores a snapshot body once per project and digest. */
@@ -154,11 +210,17 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
   const { project } = m;
   let minted: Minted;
   try {
-    minted = await retryContended(() => db.transaction((trx) => mintIn(trx, objects, m)), { retryOn: isUniqueViolation });
+    minted = await retryContended(() => db.transaction((trx) => mintIn(trx, objects, m)), {
+      retryOn: isUniqueViolation,
+    });
   } catch (err) {
     if (!isStoreRefusal(err)) throw err;
     const current = await currentVersion(db, project);
-    throw new ApiError(503, 'unavailable', `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`);
+    throw new ApiError(
+      503,
+      'unavailable',
+      `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`,
+    );
   }
   if (minted.unchanged) return minted;
   try {
@@ -166,7 +228,11 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
   } catch (err) {
     // Committed already: whatever stopped the manifest, the answer says the version exists and delivery lags.
     const code = (err as { code?: string }).code ?? (err as Error).name;
-    throw new ApiError(503, 'unavailable', `Version ${minted.row.id} was minted, but the object store refused its manifest (${code}): delivery still serves the previous version until the store accepts writes, when a background sweep writes it. Do not publish again for this.`);
+    throw new ApiError(
+      503,
+      'unavailable',
+      `Version ${minted.row.id} was minted, but the object store refused its manifest (${code}): delivery still serves the previous version until the store accepts writes, when a background sweep writes it. Do not publish again for this.`,
+    );
   }
   return minted;
 }
@@ -189,23 +255,52 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
   const id = `${day}.${seq}`;
   const languages = [{ code: m.baseLang, isBase: true }, ...m.languages.map((code) => ({ code, isBase: false }))];
   const row: VersionRow = {
-    project_id: project.id, id, day, seq, label: m.label, snapshot_at: now, digest: m.digest,
-    formats: JSON.stringify(m.formats), key_count: m.keyCount, languages: JSON.stringify(languages),
-    restored_from: m.restoredFrom, all_approved: m.unapproved.total === 0, unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
+    project_id: project.id,
+    id,
+    day,
+    seq,
+    label: m.label,
+    snapshot_at: now,
+    digest: m.digest,
+    formats: JSON.stringify(m.formats),
+    key_count: m.keyCount,
+    languages: JSON.stringify(languages),
+    restored_from: m.restoredFrom,
+    all_approved: m.unapproved.total === 0,
+    unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
   };
   // The objects before any row: if the store refuses, the transaction has written nothing yet to roll back.
-  const manifest = await writeDelivery(objects, project.id, id, now, 'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered });
+  const manifest = await writeDelivery(
+    objects,
+    project.id,
+    id,
+    now,
+    'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered },
+  );
   await trx('versions').insert({ ...row, manifest, created_at: now });
   // A prepared publish stored its snapshot already.
   if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
   await trx('projects').where({ id: project.id }).update({ current_version: id });
-  if (publishedToday !== null) await trx('publish_days').where({ project_id: project.id, day }).update({ count: trx.raw('count + 1') });
+  if (publishedToday !== null)
+    await trx('publish_days')
+      .where({ project_id: project.id, day })
+      .update({ count: trx.raw('count + 1') });
   else await trx('publish_days').insert({ project_id: project.id, day, count: 1 });
   const eventId = newEventId();
-  await recordEvent(trx, project.id, 'strings.published', {
-    id: eventId, type: 'strings.published', schemaVersion: 1, createdAt: new Date(now).toISOString(),
-    project: { id: project.id, handle: project.handle, slug: project.slug },
-    data: { versionId: id, label: m.label, keyCount: m.keyCount, languages },
-  }, now, eventId);
+  await recordEvent(
+    trx,
+    project.id,
+    'strings.published',
+    {
+      id: eventId,
+      type: 'strings.published',
+      schemaVersion: 1,
+      createdAt: new Date(now).toISOString(),
+      project: { id: project.id, handle: project.handle, slug: project.slug },
+      data: { versionId: id, label: m.label, keyCount: m.keyCount, languages },
+    },
+    now,
+    eventId,
+  );
   return { row, unchanged: false };
 }

@@ -6,13 +6,23 @@ import { createHash } from 'node:crypto';
 const DIGEST = /^\d{19}$/;
 
 function segment(raw: string): string[] {
-  return raw
-    // camelCase and PascalCase boundaries become segment breaks.
-    .replace(/([a-z0-9])([A-Z])/g, '$1.$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1.$2')
-    .split('.')
-    .map((s) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').replace(/_+/g, '_'))
-    .filter(Boolean);
+  return (
+    raw
+      // camelCase and PascalCase boundaries become segment breaks.
+      .replace(/([a-z0-9])([A-Z])/g, '$1.$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1.$2')
+      .split('.')
+      .map((s) =>
+        s
+          .normalize('NFKD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toLowerCase()
+          .replace(/[^a-z0-9_]+/g, '_')
+          .replace(/^_+|_+$/g, '')
+          .replace(/_+/g, '_'),
+      )
+      .filter(Boolean)
+  );
 }
 
 export function canonicalKey(fileKey: string): string {

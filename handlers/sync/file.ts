@@ -16,7 +16,8 @@ function decode(contentBase64: string): string {
     throw new ApiError(400, 'invalid_base64', 'contentBase64 is not valid base64.');
   }
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > MAX_DECODED) throw new ApiError(413, 'payload_too_large', `The decoded file is larger than ${MAX_DECODED} bytes.`);
+  if (bytes.length > MAX_DECODED)
+    throw new ApiError(413, 'payload_too_large', `The decoded file is larger than ${MAX_DECODED} bytes.`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
@@ -27,13 +28,21 @@ function decode(contentBase64: string): string {
 export function valueIcuOk(v: CatalogValue): boolean {
   const texts = v.kind === 'text' ? [v.text] : Object.values(v.forms);
   // Markup is checked at publish; here only the ICU syntax (tags such as <1>…</1> are text).
-  return texts.every((t) => typeof t === 'string' && t !== '' && isValidIcu(t, 'text'))
-    && (v.kind === 'text' || Object.hasOwn(v.forms, 'other'));
+  return (
+    texts.every((t) => typeof t === 'string' && t !== '' && isValidIcu(t, 'text')) &&
+    (v.kind === 'text' || Object.hasOwn(v.forms, 'other'))
+  );
 }
 
-interface SyncFile { format: FormatId; catalog: Catalog }
+interface SyncFile {
+  format: FormatId;
+  catalog: Catalog;
+}
 
-export function readSyncFile(body: { contentBase64: string; format?: string; fileName?: string }, baseLang: string): SyncFile {
+export function readSyncFile(
+  body: { contentBase64: string; format?: string; fileName?: string },
+  baseLang: string,
+): SyncFile {
   const text = decode(body.contentBase64);
   const detected = detectFormat(text, body.fileName);
   const declared = body.format as FormatId | undefined;
@@ -43,7 +52,11 @@ export function readSyncFile(body: { contentBase64: string; format?: string; fil
   }
   const format = declared ?? detected;
   if (!format || !REGISTRY[format].syncable) {
-    throw new ApiError(400, 'format_not_syncable', `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file.`);
+    throw new ApiError(
+      400,
+      'format_not_syncable',
+      `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file.`,
+    );
   }
   let catalog: Catalog;
   try {
@@ -52,16 +65,31 @@ export function readSyncFile(body: { contentBase64: string; format?: string; fil
     if (err instanceof FormatError) throw new ApiError(400, err.code, err.message);
     throw invalidArgument(`The file is not a valid ${format} file.`);
   }
-  if (catalog.entries.length > MAX_ENTRIES) throw new ApiError(400, 'too_many_entries', `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`);
+  if (catalog.entries.length > MAX_ENTRIES)
+    throw new ApiError(
+      400,
+      'too_many_entries',
+      `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`,
+    );
   const declaredLang = catalog.sourceLanguage ?? null;
   if (declaredLang !== null) {
     let code: string;
-    try { code = normalizeLanguage(declaredLang); } catch { throw new ApiError(400, 'source_language_mismatch', `"${declaredLang}" is not a language code.`); }
-    if (!sameLanguageAndScript(code, baseLang)) throw new ApiError(400, 'source_language_mismatch', `The file's language is ${declaredLang}; the project's base language is ${baseLang}.`);
+    try {
+      code = normalizeLanguage(declaredLang);
+    } catch {
+      throw new ApiError(400, 'source_language_mismatch', `"${declaredLang}" is not a language code.`);
+    }
+    if (!sameLanguageAndScript(code, baseLang))
+      throw new ApiError(
+        400,
+        'source_language_mismatch',
+        `The file's language is ${declaredLang}; the project's base language is ${baseLang}.`,
+      );
   }
   for (const e of catalog.entries) {
     for (const [lang, v] of Object.entries(e.values)) {
-      if (!valueIcuOk(v)) throw invalidArgument(`${e.fileKey} [${lang}]: values must be non-empty ICU message strings.`);
+      if (!valueIcuOk(v))
+        throw invalidArgument(`${e.fileKey} [${lang}]: values must be non-empty ICU message strings.`);
     }
   }
   return { format, catalog };

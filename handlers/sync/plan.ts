@@ -15,11 +15,13 @@ import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
 import { cellStates, type CellState } from '../translate/cells.js';
 import { canonicalKey } from './canonical.js';
 
-
 /** Characters of an entry's comment (xcstrings `comment`). */
 const MAX_COMMENT = 4000;
 
-interface Cell { icu: string; forms: Forms | null }
+interface Cell {
+  icu: string;
+  forms: Forms | null;
+}
 
 function cellOf(v: CatalogValue): Cell {
   if (v.kind === 'text') return { icu: v.text, forms: null };
@@ -38,14 +40,29 @@ export interface EntryPlan {
   source: Cell;
   token: string;
   /** Existing key, if any. */
-  key?: { id: number; token: string; source: string; forms: string | null; enabled: boolean; verified: boolean; fileKey: string | null; comment: string | null; meta: string | null };
+  key?: {
+    id: number;
+    token: string;
+    source: string;
+    forms: string | null;
+    enabled: boolean;
+    verified: boolean;
+    fileKey: string | null;
+    comment: string | null;
+    meta: string | null;
+  };
   action: 'create' | 'update' | 'match' | 'kept';
   reenable: boolean;
   /** Target cells the file carries, by project language code. */
   cells: Map<string, Cell>;
 }
 
-export interface TranslationWrite { entry: EntryPlan; lang: string; cell: Cell; replace: boolean }
+export interface TranslationWrite {
+  entry: EntryPlan;
+  lang: string;
+  cell: Cell;
+  replace: boolean;
+}
 
 export interface SyncPlan {
   entries: EntryPlan[];
@@ -53,7 +70,15 @@ export interface SyncPlan {
   writes: TranslationWrite[];
   conflicts: Conflict[];
   diagnostics: Diagnostic[];
-  counts: { created: number; updatedSources: number; matchedSources: number; updatedTranslations: number; unchangedTranslations: number; disabledOrphans: number; reenabled: number };
+  counts: {
+    created: number;
+    updatedSources: number;
+    matchedSources: number;
+    updatedTranslations: number;
+    unchangedTranslations: number;
+    disabledOrphans: number;
+    reenabled: number;
+  };
   /** Project target languages an AI fill may use (live, ai mode). */
   fillLangs: string[];
   /** Languages the file carries cells for (project codes, base excluded). */
@@ -64,7 +89,10 @@ export interface SyncPlan {
 }
 
 export async function planSync(
-  db: Db, project: ProjectRow, catalog: Catalog, opts: { onConflict: 'server' | 'file'; pulledAt: number | null; baseOnly: boolean },
+  db: Db,
+  project: ProjectRow,
+  catalog: Catalog,
+  opts: { onConflict: 'server' | 'file'; pulledAt: number | null; baseOnly: boolean },
 ): Promise<SyncPlan> {
   const base = project.base_lang;
   const live = await listLanguages(db, project.id);
@@ -80,7 +108,11 @@ export async function planSync(
   const targetSpelling = new Map<string, string>();
   for (const s of spellings) {
     let code: string;
-    try { code = normalizeLanguage(s); } catch { throw invalidArgument(`"${s}" is not a language code.`); }
+    try {
+      code = normalizeLanguage(s);
+    } catch {
+      throw invalidArgument(`"${s}" is not a language code.`);
+    }
     languageSpellings[code] = s;
     if (opts.baseOnly) continue;
     if (baseSpelling === null && sameLanguageAndScript(code, base)) baseSpelling = s;
@@ -92,12 +124,18 @@ export async function planSync(
   for (const e of catalog.entries) {
     // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 200 (canonical.ts).
     if (e.fileKey === '') throw invalidArgument('A key of the file is empty: every entry needs a name.');
-    if (e.comment && e.comment.length > MAX_COMMENT) throw invalidArgument(`${e.fileKey.slice(0, 100)}: the comment is longer than ${MAX_COMMENT} characters.`);
+    if (e.comment && e.comment.length > MAX_COMMENT)
+      throw invalidArgument(`${e.fileKey.slice(0, 100)}: the comment is longer than ${MAX_COMMENT} characters.`);
     const name = canonicalKey(e.fileKey);
     const clash = names.get(name);
-    if (clash !== undefined) throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
+    if (clash !== undefined)
+      throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
     names.set(name, e.fileKey);
-    const baseValue = opts.baseOnly ? Object.values(e.values)[0] : (baseSpelling ? own(e.values, baseSpelling) : undefined);
+    const baseValue = opts.baseOnly
+      ? Object.values(e.values)[0]
+      : baseSpelling
+        ? own(e.values, baseSpelling)
+        : undefined;
     // A catalog entry without a base value uses its key as the source text (as Xcode does).
     const source = baseValue ? cellOf(baseValue) : { icu: e.fileKey, forms: null };
     const cells = new Map<string, Cell>();
@@ -106,14 +144,35 @@ export async function planSync(
       if (v) cells.set(code, cellOf(v));
     }
     // Remembered so a pull writes the entry back without a base localization, as it came.
-    const meta = baseValue || opts.baseOnly ? e.meta ?? null : { ...(e.meta ?? {}), noSourceLocalization: true };
+    const meta = baseValue || opts.baseOnly ? (e.meta ?? null) : { ...(e.meta ?? {}), noSourceLocalization: true };
     entries.push({
-      name, fileKey: e.fileKey, comment: e.comment ?? null, meta, source, cells,
-      token: contentToken(source.forms ? null : source.icu, source.forms, null), action: 'create', reenable: false,
+      name,
+      fileKey: e.fileKey,
+      comment: e.comment ?? null,
+      meta,
+      source,
+      cells,
+      token: contentToken(source.forms ? null : source.icu, source.forms, null),
+      action: 'create',
+      reenable: false,
     });
   }
 
-  const existing = await db('keys').where('project_id', project.id).select('id', 'name', 'token', 'source', 'forms', 'enabled', 'source_verified', 'source_updated_at', 'file_key', 'comment', 'meta');
+  const existing = await db('keys')
+    .where('project_id', project.id)
+    .select(
+      'id',
+      'name',
+      'token',
+      'source',
+      'forms',
+      'enabled',
+      'source_verified',
+      'source_updated_at',
+      'file_key',
+      'comment',
+      'meta',
+    );
   const byName = new Map(existing.map((k) => [k.name, k]));
   // Tokens are unique per project (translate deduplicates by them), but a file may hold one text under two
   // keys: the second gets a token salted with its name.
@@ -122,23 +181,63 @@ export async function planSync(
     const plain = ep.token;
     const salted = contentToken(ep.source.forms ? null : ep.source.icu, ep.source.forms, `\u0000${ep.name}`);
     const stored = byName.get(ep.name)?.token;
-    if (stored === plain || stored === salted) { ep.token = stored; tokenOwner.set(stored, ep.name); continue; }
+    if (stored === plain || stored === salted) {
+      ep.token = stored;
+      tokenOwner.set(stored, ep.name);
+      continue;
+    }
     const owner = tokenOwner.get(plain);
     ep.token = owner === undefined || owner === ep.name ? plain : salted;
     tokenOwner.set(ep.token, ep.name);
   }
-  const counts = { created: 0, updatedSources: 0, matchedSources: 0, updatedTranslations: 0, unchangedTranslations: 0, disabledOrphans: 0, reenabled: 0 };
+  const counts = {
+    created: 0,
+    updatedSources: 0,
+    matchedSources: 0,
+    updatedTranslations: 0,
+    unchangedTranslations: 0,
+    disabledOrphans: 0,
+    reenabled: 0,
+  };
   const conflicts: Conflict[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const ep of entries) {
     const k = byName.get(ep.name);
-    if (!k) { ep.action = 'create'; counts.created++; continue; }
-    ep.key = { id: Number(k.id), token: k.token, source: k.source, forms: k.forms, enabled: bool(k.enabled), verified: bool(k.source_verified), fileKey: k.file_key, comment: k.comment, meta: k.meta };
-    if (!ep.key.enabled) { ep.reenable = true; counts.reenabled++; }
-    if (k.token === ep.token) { ep.action = 'match'; counts.matchedSources++; continue; }
+    if (!k) {
+      ep.action = 'create';
+      counts.created++;
+      continue;
+    }
+    ep.key = {
+      id: Number(k.id),
+      token: k.token,
+      source: k.source,
+      forms: k.forms,
+      enabled: bool(k.enabled),
+      verified: bool(k.source_verified),
+      fileKey: k.file_key,
+      comment: k.comment,
+      meta: k.meta,
+    };
+    if (!ep.key.enabled) {
+      ep.reenable = true;
+      counts.reenabled++;
+    }
+    if (k.token === ep.token) {
+      ep.action = 'match';
+      counts.matchedSources++;
+      continue;
+    }
     if (opts.pulledAt !== null && Number(k.source_updated_at) > opts.pulledAt) {
       const overwrite = opts.onConflict === 'file';
-      conflicts.push({ key: ep.name, lang: base, kind: 'source', resolution: overwrite ? 'overwritten' : 'kept', storedValue: k.source, fileValue: ep.source.icu });
+      conflicts.push({
+        key: ep.name,
+        lang: base,
+        kind: 'source',
+        resolution: overwrite ? 'overwritten' : 'kept',
+        storedValue: k.source,
+        fileValue: ep.source.icu,
+      });
       if (!overwrite) {
         ep.action = 'kept';
         // Cells of the other shape than the kept source are withheld.
@@ -170,13 +269,35 @@ export async function planSync(
     for (const [lang, cell] of ep.cells) {
       fileLangs.add(lang);
       const r = ep.key ? rowOf(ep.key.id, lang) : undefined;
-      if (!r || r.status === 'pending') { writes.push({ entry: ep, lang, cell, replace: false }); counts.updatedTranslations++; continue; }
-      if (r.value === cell.icu) { counts.unchangedTranslations++; continue; }
+      if (!r || r.status === 'pending') {
+        writes.push({ entry: ep, lang, cell, replace: false });
+        counts.updatedTranslations++;
+        continue;
+      }
+      if (r.value === cell.icu) {
+        counts.unchangedTranslations++;
+        continue;
+      }
       const signedOff = r.status === 'reviewed' || r.status === 'approved';
-      if (r.origin === 'import' && !signedOff) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; continue; }
+      if (r.origin === 'import' && !signedOff) {
+        writes.push({ entry: ep, lang, cell, replace: true });
+        counts.updatedTranslations++;
+        continue;
+      }
       const overwrite = opts.onConflict === 'file';
-      conflicts.push({ key: ep.name, lang, kind: 'translation', resolution: overwrite ? 'overwritten' : 'kept', storedStatus: r.status as Conflict['storedStatus'], storedValue: r.value ?? undefined, fileValue: cell.icu });
-      if (overwrite) { writes.push({ entry: ep, lang, cell, replace: true }); counts.updatedTranslations++; }
+      conflicts.push({
+        key: ep.name,
+        lang,
+        kind: 'translation',
+        resolution: overwrite ? 'overwritten' : 'kept',
+        storedStatus: r.status as Conflict['storedStatus'],
+        storedValue: r.value ?? undefined,
+        fileValue: cell.icu,
+      });
+      if (overwrite) {
+        writes.push({ entry: ep, lang, cell, replace: true });
+        counts.updatedTranslations++;
+      }
     }
   }
   for (const lang of fillLangs) if (!fileLangs.has(lang)) diagnostics.push({ code: 'LANG_NOT_IN_FILE', lang });
@@ -194,7 +315,8 @@ export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: Entr
     const verified = ep.key?.verified ?? false;
     if (!willBeEnabled || (bool(project.auto_verify) && !verified)) continue;
     const keyId = keyIdOf(ep);
-    const source = ep.action === 'kept' ? { icu: ep.key!.source, forms: parseJson<Forms | null>(ep.key!.forms, null) } : ep.source;
+    const source =
+      ep.action === 'kept' ? { icu: ep.key!.source, forms: parseJson<Forms | null>(ep.key!.forms, null) } : ep.source;
     const cost = pairCost(source.icu, source.forms);
     for (const lang of plan.fillLangs) {
       if (ep.cells.has(lang)) continue;

@@ -46,34 +46,56 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   if (ctx.dryRun) {
     const { catalog, opts } = read();
     const plan = await planSync(db, project, catalog, opts);
-    const fill = canFill ? fillPairs(plan, project, (e) => e.key?.id ?? null) : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
+    const fill = canFill
+      ? fillPairs(plan, project, (e) => e.key?.id ?? null)
+      : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
     const keyRefusal = await keyLimitRefusal(db, project.workspace_id, plan.counts.created);
-    return { body: { ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }), accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal } };
+    return {
+      body: {
+        ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
+      },
+    };
   }
 
   // The request record comes first: a refused file is recorded under the requestId too.
-  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval }, 'sync', async (scope) => {
-    const { format, catalog, opts } = read();
-    // Whole-catalog syncs of a project run one at a time (the file is the whole catalog: the last one wins whole,
-    // as in any serial order); a deadlock with a push, or a key a push inserted first, is another try.
-    return retryContended(() => db.transaction(async (trx) => {
-      await lockProject(trx, project.id, 'sync');
-      return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, approval: ctx.approval, scope });
-    }), { retryOn: isUniqueViolation });
-  });
+  return withRequestRecord(
+    db,
+    { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval },
+    'sync',
+    async (scope) => {
+      const { format, catalog, opts } = read();
+      // Whole-catalog syncs of a project run one at a time (the file is the whole catalog: the last one wins whole,
+      // as in any serial order); a deadlock with a push, or a key a push inserted first, is another try.
+      return retryContended(
+        () =>
+          db.transaction(async (trx) => {
+            await lockProject(trx, project.id, 'sync');
+            return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, approval: ctx.approval, scope });
+          }),
+        { retryOn: isUniqueViolation },
+      );
+    },
+  );
 };
 
 async function apply(
-  trx: Db, jobs: JobQueue, project: ProjectRow, format: string, catalog: Parameters<typeof planSync>[2], opts: Parameters<typeof planSync>[3],
+  trx: Db,
+  jobs: JobQueue,
+  project: ProjectRow,
+  format: string,
+  catalog: Parameters<typeof planSync>[2],
+  opts: Parameters<typeof planSync>[3],
   run: { canFill: boolean; approval: Approval; scope: RequestScope },
 ) {
   const now = Date.now();
   const plan = await planSync(trx, project, catalog, opts);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
-  if (run.approval.guardsSpending && run.canFill) run.approval.spend(fillPairs(plan, project, (e) => e.key?.id ?? null).estimate);
+  if (run.approval.guardsSpending && run.canFill)
+    run.approval.spend(fillPairs(plan, project, (e) => e.key?.id ?? null).estimate);
 
   const ids = new Map<string, number>();
   for (const ep of plan.entries) if (ep.key) ids.set(ep.name, ep.key.id);
@@ -81,14 +103,36 @@ async function apply(
 
   const creates = plan.entries.filter((e) => e.action === 'create');
   for (const part of chunks(creates)) {
-    await trx('keys').insert(part.map((e) => ({
-      project_id: project.id, name: e.name, token: e.token, source: e.source.icu, forms: json(e.source.forms), ctx: null,
-      enabled: true, source_verified: false, captured: false, created_by: 'sync', source_updated_at: now, created_at: now, updated_at: now,
-      file_key: e.fileKey, comment: e.comment, meta: json(e.meta),
-    })));
+    await trx('keys').insert(
+      part.map((e) => ({
+        project_id: project.id,
+        name: e.name,
+        token: e.token,
+        source: e.source.icu,
+        forms: json(e.source.forms),
+        ctx: null,
+        enabled: true,
+        source_verified: false,
+        captured: false,
+        created_by: 'sync',
+        source_updated_at: now,
+        created_at: now,
+        updated_at: now,
+        file_key: e.fileKey,
+        comment: e.comment,
+        meta: json(e.meta),
+      })),
+    );
   }
   for (const part of chunks(creates)) {
-    for (const r of await trx('keys').where('project_id', project.id).whereIn('name', part.map((e) => e.name)).select('id', 'name')) ids.set(r.name, Number(r.id));
+    for (const r of await trx('keys')
+      .where('project_id', project.id)
+      .whereIn(
+        'name',
+        part.map((e) => e.name),
+      )
+      .select('id', 'name'))
+      ids.set(r.name, Number(r.id));
   }
   // A sync of an unchanged file writes nothing, and leaves the prepared publish standing.
   let changed = creates.length > 0 || plan.orphans.length > 0 || plan.writes.length > 0;
@@ -97,7 +141,15 @@ async function apply(
     if (!e.key) continue;
     const row: Record<string, unknown> = {};
     if (e.action === 'update') {
-      history.push({ key_id: e.key.id, project_id: project.id, token: e.key.token, source: e.key.source, forms: e.key.forms, ctx: null, replaced_at: now });
+      history.push({
+        key_id: e.key.id,
+        project_id: project.id,
+        token: e.key.token,
+        source: e.key.source,
+        forms: e.key.forms,
+        ctx: null,
+        replaced_at: now,
+      });
       Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
     }
     if (e.reenable) row.enabled = true;
@@ -105,25 +157,45 @@ async function apply(
     if (e.key.comment !== e.comment) row.comment = e.comment;
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
     if (!Object.keys(row).length) continue;
-    await trx('keys').where({ id: e.key.id }).update({ ...row, updated_at: now });
+    await trx('keys')
+      .where({ id: e.key.id })
+      .update({ ...row, updated_at: now });
     changed = true;
   }
   for (const part of chunks(history)) await trx('key_history').insert(part);
-  for (const part of chunks(plan.orphans)) await trx('keys').whereIn('id', part).update({ enabled: false, updated_at: now });
+  for (const part of chunks(plan.orphans))
+    await trx('keys').whereIn('id', part).update({ enabled: false, updated_at: now });
 
   // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
   // stored values give way, so one bulk upsert writes them all.
   const imported = plan.writes.map((w) => ({
-    key_id: ids.get(w.entry.name)!, lang: w.lang, project_id: project.id, value: w.cell.icu, status: 'translated', origin: 'import', job_id: null, updated_at: now,
+    key_id: ids.get(w.entry.name)!,
+    lang: w.lang,
+    project_id: project.id,
+    value: w.cell.icu,
+    status: 'translated',
+    origin: 'import',
+    job_id: null,
+    updated_at: now,
   }));
   for (const part of chunks(imported)) {
-    await trx('translations').insert(part).onConflict(['key_id', 'lang']).merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
+    await trx('translations')
+      .insert(part)
+      .onConflict(['key_id', 'lang'])
+      .merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
   }
 
-  const meta = JSON.stringify({ ...(catalog.meta ?? {}), sourceLanguage: catalog.sourceLanguage, languageSpellings: plan.languageSpellings });
+  const meta = JSON.stringify({
+    ...(catalog.meta ?? {}),
+    sourceLanguage: catalog.sourceLanguage,
+    languageSpellings: plan.languageSpellings,
+  });
   const stored = await trx('project_catalogs').where({ project_id: project.id, format }).first('meta');
   if (stored?.meta !== meta) {
-    await trx('project_catalogs').insert({ project_id: project.id, format, meta, updated_at: now }).onConflict(['project_id', 'format']).merge(['meta', 'updated_at']);
+    await trx('project_catalogs')
+      .insert({ project_id: project.id, format, meta, updated_at: now })
+      .onConflict(['project_id', 'format'])
+      .merge(['meta', 'updated_at']);
     changed = true;
   }
 
@@ -134,7 +206,11 @@ async function apply(
     await insertMarkers(trx, project.id, pairs, now);
     if (pairs.length) changed = true;
     const queued = await enqueueFill(trx, jobs, project, pairs, now);
-    if (queued) { trackingToken = queued.trackingToken; estimatedCredits = queued.estimate; changed = true; }
+    if (queued) {
+      trackingToken = queued.trackingToken;
+      estimatedCredits = queued.estimate;
+      changed = true;
+    }
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = result(plan, { estimatedCredits, balance, trackingToken });

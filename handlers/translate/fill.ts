@@ -15,18 +15,37 @@ import { charge, release } from './credits.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
-interface Pair { key_id: number; lang: string; cost_mc: number }
+interface Pair {
+  key_id: number;
+  lang: string;
+  cost_mc: number;
+}
 
 /** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
-async function storeValues(trx: Db, projectId: string, rows: Array<{ keyId: number; lang: string; value: string }>, now: number) {
+async function storeValues(
+  trx: Db,
+  projectId: string,
+  rows: Array<{ keyId: number; lang: string; value: string }>,
+  now: number,
+) {
   if (!rows.length) return;
-  const values = rows.map((r) => ({ key_id: r.keyId, lang: r.lang, project_id: projectId, value: r.value, status: 'translated', origin: 'ai', job_id: null, updated_at: now }));
+  const values = rows.map((r) => ({
+    key_id: r.keyId,
+    lang: r.lang,
+    project_id: projectId,
+    value: r.value,
+    status: 'translated',
+    origin: 'ai',
+    job_id: null,
+    updated_at: now,
+  }));
   for (const part of chunks(values, 300)) {
     const q = trx('translations').insert(part).toSQL().toNative();
-    const sql = dialectOf(trx) === 'mysql'
-      // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
-      ? `${q.sql} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
-      : `${q.sql} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
+    const sql =
+      dialectOf(trx) === 'mysql'
+        ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
+          `${q.sql} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
+        : `${q.sql} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
     await trx.raw(sql, q.bindings as any[]);
   }
 }
@@ -51,7 +70,11 @@ async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string): P
   for (const p of pairs) byLang.set(p.lang, [...(byLang.get(p.lang) ?? []), p.key_id]);
   let moved = 0;
   for (const [lang, ids] of byLang) {
-    for (const part of chunks(ids)) moved += await trx('fill_pairs').where({ job_id: jobId, lang, state: 'pending' }).whereIn('key_id', part).update({ state });
+    for (const part of chunks(ids))
+      moved += await trx('fill_pairs')
+        .where({ job_id: jobId, lang, state: 'pending' })
+        .whereIn('key_id', part)
+        .update({ state });
   }
   return moved;
 }
@@ -65,7 +88,9 @@ async function finish(db: Db, ctx: JobContext, jobId: number, status: string, no
     if (status === 'failed') {
       const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
       await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).update({ state: 'failed' });
-      await trx('fill_jobs').where({ id: jobId }).update({ failed: trx.raw('failed + ?', [Number(left[0].n)]) });
+      await trx('fill_jobs')
+        .where({ id: jobId })
+        .update({ failed: trx.raw('failed + ?', [Number(left[0].n)]) });
     }
     await trx('fill_jobs').where({ id: jobId }).update({ status, held_mc: 0, updated_at: now, finished_at: now });
   });
@@ -88,11 +113,28 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
       // One target language per engine call: an engine request covers one language pair.
       const next = await db('fill_pairs').where({ job_id: jobId, state: 'pending' }).first('lang');
       if (!next) break;
-      const pairs: Pair[] = await db('fill_pairs').where({ job_id: jobId, state: 'pending', lang: next.lang }).orderBy('key_id').limit(engine.maxBatch).select('key_id', 'lang', 'cost_mc');
-      const keys = new Map((await db('keys').whereIn('id', [...new Set(pairs.map((p) => p.key_id))]).select('id', 'name', 'source', 'ctx', 'enabled')).map((k) => [Number(k.id), k]));
+      const pairs: Pair[] = await db('fill_pairs')
+        .where({ job_id: jobId, state: 'pending', lang: next.lang })
+        .orderBy('key_id')
+        .limit(engine.maxBatch)
+        .select('key_id', 'lang', 'cost_mc');
+      const keys = new Map(
+        (
+          await db('keys')
+            .whereIn('id', [...new Set(pairs.map((p) => p.key_id))])
+            .select('id', 'name', 'source', 'ctx', 'enabled')
+        ).map((k) => [Number(k.id), k]),
+      );
       const items = pairs.map((p, n) => {
         const k = keys.get(Number(p.key_id));
-        return { id: String(n), key: k?.name ?? '', ctx: k?.ctx ?? null, source: k?.source ?? '', sourceLang: project.base_lang, targetLang: p.lang };
+        return {
+          id: String(n),
+          key: k?.name ?? '',
+          ctx: k?.ctx ?? null,
+          source: k?.source ?? '',
+          sourceLang: project.base_lang,
+          targetLang: p.lang,
+        };
       });
       const outcomes = new Map((await engine.translate(items)).map((o) => [o.id, o]));
       const done: Array<{ keyId: number; lang: string; value: string }> = [];
@@ -111,7 +153,12 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
       const ok = await db.transaction(async (trx) => {
         await ctx.fence(trx);
         // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
-        const mine = await stillPending(trx, jobId, next.lang, pairs.map((p) => Number(p.key_id)));
+        const mine = await stillPending(
+          trx,
+          jobId,
+          next.lang,
+          pairs.map((p) => Number(p.key_id)),
+        );
         const isMine = (p: Pair) => mine.has(Number(p.key_id));
         const translated = translatedPairs.filter(isMine);
         const failed = failedPairs.filter(isMine);
@@ -122,10 +169,15 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
         await storeValues(trx, job.project_id, values, now);
         const nTranslated = await setPairs(trx, jobId, translated, 'translated');
         const nFailed = await setPairs(trx, jobId, failed, 'failed');
-        await trx('fill_jobs').where({ id: jobId }).update({
-          translated: trx.raw('translated + ?', [nTranslated]), failed: trx.raw('failed + ?', [nFailed]),
-          charged_mc: trx.raw('charged_mc + ?', [chargeMc]), held_mc: trx.raw('held_mc - ?', [releaseMc]), updated_at: now,
-        });
+        await trx('fill_jobs')
+          .where({ id: jobId })
+          .update({
+            translated: trx.raw('translated + ?', [nTranslated]),
+            failed: trx.raw('failed + ?', [nFailed]),
+            charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
+            held_mc: trx.raw('held_mc - ?', [releaseMc]),
+            updated_at: now,
+          });
         if (values.length) await contentChanged(trx, job.project_id, now);
         return true;
       });
@@ -142,4 +194,3 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
     if (!permanent) throw err;
   }
 }
-

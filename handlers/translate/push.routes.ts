@@ -16,7 +16,6 @@ import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../../publisher/icu.js';
 
-
 interface Unit {
   source: string; // ICU message (plural forms are composed into one plural message)
   forms: Forms | null;
@@ -28,11 +27,26 @@ interface Unit {
   previousCtx?: string;
 }
 
-interface KeyRow { id: number; name: string; token: string; enabled: unknown; source_verified: unknown; source: string; forms: string | null; ctx?: string | null; created_by: string | null }
+interface KeyRow {
+  id: number;
+  name: string;
+  token: string;
+  enabled: unknown;
+  source_verified: unknown;
+  source: string;
+  forms: string | null;
+  ctx?: string | null;
+  created_by: string | null;
+}
 
 interface UnitResult {
-  key: string; token: string; outcome: 'created' | 'matched' | 'carriedOver' | 'contended';
-  translated: string[]; pending: string[]; gated?: true; disabled?: true;
+  key: string;
+  token: string;
+  outcome: 'created' | 'matched' | 'carriedOver' | 'contended';
+  translated: string[];
+  pending: string[];
+  gated?: true;
+  disabled?: true;
 }
 
 function prepare(u: any): Unit {
@@ -57,15 +71,26 @@ async function chunked<T, R>(items: T[], fn: (chunk: T[]) => Promise<R[]>): Prom
 }
 
 const keysByTokens = (db: Db, projectId: string, tokens: string[]) =>
-  chunked(tokens, (c) => db('keys').where('project_id', projectId).whereIn('token', c).select<KeyRow[]>('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'));
+  chunked(tokens, (c) =>
+    db('keys')
+      .where('project_id', projectId)
+      .whereIn('token', c)
+      .select<KeyRow[]>('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'),
+  );
 
 /** The key a copy edit names: by its previous token (live or in history), or by previous source and ctx. */
 async function findPrevious(db: Db, projectId: string, u: Unit): Promise<KeyRow | undefined> {
-  const tokens = [u.previousToken, u.previousSource !== undefined ? contentToken(u.previousSource, null, u.previousCtx ?? u.ctx) : undefined].filter(Boolean) as string[];
+  const tokens = [
+    u.previousToken,
+    u.previousSource !== undefined ? contentToken(u.previousSource, null, u.previousCtx ?? u.ctx) : undefined,
+  ].filter(Boolean) as string[];
   for (const t of tokens) {
     const live = await db('keys').where({ project_id: projectId, token: t }).first();
     if (live) return live;
-    const hist = await db('key_history').where({ project_id: projectId, token: t }).orderBy('id', 'desc').first('key_id');
+    const hist = await db('key_history')
+      .where({ project_id: projectId, token: t })
+      .orderBy('id', 'desc')
+      .first('key_id');
     if (hist) return db('keys').where({ id: hist.key_id }).first();
   }
   return undefined;
@@ -88,7 +113,9 @@ interface Plan {
 
 /** Classifies every unit without writing anything. */
 async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[]): Promise<Plan> {
-  const existing = new Map((await keysByTokens(db, project.id, [...new Set(units.map((u) => u.token))])).map((k) => [k.token, k]));
+  const existing = new Map(
+    (await keysByTokens(db, project.id, [...new Set(units.map((u) => u.token))])).map((k) => [k.token, k]),
+  );
   const results: UnitResult[] = [];
   const creates: Plan['creates'] = [];
   const carries: Plan['carries'] = [];
@@ -110,8 +137,12 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
     }
     seen.set(unit.token, i);
     if (!key) {
-      const prev = (unit.previousToken || unit.previousSource !== undefined) ? await findPrevious(db, project.id, unit)
-        : unit.key ? await db('keys').where({ project_id: project.id, name: unit.key }).first() : undefined;
+      const prev =
+        unit.previousToken || unit.previousSource !== undefined
+          ? await findPrevious(db, project.id, unit)
+          : unit.key
+            ? await db('keys').where({ project_id: project.id, name: unit.key }).first()
+            : undefined;
       if (prev) {
         carries.push({ i, unit, key: prev });
         key = prev;
@@ -124,13 +155,25 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
     results.push(r);
     if (outcome === 'created') {
       if (unit.key) creates.push({ i, unit, name: unit.key });
-      else wantNames.push({ i, unit, base: baseName(unit.forms ? unit.forms.other : unit.source, unit.ctx, unit.token) });
+      else
+        wantNames.push({ i, unit, base: baseName(unit.forms ? unit.forms.other : unit.source, unit.ctx, unit.token) });
     }
-    if (key && !bool(key.enabled)) { r.disabled = true; skippedDisabled++; continue; }
-    if (bool(project.auto_verify) && !(key && bool(key.source_verified))) { r.gated = true; skippedGated++; }
+    if (key && !bool(key.enabled)) {
+      r.disabled = true;
+      skippedDisabled++;
+      continue;
+    }
+    if (bool(project.auto_verify) && !(key && bool(key.source_verified))) {
+      r.gated = true;
+      skippedGated++;
+    }
     fillable.push({ i, keyId: key ? Number(key.id) : null, unit });
   }
-  const names = await freeNames(db, project.id, wantNames.map((w) => w.base));
+  const names = await freeNames(
+    db,
+    project.id,
+    wantNames.map((w) => w.base),
+  );
   wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
   for (const c of creates) results[c.i].key = c.name;
   return { project, targets, results, creates, carries, fillable, duplicates, skippedGated, skippedDisabled };
@@ -156,26 +199,41 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
       }
     }
   }
-  for (const [i, first] of p.duplicates) p.results[i] = { ...p.results[first], translated: [...p.results[first].translated], pending: [...p.results[first].pending] };
+  for (const [i, first] of p.duplicates)
+    p.results[i] = {
+      ...p.results[first],
+      translated: [...p.results[first].translated],
+      pending: [...p.results[first].pending],
+    };
   return { queue, estimate };
 }
 
 export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
   const { db, engine } = ctx.app;
-  if (!engine) throw new ApiError(503, 'unavailable', 'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.');
+  if (!engine)
+    throw new ApiError(
+      503,
+      'unavailable',
+      'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.',
+    );
   const project = await getProject(db, ctx.params.projectId);
   const units = (ctx.body.units as any[]).map(prepare);
   if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
   // The request record comes first: every refusal from here on is recorded under the requestId.
-  return withRequestRecord(db, { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval }, 'translate', async (scope) => {
-    const targets = await resolveTargets(db, project, ctx.body.langs);
-    if (ctx.approval.guardsSpending) {
-      // An agent key may push for free; paid work needs a person's approval first.
-      const preview = await dryRun(db, project, targets, units);
-      ctx.approval.spend(preview.body.estimatedCredits);
-    }
-    return push(db, project, targets, units, scope, ctx.app.jobs);
-  });
+  return withRequestRecord(
+    db,
+    { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval },
+    'translate',
+    async (scope) => {
+      const targets = await resolveTargets(db, project, ctx.body.langs);
+      if (ctx.approval.guardsSpending) {
+        // An agent key may push for free; paid work needs a person's approval first.
+        const preview = await dryRun(db, project, targets, units);
+        ctx.approval.spend(preview.body.estimatedCredits);
+      }
+      return push(db, project, targets, units, scope, ctx.app.jobs);
+    },
+  );
 };
 
 async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Unit[]) {
@@ -187,13 +245,26 @@ async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Uni
   const keyRefusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
   return {
     body: {
-      estimatedCredits: estimate, balance: credit.available, accepted: !holdRefusal(credit, estimate) && !keyRefusal,
-      baseCode: project.base_lang, targetLangs: targets, units: p.results, skippedGated: p.skippedGated, skippedDisabled: p.skippedDisabled,
+      estimatedCredits: estimate,
+      balance: credit.available,
+      accepted: !holdRefusal(credit, estimate) && !keyRefusal,
+      baseCode: project.base_lang,
+      targetLangs: targets,
+      units: p.results,
+      skippedGated: p.skippedGated,
+      skippedDisabled: p.skippedDisabled,
     },
   };
 }
 
-async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[], scope: RequestScope, jobs: JobQueue) {
+async function push(
+  db: Db,
+  project: ProjectRow,
+  targets: string[],
+  units: Unit[],
+  scope: RequestScope,
+  jobs: JobQueue,
+) {
   const p = await plan(db, project, targets, units);
   const refusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
   if (refusal) throw refusal;
@@ -206,11 +277,32 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
   const { queue, estimate } = await db.transaction(async (trx) => {
     if (p.creates.length) {
       const rows = p.creates.map((c) => ({
-        project_id: project.id, name: c.name, token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
-        ctx: c.unit.ctx, enabled: true, source_verified: false, captured: false, created_by: pushId, source_updated_at: now, created_at: now, updated_at: now,
+        project_id: project.id,
+        name: c.name,
+        token: c.unit.token,
+        source: c.unit.source,
+        forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
+        ctx: c.unit.ctx,
+        enabled: true,
+        source_verified: false,
+        captured: false,
+        created_by: pushId,
+        source_updated_at: now,
+        created_at: now,
+        updated_at: now,
       }));
       for (const part of chunks(rows)) await insertOrKeep(trx, 'keys', part, [], 'id');
-      const mine = new Map((await keysByTokens(trx, project.id, p.creates.map((c) => c.unit.token))).filter((k) => k.created_by === pushId).map((k) => [k.token, k]));
+      const mine = new Map(
+        (
+          await keysByTokens(
+            trx,
+            project.id,
+            p.creates.map((c) => c.unit.token),
+          )
+        )
+          .filter((k) => k.created_by === pushId)
+          .map((k) => [k.token, k]),
+      );
       for (const c of p.creates) {
         const k = mine.get(c.unit.token);
         if (k) keyIds.set(c.i, Number(k.id));
@@ -218,11 +310,34 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
       }
     }
     for (const c of p.carries) {
-      const n = await trx('keys').where({ id: c.key.id, token: c.key.token }).update({
-        token: c.unit.token, source: c.unit.source, forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null, ctx: c.unit.ctx, source_updated_at: now, updated_at: now,
-      }).catch((err) => { if (isUniqueViolation(err)) return 0; throw err; });
-      if (n !== 1) { markContended(p, c.i); keyIds.delete(c.i); continue; }
-      await trx('key_history').insert({ key_id: c.key.id, project_id: project.id, token: c.key.token, source: c.key.source, forms: c.key.forms, ctx: c.key.ctx ?? null, replaced_at: now });
+      const n = await trx('keys')
+        .where({ id: c.key.id, token: c.key.token })
+        .update({
+          token: c.unit.token,
+          source: c.unit.source,
+          forms: c.unit.forms ? JSON.stringify(c.unit.forms) : null,
+          ctx: c.unit.ctx,
+          source_updated_at: now,
+          updated_at: now,
+        })
+        .catch((err) => {
+          if (isUniqueViolation(err)) return 0;
+          throw err;
+        });
+      if (n !== 1) {
+        markContended(p, c.i);
+        keyIds.delete(c.i);
+        continue;
+      }
+      await trx('key_history').insert({
+        key_id: c.key.id,
+        project_id: project.id,
+        token: c.key.token,
+        source: c.key.source,
+        forms: c.key.forms,
+        ctx: c.key.ctx ?? null,
+        replaced_at: now,
+      });
     }
     const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
@@ -234,8 +349,14 @@ async function push(db: Db, project: ProjectRow, targets: string[], units: Unit[
   });
 
   const body = {
-    trackingToken: null as string | null, estimatedCredits: estimate, balance: 0, baseCode: project.base_lang, targetLangs: p.targets,
-    units: p.results, skippedGated: p.skippedGated, skippedDisabled: p.skippedDisabled,
+    trackingToken: null as string | null,
+    estimatedCredits: estimate,
+    balance: 0,
+    baseCode: project.base_lang,
+    targetLangs: p.targets,
+    units: p.results,
+    skippedGated: p.skippedGated,
+    skippedDisabled: p.skippedDisabled,
   };
   if (!queue.length) {
     body.balance = (await readCredit(db, project.workspace_id)).available;
@@ -271,4 +392,3 @@ function markContended(p: Plan, i: number) {
   delete r.gated;
   delete r.disabled;
 }
-

@@ -8,12 +8,24 @@ import type { JobQueue } from '../platform/jobs.js';
 import { hold } from './credits.js';
 import { FINAL } from './fill.js';
 
-
-interface FillPair { keyId: number; lang: string; cost: number }
+interface FillPair {
+  keyId: number;
+  lang: string;
+  cost: number;
+}
 
 /** Pending markers for pairs that have no translation row yet (a row that exists is left alone). */
 export async function insertMarkers(trx: Db, projectId: string, pairs: FillPair[], now: number): Promise<void> {
-  const rows = pairs.map((q) => ({ key_id: q.keyId, lang: q.lang, project_id: projectId, value: null, status: 'pending', origin: null, job_id: null, updated_at: now }));
+  const rows = pairs.map((q) => ({
+    key_id: q.keyId,
+    lang: q.lang,
+    project_id: projectId,
+    value: null,
+    status: 'pending',
+    origin: null,
+    job_id: null,
+    updated_at: now,
+  }));
   for (const part of chunks(rows)) await insertOrKeep(trx, 'translations', part, ['key_id', 'lang'], 'key_id');
 }
 
@@ -23,22 +35,41 @@ export async function insertMarkers(trx: Db, projectId: string, pairs: FillPair[
  * then rolls the claims back).
  */
 export async function enqueueFill(
-  trx: Db, jobs: JobQueue, project: { id: string; workspace_id: string }, pairs: FillPair[], now: number,
+  trx: Db,
+  jobs: JobQueue,
+  project: { id: string; workspace_id: string },
+  pairs: FillPair[],
+  now: number,
 ): Promise<{ trackingToken: string; estimate: number; pairs: number } | null> {
   if (!pairs.length) return null;
   const trackingToken = `trk_${randomBytes(15).toString('base64url')}`;
   const cost = new Map(pairs.map((q) => [`${q.keyId}|${q.lang}`, q.cost]));
   const [jobId] = await trx('fill_jobs').insert({
-    tracking_token: trackingToken, project_id: project.id, workspace_id: project.workspace_id, status: 'queued',
-    estimated_mc: 0, held_mc: 0, charged_mc: 0, total: 0, translated: 0, failed: 0, created_at: now, updated_at: now,
+    tracking_token: trackingToken,
+    project_id: project.id,
+    workspace_id: project.workspace_id,
+    status: 'queued',
+    estimated_mc: 0,
+    held_mc: 0,
+    charged_mc: 0,
+    total: 0,
+    translated: 0,
+    failed: 0,
+    created_at: now,
+    updated_at: now,
   });
   const id = Number(jobId);
   const byLang = new Map<string, number[]>();
   for (const q of pairs) byLang.set(q.lang, [...(byLang.get(q.lang) ?? []), q.keyId]);
   for (const [lang, ids] of byLang) {
     for (const part of chunks(ids)) {
-      await trx('translations').where('lang', lang).whereIn('key_id', part).andWhere('status', 'pending')
-        .andWhere((w) => w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)))
+      await trx('translations')
+        .where('lang', lang)
+        .whereIn('key_id', part)
+        .andWhere('status', 'pending')
+        .andWhere((w) =>
+          w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)),
+        )
         .update({ job_id: id, updated_at: now });
     }
   }
@@ -47,7 +78,13 @@ export async function enqueueFill(
     await trx('fill_jobs').where({ id }).delete();
     return null;
   }
-  const rows = mine.map((m) => ({ job_id: id, key_id: Number(m.key_id), lang: m.lang, state: 'pending', cost_mc: cost.get(`${m.key_id}|${m.lang}`) ?? 0 }));
+  const rows = mine.map((m) => ({
+    job_id: id,
+    key_id: Number(m.key_id),
+    lang: m.lang,
+    state: 'pending',
+    cost_mc: cost.get(`${m.key_id}|${m.lang}`) ?? 0,
+  }));
   const estimate = rows.reduce((a, x) => a + x.cost_mc, 0);
   await hold(trx, project.workspace_id, estimate, now);
   for (const part of chunks(rows)) await trx('fill_pairs').insert(part);

@@ -21,23 +21,34 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     const failed = Number(job.failed);
     return {
       body: {
-        trackingToken: job.tracking_token, status: job.status, estimatedCredits: Number(job.estimated_mc), creditsCharged: Number(job.charged_mc),
+        trackingToken: job.tracking_token,
+        status: job.status,
+        estimatedCredits: Number(job.estimated_mc),
+        creditsCharged: Number(job.charged_mc),
         summary: { total, translated, pending: total - translated - failed, failed },
       },
     };
   }
   if (q.ref !== undefined) {
-    const key = await db('keys').where({ project_id: project.id }).andWhere((w) => w.where('name', q.ref).orWhere('token', q.ref)).first('id', 'name');
+    const key = await db('keys')
+      .where({ project_id: project.id })
+      .andWhere((w) => w.where('name', q.ref).orWhere('token', q.ref))
+      .first('id', 'name');
     if (!key) throw notFound('No key with this name or token in this project.');
     const live = (await listLanguages(db, project.id)).map((l) => l.code);
     const langs = q.lang !== undefined ? [normalizeLanguage(q.lang)] : live;
-    if (q.lang !== undefined && !live.includes(langs[0])) throw invalidArgument(`${langs[0]} is not a target language of this project.`);
-    const rows = await db('translations').where({ key_id: key.id }).whereIn('lang', langs).select('lang', 'status', 'value');
+    if (q.lang !== undefined && !live.includes(langs[0]))
+      throw invalidArgument(`${langs[0]} is not a target language of this project.`);
+    const rows = await db('translations')
+      .where({ key_id: key.id })
+      .whereIn('lang', langs)
+      .select('lang', 'status', 'value');
     const byLang = new Map(rows.map((r) => [r.lang, r]));
     const translations: Record<string, { status: string; value?: string }> = {};
     for (const lang of langs) {
       const r = byLang.get(lang);
-      translations[lang] = r && r.status !== 'pending' && r.value != null ? { status: r.status, value: r.value } : { status: 'pending' };
+      translations[lang] =
+        r && r.status !== 'pending' && r.value != null ? { status: r.status, value: r.value } : { status: 'pending' };
     }
     return { body: { key: key.name, translations } };
   }

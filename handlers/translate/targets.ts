@@ -13,8 +13,14 @@ export async function resolveTargets(db: Db, p: ProjectRow, langs: string[] | un
   for (const raw of langs) {
     const code = normalizeLanguage(raw);
     const lang = live.find((l) => l.code === code);
-    if (!lang) throw invalidArgument(code === p.base_lang ? `${code} is the base language, not a target.` : `${code} is not a language of this project.`);
-    if (lang.fill_mode === 'manual') throw new ApiError(400, 'fill_mode_manual', `${code} is in manual fill mode and is never an AI target.`);
+    if (!lang)
+      throw invalidArgument(
+        code === p.base_lang
+          ? `${code} is the base language, not a target.`
+          : `${code} is not a language of this project.`,
+      );
+    if (lang.fill_mode === 'manual')
+      throw new ApiError(400, 'fill_mode_manual', `${code} is in manual fill mode and is never an AI target.`);
     if (!out.includes(code)) out.push(code);
   }
   return out;

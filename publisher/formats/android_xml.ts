@@ -6,7 +6,14 @@
 // unwrapped (meta.cdata remembers it), XML entities in text are decoded, and Android's escapes are resolved
 // (`\'` `\"` `\n` `\t` `\\` `\@` `\?` `\uXXXX`; unescaped double quotes only delimit whitespace-preserving spans).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { dict, FormatError, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import {
+  dict,
+  FormatError,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogValue,
+  type FormatModule,
+} from '../catalog.js';
 import { ANDROID, icuToPrintf, orderOf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
@@ -160,7 +167,10 @@ const escapeAttr = (s: string) => escapeXmlText(s).replace(/"/g, '&quot;');
 
 /** Android escaping of plain text: backslash, quotes, newlines, tabs, and a leading `@` or `?` (resource references). */
 function escapeAndroid(s: string, first: boolean, layout = true): string {
-  let out = s.replace(layout ? /[\\'"\n\t]/g : /[\\'"]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n', '\t': '\\t' })[c]!);
+  let out = s.replace(
+    layout ? /[\\'"\n\t]/g : /[\\'"]/g,
+    (c) => ({ '\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n', '\t': '\\t' })[c]!,
+  );
   if (first && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
   return out;
 }
@@ -194,7 +204,11 @@ function wellFormedMarkup(text: string): RegExpMatchArray[] {
 // Attribute values of kept markup are written as the value holds them; an `&` that does not start one of XML's own
 // entity references (a URL's `?a=1&b=2`, HTML's `&nbsp;`) or a `<` inside a quoted value would not parse.
 const escapeMarkup = (tag: string) =>
-  tag[0] + tag.slice(1).replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;').replace(/</g, '&lt;');
+  tag[0] +
+  tag
+    .slice(1)
+    .replace(/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;')
+    .replace(/</g, '&lt;');
 
 // aapt trims a value and collapses each run of spaces to one, except inside unescaped double quotes; a `\u0020`
 // escape is resolved after that, so it keeps a leading, trailing or repeated space wherever markup stands.
@@ -235,7 +249,8 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
     if (!v && !stringArray) continue;
     const attrs = [`name="${escapeAttr(entry.fileKey)}"`];
     if (m.translatable === false) attrs.push('translatable="false"');
-    for (const [k, a] of Object.entries((m.attributes as Record<string, string> | undefined) ?? {})) attrs.push(`${k}="${escapeAttr(a)}"`);
+    for (const [k, a] of Object.entries((m.attributes as Record<string, string> | undefined) ?? {}))
+      attrs.push(`${k}="${escapeAttr(a)}"`);
     if (entry.comment) lines.push(`    ${commentXml(entry.comment)}`);
     const cdata = m.cdata === true;
     const order = orderOf(entry.source ?? v);
@@ -243,20 +258,29 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
       lines.push(`    <plurals ${attrs.join(' ')}>`);
       for (const [q, f] of Object.entries(v.forms)) {
         if (q.startsWith('=')) continue; // Android quantities are CLDR categories only
-        lines.push(`        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata, m.quoted === true)}</item>`);
+        lines.push(
+          `        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata, m.quoted === true)}</item>`,
+        );
       }
       lines.push('    </plurals>');
     } else if (v) {
-      lines.push(`    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata, m.quoted === true)}</string>`);
+      lines.push(
+        `    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata, m.quoted === true)}</string>`,
+      );
     } else if (stringArray) {
       lines.push(`    <string-array ${attrs.join(' ')}>`);
       for (const item of stringArray) lines.push(`        <item>${textToContent(item, false)}</item>`);
       lines.push('    </string-array>');
     }
   }
-  const rootAttrs: Record<string, string> = { ...((catalog.meta?.rootAttributes as Record<string, string> | undefined) ?? {}) };
-  if (lines.some((l) => l.includes('<xliff:')) && !rootAttrs['xmlns:xliff']) rootAttrs['xmlns:xliff'] = 'urn:oasis:names:tc:xliff:document:1.2';
-  const ns = Object.entries(rootAttrs).map(([k, a]) => ` ${k}="${escapeAttr(a)}"`).join('');
+  const rootAttrs: Record<string, string> = {
+    ...((catalog.meta?.rootAttributes as Record<string, string> | undefined) ?? {}),
+  };
+  if (lines.some((l) => l.includes('<xliff:')) && !rootAttrs['xmlns:xliff'])
+    rootAttrs['xmlns:xliff'] = 'urn:oasis:names:tc:xliff:document:1.2';
+  const ns = Object.entries(rootAttrs)
+    .map(([k, a]) => ` ${k}="${escapeAttr(a)}"`)
+    .join('');
   return `<?xml version="1.0" encoding="utf-8"?>\n<resources${ns}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</resources>\n`;
 }
 
@@ -264,7 +288,8 @@ export const format: FormatModule = {
   id: 'android_xml',
   detect(text, fileName) {
     const ext = hasExt(fileName, '.xml');
-    if (/^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<resources[\s>/]/.test(text.replace(/^\ufeff/, ''))) return 0.95 + (ext ? 0.05 : 0);
+    if (/^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<resources[\s>/]/.test(text.replace(/^\ufeff/, '')))
+      return 0.95 + (ext ? 0.05 : 0);
     if (/<resources[\s>/]/.test(text) && /<(string|plurals)\s/.test(text)) return 0.8;
     return ext && text.trimStart().startsWith('<') ? 0.3 : 0;
   },

@@ -2,7 +2,19 @@
 // Ids are message digests (19 digits) or custom ids; they stay strings in file order. Angular writes its
 // placeholders as `{$NAME}`, which is not ICU, so they become `{NAME}` here and are written back on render.
 import { FormatError, type CatalogEntry, type FormatModule } from '../catalog.js';
-import { finishJson, isObject, layoutOf, leafEntry, parseRootObject, renderLeaf, sniffJson, hasExt, valueFor, fileSpelling, type JsonObject } from './json.js';
+import {
+  finishJson,
+  isObject,
+  layoutOf,
+  leafEntry,
+  parseRootObject,
+  renderLeaf,
+  sniffJson,
+  hasExt,
+  valueFor,
+  fileSpelling,
+  type JsonObject,
+} from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -25,14 +37,21 @@ export const format: FormatModule = {
 
   parse(text) {
     const root = parseRootObject(text);
-    if (!isAngularShape(root)) throw new FormatError('format_mismatch', 'an Angular file has exactly the root keys "locale" and "translations"');
+    if (!isAngularShape(root))
+      throw new FormatError('format_mismatch', 'an Angular file has exactly the root keys "locale" and "translations"');
     const locale = root.get('locale');
     const translations = root.get('translations');
     if (typeof locale !== 'string' || !locale) throw invalid('locale: must be a non-empty string');
     if (!isObject(translations)) throw invalid('translations: must be an object');
     const entries: CatalogEntry[] = [];
     for (const [id, value] of translations) entries.push(leafEntry(id, value, locale, ['angular']));
-    return { format: 'angular_json', sourceLanguage: locale, language: locale, entries, meta: layoutOf(text) as unknown as Record<string, unknown> };
+    return {
+      format: 'angular_json',
+      sourceLanguage: locale,
+      language: locale,
+      entries,
+      meta: layoutOf(text) as unknown as Record<string, unknown>,
+    };
   },
 
   render(catalog, opts) {
@@ -42,7 +61,10 @@ export const format: FormatModule = {
       const v = valueFor(entry, lang);
       if (v) translations.set(entry.fileKey, renderLeaf(entry, v));
     }
-    const root: JsonObject = new Map<string, string | JsonObject>([['locale', fileSpelling(lang, catalog)], ['translations', translations]]);
+    const root: JsonObject = new Map<string, string | JsonObject>([
+      ['locale', fileSpelling(lang, catalog)],
+      ['translations', translations],
+    ]);
     return finishJson(root, catalog.meta ?? {});
   },
 };

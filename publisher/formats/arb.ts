@@ -55,7 +55,13 @@ function parseArb(text: string): Catalog {
   }
   const meta: Record<string, unknown> = { ...layoutOf(text) };
   if (Object.keys(globals).length) meta.globals = globals;
-  return { format: 'arb', sourceLanguage: locale || null, language: locale || null, entries: [...byKey.values()], meta };
+  return {
+    format: 'arb',
+    sourceLanguage: locale || null,
+    language: locale || null,
+    entries: [...byKey.values()],
+    meta,
+  };
 }
 
 function renderArb(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
@@ -63,7 +69,8 @@ function renderArb(catalog: Catalog, opts: { languages: string[]; baseLanguage: 
   const meta = catalog.meta ?? {};
   const root: JsonObject = new Map();
   if (languageKey(lang) !== UNKNOWN_LANGUAGE) root.set('@@locale', fileSpelling(lang, catalog));
-  for (const [k, v] of Object.entries((meta.globals as Record<string, unknown> | undefined) ?? {})) root.set(k, fromPlain(v));
+  for (const [k, v] of Object.entries((meta.globals as Record<string, unknown> | undefined) ?? {}))
+    root.set(k, fromPlain(v));
   for (const entry of catalog.entries) {
     const v = valueFor(entry, lang);
     if (v) root.set(entry.fileKey, icuText(v));

@@ -29,22 +29,76 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
   json: { module: json, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: false },
-  nested_json: { module: nestedJson, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: true, multiLanguage: false },
-  angular_json: { module: angularJson, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: false },
-  ios_strings: { module: iosStrings, extension: 'strings', contentType: 'text/plain; charset=utf-8', syncable: false, lossy: false, multiLanguage: false },
-  xcstrings: { module: xcstrings, extension: 'xcstrings', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: true },
-  android_xml: { module: androidXml, extension: 'xml', contentType: 'application/xml; charset=utf-8', syncable: false, lossy: true, multiLanguage: false },
+  nested_json: {
+    module: nestedJson,
+    extension: 'json',
+    contentType: JSON_TYPE,
+    syncable: true,
+    lossy: true,
+    multiLanguage: false,
+  },
+  angular_json: {
+    module: angularJson,
+    extension: 'json',
+    contentType: JSON_TYPE,
+    syncable: true,
+    lossy: false,
+    multiLanguage: false,
+  },
+  ios_strings: {
+    module: iosStrings,
+    extension: 'strings',
+    contentType: 'text/plain; charset=utf-8',
+    syncable: false,
+    lossy: false,
+    multiLanguage: false,
+  },
+  xcstrings: {
+    module: xcstrings,
+    extension: 'xcstrings',
+    contentType: JSON_TYPE,
+    syncable: true,
+    lossy: false,
+    multiLanguage: true,
+  },
+  android_xml: {
+    module: androidXml,
+    extension: 'xml',
+    contentType: 'application/xml; charset=utf-8',
+    syncable: false,
+    lossy: true,
+    multiLanguage: false,
+  },
   arb: { module: arb, extension: 'arb', contentType: JSON_TYPE, syncable: false, lossy: false, multiLanguage: false },
-  po: { module: po, extension: 'po', contentType: 'text/x-gettext-translation; charset=utf-8', syncable: false, lossy: true, multiLanguage: false },
+  po: {
+    module: po,
+    extension: 'po',
+    contentType: 'text/x-gettext-translation; charset=utf-8',
+    syncable: false,
+    lossy: true,
+    multiLanguage: false,
+  },
 };
 
 export const FORMAT_IDS = Object.keys(REGISTRY) as FormatId[];
 
 /** Each format's module, for code that only parses or renders. */
-export const FORMATS = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].module])) as Record<FormatId, FormatModule>;
+export const FORMATS = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].module])) as Record<
+  FormatId,
+  FormatModule
+>;
 
 // On equal confidence the more specific shape wins (an Angular file is also a nested JSON file).
-const PRIORITY: FormatId[] = ['xcstrings', 'angular_json', 'arb', 'android_xml', 'po', 'ios_strings', 'json', 'nested_json'];
+const PRIORITY: FormatId[] = [
+  'xcstrings',
+  'angular_json',
+  'arb',
+  'android_xml',
+  'po',
+  'ios_strings',
+  'json',
+  'nested_json',
+];
 
 /** The format `text` most likely is (the file name only breaks ties and rescues malformed files), or null. */
 export function detectFormat(text: string, fileName?: string): FormatId | null {
@@ -65,4 +119,3 @@ export function getFormat(id: string): FormatModule | null;
 export function getFormat(id: string): FormatModule | null {
   return Object.hasOwn(FORMATS, id) ? FORMATS[id as FormatId] : null;
 }
-

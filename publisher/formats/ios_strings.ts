@@ -70,13 +70,27 @@ function parseStrings(input: string): Catalog {
       if (e === undefined) fail('unterminated string', start);
       pos += 2;
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\x07'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'a':
+          out += '\x07';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'v':
+          out += '\v';
+          break;
         case 'U':
         case 'u': {
           const hex = /^[0-9a-fA-F]{1,4}/.exec(text.slice(pos, pos + 4))?.[0];
@@ -101,7 +115,12 @@ function parseStrings(input: string): Catalog {
     if (text[pos] === '"') return readQuoted();
     const start = pos;
     while (pos < len && UNQUOTED.test(text[pos])) pos++;
-    if (pos === start) fail(pos >= len ? `unexpected end of file, expected a ${what}` : `expected a ${what}, found ${JSON.stringify(text[pos])}`);
+    if (pos === start)
+      fail(
+        pos >= len
+          ? `unexpected end of file, expected a ${what}`
+          : `expected a ${what}, found ${JSON.stringify(text[pos])}`,
+      );
     return text.slice(start, pos);
   };
 
@@ -146,7 +165,9 @@ function renderStrings(catalog: Catalog, opts: { languages: string[]; baseLangua
     const v = valueFor(entry, lang);
     if (!v) continue;
     const comment = entry.comment ? `/* ${entry.comment.replace(/\*\//g, '* /')} */\n` : '';
-    blocks.push(`${comment}"${escape(entry.fileKey)}" = "${escape(icuToPrintf(icuText(v), orderOf(entry.source ?? v), APPLE))}";\n`);
+    blocks.push(
+      `${comment}"${escape(entry.fileKey)}" = "${escape(icuToPrintf(icuText(v), orderOf(entry.source ?? v), APPLE))}";\n`,
+    );
   }
   return blocks.join('\n');
 }

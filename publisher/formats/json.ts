@@ -1,7 +1,15 @@
 // Flat JSON (`{"nav.home": "Home"}`), plus the JSON machinery every JSON-based format shares: a strict parser
 // that keeps key order and refuses duplicate keys and deep nesting, a printer, and the base-only helpers.
 // Only the files of this folder are ours to add, so the shared parts live here rather than in a helper module.
-import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import {
+  dict,
+  FormatError,
+  own,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogValue,
+  type FormatModule,
+} from '../catalog.js';
 import { formsToIcu } from '../icu.js';
 import { languageKey } from '../languages.js';
 
@@ -69,14 +77,30 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
       out += text.slice(chunk, pos);
       const e = text[pos + 1];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const hex = text.slice(pos + 2, pos + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
@@ -103,9 +127,18 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
       return c === '{' ? parseObject(depth + 1) : parseArray(depth + 1);
     }
     if (c === '"') return parseString();
-    if (text.startsWith('true', pos)) { pos += 4; return true; }
-    if (text.startsWith('false', pos)) { pos += 5; return false; }
-    if (text.startsWith('null', pos)) { pos += 4; return null; }
+    if (text.startsWith('true', pos)) {
+      pos += 4;
+      return true;
+    }
+    if (text.startsWith('false', pos)) {
+      pos += 5;
+      return false;
+    }
+    if (text.startsWith('null', pos)) {
+      pos += 4;
+      return null;
+    }
     NUMBER.lastIndex = pos;
     const m = NUMBER.exec(text);
     if (m) {
@@ -134,8 +167,14 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
       pos++;
       obj.set(key, parseValue(depth));
       skipWs();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === '}') { pos++; return obj; }
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === '}') {
+        pos++;
+        return obj;
+      }
       fail(pos >= len ? 'unexpected end of input' : 'expected "," or "}"');
     }
   };
@@ -151,8 +190,14 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
     for (;;) {
       arr.push(parseValue(depth));
       skipWs();
-      if (text[pos] === ',') { pos++; continue; }
-      if (text[pos] === ']') { pos++; return arr; }
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return arr;
+      }
       fail(pos >= len ? 'unexpected end of input' : 'expected "," or "]"');
     }
   };
@@ -211,7 +256,9 @@ export function printJson(v: JsonValue, style: PrintStyle, level = 0, path: stri
   let keys = [...v.keys()];
   const cmp = style.order?.(path);
   if (cmp) keys = keys.sort(cmp);
-  const lines = keys.map((k) => `${inner}${JSON.stringify(k)}${style.colon}${printJson(v.get(k)!, style, level + 1, [...path, k])}`);
+  const lines = keys.map(
+    (k) => `${inner}${JSON.stringify(k)}${style.colon}${printJson(v.get(k)!, style, level + 1, [...path, k])}`,
+  );
   return `{\n${lines.join(',\n')}\n${outer}}`;
 }
 
@@ -266,7 +313,10 @@ const ICU_COMPLEX = /\{\s*[\p{L}\p{N}_]+\s*,\s*(?:plural|select|selectordinal)\s
  * (`{{user.name}}` → `{user_name}`, `{{count, number}}` → `{count}`), so render writes back exactly those and leaves
  * any real ICU argument of the value alone.
  */
-function toIcuPlaceholders(value: string, style: Interpolation): { text: string; names: Record<string, string> } | null {
+function toIcuPlaceholders(
+  value: string,
+  style: Interpolation,
+): { text: string; names: Record<string, string> } | null {
   const pattern = style === 'i18next' ? /\{\{([^{}]*)\}\}/g : /\{\$([^{}\s]+)\}/g;
   // An ICU plural or select can hold `{{n}}` (a branch that is just an argument): such a value is ICU, not i18next.
   if (style === 'i18next' && ICU_COMPLEX.test(value)) return null;
@@ -319,7 +369,12 @@ export function leafEntry(fileKey: string, value: JsonValue, lang: string, style
   if (typeof value !== 'string' || value === '') throw invalid(`${fileKey}: values must be non-empty strings`);
   for (const style of styles) {
     const conv = toIcuPlaceholders(value, style);
-    if (conv) return { fileKey, values: dict<CatalogValue>([[lang, { kind: 'text', text: conv.text }]]), meta: interpolationMeta(style, conv.names) };
+    if (conv)
+      return {
+        fileKey,
+        values: dict<CatalogValue>([[lang, { kind: 'text', text: conv.text }]]),
+        meta: interpolationMeta(style, conv.names),
+      };
   }
   return { fileKey, values: dict<CatalogValue>([[lang, { kind: 'text', text: value }]]) };
 }
@@ -385,7 +440,11 @@ export function parseBaseOnly(text: string, nested: boolean, format: 'json' | 'n
   return { format, sourceLanguage: locale?.lang ?? null, language: locale?.lang ?? null, entries, meta };
 }
 
-export function renderBaseOnly(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }, nested: boolean): string {
+export function renderBaseOnly(
+  catalog: Catalog,
+  opts: { languages: string[]; baseLanguage: string },
+  nested: boolean,
+): string {
   const lang = opts.languages[0] ?? opts.baseLanguage;
   const meta = catalog.meta ?? {};
   const root: JsonObject = new Map();

@@ -1,7 +1,15 @@
 // GNU gettext PO/POT, through gettext-parser. One language per file: msgid is the source text and the key,
 // msgctxt the context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories.
 import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
-import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import {
+  dict,
+  FormatError,
+  own,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogValue,
+  type FormatModule,
+} from '../catalog.js';
 import { icuToForms, pluralCategories } from '../icu.js';
 import { fileSpelling, hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 import { languageKey } from '../languages.js';
@@ -32,7 +40,8 @@ function categoriesFor(lang: string | null, nplurals: number): string[] {
 }
 
 // Plural-Forms expressions whose indexes follow the CLDR category order of the language (as Transifex writes them).
-const RU = '(n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : n % 10 == 0 || (n % 10 >= 5 && n % 10 <= 9) || (n % 100 >= 11 && n % 100 <= 14) ? 2 : 3)';
+const RU =
+  '(n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : n % 10 == 0 || (n % 10 >= 5 && n % 10 <= 9) || (n % 100 >= 11 && n % 100 <= 14) ? 2 : 3)';
 const ROMANCE_MANY = '(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)';
 const FR_MANY = '((n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)';
 const HR = '(n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2)';
@@ -63,7 +72,14 @@ const PLURAL_EXPR: Record<string, string> = {
   mk: '(n % 10 == 1 && n % 100 != 11 ? 0 : 1)',
   is: '(n % 10 != 1 || n % 100 == 11)',
   // one = 0 and 1
-  hi: '(n > 1)', bn: '(n > 1)', fa: '(n > 1)', gu: '(n > 1)', kn: '(n > 1)', am: '(n > 1)', zu: '(n > 1)', as: '(n > 1)',
+  hi: '(n > 1)',
+  bn: '(n > 1)',
+  fa: '(n > 1)',
+  gu: '(n > 1)',
+  kn: '(n > 1)',
+  am: '(n > 1)',
+  zu: '(n > 1)',
+  as: '(n > 1)',
 };
 
 /** Categories (msgstr order) and the Plural-Forms expression to write for a language. */
@@ -164,7 +180,10 @@ function parsePo(text: string): Catalog {
       if (c.extracted) meta.extractedComment = c.extracted;
       if (c.reference) meta.references = splitLines(c.reference);
       if (c.previous) meta.previous = c.previous;
-      const flags = (c.flag ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+      const flags = (c.flag ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean);
       if (flags.length) meta.flags = flags;
       const state = flags.includes('fuzzy') ? { state: 'fuzzy' } : {};
       if (t.msgid_plural !== undefined) {
@@ -264,7 +283,8 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
 function newlinesOf(msgid: string, text: string): string {
   if (text === '') return text;
   let out = text;
-  if (msgid.startsWith('\n') !== out.startsWith('\n')) out = msgid.startsWith('\n') ? `\n${out}` : out.replace(/^\n+/, '');
+  if (msgid.startsWith('\n') !== out.startsWith('\n'))
+    out = msgid.startsWith('\n') ? `\n${out}` : out.replace(/^\n+/, '');
   if (msgid.endsWith('\n') !== out.endsWith('\n')) out = msgid.endsWith('\n') ? `${out}\n` : out.replace(/\n+$/, '');
   return out;
 }
@@ -273,7 +293,7 @@ function newlinesOf(msgid: string, text: string): string {
 function pluralOf(v: CatalogValue | undefined, entryIsPlural: boolean): Record<string, string> | null {
   if (!v) return null;
   if (v.kind === 'plural') return v.forms;
-  return entryIsPlural ? icuToForms(v.text)?.forms ?? null : null;
+  return entryIsPlural ? (icuToForms(v.text)?.forms ?? null) : null;
 }
 
 function commentsOf(entry: CatalogEntry, v: CatalogValue | undefined): GetTextTranslation['comments'] {

@@ -8,7 +8,15 @@
 //   representative value (the `other` device, or the first) so sync and translation still see the text.
 import { isDeepStrictEqual } from 'node:util';
 import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { dict, FormatError, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatModule } from '../catalog.js';
+import {
+  dict,
+  FormatError,
+  own,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogValue,
+  type FormatModule,
+} from '../catalog.js';
 import { formsToIcu, parseIcu } from '../icu.js';
 import { languageKey } from '../languages.js';
 import {
@@ -42,7 +50,7 @@ type Substitutions = Record<string, SubstitutionMeta>;
 
 const codepointCompare = (a: string, b: string): number => {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const ca = a.codePointAt(i)!;
     const cb = b.codePointAt(i)!;
     if (ca !== cb) return ca - cb;
@@ -221,7 +229,8 @@ function parseCatalog(text: string): Catalog {
   if (!isObject(root)) throw invalid('the file must be a JSON object');
   const sourceLanguage = root.get('sourceLanguage');
   const strings = root.get('strings');
-  if (typeof sourceLanguage !== 'string' || !sourceLanguage) throw invalid('sourceLanguage: must be a non-empty string');
+  if (typeof sourceLanguage !== 'string' || !sourceLanguage)
+    throw invalid('sourceLanguage: must be a non-empty string');
   if (!isObject(strings)) throw invalid('strings: must be an object');
   const catalogMeta: Record<string, unknown> = {};
   const rootExtra = dict<unknown>();
@@ -288,7 +297,8 @@ function appleForms(forms: Record<string, string>): Record<string, string> {
   const out = dict<string>();
   for (const [k, v] of Object.entries(forms)) if (!k.startsWith('=')) out[k] = v;
   const exact: Record<string, string> = { '=0': 'zero', '=1': 'one', '=2': 'two' };
-  for (const [k, cat] of Object.entries(exact)) if (Object.hasOwn(forms, k) && out[cat] === undefined) out[cat] = forms[k];
+  for (const [k, cat] of Object.entries(exact))
+    if (Object.hasOwn(forms, k) && out[cat] === undefined) out[cat] = forms[k];
   return out;
 }
 
@@ -299,7 +309,11 @@ const pluralNode = (forms: Record<string, string>, state: string | undefined): J
 };
 
 /** Splits an ICU text back into `%#@name@` tokens and their substitutions; null when it holds none of them. */
-function splitSubstitutions(text: string, subs: Substitutions, state: string | undefined): { text: string; node: JsonObject } | null {
+function splitSubstitutions(
+  text: string,
+  subs: Substitutions,
+  state: string | undefined,
+): { text: string; node: JsonObject } | null {
   let ast: MessageFormatElement[];
   try {
     ast = parseIcu(text, 'text');
@@ -357,7 +371,11 @@ function renderValue(value: CatalogValue, subs: Substitutions | undefined): Json
 /** Whether a stored value still is what a kept localization shows (a value without state matches any state). */
 function sameValue(kept: CatalogValue, v: CatalogValue): boolean {
   // Forms are dicts or plain objects (stored JSON) with the same keys: isDeepStrictEqual compares prototypes too.
-  const plain = (x: CatalogValue) => ({ ...x, ...(x.kind === 'plural' ? { forms: { ...x.forms } } : {}), ...(v.state === undefined ? { state: undefined } : {}) });
+  const plain = (x: CatalogValue) => ({
+    ...x,
+    ...(x.kind === 'plural' ? { forms: { ...x.forms } } : {}),
+    ...(v.state === undefined ? { state: undefined } : {}),
+  });
   return isDeepStrictEqual(plain(kept), plain(v));
 }
 
@@ -432,7 +450,8 @@ function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLangua
     const spelled = new Map<string, string>();
     for (const lang of Object.keys(entry.values)) spelled.set(languageKey(lang), lang);
     for (const rec of [meta.raw, meta.substitutions] as Array<object | undefined>) {
-      for (const lang of Object.keys(rec ?? {})) if (spelled.has(languageKey(lang)) || rec === meta.raw) spelled.set(languageKey(lang), lang);
+      for (const lang of Object.keys(rec ?? {}))
+        if (spelled.has(languageKey(lang)) || rec === meta.raw) spelled.set(languageKey(lang), lang);
     }
     const locs: JsonObject = new Map();
     for (const [n, lang] of spelled) {
@@ -442,7 +461,8 @@ function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLangua
     }
     if (locs.size || meta.emptyLocalizations === true) e.set('localizations', locs);
     if (typeof meta.shouldTranslate === 'boolean') e.set('shouldTranslate', meta.shouldTranslate);
-    for (const [k, v] of Object.entries((meta.extra as Record<string, unknown> | undefined) ?? {})) e.set(k, fromPlain(v));
+    for (const [k, v] of Object.entries((meta.extra as Record<string, unknown> | undefined) ?? {}))
+      e.set(k, fromPlain(v));
     strings.set(entry.fileKey, e);
   }
   const cmeta = catalog.meta ?? {};
@@ -451,7 +471,8 @@ function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLangua
     ['strings', strings],
     ['version', typeof cmeta.version === 'string' ? cmeta.version : '1.0'],
   ]);
-  for (const [k, v] of Object.entries((cmeta.extra as Record<string, unknown> | undefined) ?? {})) root.set(k, fromPlain(v));
+  for (const [k, v] of Object.entries((cmeta.extra as Record<string, unknown> | undefined) ?? {}))
+    root.set(k, fromPlain(v));
   // Xcode writes no final newline; a file that had one keeps it.
   return printJson(root, XCODE_STYLE) + (cmeta.trailingNewline === true ? '\n' : '');
 }

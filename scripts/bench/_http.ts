@@ -3,8 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 
-export async function spawnServer(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: any }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function spawnServer(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; info: any }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<any>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d) => {
@@ -18,12 +24,21 @@ export async function spawnServer(script: string, env: Record<string, string> = 
   return { child, info };
 }
 
-export interface Target { url: string; requests?: Array<{ path: string; method?: string; headers?: Record<string, string>; setupRequest?: (req: any) => any }> }
+export interface Target {
+  url: string;
+  requests?: Array<{
+    path: string;
+    method?: string;
+    headers?: Record<string, string>;
+    setupRequest?: (req: any) => any;
+  }>;
+}
 
 export async function requestsPerSecond(target: Target, seconds = 5, connections = 16): Promise<number> {
   const { url, requests } = target;
   await autocannon({ url, requests, connections, duration: 1 }); // warm-up
   const r = await autocannon({ url, requests, connections, duration: seconds });
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodeStats)}), ${r.errors} errors`);
+  if (r.non2xx || r.errors)
+    throw new Error(`${url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodeStats)}), ${r.errors} errors`);
   return r.requests.average;
 }

@@ -19,8 +19,15 @@ const ws = await createWorkspace(db, { name: 'bench', creditsMc: 1_000_000_000 }
 // without any scenario hitting it.
 const projects = [];
 for (let i = 0; i < Number(process.env.BENCH_PROJECTS ?? 1); i++) {
-  const project = await createProject(db, { workspaceId: ws.workspaceId, name: `bench ${i}`, baseLang: 'en', languages: langs.map((code) => ({ code })) });
-  const key = await createApiKey(db, project.projectId, { scopes: (process.env.BENCH_SCOPES ?? 'read').split(',') as any });
+  const project = await createProject(db, {
+    workspaceId: ws.workspaceId,
+    name: `bench ${i}`,
+    baseLang: 'en',
+    languages: langs.map((code) => ({ code })),
+  });
+  const key = await createApiKey(db, project.projectId, {
+    scopes: (process.env.BENCH_SCOPES ?? 'read').split(',') as any,
+  });
   projects.push({ projectId: project.projectId, apiKey: key.apiKey });
 }
 // BENCH_SEED_KEYS: fill the first project with that many keys, translated into every language.
@@ -29,14 +36,38 @@ if (seed) {
   const { projectId } = projects[0];
   const now = Date.now();
   const keys = Array.from({ length: seed }, (_, i) => ({
-    project_id: projectId, name: `screen_${Math.floor(i / 100)}.label_${i}`, token: `seed${i}`.padEnd(32, 'x'), source: `Label number ${i} for {name}`,
-    forms: null, ctx: null, enabled: true, source_verified: true, captured: false, created_by: 'seed', source_updated_at: now, created_at: now, updated_at: now,
+    project_id: projectId,
+    name: `screen_${Math.floor(i / 100)}.label_${i}`,
+    token: `seed${i}`.padEnd(32, 'x'),
+    source: `Label number ${i} for {name}`,
+    forms: null,
+    ctx: null,
+    enabled: true,
+    source_verified: true,
+    captured: false,
+    created_by: 'seed',
+    source_updated_at: now,
+    created_at: now,
+    updated_at: now,
   }));
   for (const slice of chunks(keys)) await db('keys').insert(slice);
   const ids = (await db('keys').where({ project_id: projectId }).select('id')).map((r) => Number(r.id));
-  const cells = ids.flatMap((id, i) => langs.map((lang) => ({ key_id: id, lang, project_id: projectId, value: `${lang} ${i} für {name}`, status: 'translated', origin: 'ai', job_id: null, updated_at: now })));
+  const cells = ids.flatMap((id, i) =>
+    langs.map((lang) => ({
+      key_id: id,
+      lang,
+      project_id: projectId,
+      value: `${lang} ${i} für {name}`,
+      status: 'translated',
+      origin: 'ai',
+      job_id: null,
+      updated_at: now,
+    })),
+  );
   for (const slice of chunks(cells)) await db('translations').insert(slice);
-  await db('projects').where({ id: projectId }).update({ output_formats: JSON.stringify((process.env.BENCH_FORMATS ?? 'json').split(',')) });
+  await db('projects')
+    .where({ id: projectId })
+    .update({ output_formats: JSON.stringify((process.env.BENCH_FORMATS ?? 'json').split(',')) });
   await contentChanged(db, projectId, now);
 }
 await db.destroy();

@@ -13,8 +13,15 @@ const env = { ...process.env, DATA_DIR: dataDir, SEED_OUT: path.join(dataDir, 's
 const seedScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '_seed.ts');
 execFileSync(process.execPath, ['--import', 'tsx', seedScript], { env, stdio: 'inherit' });
 const { projects } = JSON.parse(readFileSync(env.SEED_OUT, 'utf8'));
-const config = loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
+const config = loadConfig({
+  ...env,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  WORKERS: 'off',
+  ADMIN_TOKEN: 'bench',
+});
 const service = await startService(config, { port: 0, deliveryPort: 0 });
 const base = `http://127.0.0.1:${service.main.info.port}/v1`;
-console.log(`READY ${JSON.stringify({ base, projects, adminUrl: base.replace('/v1', '/internal/v1'), databaseUrl: config.databaseUrl, objectsDir: config.objectStore.replace('file://', ''), delivery: `http://127.0.0.1:${service.delivery.info.port}/v1` })}`);
+console.log(
+  `READY ${JSON.stringify({ base, projects, adminUrl: base.replace('/v1', '/internal/v1'), databaseUrl: config.databaseUrl, objectsDir: config.objectStore.replace('file://', ''), delivery: `http://127.0.0.1:${service.delivery.info.port}/v1` })}`,
+);
 process.once('SIGINT', () => process.exit(0));

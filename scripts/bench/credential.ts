@@ -21,7 +21,11 @@ export const scenario: Scenario = {
     let next = 0;
     // The same requests go to both servers: one shared cursor over the projects, not one per connection (each
     // connection starting from the top would send every early project sixteen times).
-    const prebuilt = projects.map((p) => ({ method: 'GET', path: `/v1/projects/${p.projectId}/credential`, headers: { authorization: `Bearer ${p.apiKey}` } }));
+    const prebuilt = projects.map((p) => ({
+      method: 'GET',
+      path: `/v1/projects/${p.projectId}/credential`,
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    }));
     const requests = [{ method: 'GET', path: '/', setupRequest: () => prebuilt[next++ % prebuilt.length] }];
     const rounds: Array<{ ours: number; bare: number }> = [];
     try {
@@ -37,7 +41,8 @@ export const scenario: Scenario = {
       bare.child.kill();
     }
     const median = [...rounds].sort((a, b) => a.ours / a.bare - b.ours / b.bare)[Math.floor(ROUNDS / 2)];
-    const show = (pick: (r: { ours: number; bare: number }) => number) => rounds.map((r) => pick(r).toFixed(0)).join(', ');
+    const show = (pick: (r: { ours: number; bare: number }) => number) =>
+      rounds.map((r) => pick(r).toFixed(0)).join(', ');
     return {
       figure: `${median.ours.toFixed(0)} req/s (rounds: ${show((r) => r.ours)})`,
       baseline: `${median.bare.toFixed(0)} req/s (rounds: ${show((r) => r.bare)})`,

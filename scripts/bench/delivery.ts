@@ -12,13 +12,20 @@ import { requestsPerSecond, spawnServer } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 
 function ensureNginx(): string {
   if (!existsSync('/usr/sbin/nginx')) {
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
   return '/usr/sbin/nginx';
 }
@@ -27,13 +34,20 @@ export const scenario: Scenario = {
   name: 'Bundle requests per second, delivery origin vs nginx on the same folder',
   async run() {
     const nginx = ensureNginx();
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_LANGS: 'de', BENCH_SCOPES: 'admin', BENCH_SEED_KEYS: '200' });
+    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+      BENCH_LANGS: 'de',
+      BENCH_SCOPES: 'admin',
+      BENCH_SEED_KEYS: '200',
+    });
     const { projectId, apiKey } = svc.info.projects[0];
     let ours = 0;
     let theirs = 0;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-nginx-'));
     try {
-      const res = await fetch(`${svc.info.base}/projects/${projectId}/publish`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(`${svc.info.base}/projects/${projectId}/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       if (res.status !== 201) throw new Error(`publish failed: ${res.status}`);
       const manifest = await (await fetch(`${svc.info.delivery}/projects/${projectId}/manifest`)).json();
       const bundlePath = `/v1/projects/${projectId}/${manifest.bundles.de.url}`;
@@ -41,7 +55,9 @@ export const scenario: Scenario = {
       ours = await requestsPerSecond({ url: origin, requests: [{ path: bundlePath }] });
 
       const port = await freePort();
-      writeFileSync(path.join(dir, 'nginx.conf'), `
+      writeFileSync(
+        path.join(dir, 'nginx.conf'),
+        `
 user root;
 worker_processes 1;
 daemon off;
@@ -56,7 +72,8 @@ http {
     root ${svc.info.objectsDir};
     location / { default_type application/json; add_header Cache-Control "public, max-age=31536000, immutable"; }
   }
-}`);
+}`,
+      );
       const proc = spawn(nginx, ['-c', path.join(dir, 'nginx.conf')], { stdio: 'inherit' });
       try {
         for (let i = 0; i < 50; i++) {
@@ -70,6 +87,11 @@ http {
     } finally {
       svc.child.kill('SIGINT');
     }
-    return { figure: `${ours.toFixed(0)} req/s`, baseline: `${theirs.toFixed(0)} req/s from nginx (1 worker)`, ratio: ours / theirs, target: '>= 0.5' };
+    return {
+      figure: `${ours.toFixed(0)} req/s`,
+      baseline: `${theirs.toFixed(0)} req/s from nginx (1 worker)`,
+      ratio: ours / theirs,
+      target: '>= 0.5',
+    };
   },
 };

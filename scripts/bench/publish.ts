@@ -11,7 +11,27 @@ import { spawnServer } from './_http.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'tr', 'uk', 'el'];
+const LANGS = [
+  'de',
+  'fr',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'sv',
+  'ja',
+  'ko',
+  'da',
+  'fi',
+  'nb',
+  'cs',
+  'hu',
+  'ro',
+  'tr',
+  'uk',
+  'el',
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -23,14 +43,23 @@ function filesUnder(dir: string): string[] {
 export const scenario: Scenario = {
   name: 'POST /publish, 10,000 keys x 20 languages, json + android_xml, vs fs.writeFile of the same bytes (ms)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_LANGS: LANGS.join(','), BENCH_SCOPES: 'admin', BENCH_SEED_KEYS: '10000', BENCH_FORMATS: 'json,android_xml' });
+    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+      BENCH_LANGS: LANGS.join(','),
+      BENCH_SCOPES: 'admin',
+      BENCH_SEED_KEYS: '10000',
+      BENCH_FORMATS: 'json,android_xml',
+    });
     const { projectId, apiKey } = svc.info.projects[0];
     const publish = async () => {
       const t0 = performance.now();
-      const res = await fetch(`${svc.info.base}/projects/${projectId}/publish`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(`${svc.info.base}/projects/${projectId}/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       const ms = performance.now() - t0;
       const body = await res.json();
-      if (res.status !== 201 || body.keyCount !== 10000) throw new Error(`publish failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (res.status !== 201 || body.keyCount !== 10000)
+        throw new Error(`publish failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       return ms;
     };
     let cold = 0;
@@ -41,7 +70,9 @@ export const scenario: Scenario = {
       // Once the content has been quiet for PREPARE_DELAY_MS, the worker prepares the publish (here: run-due,
       // told the delay has passed); a publish then copies what was prepared.
       const due = await fetch(`${svc.info.adminUrl}/jobs/run-due`, {
-        method: 'POST', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: JSON.stringify({ now: new Date(Date.now() + 60_000).toISOString() }),
+        method: 'POST',
+        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        body: JSON.stringify({ now: new Date(Date.now() + 60_000).toISOString() }),
       });
       if (due.status !== 200) throw new Error(`run-due failed: ${due.status} ${await due.text()}`);
       // Five publishes of the prepared content (a version each), the median reported: one alone is noisy.
@@ -57,7 +88,8 @@ export const scenario: Scenario = {
     const last = readdirSync(versions).sort().at(-1)!;
     const written = filesUnder(path.join(versions, last)).filter((f) => !f.endsWith('.meta.json'));
     // Linked, not rewritten: proof that the timed publish took the prepared path.
-    if (written.some((f) => statSync(f).nlink < 2)) throw new Error('the second publish did not use the prepared publish');
+    if (written.some((f) => statSync(f).nlink < 2))
+      throw new Error('the second publish did not use the prepared publish');
     const bodies = written.map((f) => readFileSync(f));
     const floors: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {

@@ -8,13 +8,35 @@ import { openDb } from '../../handlers/platform/db.js';
 import { spawnServer } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const TARGETS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'tr', 'uk', 'el'];
+const TARGETS = [
+  'de',
+  'fr',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'sv',
+  'ja',
+  'ko',
+  'da',
+  'fi',
+  'nb',
+  'cs',
+  'hu',
+  'ro',
+  'tr',
+  'uk',
+  'el',
+];
 const ENTRIES = 1000;
 
 function catalog(changed: number) {
   const strings: Record<string, unknown> = {};
   for (let i = 0; i < ENTRIES; i++) {
-    const localizations: Record<string, unknown> = { en: { stringUnit: { state: 'translated', value: `Entry ${i}: open the settings for %@` } } };
+    const localizations: Record<string, unknown> = {
+      en: { stringUnit: { state: 'translated', value: `Entry ${i}: open the settings for %@` } },
+    };
     TARGETS.forEach((lang, l) => {
       const edited = (i * TARGETS.length + l) % 100 < changed ? ' (edited)' : '';
       localizations[lang] = { stringUnit: { state: 'translated', value: `${lang} ${i}: öffnen %@${edited}` } };
@@ -28,13 +50,20 @@ function catalog(changed: number) {
 export const scenario: Scenario = {
   name: 'POST /sync, 1,000 xcstrings entries x 20 languages, vs JSON.parse + Knex bulk insert (ms)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_LANGS: TARGETS.join(','), BENCH_SCOPES: 'admin' });
+    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+      BENCH_LANGS: TARGETS.join(','),
+      BENCH_SCOPES: 'admin',
+    });
     const { projectId, apiKey } = svc.info.projects[0];
     const send = async (text: string) => {
       const t0 = performance.now();
       const res = await fetch(`${svc.info.base}/projects/${projectId}/sync`, {
-        method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ contentBase64: Buffer.from(text).toString('base64'), fileName: 'Localizable.xcstrings' }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contentBase64: Buffer.from(text).toString('base64'),
+          fileName: 'Localizable.xcstrings',
+        }),
       });
       const body = await res.json();
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -50,8 +79,10 @@ export const scenario: Scenario = {
       svc.child.kill('SIGINT');
       await new Promise((r) => svc.child.once('exit', r));
     }
-    if (first.body.created !== ENTRIES || first.body.updatedTranslations !== ENTRIES * TARGETS.length) throw new Error(`unexpected first sync: ${JSON.stringify(first.body).slice(0, 300)}`);
-    if (second.body.updatedTranslations !== ENTRIES * TARGETS.length / 10) throw new Error(`unexpected re-sync: ${JSON.stringify(second.body).slice(0, 300)}`);
+    if (first.body.created !== ENTRIES || first.body.updatedTranslations !== ENTRIES * TARGETS.length)
+      throw new Error(`unexpected first sync: ${JSON.stringify(first.body).slice(0, 300)}`);
+    if (second.body.updatedTranslations !== (ENTRIES * TARGETS.length) / 10)
+      throw new Error(`unexpected re-sync: ${JSON.stringify(second.body).slice(0, 300)}`);
 
     // Baseline: parse the same file and bulk-insert the same cells into the same database.
     const db = openDb(svc.info.databaseUrl);
@@ -60,14 +91,42 @@ export const scenario: Scenario = {
     const now = Date.now();
     await db.transaction(async (trx) => {
       const keys = Object.entries<any>(parsed.strings).map(([k, e], i) => ({
-        project_id: projectId, name: `base.${k}`, token: `base${i}`.padEnd(32, 'x'), source: e.localizations.en.stringUnit.value, forms: null, ctx: null,
-        enabled: true, source_verified: false, captured: false, created_by: 'bench', source_updated_at: now, created_at: now, updated_at: now, file_key: k, comment: e.comment, meta: null,
+        project_id: projectId,
+        name: `base.${k}`,
+        token: `base${i}`.padEnd(32, 'x'),
+        source: e.localizations.en.stringUnit.value,
+        forms: null,
+        ctx: null,
+        enabled: true,
+        source_verified: false,
+        captured: false,
+        created_by: 'bench',
+        source_updated_at: now,
+        created_at: now,
+        updated_at: now,
+        file_key: k,
+        comment: e.comment,
+        meta: null,
       }));
       for (let i = 0; i < keys.length; i += 400) await trx('keys').insert(keys.slice(i, i + 400));
-      const ids = new Map((await trx('keys').where({ project_id: projectId, created_by: 'bench' }).select('id', 'file_key')).map((r) => [r.file_key, Number(r.id)]));
-      const cells = Object.entries<any>(parsed.strings).flatMap(([k, e]) => TARGETS.map((lang) => ({
-        key_id: ids.get(k), lang, project_id: projectId, value: e.localizations[lang].stringUnit.value, status: 'translated', origin: 'import', job_id: null, updated_at: now,
-      })));
+      const ids = new Map(
+        (await trx('keys').where({ project_id: projectId, created_by: 'bench' }).select('id', 'file_key')).map((r) => [
+          r.file_key,
+          Number(r.id),
+        ]),
+      );
+      const cells = Object.entries<any>(parsed.strings).flatMap(([k, e]) =>
+        TARGETS.map((lang) => ({
+          key_id: ids.get(k),
+          lang,
+          project_id: projectId,
+          value: e.localizations[lang].stringUnit.value,
+          status: 'translated',
+          origin: 'import',
+          job_id: null,
+          updated_at: now,
+        })),
+      );
       for (let i = 0; i < cells.length; i += 400) await trx('translations').insert(cells.slice(i, i + 400));
     });
     const baseMs = performance.now() - t0;

@@ -4,11 +4,21 @@
 // the operation checks (no operation exists yet, so every operationId is 404 operation_not_found), and on
 // routes recorded under a requestId that refusal is recorded like any other, with nothing written.
 import test from 'ava';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const jsonFile = (obj: Record<string, string>) => ({ contentBase64: b64(JSON.stringify(obj)), fileName: 'en.json' });
@@ -26,23 +36,40 @@ async function agentOf(p: TestProject) {
 test('an agent key syncs for free, but a sync that would queue paid translation is 403 with the estimate, writing nothing', async (t) => {
   const p = await createTestProject(svc);
   const agent = await agentOf(p);
-  const paid = await agent.POST('/projects/{projectId}/sync', { params: path(p), body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }) });
+  const paid = await agent.POST('/projects/{projectId}/sync', {
+    params: path(p),
+    body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }),
+  });
   t.is(paid.response.status, 403);
   t.like(paid.error, { error: 'authorization_required' });
   t.true((paid.error as { estimatedCredits: number }).estimatedCredits > 0);
   t.is(await keyCount(p), 0);
-  const preview = await agent.POST('/projects/{projectId}/sync', { params: { ...path(p), query: { dryRun: 'true' } }, body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }) });
+  const preview = await agent.POST('/projects/{projectId}/sync', {
+    params: { ...path(p), query: { dryRun: 'true' } },
+    body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }),
+  });
   t.is(preview.response.status, 200, 'a dry run needs no operation');
 
   // Once a person's key has synced and filled, the same file queues nothing billable: the agent may send it.
-  t.is((await p.client.POST('/projects/{projectId}/sync', { params: path(p), body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }) })).response.status, 200);
+  t.is(
+    (
+      await p.client.POST('/projects/{projectId}/sync', {
+        params: path(p),
+        body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }),
+      })
+    ).response.status,
+    200,
+  );
   await svc.admin.POST('/jobs/run-due', { body: {} });
-  const free = await agent.POST('/projects/{projectId}/sync', { params: path(p), body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }) });
+  const free = await agent.POST('/projects/{projectId}/sync', {
+    params: path(p),
+    body: jsonFile({ hello: 'Hello', bye: 'Goodbye' }),
+  });
   t.is(free.response.status, 200);
   t.like(free.data, { trackingToken: null, estimatedCredits: 0 });
 });
 
-test('an agent key cannot publish or restore without an operation; a person\'s key can, and an agent still reads', async (t) => {
+test("an agent key cannot publish or restore without an operation; a person's key can, and an agent still reads", async (t) => {
   const p = await createTestProject(svc);
   const agent = await agentOf(p);
   await p.client.POST('/projects/{projectId}/translate', { params: path(p), body: { units: [{ source: 'Ready' }] } });
@@ -54,28 +81,45 @@ test('an agent key cannot publish or restore without an operation; a person\'s k
   const pub = await agent.POST('/projects/{projectId}/publish', { params: path(p) });
   t.is(pub.response.status, 403);
   t.like(pub.error, { error: 'authorization_required' });
-  const back = await agent.POST('/projects/{projectId}/versions/{versionId}/restore', { params: { path: { projectId: p.projectId, versionId } } });
+  const back = await agent.POST('/projects/{projectId}/versions/{versionId}/restore', {
+    params: { path: { projectId: p.projectId, versionId } },
+  });
   t.is(back.response.status, 403);
   t.like(back.error, { error: 'authorization_required' });
   const meta = await svc.admin.GET('/projects/{projectId}/events', { params: path(p) });
-  t.is(meta.data!.events.filter((e: { type: string }) => e.type === 'strings.published').length, 1, 'no version minted by the agent');
-  const read = await agent.GET('/projects/{projectId}/translations', { params: { ...path(p), query: { version: versionId, format: 'json', lang: 'de' } } });
+  t.is(
+    meta.data!.events.filter((e: { type: string }) => e.type === 'strings.published').length,
+    1,
+    'no version minted by the agent',
+  );
+  const read = await agent.GET('/projects/{projectId}/translations', {
+    params: { ...path(p), query: { version: versionId, format: 'json', lang: 'de' } },
+  });
   t.is(read.response.status, 200);
 });
 
 test('any key that names an operation is held to the operation checks: 404 operation_not_found, nothing written', async (t) => {
   const p = await createTestProject(svc);
   const operationId = 'op_unknown';
-  const push = await p.client.POST('/projects/{projectId}/translate', { params: path(p), body: { units: [{ source: 'Named' }], operationId } });
+  const push = await p.client.POST('/projects/{projectId}/translate', {
+    params: path(p),
+    body: { units: [{ source: 'Named' }], operationId },
+  });
   t.is(push.response.status, 404);
   t.like(push.error, { error: 'operation_not_found' });
-  const sync = await p.client.POST('/projects/{projectId}/sync', { params: path(p), body: { ...jsonFile({ named: 'Named' }), operationId } });
+  const sync = await p.client.POST('/projects/{projectId}/sync', {
+    params: path(p),
+    body: { ...jsonFile({ named: 'Named' }), operationId },
+  });
   t.like(sync.error, { error: 'operation_not_found' });
   const pub = await p.client.POST('/projects/{projectId}/publish', { params: path(p), body: { operationId } });
   t.like(pub.error, { error: 'operation_not_found' });
   t.is(await keyCount(p), 0);
   // A dry run ignores operationId.
-  const dry = await p.client.POST('/projects/{projectId}/translate', { params: { ...path(p), query: { dryRun: 'true' } }, body: { units: [{ source: 'Named' }], operationId } });
+  const dry = await p.client.POST('/projects/{projectId}/translate', {
+    params: { ...path(p), query: { dryRun: 'true' } },
+    body: { units: [{ source: 'Named' }], operationId },
+  });
   t.is(dry.response.status, 200);
 });
 
@@ -84,7 +128,9 @@ test('on a recorded route the operation refusal is recorded under the requestId,
   const body = { units: [{ source: 'Recorded' }], operationId: 'op_unknown', requestId: 'approval-1' };
   const first = await p.client.POST('/projects/{projectId}/translate', { params: path(p), body });
   t.is(first.response.status, 404);
-  const record = await p.client.GET('/projects/{projectId}/requests/{requestId}', { params: { path: { projectId: p.projectId, requestId: 'approval-1' } } });
+  const record = await p.client.GET('/projects/{projectId}/requests/{requestId}', {
+    params: { path: { projectId: p.projectId, requestId: 'approval-1' } },
+  });
   t.like(record.data, { state: 'failed', status: 404, body: { error: 'operation_not_found' } });
   const again = await p.client.POST('/projects/{projectId}/translate', { params: path(p), body });
   t.is(again.response.status, 404);

@@ -6,13 +6,21 @@ import { createTestProject, startTestService, type TestProject, type TestService
 import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
-const addLang = (p: TestProject, body: components['schemas']['AddLanguageRequest']) => p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body });
-const addFormat = (p: TestProject, body: components['schemas']['AddOutputFormatRequest']) => p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body });
-const project = async (p: TestProject) => (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } })).data!;
-const events = async (p: TestProject) => (await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } })).data!.events;
+const addLang = (p: TestProject, body: components['schemas']['AddLanguageRequest']) =>
+  p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body });
+const addFormat = (p: TestProject, body: components['schemas']['AddOutputFormatRequest']) =>
+  p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body });
+const project = async (p: TestProject) =>
+  (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } })).data!;
+const events = async (p: TestProject) =>
+  (await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } })).data!.events;
 
 test('a language code is normalized to lowercase with hyphens', async (t) => {
   const p = await createTestProject(svc);
@@ -58,19 +66,35 @@ test('re-adding a live language keeps its mode and writes nothing; naming anothe
 });
 
 test('re-adding a removed language revives it with the named mode, default ai', async (t) => {
-  const p = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }, { code: 'fr', fillMode: 'manual' }] });
+  const p = await createTestProject(svc, {
+    languages: [
+      { code: 'de', fillMode: 'manual' },
+      { code: 'fr', fillMode: 'manual' },
+    ],
+  });
   for (const code of ['de', 'fr']) {
-    const del = await svc.admin.DELETE('/projects/{projectId}/languages/{code}', { params: { path: { projectId: p.projectId, code } } });
+    const del = await svc.admin.DELETE('/projects/{projectId}/languages/{code}', {
+      params: { path: { projectId: p.projectId, code } },
+    });
     t.is(del.response.status, 204);
   }
   const meta = await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } });
-  t.deepEqual(meta.data!.languages.map((l) => l.code), ['en']);
+  t.deepEqual(
+    meta.data!.languages.map((l) => l.code),
+    ['en'],
+  );
   const de = await addLang(p, { code: 'de' });
   t.deepEqual(de.data, { code: 'de', isBase: false, fillMode: 'ai' });
   const fr = await addLang(p, { code: 'fr', fillMode: 'manual' });
   t.deepEqual(fr.data, { code: 'fr', isBase: false, fillMode: 'manual' });
   const langs = (await project(p)).languages;
-  t.deepEqual(langs.filter((l) => !l.removed).map((l) => l.code).sort(), ['de', 'en', 'fr']);
+  t.deepEqual(
+    langs
+      .filter((l) => !l.removed)
+      .map((l) => l.code)
+      .sort(),
+    ['de', 'en', 'fr'],
+  );
   t.deepEqual((await events(p)).map((e) => e.payload.change).sort(), ['language.revived', 'language.revived']);
 });
 
@@ -98,12 +122,18 @@ test('output formats: add preserves configured ids, a configured id is a no-op, 
   t.deepEqual(noop.data, { formats: ['json', 'po'], created: false });
   const ev = await events(p);
   t.is(ev.length, 2, 'one event per change, none for no-ops or refusals');
-  t.deepEqual(ev.map((e) => e.payload.outputFormats), [['json', 'po'], ['json']]);
+  t.deepEqual(
+    ev.map((e) => e.payload.outputFormats),
+    [['json', 'po'], ['json']],
+  );
 });
 
 test('an already configured id is a no-op even in a legacy list over the cap', async (t) => {
   const p = await createTestProject(svc);
-  await svc.service.app.db('projects').where({ id: p.projectId }).update({ output_formats: JSON.stringify(['i18next', 'json', 'po']) });
+  await svc.service.app
+    .db('projects')
+    .where({ id: p.projectId })
+    .update({ output_formats: JSON.stringify(['i18next', 'json', 'po']) });
   const r = await addFormat(p, { format: 'json' });
   t.deepEqual(r.data, { formats: ['i18next', 'json', 'po'], created: false });
   const over = await addFormat(p, { format: 'arb' });
@@ -142,7 +172,8 @@ test('concurrent adds of different formats never exceed two, with one event per 
   const stored = (await project(p)).outputFormats;
   t.is(stored.length, 2);
   t.is(results.filter((r) => r.data?.created).length, 2);
-  for (const r of results.filter((x) => x.error)) t.true(['too_many_formats', 'output_config_conflict'].includes(r.error!.error));
+  for (const r of results.filter((x) => x.error))
+    t.true(['too_many_formats', 'output_config_conflict'].includes(r.error!.error));
   t.is((await events(p)).length, 2);
 });
 
@@ -154,14 +185,22 @@ test('meta names the project, its languages, output formats and delivery address
   const m = r.data!;
   t.is(m.projectId, p.projectId);
   t.is(m.baseLang, 'en');
-  t.deepEqual(m.languages, [{ code: 'en', isBase: true, fillMode: 'ai' }, { code: 'de', isBase: false, fillMode: 'ai' }, { code: 'ja', isBase: false, fillMode: 'manual' }]);
+  t.deepEqual(m.languages, [
+    { code: 'en', isBase: true, fillMode: 'ai' },
+    { code: 'de', isBase: false, fillMode: 'ai' },
+    { code: 'ja', isBase: false, fillMode: 'manual' },
+  ]);
   t.deepEqual(m.content, { enabled: false });
   t.is(m.deliveryHost, null);
   t.is(m.deliveryUrl, `${svc.service.app.config.publicDeliveryUrl}/projects/${p.projectId}`);
   t.deepEqual(m.outputFormats, ['arb']);
   t.is(m.currentVersion, null);
-  await svc.admin.PATCH('/projects/{projectId}', { params: { path: { projectId: p.projectId } }, body: { deliveryHost: 'cdn.example.com', contentEnabled: true } });
-  const after = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } })).data!;
+  await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { deliveryHost: 'cdn.example.com', contentEnabled: true },
+  });
+  const after = (await p.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: p.projectId } } }))
+    .data!;
   t.is(after.deliveryHost, 'cdn.example.com');
   t.is(after.deliveryUrl, 'https://cdn.example.com/v1');
   t.deepEqual(after.content, { enabled: true });

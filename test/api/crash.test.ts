@@ -21,22 +21,48 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Proc { child: ChildProcess; base: string; internal: string; delivery: string }
+interface Proc {
+  child: ChildProcess;
+  base: string;
+  internal: string;
+  delivery: string;
+}
 
 async function startProcess(env: Record<string, string>): Promise<Proc> {
   const [port, deliveryPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env, PORT: String(port), DELIVERY_PORT: String(deliveryPort), ADMIN_TOKEN, WORKERS: 'off', LOG_LEVEL: 'silent' },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      DELIVERY_PORT: String(deliveryPort),
+      ADMIN_TOKEN,
+      WORKERS: 'off',
+      LOG_LEVEL: 'silent',
+    },
   });
   child.stdout!.resume();
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
   const base = `http://127.0.0.1:${port}/v1`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
-    if (await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then((r) => r.ok, () => false)) {
-      return { child, base, internal: `http://127.0.0.1:${port}/internal/v1`, delivery: `http://127.0.0.1:${deliveryPort}/v1` };
+    if (
+      await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
+      return {
+        child,
+        base,
+        internal: `http://127.0.0.1:${port}/internal/v1`,
+        delivery: `http://127.0.0.1:${deliveryPort}/v1`,
+      };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -51,9 +77,11 @@ function kill9(p: Proc): Promise<void> {
   });
 }
 
-const json = (url: string, init: RequestInit = {}, token = ADMIN_TOKEN) => fetch(url, {
-  ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
-}).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+const json = (url: string, init: RequestInit = {}, token = ADMIN_TOKEN) =>
+  fetch(url, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+  }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
 
 /** Polls the manifest file every millisecond; resolves with its versionId once it names another than `than`. */
 function manifestChange(file: string, than: string | null, signal: { stop: boolean }): Promise<string | null> {
@@ -64,7 +92,9 @@ function manifestChange(file: string, than: string | null, signal: { stop: boole
         statSync(file);
         const v = JSON.parse(readFileSync(file, 'utf8')).versionId;
         if (v !== than) return resolve(v);
-      } catch { /* not there yet, or mid-rename */ }
+      } catch {
+        /* not there yet, or mid-rename */
+      }
       setImmediate(tick);
     };
     tick();
@@ -77,13 +107,36 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
   const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
   let proc = await startProcess(env);
   try {
-    const ws = await json(`${proc.internal}/workspaces`, { method: 'POST', body: JSON.stringify({ name: 'Crash', creditsMc: 10_000_000 }) });
-    const project = await json(`${proc.internal}/projects`, { method: 'POST', body: JSON.stringify({ workspaceId: ws.body.workspaceId, name: 'Crash', baseLang: 'en', languages: [{ code: 'de' }] }) });
+    const ws = await json(`${proc.internal}/workspaces`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Crash', creditsMc: 10_000_000 }),
+    });
+    const project = await json(`${proc.internal}/projects`, {
+      method: 'POST',
+      body: JSON.stringify({
+        workspaceId: ws.body.workspaceId,
+        name: 'Crash',
+        baseLang: 'en',
+        languages: [{ code: 'de' }],
+      }),
+    });
     const projectId = project.body.projectId;
-    const key = await json(`${proc.internal}/projects/${projectId}/api-keys`, { method: 'POST', body: JSON.stringify({ scopes: ['admin'] }) });
+    const key = await json(`${proc.internal}/projects/${projectId}/api-keys`, {
+      method: 'POST',
+      body: JSON.stringify({ scopes: ['admin'] }),
+    });
     const apiKey = key.body.apiKey;
     const units = Array.from({ length: 300 }, (_, i) => ({ source: `Crash test string ${i}` }));
-    t.is((await json(`${proc.base}/projects/${projectId}/translate`, { method: 'POST', body: JSON.stringify({ units }) }, apiKey)).status, 200);
+    t.is(
+      (
+        await json(
+          `${proc.base}/projects/${projectId}/translate`,
+          { method: 'POST', body: JSON.stringify({ units }) },
+          apiKey,
+        )
+      ).status,
+      200,
+    );
     await json(`${proc.internal}/jobs/run-due`, { method: 'POST', body: '{}' });
     const manifestFile = path.join(dataDir, 'objects', objectKeys.manifest(projectId));
 
@@ -99,7 +152,10 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
       }
       t.is(manifest?.versionId ?? null, meta.currentVersion, `${label}: the manifest names the current version`);
       if (meta.currentVersion) {
-        const pulled = await fetch(`${proc.base}/projects/${projectId}/translations?version=${meta.currentVersion}&format=json&lang=de`, { headers: { authorization: `Bearer ${apiKey}` } });
+        const pulled = await fetch(
+          `${proc.base}/projects/${projectId}/translations?version=${meta.currentVersion}&format=json&lang=de`,
+          { headers: { authorization: `Bearer ${apiKey}` } },
+        );
         t.is(pulled.status, 200, `${label}: the version delivery names pulls`);
       }
       return meta.currentVersion as string | null;
@@ -110,7 +166,11 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
       // Odd trials: killed the instant the manifest lands; even ones: at a random instant of the publish.
       const signal = { stop: false };
       const landed = manifestChange(manifestFile, current, signal);
-      const publish = json(`${proc.base}/projects/${projectId}/publish`, { method: 'POST', body: JSON.stringify({ label: `trial ${trial}` }) }, apiKey).catch(() => null);
+      const publish = json(
+        `${proc.base}/projects/${projectId}/publish`,
+        { method: 'POST', body: JSON.stringify({ label: `trial ${trial}` }) },
+        apiKey,
+      ).catch(() => null);
       if (trial % 2 === 1) await Promise.race([landed, publish]);
       else await new Promise((r) => setTimeout(r, Math.random() * 40));
       await kill9(proc);
@@ -120,7 +180,11 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
       const now = await check(`trial ${trial}`);
       const next = await json(`${proc.base}/projects/${projectId}/publish`, { method: 'POST', body: '{}' }, apiKey);
       t.is(next.status, 201, `trial ${trial}: the next publish mints`);
-      if (now) t.true(next.body.versionId > now || Number(next.body.versionId.split('.').pop()) > Number(now.split('.').pop()), `trial ${trial}: ${next.body.versionId} follows ${now}`);
+      if (now)
+        t.true(
+          next.body.versionId > now || Number(next.body.versionId.split('.').pop()) > Number(now.split('.').pop()),
+          `trial ${trial}: ${next.body.versionId} follows ${now}`,
+        );
       current = await check(`trial ${trial} after the next publish`);
       t.is(current, next.body.versionId);
     }

@@ -4,8 +4,13 @@ import { createTestProject, startTestService, type TestProject, type TestService
 
 let svc: TestService;
 let p: TestProject;
-test.before(async () => { svc = await startTestService(); p = await createTestProject(svc); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+  p = await createTestProject(svc);
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 async function call(path: string, query: string, body: unknown, method = 'POST') {
   const res = await fetch(`${svc.baseUrl}/projects/${p.projectId}${path}${query}`, {
@@ -73,7 +78,10 @@ test('routes without previews refuse dryRun in the query or the body before any 
   const put = await call('/content/doc-1', '?dryRun=true', { title: 'T', text: 'x' }, 'PUT');
   t.is(put.status, 400);
   const meta = await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } });
-  t.false(meta.data!.languages.some((l) => l.code === 'it'), 'nothing was written');
+  t.false(
+    meta.data!.languages.some((l) => l.code === 'it'),
+    'nothing was written',
+  );
   t.deepEqual(meta.data!.outputFormats, []);
   const events = await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } });
   t.deepEqual(events.data!.events, []);

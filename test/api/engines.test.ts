@@ -62,7 +62,8 @@ test('icu: parseIcu throws, placeholders and tags list arguments and tag names',
   t.throws(() => parseIcu('Hello {name'), { instanceOf: SyntaxError });
   t.throws(() => parseIcu('<b>bold</i>'));
   t.false(isValidIcu('{n, plural, one {x}}'), 'other is required');
-  const msg = 'Hi <b>{name}</b>, {n, number} on {d, date, short}: {count, plural, one {# <i>x</i>} other {{g, select, a {<b>y</b>} other {z}}}}';
+  const msg =
+    'Hi <b>{name}</b>, {n, number} on {d, date, short}: {count, plural, one {# <i>x</i>} other {{g, select, a {<b>y</b>} other {z}}}}';
   t.deepEqual([...placeholders(msg)].sort(), ['count', 'd', 'g', 'n', 'name']);
   t.deepEqual(tags(msg), ['b', 'b', 'i']);
   t.deepEqual(tags('Line<br/>break'), [], 'a self-closing tag is literal text to the parser');
@@ -75,9 +76,15 @@ test('icu: checkTranslation accepts a faithful translation and names what is wro
   t.regex(checkTranslation(src, good.replace('{name}', 'Jan'), 'pl') ?? '', /missing placeholder \{name\}/);
   t.regex(checkTranslation(src, good.replace('{name}', '{nome}'), 'pl') ?? '', /missing placeholder \{name\}/);
   t.regex(checkTranslation(src, good.replace(/<(\/?)b>/g, '<$1strong>'), 'pl') ?? '', /tags differ/);
-  t.regex(checkTranslation(src, 'Cześć <b>{name}</b>, masz {count, plural, one {# plik} other {# pliku}}', 'pl') ?? '', /plural \{count\}.*one, few, many, other/);
+  t.regex(
+    checkTranslation(src, 'Cześć <b>{name}</b>, masz {count, plural, one {# plik} other {# pliku}}', 'pl') ?? '',
+    /plural \{count\}.*one, few, many, other/,
+  );
   t.regex(checkTranslation(src, good.replace('</b>', ''), 'pl') ?? '', /invalid ICU syntax/);
-  t.regex(checkTranslation(src, 'Cześć <b>{name}</b>, masz {count} plików', 'pl') ?? '', /\{count\} must stay a plural/);
+  t.regex(
+    checkTranslation(src, 'Cześć <b>{name}</b>, masz {count} plików', 'pl') ?? '',
+    /\{count\} must stay a plural/,
+  );
   // =N selectors are allowed beside the categories.
   t.is(checkTranslation(PLURAL_EN, '{count, plural, =0 {なし} other {#件}}', 'ja'), null);
   t.regex(checkTranslation(PLURAL_EN, '{count, plural, one {#件} other {#件}}', 'ja') ?? '', /ja needs other/);
@@ -86,15 +93,32 @@ test('icu: checkTranslation accepts a faithful translation and names what is wro
   t.regex(checkTranslation(sel, '{g, select, male {On} other {Oni}} wyszli', 'pl') ?? '', /select \{g\} options/);
   t.regex(checkTranslation(sel, '{g, select, male {On} femme {Ona} other {Oni}}', 'pl') ?? '', /select \{g\} options/);
   // selectordinal categories are not the gate's business.
-  t.is(checkTranslation('{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}', '{n, selectordinal, other {#.}}', 'pl'), null);
+  t.is(
+    checkTranslation(
+      '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}',
+      '{n, selectordinal, other {#.}}',
+      'pl',
+    ),
+    null,
+  );
 });
 
 test('icu: conformPlurals copies other into missing categories and drops foreign ones', (t) => {
   const pl = conformPlurals('Masz {count, plural, =0 {nic} one {# plik} other {# plików}} w {dir}', 'pl');
   t.is(pl, 'Masz {count, plural, =0 {nic} one {# plik} few {# plików} many {# plików} other {# plików}} w {dir}');
-  t.is(checkTranslation(`You have {count, plural, =0 {nothing} one {# file} other {# files}} in {dir}`, pl, 'pl'), null);
+  t.is(
+    checkTranslation(`You have {count, plural, =0 {nothing} one {# file} other {# files}} in {dir}`, pl, 'pl'),
+    null,
+  );
   t.is(conformPlurals(PLURAL_EN, 'ja'), '{count, plural, other {# files}}');
-  t.deepEqual(Object.keys(icuToForms(conformPlurals(PLURAL_EN, 'ar'))!.forms), ['zero', 'one', 'two', 'few', 'many', 'other']);
+  t.deepEqual(Object.keys(icuToForms(conformPlurals(PLURAL_EN, 'ar'))!.forms), [
+    'zero',
+    'one',
+    'two',
+    'few',
+    'many',
+    'other',
+  ]);
   // Nested plurals, tags and apostrophes survive the rewrite.
   const nested = "{g, select, a {<b>{n, plural, one {# x} other {# y's}}</b>} other {don't}}";
   const out = conformPlurals(nested, 'pl');
@@ -132,7 +156,8 @@ test('pseudo: accents text, expands ~30%, brackets, keeps structure', (t) => {
     t.true(p.length >= src.length * 1.3, `${src} → ${p}`);
   }
   const html = pseudoLocalize(CORPUS[2], 'de');
-  for (const kept of ['&amp;', '%1$s', 'https://example.com/a?b=c', '<link>', '</link>']) t.true(html.includes(kept), `${kept} in ${html}`);
+  for (const kept of ['&amp;', '%1$s', 'https://example.com/a?b=c', '<link>', '</link>'])
+    t.true(html.includes(kept), `${kept} in ${html}`);
   const sel = pseudoLocalize(CORPUS[5], 'de');
   t.regex(sel, /\{gender, select, male \{.+\} female \{.+\} other \{.+\}\}/);
   t.true(sel.includes('# '), 'the # of a plural stays');
@@ -153,11 +178,17 @@ test('pseudo: every output passes the ICU gate, bad sources are per-item errors'
   const engine = new PseudoEngine();
   const langs = ['pl', 'ja', 'ar', 'en', 'de', 'pt-br', 'zh-hant', 'ru'];
   const items: TranslationItem[] = [];
-  for (const lang of langs) CORPUS.forEach((source, i) => items.push({ id: `${lang}-${i}`, key: `k${i}`, source, sourceLang: 'en', targetLang: lang }));
+  for (const lang of langs)
+    CORPUS.forEach((source, i) =>
+      items.push({ id: `${lang}-${i}`, key: `k${i}`, source, sourceLang: 'en', targetLang: lang }),
+    );
   items.push({ id: 'badlang', key: 'badlang', source: 'Hello', sourceLang: 'en', targetLang: 'not a tag' });
   items.push({ id: 'bad', key: 'bad', source: 'Hello {name', sourceLang: 'en', targetLang: 'pl' });
   const out = await engine.translate(items);
-  t.deepEqual(out.map((o) => o.id), items.map((i) => i.id));
+  t.deepEqual(
+    out.map((o) => o.id),
+    items.map((i) => i.id),
+  );
   for (const [i, o] of out.entries()) {
     if (o.id.startsWith('bad')) continue;
     t.is(o.error, undefined, `${o.id}: ${o.error}`);
@@ -199,7 +230,10 @@ const item = (id: string, source: string, extra: Partial<TranslationItem> = {}):
   ...extra,
 });
 
-async function withFake(t: { teardown(fn: () => Promise<void>): void }, handler?: Parameters<typeof startFakeOpenAI>[0]): Promise<FakeOpenAI> {
+async function withFake(
+  t: { teardown(fn: () => Promise<void>): void },
+  handler?: Parameters<typeof startFakeOpenAI>[0],
+): Promise<FakeOpenAI> {
   const fake = await startFakeOpenAI(handler);
   t.teardown(() => fake.close());
   return fake;
@@ -208,9 +242,19 @@ async function withFake(t: { teardown(fn: () => Promise<void>): void }, handler?
 const fast = { model: 'test-model', backoffBaseMs: 1, timeoutMs: 5000 };
 
 test('openai: one request carries the batch, with model, key, ctx, schema and Authorization', async (t) => {
-  const fake = await withFake(t, translateAll((it) => (it.source === PLURAL_EN ? '{count, plural, one {# plik} other {# plików}}' : `PL ${it.source}`)));
+  const fake = await withFake(
+    t,
+    translateAll((it) =>
+      it.source === PLURAL_EN ? '{count, plural, one {# plik} other {# plików}}' : `PL ${it.source}`,
+    ),
+  );
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, apiKey: 'sk-test-123' });
-  const items = [item('a', 'Save'), item('b', 'Hello <b>{name}</b>'), item('c', PLURAL_EN, { ctx: null }), item('d', 'Bye')];
+  const items = [
+    item('a', 'Save'),
+    item('b', 'Hello <b>{name}</b>'),
+    item('c', PLURAL_EN, { ctx: null }),
+    item('d', 'Bye'),
+  ];
   const out = await engine.translate(items);
   t.is(fake.requests.length, 1);
   const req = fake.requests[0];
@@ -221,10 +265,20 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   t.true(req.body.response_format.json_schema.strict);
   t.deepEqual(req.body.response_format.json_schema.schema.required, ['translations']);
   const prompt = req.body.messages.map((m: { content: string }) => m.content).join('\n');
-  for (const needle of ['key.a', 'context of b', 'Hello <b>{name}</b>', 'ICU MessageFormat', 'one, few, many, other', 'Polish']) {
+  for (const needle of [
+    'key.a',
+    'context of b',
+    'Hello <b>{name}</b>',
+    'ICU MessageFormat',
+    'one, few, many, other',
+    'Polish',
+  ]) {
     t.true(prompt.includes(needle), needle);
   }
-  t.deepEqual(requestItems(req).map((i) => i.id), ['a', 'b', 'c', 'd']);
+  t.deepEqual(
+    requestItems(req).map((i) => i.id),
+    ['a', 'b', 'c', 'd'],
+  );
   t.is(requestItems(req)[2].context, null);
   t.deepEqual(out, [
     { id: 'a', value: 'PL Save' },
@@ -238,7 +292,13 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
 test('openai: batches split by target language and maxBatch, outcomes keep input order', async (t) => {
   const fake = await withFake(t);
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, maxBatch: 2 });
-  const items = [item('1', 'One'), item('2', 'Two', { targetLang: 'de' }), item('3', 'Three'), item('4', 'Four'), item('5', 'Five', { targetLang: 'de' })];
+  const items = [
+    item('1', 'One'),
+    item('2', 'Two', { targetLang: 'de' }),
+    item('3', 'Three'),
+    item('4', 'Four'),
+    item('5', 'Five', { targetLang: 'de' }),
+  ];
   const out = await engine.translate(items);
   t.deepEqual(out, [
     { id: '1', value: 'pl: One' },
@@ -247,7 +307,14 @@ test('openai: batches split by target language and maxBatch, outcomes keep input
     { id: '4', value: 'pl: Four' },
     { id: '5', value: 'de: Five' },
   ]);
-  const batches = fake.requests.map((r) => `${requestPayload(r).targetLanguage}:${requestItems(r).map((i) => i.id).join(',')}`).sort();
+  const batches = fake.requests
+    .map(
+      (r) =>
+        `${requestPayload(r).targetLanguage}:${requestItems(r)
+          .map((i) => i.id)
+          .join(',')}`,
+    )
+    .sort();
   t.deepEqual(batches, ['de:2,5', 'pl:1,3', 'pl:4']);
   t.is(fake.requests[0].headers.authorization, undefined, 'no key, no Authorization header');
   const bad = await engine.translate([item('x', 'Hello', { targetLang: 'not a tag' })]);
@@ -268,7 +335,10 @@ test('openai: broken or missing answers are retried once, only those items, then
   const out = await engine.translate(items);
   t.is(fake.requests.length, 2);
   const followUp = requestItems(fake.requests[1]);
-  t.deepEqual(followUp.map((i) => i.id), ['b', 'c', 'd']);
+  t.deepEqual(
+    followUp.map((i) => i.id),
+    ['b', 'c', 'd'],
+  );
   t.regex(followUp[0].problem ?? '', /invalid ICU syntax/);
   t.regex(followUp[1].problem ?? '', /no translation returned/);
   t.regex(followUp[2].problem ?? '', /missing placeholder \{name\}/);
@@ -358,7 +428,12 @@ test('openai: an endpoint that is down is a retryable batch failure', async (t) 
 });
 
 test('openai: a server refusing json_schema gets json_object instead', async (t) => {
-  const fake = await withFake(t, sequence([() => errorReply(400, {}, "Invalid parameter: 'response_format' of type 'json_schema' is not supported")]));
+  const fake = await withFake(
+    t,
+    sequence([
+      () => errorReply(400, {}, "Invalid parameter: 'response_format' of type 'json_schema' is not supported"),
+    ]),
+  );
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url });
   t.deepEqual(await engine.translate([item('a', 'Save')]), [{ id: 'a', value: 'pl: Save' }]);
   t.is(fake.requests[0].body.response_format.type, 'json_schema');
@@ -369,7 +444,10 @@ test('openai: concurrent translate() calls share the in-flight bound', async (t)
   const fake = await withFake(t, translateAll(undefined, { delayMs: 60 }));
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, concurrency: 3 });
   const outs = await Promise.all(Array.from({ length: 10 }, (_, i) => engine.translate([item(`i${i}`, `Text ${i}`)])));
-  t.deepEqual(outs.map((o) => o[0].value), Array.from({ length: 10 }, (_, i) => `pl: Text ${i}`));
+  t.deepEqual(
+    outs.map((o) => o[0].value),
+    Array.from({ length: 10 }, (_, i) => `pl: Text ${i}`),
+  );
   t.is(fake.requests.length, 10);
   t.true(fake.maxInFlight <= 3, `max in flight ${fake.maxInFlight}`);
   t.true(fake.maxInFlight >= 2, 'requests do run in parallel');
@@ -380,10 +458,24 @@ test('openai: concurrent translate() calls share the in-flight bound', async (t)
 test('createEngine follows TRANSLATION_ENGINE', (t) => {
   t.is(createEngine(loadConfig({}))?.name, 'pseudo');
   t.is(createEngine(loadConfig({ TRANSLATION_ENGINE: 'none' })), null);
-  t.throws(() => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai' })), { message: /OPENAI_BASE_URL and OPENAI_MODEL/ });
-  t.throws(() => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })), { message: /OPENAI_MODEL/ });
-  t.throws(() => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: 'localhost', OPENAI_MODEL: 'm' })), { message: /absolute URL/ });
-  const engine = createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3.1' }));
+  t.throws(() => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai' })), {
+    message: /OPENAI_BASE_URL and OPENAI_MODEL/,
+  });
+  t.throws(
+    () => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })),
+    { message: /OPENAI_MODEL/ },
+  );
+  t.throws(
+    () => createEngine(loadConfig({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: 'localhost', OPENAI_MODEL: 'm' })),
+    { message: /absolute URL/ },
+  );
+  const engine = createEngine(
+    loadConfig({
+      TRANSLATION_ENGINE: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3.1',
+    }),
+  );
   t.true(engine instanceof OpenAIEngine);
   t.is(engine!.maxBatch, 40);
 });

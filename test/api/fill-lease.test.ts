@@ -13,9 +13,14 @@ test.before(async () => {
   fake = await startFakeOpenAI();
   svc = await startTestService({ TRANSLATION_ENGINE: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake-model' });
 });
-test.after.always(async () => { await svc?.stop(); await fake?.close(); });
+test.after.always(async () => {
+  await svc?.stop();
+  await fake?.close();
+});
 
-const until = async (cond: () => boolean) => { while (!cond()) await new Promise((r) => setTimeout(r, 10)); };
+const until = async (cond: () => boolean) => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 10));
+};
 
 test.serial('a worker whose lease was taken over commits nothing: the job is charged and counted once', async (t) => {
   const { db } = svc.service.app;
@@ -23,7 +28,9 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
   const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }], creditsMc: credits });
   // The first engine request (worker #1's first batch) is held until the test lets it go; the rest answer at once.
   let releaseFirst!: () => void;
-  const held = new Promise<void>((r) => { releaseFirst = r; });
+  const held = new Promise<void>((r) => {
+    releaseFirst = r;
+  });
   const first = fake.requests.length;
   const answer = translateAll();
   const handler: FakeHandler = async (req) => {
@@ -52,12 +59,20 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
   const later = Date.now() + 6 * 60_000;
   const run2 = await svc.admin.POST('/jobs/run-due', { body: { now: new Date(later).toISOString() } });
   t.is(run2.response.status, 200);
-  t.like(await poll(), { status: 'done', creditsCharged: cost, summary: { total, translated: total, pending: 0, failed: 0 } });
+  t.like(await poll(), {
+    status: 'done',
+    creditsCharged: cost,
+    summary: { total, translated: total, pending: 0, failed: 0 },
+  });
 
   // Worker #1's answer arrives at last: it lost its claim, so it must not store, charge, count or finish.
   releaseFirst();
   t.is((await run1).response.status, 200);
-  t.like(await poll(), { status: 'done', creditsCharged: cost, summary: { total, translated: total, pending: 0, failed: 0 } });
+  t.like(await poll(), {
+    status: 'done',
+    creditsCharged: cost,
+    summary: { total, translated: total, pending: 0, failed: 0 },
+  });
 
   const w = await db('workspaces').where({ id: p.workspaceId }).first();
   t.is(Number(w.balance_mc), credits - cost, 'charged exactly once');
@@ -69,11 +84,19 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
     (await db('fill_pairs').where({ job_id: fillJob.id }).select('state')).map((r) => r.state),
     Array(total).fill('translated'),
   );
-  const rows = await db('translations').join('keys', 'keys.id', 'translations.key_id').where('keys.project_id', p.projectId).select('keys.source', 'translations.lang', 'translations.status', 'translations.value');
+  const rows = await db('translations')
+    .join('keys', 'keys.id', 'translations.key_id')
+    .where('keys.project_id', p.projectId)
+    .select('keys.source', 'translations.lang', 'translations.status', 'translations.value');
   t.is(rows.length, total, 'no duplicate or lost values');
   t.true(rows.every((r) => r.status === 'translated' && r.value === `${r.lang}: ${r.source}`));
 
   // The queue row was finished by worker #2 (its simulated clock), not overwritten by worker #1.
-  const job = (await db('jobs').where({ kind: 'fill' }).select()).find((j) => JSON.parse(j.payload).jobId === Number(fillJob.id));
-  t.like({ ...job, attempts: Number(job.attempts), finished_at: Number(job.finished_at) }, { state: 'done', attempts: 2, finished_at: later, last_error: null });
+  const job = (await db('jobs').where({ kind: 'fill' }).select()).find(
+    (j) => JSON.parse(j.payload).jobId === Number(fillJob.id),
+  );
+  t.like(
+    { ...job, attempts: Number(job.attempts), finished_at: Number(job.finished_at) },
+    { state: 'done', attempts: 2, finished_at: later, last_error: null },
+  );
 });

@@ -108,7 +108,11 @@ test('xcstrings: plural variations, states, comments and untranslated entries', 
   t.is(count.sourceLanguage, 'en');
   t.deepEqual(count.meta, { version: '1.0' });
   const bytes = count.entries.find((e) => e.fileKey === '*%lld* byte(s)')!;
-  t.deepEqual(bytes.values.en, { kind: 'plural', forms: { one: '*%lld* byte', other: '*%lld* bytes' }, state: 'translated' });
+  t.deepEqual(bytes.values.en, {
+    kind: 'plural',
+    forms: { one: '*%lld* byte', other: '*%lld* bytes' },
+    state: 'translated',
+  });
   t.deepEqual(bytes.values.es, {
     kind: 'plural',
     forms: { one: '*%lld* octeto', other: '*%lld* octetos', zero: '*%lld* octeto' },
@@ -118,7 +122,11 @@ test('xcstrings: plural variations, states, comments and untranslated entries', 
 
   const nnw = FORMATS.xcstrings.parse(read('xcstrings/netnewswire-Localizable.xcstrings'));
   const onlyComment = nnw.entries.find((e) => e.fileKey === 'Downloading avatar %@')!;
-  t.deepEqual(onlyComment, { fileKey: 'Downloading avatar %@', comment: 'Activity kind — downloading an author avatar — %@ is the URL', values: {} });
+  t.deepEqual(onlyComment, {
+    fileKey: 'Downloading avatar %@',
+    comment: 'Activity kind — downloading an author avatar — %@ is the URL',
+    values: {},
+  });
   const feed = nnw.entries.find((e) => e.fileKey === 'Adding feed')!;
   t.deepEqual(feed.values, { es: { kind: 'text', text: 'Añadiendo fuente', state: 'translated' } });
 });
@@ -210,10 +218,18 @@ test('xcstrings: new keys sort the way Xcode sorts them, other objects by code p
     sourceLanguage: 'en',
     entries: ['b', 'Key10', '%lld found', 'Key2', 'B upper', '*x*', 'a'].map((k) => ({
       fileKey: k,
-      values: { en: { kind: 'text', text: k, state: 'translated' }, 'zh-hant': { kind: 'text', text: k }, 'pt-br': { kind: 'text', text: k } },
+      values: {
+        en: { kind: 'text', text: k, state: 'translated' },
+        'zh-hant': { kind: 'text', text: k },
+        'pt-br': { kind: 'text', text: k },
+      },
     })),
   };
-  c.entries.push({ fileKey: 'n', values: { en: { kind: 'plural', forms: { other: '# items', '=0': 'none', one: 'one item' }, state: 'new' } }, meta: { shouldTranslate: false } });
+  c.entries.push({
+    fileKey: 'n',
+    values: { en: { kind: 'plural', forms: { other: '# items', '=0': 'none', one: 'one item' }, state: 'new' } },
+    meta: { shouldTranslate: false },
+  });
   const out = FORMATS.xcstrings.render(c, { languages: ['en', 'zh-hant', 'pt-br'], baseLanguage: 'en' });
   const parsed = JSON.parse(out);
   t.deepEqual(Object.keys(parsed), ['sourceLanguage', 'strings', 'version']);
@@ -238,7 +254,10 @@ test('xcstrings: new keys sort the way Xcode sorts them, other objects by code p
 });
 
 test('xcstrings: an empty catalog is written the way Xcode writes it', (t) => {
-  const out = FORMATS.xcstrings.render({ format: 'xcstrings', sourceLanguage: 'en', entries: [] }, { languages: ['en'], baseLanguage: 'en' });
+  const out = FORMATS.xcstrings.render(
+    { format: 'xcstrings', sourceLanguage: 'en', entries: [] },
+    { languages: ['en'], baseLanguage: 'en' },
+  );
   t.is(out, '{\n  "sourceLanguage" : "en",\n  "strings" : {\n\n  },\n  "version" : "1.0"\n}');
 });
 
@@ -253,7 +272,12 @@ test('next-i18next {{changeTo}} becomes ICU {changeTo} and is written back as {{
   t.deepEqual(e.meta, { interpolation: 'i18next', placeholders: { changeTo: 'changeTo' } });
   const out = FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' });
   t.true(out.includes('"change-locale": "Change locale to \\"{{changeTo}}\\""'));
-  t.deepEqual(c.entries.map((x) => x.fileKey).slice(-4), ['blog.optimized.question', 'blog.optimized.answer', 'blog.ssg.question', 'blog.ssg.answer']);
+  t.deepEqual(c.entries.map((x) => x.fileKey).slice(-4), [
+    'blog.optimized.question',
+    'blog.optimized.answer',
+    'blog.ssg.question',
+    'blog.ssg.answer',
+  ]);
 });
 
 test('i18next placeholders with formats and dotted names round-trip; real ICU arguments are left alone', (t) => {
@@ -263,13 +287,20 @@ test('i18next placeholders with formats and dotted names round-trip; real ICU ar
   t.deepEqual(c.entries[1].values.und, { kind: 'text', text: 'plain {x}' });
   t.is(FORMATS.json.render(c, { languages: ['en'], baseLanguage: 'en' }), text);
   const icu = '{n, plural, one {{n}} other {{n} items}}';
-  t.deepEqual(FORMATS.json.parse(JSON.stringify({ k: icu })).entries[0], { fileKey: 'k', values: { und: { kind: 'text', text: icu } } });
+  t.deepEqual(FORMATS.json.parse(JSON.stringify({ k: icu })).entries[0], {
+    fileKey: 'k',
+    values: { und: { kind: 'text', text: icu } },
+  });
 });
 
 test('nested_json keeps the file key order and nesting; new keys join their group', (t) => {
-  const text = '{\n  "z": {\n    "b": "B",\n    "a": "A"\n  },\n  "m": "M",\n  "a": {\n    "y": {\n      "x": "X"\n    }\n  }\n}\n';
+  const text =
+    '{\n  "z": {\n    "b": "B",\n    "a": "A"\n  },\n  "m": "M",\n  "a": {\n    "y": {\n      "x": "X"\n    }\n  }\n}\n';
   const c = FORMATS.nested_json.parse(text);
-  t.deepEqual(c.entries.map((e) => e.fileKey), ['z.b', 'z.a', 'm', 'a.y.x']);
+  t.deepEqual(
+    c.entries.map((e) => e.fileKey),
+    ['z.b', 'z.a', 'm', 'a.y.x'],
+  );
   t.is(FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' }), text);
   c.entries.push({ fileKey: 'z.c', values: { en: { kind: 'text', text: 'C' } } });
   const out = JSON.parse(FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' }));
@@ -288,7 +319,10 @@ test('flat JSON with dotted keys is json; any object value makes it nested_json'
   const flat = '{"nav.home": "Home", "nav.about": "About"}';
   t.is(detectFormat(flat), 'json');
   t.is(detectFormat(flat, 'en.json'), 'json');
-  t.deepEqual(FORMATS.json.parse(flat).entries.map((e) => e.fileKey), ['nav.home', 'nav.about']);
+  t.deepEqual(
+    FORMATS.json.parse(flat).entries.map((e) => e.fileKey),
+    ['nav.home', 'nav.about'],
+  );
   t.is(detectFormat('{"nav": {"home": "Home"}}'), 'nested_json');
 });
 
@@ -299,16 +333,26 @@ test('a root @@locale or locale declares the source language and is not an entry
   t.is(detectFormat('{"@@locale": "en", "a": "A"}', 'en.json'), 'json');
   const n = FORMATS.nested_json.parse('{"locale": "de", "nav": {"locale": "Sprache"}}');
   t.is(n.sourceLanguage, 'de');
-  t.deepEqual(n.entries.map((e) => e.fileKey), ['nav.locale']);
-  t.is(FORMATS.nested_json.render(n, { languages: ['de'], baseLanguage: 'de' }), '{\n  "locale": "de",\n  "nav": {\n    "locale": "Sprache"\n  }\n}');
+  t.deepEqual(
+    n.entries.map((e) => e.fileKey),
+    ['nav.locale'],
+  );
+  t.is(
+    FORMATS.nested_json.render(n, { languages: ['de'], baseLanguage: 'de' }),
+    '{\n  "locale": "de",\n  "nav": {\n    "locale": "Sprache"\n  }\n}',
+  );
 });
 
 test('angular_json with a 19-digit id round-trips in file order', (t) => {
-  const text = '{\n  "locale": "en",\n  "translations": {\n    "1234567890123456789": "Hello",\n    "welcome": "Welcome {$INTERPOLATION}!",\n    "42": "{VAR_PLURAL, plural, =0 {none} other {{INTERPOLATION} items}}"\n  }\n}';
+  const text =
+    '{\n  "locale": "en",\n  "translations": {\n    "1234567890123456789": "Hello",\n    "welcome": "Welcome {$INTERPOLATION}!",\n    "42": "{VAR_PLURAL, plural, =0 {none} other {{INTERPOLATION} items}}"\n  }\n}';
   t.is(detectFormat(text), 'angular_json');
   const c = FORMATS.angular_json.parse(text);
   t.is(c.sourceLanguage, 'en');
-  t.deepEqual(c.entries.map((e) => e.fileKey), ['1234567890123456789', 'welcome', '42']);
+  t.deepEqual(
+    c.entries.map((e) => e.fileKey),
+    ['1234567890123456789', 'welcome', '42'],
+  );
   t.deepEqual(c.entries[1].values.en, { kind: 'text', text: 'Welcome {INTERPOLATION}!' });
   const out = FORMATS.angular_json.render(c, { languages: ['en'], baseLanguage: 'en' });
   t.is(out, text);
@@ -323,14 +367,27 @@ test('malformed JSON files are invalid_argument', (t) => {
   isInvalid(t, () => FORMATS.nested_json.parse('{"a": {"b": "x"'), /unexpected end of input/);
   isInvalid(t, () => FORMATS.json.parse('{"a":"x","a":"y"}'), /duplicate key "a"/);
   isInvalid(t, () => FORMATS.nested_json.parse('{"n": {"a":"x","a":"y"}}'), /duplicate key "a"/);
-  isInvalid(t, () => FORMATS.xcstrings.parse('{"sourceLanguage":"en","strings":{"k":{},"k":{}},"version":"1.0"}'), /duplicate key "k"/);
+  isInvalid(
+    t,
+    () => FORMATS.xcstrings.parse('{"sourceLanguage":"en","strings":{"k":{},"k":{}},"version":"1.0"}'),
+    /duplicate key "k"/,
+  );
   isInvalid(t, () => FORMATS.json.parse('{"nav.home": ""}'), /^nav\.home: values must be non-empty strings$/);
   isInvalid(t, () => FORMATS.json.parse('{"nav.home": 3}'), /^nav\.home: values must be non-empty strings$/);
-  isInvalid(t, () => FORMATS.nested_json.parse('{"nav": {"home": 3}}'), /^nav\.home: values must be non-empty strings$/);
-  for (const leaf of ['true', 'null', '["a"]']) isInvalid(t, () => FORMATS.nested_json.parse(`{"nav": {"home": ${leaf}}}`), /values must be non-empty strings/);
+  isInvalid(
+    t,
+    () => FORMATS.nested_json.parse('{"nav": {"home": 3}}'),
+    /^nav\.home: values must be non-empty strings$/,
+  );
+  for (const leaf of ['true', 'null', '["a"]'])
+    isInvalid(t, () => FORMATS.nested_json.parse(`{"nav": {"home": ${leaf}}}`), /values must be non-empty strings/);
   isInvalid(t, () => FORMATS.json.parse('["a"]'), /must be a JSON object/);
   isInvalid(t, () => FORMATS.json.parse('"a"'), /must be a JSON object/);
-  isInvalid(t, () => FORMATS.angular_json.parse('{"locale": "en", "translations": {"1": ""}}'), /values must be non-empty strings/);
+  isInvalid(
+    t,
+    () => FORMATS.angular_json.parse('{"locale": "en", "translations": {"1": ""}}'),
+    /values must be non-empty strings/,
+  );
   isInvalid(t, () => FORMATS.json.parse('{"a": "x"} trailing'), /after the JSON value/);
 });
 
@@ -343,18 +400,39 @@ test('nesting deeper than 32 levels is invalid_argument, without recursion troub
 });
 
 test('malformed String Catalogs are invalid_argument', (t) => {
-  isInvalid(t, () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": [], "version": "1.0"}'), /strings: must be an object/);
+  isInvalid(
+    t,
+    () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": [], "version": "1.0"}'),
+    /strings: must be an object/,
+  );
   isInvalid(t, () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": "x"}'), /strings: must be an object/);
   isInvalid(t, () => FORMATS.xcstrings.parse('{"strings": {}}'), /sourceLanguage/);
   const noOther = {
     sourceLanguage: 'en',
-    strings: { k: { localizations: { en: { variations: { plural: { one: { stringUnit: { state: 'translated', value: 'one' } } } } } } } },
+    strings: {
+      k: {
+        localizations: {
+          en: { variations: { plural: { one: { stringUnit: { state: 'translated', value: 'one' } } } } },
+        },
+      },
+    },
     version: '1.0',
   };
-  isInvalid(t, () => FORMATS.xcstrings.parse(JSON.stringify(noOther)), /^k \(en\): plural variation has no "other" form$/);
-  const empty = { sourceLanguage: 'en', strings: { k: { localizations: { en: { stringUnit: { state: 'translated', value: '' } } } } } };
+  isInvalid(
+    t,
+    () => FORMATS.xcstrings.parse(JSON.stringify(noOther)),
+    /^k \(en\): plural variation has no "other" form$/,
+  );
+  const empty = {
+    sourceLanguage: 'en',
+    strings: { k: { localizations: { en: { stringUnit: { state: 'translated', value: '' } } } } },
+  };
   isInvalid(t, () => FORMATS.xcstrings.parse(JSON.stringify(empty)), /values must be non-empty strings/);
-  isInvalid(t, () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": {"k": "v"}}'), /k: must be an object/);
+  isInvalid(
+    t,
+    () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": {"k": "v"}}'),
+    /k: must be an object/,
+  );
   isInvalid(t, () => FORMATS.xcstrings.parse('{"sourceLanguage": "en", "strings": {'), /unexpected end of input/);
 });
 
@@ -412,7 +490,10 @@ test('android_xml: escapes, plurals, translatable="false", string-array, CDATA a
 
   const exo = FORMATS.android_xml.parse(read('android_xml/exoplayer-values-strings.xml'));
   const custom = exo.entries.find((e) => e.fileKey === 'exo_controls_custom_playback_speed')!;
-  t.deepEqual(custom.values.und, { kind: 'text', text: '<xliff:g id="playback_speed" example="1.05">%1$.2f</xliff:g>x' });
+  t.deepEqual(custom.values.und, {
+    kind: 'text',
+    text: '<xliff:g id="playback_speed" example="1.05">%1$.2f</xliff:g>x',
+  });
   t.is(custom.meta!.translatable, false);
   t.is(custom.comment, 'Shown to indicate a custom playback speed. [CHAR_LIMIT=16]');
 
@@ -425,11 +506,18 @@ test('android_xml: escapes, plurals, translatable="false", string-array, CDATA a
 
   const ff = FORMATS.android_xml.parse(read('android_xml/firefox-android-errorpages-values-fr-strings.xml'));
   const generic = ff.entries.find((e) => e.fileKey === 'mozac_browser_errorpages_generic_message')!;
-  t.is((generic.values.und as { text: string }).text, '\n\t\t<p>Aucune autre information disponible concernant le problème ou l’erreur.</p>\n\t');
+  t.is(
+    (generic.values.und as { text: string }).text,
+    '\n\t\t<p>Aucune autre information disponible concernant le problème ou l’erreur.</p>\n\t',
+  );
   t.true(generic.meta!.cdata as boolean);
 
   const out = FORMATS.android_xml.render(
-    { format: 'android_xml', sourceLanguage: null, entries: [{ fileKey: 'k', values: { en: { kind: 'text', text: `@It's "x" & <b>y</b>\nz` } } }] },
+    {
+      format: 'android_xml',
+      sourceLanguage: null,
+      entries: [{ fileKey: 'k', values: { en: { kind: 'text', text: `@It's "x" & <b>y</b>\nz` } } }],
+    },
     { languages: ['en'], baseLanguage: 'en' },
   );
   t.true(out.includes(`<string name="k">\\@It\\'s \\"x\\" &amp; <b>y</b>\\nz</string>`));
@@ -437,14 +525,22 @@ test('android_xml: escapes, plurals, translatable="false", string-array, CDATA a
 });
 
 test('android_xml: spaces aapt would trim or collapse survive, quoted as the file had them or as \\u0020', (t) => {
-  const file = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="q">"  two  spaces "</string>\n</resources>\n';
+  const file =
+    '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="q">"  two  spaces "</string>\n</resources>\n';
   const c = FORMATS.android_xml.parse(file);
   t.deepEqual(c.entries[0].values.und, { kind: 'text', text: '  two  spaces ' });
   t.is(c.entries[0].meta!.quoted, true);
-  const back = FORMATS.android_xml.render({ ...c, entries: [{ ...c.entries[0], values: { en: c.entries[0].values.und } }] }, { languages: ['en'], baseLanguage: 'en' });
+  const back = FORMATS.android_xml.render(
+    { ...c, entries: [{ ...c.entries[0], values: { en: c.entries[0].values.und } }] },
+    { languages: ['en'], baseLanguage: 'en' },
+  );
   t.true(back.includes('<string name="q">"  two  spaces "</string>'), 'a quoted value is written quoted again');
   const plain = FORMATS.android_xml.render(
-    { format: 'android_xml', sourceLanguage: null, entries: [{ fileKey: 'k', values: { en: { kind: 'text', text: ' a  <b>b</b>  c ' } } }] },
+    {
+      format: 'android_xml',
+      sourceLanguage: null,
+      entries: [{ fileKey: 'k', values: { en: { kind: 'text', text: ' a  <b>b</b>  c ' } } }],
+    },
     { languages: ['en'], baseLanguage: 'en' },
   );
   t.true(plain.includes('<string name="k">\\u0020a\\u0020\\u0020<b>b</b>\\u0020\\u0020c\\u0020</string>'), plain);
@@ -455,7 +551,10 @@ test('arb: @@locale, @key metadata, ICU values verbatim (a whole-message plural 
   const c = FORMATS.arb.parse(read('arb/dart-i18n-my_shopping_cart-messages.arb'));
   t.is(c.language, 'en_US');
   t.is(c.sourceLanguage, 'en_US');
-  t.deepEqual(c.entries[0].values.en_US, { kind: 'text', text: '{count, plural, other{{count} items in cart} zero{No items in cart} one{1 item in cart}}' });
+  t.deepEqual(c.entries[0].values.en_US, {
+    kind: 'text',
+    text: '{count, plural, other{{count} items in cart} zero{No items in cart} one{1 item in cart}}',
+  });
   t.is(c.entries[0].comment, 'itemsInCart');
   t.deepEqual(c.meta!.globals, { '@@context': 'shopping_cart' });
   const he = FORMATS.arb.parse(read('arb/zulip-flutter-app_he.arb'));
@@ -468,7 +567,8 @@ test('arb: @@locale, @key metadata, ICU values verbatim (a whole-message plural 
 
 test('ios_strings: comments, escapes, backslash-newline continuation, duplicate keys (last wins)', (t) => {
   const m = FORMATS.ios_strings.parse(read('ios_strings/swiftgen-LocMultiline.strings'));
-  const v = (c: Catalog, k: string) => (c.entries.find((e) => e.fileKey === k)?.values.und as { text: string } | undefined)?.text;
+  const v = (c: Catalog, k: string) =>
+    (c.entries.find((e) => e.fileKey === k)?.values.und as { text: string } | undefined)?.text;
   t.is(v(m, 'MULTILINE'), 'multi\nline');
   t.is(v(m, 'MULTILINE2'), 'another\nmulti\n    line');
   t.is(v(m, 'multiLine\nKey'), 'test');
@@ -477,14 +577,23 @@ test('ios_strings: comments, escapes, backslash-newline continuation, duplicate 
   const s = FORMATS.ios_strings.parse(read('ios_strings/swiftgen-Localizable.strings'));
   t.is(s.entries.filter((e) => e.fileKey === 'what./*happens*/.here').length, 1);
   t.is(v(s, 'what./*happens*/.here'), 'hello world! /* still in string */');
-  t.is(s.entries.find((e) => e.fileKey === 'key1.anonymous')!.comment, 'Same as "key1" = "value1"; but in the context of user not logged in');
+  t.is(
+    s.entries.find((e) => e.fileKey === 'key1.anonymous')!.comment,
+    'Same as "key1" = "value1"; but in the context of user not logged in',
+  );
 
   const x = FORMATS.ios_strings.parse('"a" = "1";\n// first\n// second\n"b" = "q\\"\\\\\\n\\t\\U00e9";\n"a" = "2";');
-  t.deepEqual(x.entries.map((e) => [e.fileKey, (e.values.und as { text: string }).text, e.comment ?? null]), [
-    ['a', '2', null],
-    ['b', 'q"\\\n\té', 'first\nsecond'],
-  ]);
-  t.deepEqual(FORMATS.ios_strings.parse(FORMATS.ios_strings.render(x, { languages: ['und'], baseLanguage: 'en' })).entries, x.entries);
+  t.deepEqual(
+    x.entries.map((e) => [e.fileKey, (e.values.und as { text: string }).text, e.comment ?? null]),
+    [
+      ['a', '2', null],
+      ['b', 'q"\\\n\té', 'first\nsecond'],
+    ],
+  );
+  t.deepEqual(
+    FORMATS.ios_strings.parse(FORMATS.ios_strings.render(x, { languages: ['und'], baseLanguage: 'en' })).entries,
+    x.entries,
+  );
   isInvalid(t, () => FORMATS.ios_strings.parse('"a" = "1"'), /expected ";"/);
   isInvalid(t, () => FORMATS.ios_strings.parse('"a" = "1'), /unterminated string/);
 });

@@ -5,7 +5,14 @@ import { capList, gateCell, rejectionLabel } from '../../publisher/gates.js';
 const PLURAL_EN = '{count, plural, one {# file} other {# files}}';
 
 test('a good cell passes both gates', (t) => {
-  t.deepEqual(gateCell('Hello {name}, you have <b>{count}</b> new messages', 'Hallo {name}, du hast <b>{count}</b> neue Nachrichten', 'de'), {});
+  t.deepEqual(
+    gateCell(
+      'Hello {name}, you have <b>{count}</b> new messages',
+      'Hallo {name}, du hast <b>{count}</b> neue Nachrichten',
+      'de',
+    ),
+    {},
+  );
   t.deepEqual(gateCell("Don't panic", 'Keine Panik', 'de'), {});
   // a base cell is gated against itself
   t.deepEqual(gateCell(PLURAL_EN, PLURAL_EN, 'en'), {});
@@ -31,14 +38,24 @@ test('invalid ICU syntax is an ICU rejection', (t) => {
 test('a Polish plural with only one/other is an ICU rejection', (t) => {
   const v = gateCell(PLURAL_EN, '{count, plural, one {# plik} other {# pliku}}', 'pl');
   t.regex(v.icu ?? '', /plural \{count\}.*pl needs one, few, many, other/);
-  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}', 'pl'), {});
+  t.deepEqual(
+    gateCell(PLURAL_EN, '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}', 'pl'),
+    {},
+  );
   // Japanese has only `other`: the source's `one` is one category too many
   t.truthy(gateCell(PLURAL_EN, '{count, plural, one {# 件} other {# 件}}', 'ja').icu);
   t.deepEqual(gateCell(PLURAL_EN, '{count, plural, other {# 件}}', 'ja'), {});
 });
 
 test('an extra exact =0 branch is fine', (t) => {
-  t.deepEqual(gateCell(PLURAL_EN, '{count, plural, =0 {brak plików} one {# plik} few {# pliki} many {# plików} other {# pliku}}', 'pl'), {});
+  t.deepEqual(
+    gateCell(
+      PLURAL_EN,
+      '{count, plural, =0 {brak plików} one {# plik} few {# pliki} many {# plików} other {# pliku}}',
+      'pl',
+    ),
+    {},
+  );
   t.deepEqual(gateCell(PLURAL_EN, '{count, plural, =0 {Keine Dateien} one {# Datei} other {# Dateien}}', 'de'), {});
 });
 
@@ -70,9 +87,20 @@ test('HTML the ICU parser cannot read as rich text is gated as text', (t) => {
 test('markup inside plural branches is compared branch by branch', (t) => {
   const src = '{count, plural, one {<b>#</b> file} other {<b>#</b> files}}';
   // four Polish branches against the source's two carry the same markup each
-  t.deepEqual(gateCell(src, '{count, plural, one {<b>#</b> plik} few {<b>#</b> pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}', 'pl'), {});
+  t.deepEqual(
+    gateCell(
+      src,
+      '{count, plural, one {<b>#</b> plik} few {<b>#</b> pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}',
+      'pl',
+    ),
+    {},
+  );
   t.regex(
-    gateCell(src, '{count, plural, one {<b>#</b> plik} few {# pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}', 'pl').markup ?? '',
+    gateCell(
+      src,
+      '{count, plural, one {<b>#</b> plik} few {# pliki} many {<b>#</b> plików} other {<b>#</b> pliku}}',
+      'pl',
+    ).markup ?? '',
     /tags differ \(few\)/,
   );
 });

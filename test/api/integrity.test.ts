@@ -8,25 +8,44 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { objectKeys } from '../../handlers/platform/objects.js';
 import { windowStart } from '../../handlers/platform/ratelimit.js';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 
 let svc: TestService;
 const logLines: any[] = [];
 test.before(async () => {
-  const sink = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(l)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(l));
+      done();
+    },
+  });
   svc = await startTestService({ LOG_LEVEL: 'warn' }, undefined, { logDestination: sink });
 });
-test.after.always(async () => { await svc?.stop(); });
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const runDue = (now?: string) => svc.admin.POST('/jobs/run-due', { body: now ? { now } : {} });
 const api = (p: TestProject, method: string, route: string, body?: unknown) =>
   fetch(`${svc.baseUrl}/projects/${p.projectId}${route}`, {
-    method, headers: { authorization: `Bearer ${p.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: {
+      authorization: `Bearer ${p.apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
-const keyCount = async (p: TestProject) => Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n);
-const balance = async (p: TestProject) => Number((await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first('balance_mc', 'held_mc')).held_mc);
+const keyCount = async (p: TestProject) =>
+  Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n);
+const balance = async (p: TestProject) =>
+  Number((await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first('balance_mc', 'held_mc')).held_mc);
 const errorsLogged = () => logLines.filter((l) => l.level >= 50);
 
 /** Sends raw bytes and collects what comes back until the server closes (or `ms` pass). */
@@ -34,10 +53,18 @@ function rawHttp(request: string, ms = 15_000): Promise<{ text: string; closed: 
   return new Promise((resolve) => {
     const socket = net.connect(svc.service.main.info.port as number, '127.0.0.1', () => socket.write(request));
     let text = '';
-    socket.on('data', (d) => { text += d; });
+    socket.on('data', (d) => {
+      text += d;
+    });
     socket.on('error', () => {});
-    socket.on('close', () => { clearTimeout(timer); resolve({ text, closed: true }); });
-    const timer = setTimeout(() => { socket.destroy(); resolve({ text, closed: false }); }, ms);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, closed: true });
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, ms);
   });
 }
 const jsonOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
@@ -45,9 +72,17 @@ const jsonOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4
 test('a dryRun in array or object form is refused, and nothing runs for real', async (t) => {
   const p = await createTestProject(svc);
   const before = await balance(p);
-  for (const q of ['dryRun[]=true', 'dryRun[0]=true', 'dryRun[x]=true', 'dryRun=true&dryRun=true', 'dryRun[]=true&dryRun=true']) {
+  for (const q of [
+    'dryRun[]=true',
+    'dryRun[0]=true',
+    'dryRun[x]=true',
+    'dryRun=true&dryRun=true',
+    'dryRun[]=true&dryRun=true',
+  ]) {
     const r = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translate?${q}`, {
-      method: 'POST', headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ units: [{ source: 'Spend me' }] }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ units: [{ source: 'Spend me' }] }),
     });
     t.is(r.status, 400, q);
     t.is((await r.json()).error, 'invalid_argument', q);
@@ -60,11 +95,26 @@ test('values the API accepts are stored whole; longer free text is refused with 
   const p = await createTestProject(svc, { languages: [{ code: 'ar' }] });
   // Six plural forms of 5,000 four-byte characters: 120 KB of source, the most one unit may carry.
   const wide = (c: string) => c.repeat(5000);
-  const forms = { zero: wide('𠀀'), one: wide('𠀁'), two: wide('𠀂'), few: wide('𠀃'), many: wide('𠀄'), other: wide('𠀅') };
+  const forms = {
+    zero: wide('𠀀'),
+    one: wide('𠀁'),
+    two: wide('𠀂'),
+    few: wide('𠀃'),
+    many: wide('𠀄'),
+    other: wide('𠀅'),
+  };
   const maxKey = `k${'a'.repeat(253)}z`;
-  const ok = await api(p, 'POST', '/translate', { units: [{ forms, ctx: 'c'.repeat(2000) }, { source: 'Longest key', key: maxKey }] });
+  const ok = await api(p, 'POST', '/translate', {
+    units: [
+      { forms, ctx: 'c'.repeat(2000) },
+      { source: 'Longest key', key: maxKey },
+    ],
+  });
   t.is(ok.status, 200, JSON.stringify(ok.body).slice(0, 300));
-  t.deepEqual(ok.body.units.map((u: any) => u.outcome), ['created', 'created']);
+  t.deepEqual(
+    ok.body.units.map((u: any) => u.outcome),
+    ['created', 'created'],
+  );
   t.is(ok.body.units[1].key, maxKey);
   await runDue();
   const listed = await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
@@ -72,7 +122,10 @@ test('values the API accepts are stored whole; longer free text is refused with 
   const plural = listed.data!.keys.find((k) => k.forms)!;
   t.deepEqual(plural.forms, forms, 'every form whole');
   t.is(plural.ctx!.length, 2000);
-  const read = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ ref: maxKey })}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+  const read = await fetch(
+    `${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ ref: maxKey })}`,
+    { headers: { authorization: `Bearer ${p.apiKey}` } },
+  );
   t.is(read.status, 200, 'a key of the longest accepted name reads back');
   // Other tests of this file run jobs too: the fill may be theirs to finish.
   let poll = await api(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
@@ -82,13 +135,19 @@ test('values the API accepts are stored whole; longer free text is refused with 
   }
   t.like(poll.body, { status: 'done', summary: { pending: 0, failed: 0 } });
   const ar = await svc.service.app.db('translations').where({ project_id: p.projectId, lang: 'ar' }).select('value');
-  t.true(ar.every((r: any) => r.value && !r.value.endsWith('\uFFFD')), 'the fill stored its long values');
+  t.true(
+    ar.every((r: any) => r.value && !r.value.endsWith('\uFFFD')),
+    'the fill stored its long values',
+  );
 
   const keysBefore = await keyCount(p);
   const refused: Array<[string, unknown]> = [
     ['key of 256 characters', { units: [{ source: 'x', key: 'k'.repeat(256) }] }],
     ['ctx of 70,000 characters', { units: [{ source: 'x', ctx: 'c'.repeat(70_000) }] }],
-    ['previousCtx of 2,001 characters', { units: [{ source: 'x', previousSource: 'y', previousCtx: 'c'.repeat(2001) }] }],
+    [
+      'previousCtx of 2,001 characters',
+      { units: [{ source: 'x', previousSource: 'y', previousCtx: 'c'.repeat(2001) }] },
+    ],
   ];
   for (const [label, body] of refused) {
     const r = await api(p, 'POST', '/translate', body);
@@ -98,8 +157,20 @@ test('values the API accepts are stored whole; longer free text is refused with 
   const label = await api(p, 'POST', '/publish', { label: 'l'.repeat(70_000) });
   t.is(label.status, 400);
   t.is(label.body.error, 'invalid_argument');
-  const xc = { sourceLanguage: 'en', version: '1.0', strings: { hello: { comment: 'c'.repeat(70_000), localizations: { en: { stringUnit: { state: 'translated', value: 'Hello' } } } } } };
-  const comment = await api(p, 'POST', '/sync', { contentBase64: b64(JSON.stringify(xc)), fileName: 'Localizable.xcstrings' });
+  const xc = {
+    sourceLanguage: 'en',
+    version: '1.0',
+    strings: {
+      hello: {
+        comment: 'c'.repeat(70_000),
+        localizations: { en: { stringUnit: { state: 'translated', value: 'Hello' } } },
+      },
+    },
+  };
+  const comment = await api(p, 'POST', '/sync', {
+    contentBase64: b64(JSON.stringify(xc)),
+    fileName: 'Localizable.xcstrings',
+  });
   t.is(comment.status, 400);
   t.is(comment.body.error, 'invalid_argument');
   const empty = await api(p, 'POST', '/sync', { contentBase64: b64('{"":"Empty","ok":"Fine"}'), fileName: 'en.json' });
@@ -109,17 +180,29 @@ test('values the API accepts are stored whole; longer free text is refused with 
   t.is((await svc.service.app.db('versions').where({ project_id: p.projectId })).length, 0);
   // A 300-character file key is the file's business: stored under a hashed canonical name, written back as it came.
   const long = `${'Long'.repeat(75)}`;
-  const synced = await api(p, 'POST', '/sync', { contentBase64: b64(JSON.stringify({ [long]: 'A long key' })), fileName: 'en.json' });
+  const synced = await api(p, 'POST', '/sync', {
+    contentBase64: b64(JSON.stringify({ [long]: 'A long key' })),
+    fileName: 'en.json',
+  });
   t.is(synced.status, 200);
-  t.is((await svc.service.app.db('keys').where({ project_id: p.projectId, file_key: long }).first())?.source, 'A long key');
+  t.is(
+    (await svc.service.app.db('keys').where({ project_id: p.projectId, file_key: long }).first())?.source,
+    'A long key',
+  );
 });
 
 test('concurrent publishes of one project take consecutive numbers, and delivery names the newest', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Hello' }] });
   await runDue();
-  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => api(p, 'POST', '/publish', { label: `race ${i}` })));
-  t.deepEqual(answers.map((a) => a.status), Array(10).fill(201), JSON.stringify(answers.filter((a) => a.status !== 201).map((a) => a.body)));
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => api(p, 'POST', '/publish', { label: `race ${i}` })),
+  );
+  t.deepEqual(
+    answers.map((a) => a.status),
+    Array(10).fill(201),
+    JSON.stringify(answers.filter((a) => a.status !== 201).map((a) => a.body)),
+  );
   const ns = answers.map((a) => Number(a.body.versionId.split('.').pop())).sort((a, b) => a - b);
   t.deepEqual(ns, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   const meta = await api(p, 'GET', '/meta');
@@ -139,20 +222,44 @@ test('concurrent identical publishes with skipIfIdentical mint one version', asy
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Once' }] });
   await runDue();
-  const answers = await Promise.all(Array.from({ length: 6 }, () => api(p, 'POST', '/publish', { skipIfIdentical: true })));
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => api(p, 'POST', '/publish', { skipIfIdentical: true })),
+  );
   t.is(answers.filter((a) => a.status === 201).length, 1);
   t.is(answers.filter((a) => a.status === 200 && a.body.unchanged === true).length, 5);
 });
 
 test('concurrent whole-catalog syncs are serialized: one file wins whole, as in any serial order', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const same = await Promise.all(Array.from({ length: 10 }, () => api(p, 'POST', '/sync', { contentBase64: b64('{"title":"Title","save":"Save"}'), fileName: 'en.json' })));
-  t.deepEqual(same.map((a) => a.status), Array(10).fill(200), JSON.stringify(same.find((a) => a.status !== 200)?.body));
+  const same = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      api(p, 'POST', '/sync', { contentBase64: b64('{"title":"Title","save":"Save"}'), fileName: 'en.json' }),
+    ),
+  );
+  t.deepEqual(
+    same.map((a) => a.status),
+    Array(10).fill(200),
+    JSON.stringify(same.find((a) => a.status !== 200)?.body),
+  );
   t.is(same.filter((a) => a.body.created === 2).length, 1, 'one sync created the keys, the others matched them');
   t.is(await keyCount(p), 2);
-  const different = await Promise.all(Array.from({ length: 10 }, (_, i) => api(p, 'POST', '/sync', { contentBase64: b64(JSON.stringify({ [`only${i}`]: `Only ${i}` })), fileName: 'en.json' })));
-  t.deepEqual(different.map((a) => a.status), Array(10).fill(200));
-  const enabled = await svc.service.app.db('keys').where({ project_id: p.projectId }).andWhere('enabled', true).pluck('name');
+  const different = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      api(p, 'POST', '/sync', {
+        contentBase64: b64(JSON.stringify({ [`only${i}`]: `Only ${i}` })),
+        fileName: 'en.json',
+      }),
+    ),
+  );
+  t.deepEqual(
+    different.map((a) => a.status),
+    Array(10).fill(200),
+  );
+  const enabled = await svc.service.app
+    .db('keys')
+    .where({ project_id: p.projectId })
+    .andWhere('enabled', true)
+    .pluck('name');
   t.is(enabled.length, 1, `one catalog is the project's whole catalog: ${enabled.join(', ')}`);
 });
 
@@ -173,9 +280,17 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
   t.regex(second.body.message, /was minted/);
   const meta = await api(p, 'GET', '/meta');
   t.not(meta.body.currentVersion, first.body.versionId, 'the version was minted');
-  t.is((await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).status, 404, 'no manifest names a version that was not written');
+  t.is(
+    (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).status,
+    404,
+    'no manifest names a version that was not written',
+  );
   await runDue();
-  t.not((await svc.service.app.db('projects').where({ id: p.projectId }).first('manifest_version')).manifest_version, meta.body.currentVersion, 'still refused');
+  t.not(
+    (await svc.service.app.db('projects').where({ id: p.projectId }).first('manifest_version')).manifest_version,
+    meta.body.currentVersion,
+    'still refused',
+  );
   rmSync(manifestFile, { recursive: true });
   await runDue();
   const manifest = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
@@ -207,7 +322,16 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
   const { db } = svc.service.app;
   const first = await api(p, 'POST', '/translate', body);
   t.is(first.status, 200);
-  await db('request_records').where({ request_id: 'orphan-1' }).update({ state: 'processing', lease_until: Date.now() - 1, closed_at: null, response: null, captured_response: null, status: null });
+  await db('request_records')
+    .where({ request_id: 'orphan-1' })
+    .update({
+      state: 'processing',
+      lease_until: Date.now() - 1,
+      closed_at: null,
+      response: null,
+      captured_response: null,
+      status: null,
+    });
   const replay = await api(p, 'POST', '/translate', body);
   t.is(replay.status, 503);
   t.is(replay.body.error, 'unavailable');
@@ -217,7 +341,8 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
 
 test('a declared oversize body is refused at once and its connection closed; a body that never comes is too', async (t) => {
   const p = await createTestProject(svc);
-  const head = (len: number) => `POST /v1/projects/${p.projectId}/translate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${len}\r\n\r\n`;
+  const head = (len: number) =>
+    `POST /v1/projects/${p.projectId}/translate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${len}\r\n\r\n`;
   // 200 MB declared, none sent: a server that waited for the body would never answer.
   const big = await rawHttp(`${head(200_000_000)}{"units":[`);
   t.true(big.closed);
@@ -232,13 +357,19 @@ test('a declared oversize body is refused at once and its connection closed; a b
 
 test('malformed headers get the JSON error body, and two Authorization headers are no key', async (t) => {
   const p = await createTestProject(svc);
-  const huge = await rawHttp(`GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17_000)}\r\n\r\n`);
+  const huge = await rawHttp(
+    `GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17_000)}\r\n\r\n`,
+  );
   t.regex(huge.text, /^HTTP\/1\.1 400/);
   t.is(jsonOf(huge.text).error, 'invalid_argument');
-  const two = await rawHttp(`GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nAuthorization: Bearer glk_other\r\nConnection: close\r\n\r\n`);
+  const two = await rawHttp(
+    `GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nAuthorization: Bearer glk_other\r\nConnection: close\r\n\r\n`,
+  );
   t.regex(two.text, /^HTTP\/1\.1 401/);
   t.is(jsonOf(two.text).error, 'unauthorized');
-  const one = await rawHttp(`GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nConnection: close\r\n\r\n`);
+  const one = await rawHttp(
+    `GET /v1/projects/${p.projectId}/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${p.apiKey}\r\nConnection: close\r\n\r\n`,
+  );
   t.regex(one.text, /^HTTP\/1\.1 200/);
 });
 
@@ -246,10 +377,22 @@ test('requests the scope refuses do not spend the project rate budget', async (t
   const p = await createTestProject(svc);
   const capture = await createTestKey(svc, p.projectId, ['capture']);
   const start = windowStart(Date.now());
-  const count = async () => Number((await svc.service.app.db('rate_windows').where({ project_id: p.projectId }).andWhere('window_start', '>=', start).sum({ n: 'count' }))[0].n ?? 0);
+  const count = async () =>
+    Number(
+      (
+        await svc.service.app
+          .db('rate_windows')
+          .where({ project_id: p.projectId })
+          .andWhere('window_start', '>=', start)
+          .sum({ n: 'count' })
+      )[0].n ?? 0,
+    );
   const before = await count();
   for (let i = 0; i < 130; i++) {
-    const r = await fetch(`${svc.baseUrl}/projects/${p.projectId}/publish`, { method: 'POST', headers: { authorization: `Bearer ${capture}` } });
+    const r = await fetch(`${svc.baseUrl}/projects/${p.projectId}/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${capture}` },
+    });
     t.is(r.status, 403);
   }
   t.is(await count(), before, 'nothing counted');

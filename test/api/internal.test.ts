@@ -4,17 +4,36 @@ import { ADMIN_TOKEN, createTestProject, startTestService, type TestService } fr
 import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 test('workspaces are created with a balance and settings, and patched', async (t) => {
-  const c = await svc.admin.POST('/workspaces', { body: { name: 'Acme', creditsMc: 5000, requireApproval: true, keyLimit: 100 } });
+  const c = await svc.admin.POST('/workspaces', {
+    body: { name: 'Acme', creditsMc: 5000, requireApproval: true, keyLimit: 100 },
+  });
   t.is(c.response.status, 201);
   t.is(c.data!.balance, 5000);
-  const u = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: c.data!.workspaceId } }, body: { spendingCapMc: 2000, requireApproval: false } });
+  const u = await svc.admin.PATCH('/workspaces/{workspaceId}', {
+    params: { path: { workspaceId: c.data!.workspaceId } },
+    body: { spendingCapMc: 2000, requireApproval: false },
+  });
   t.is(u.response.status, 200);
-  t.like(u.data, { name: 'Acme', balance: 5000, requireApproval: false, spendingCapMc: 2000, keyLimit: 100, documentLimit: null });
-  const missing = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path: { workspaceId: 'ws_nope' } }, body: { keyLimit: 1 } });
+  t.like(u.data, {
+    name: 'Acme',
+    balance: 5000,
+    requireApproval: false,
+    spendingCapMc: 2000,
+    keyLimit: 100,
+    documentLimit: null,
+  });
+  const missing = await svc.admin.PATCH('/workspaces/{workspaceId}', {
+    params: { path: { workspaceId: 'ws_nope' } },
+    body: { keyLimit: 1 },
+  });
   t.is(missing.response.status, 404);
   const bad = await svc.admin.POST('/workspaces', { body: { name: '', creditsMc: -1 } });
   t.is(bad.response.status, 400);
@@ -23,10 +42,17 @@ test('workspaces are created with a balance and settings, and patched', async (t
 test('credits move by signed amounts and never below zero, even concurrently', async (t) => {
   const ws = (await svc.admin.POST('/workspaces', { body: { name: 'W', creditsMc: 1000 } })).data!;
   const path = { workspaceId: ws.workspaceId };
-  t.deepEqual((await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: 500 } })).data, { balance: 1500 });
+  t.deepEqual(
+    (await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: 500 } })).data,
+    { balance: 1500 },
+  );
   const under = await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: -2000 } });
   t.is(under.response.status, 409);
-  const results = await Promise.all(Array.from({ length: 20 }, () => svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: -100 } })));
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: -100 } }),
+    ),
+  );
   t.is(results.filter((r) => r.response.status === 200).length, 15);
   const w = await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: null } });
   t.is(w.data!.balance, 0);
@@ -35,9 +61,12 @@ test('credits move by signed amounts and never below zero, even concurrently', a
 test('numbers the store cannot hold are refused with 400 and nothing is written; a leap-second now runs jobs', async (t) => {
   const ws = (await svc.admin.POST('/workspaces', { body: { name: 'Bounds', creditsMc: 10 } })).data!;
   const path = { workspaceId: ws.workspaceId };
-  const raw = (method: string, route: string, body: string) => fetch(`${svc.internalUrl}${route}`, {
-    method, body, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  });
+  const raw = (method: string, route: string, body: string) =>
+    fetch(`${svc.internalUrl}${route}`, {
+      method,
+      body,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    });
   for (const [method, route, body] of [
     ['PATCH', `/workspaces/${ws.workspaceId}`, '{"keyLimit": 2147483648}'],
     ['PATCH', `/workspaces/${ws.workspaceId}`, '{"spendingCapMc": 9007199254740992}'],
@@ -51,10 +80,21 @@ test('numbers the store cannot hold are refused with 400 and nothing is written;
     t.is((await r.json()).error, 'invalid_argument');
   }
   // The largest exact integer is accepted; one more millicredit on top of it is a conflict, not an overflow.
-  t.is((await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { creditsMc: Number.MAX_SAFE_INTEGER - 5 } })).response.status, 200);
+  t.is(
+    (
+      await svc.admin.PATCH('/workspaces/{workspaceId}', {
+        params: { path },
+        body: { creditsMc: Number.MAX_SAFE_INTEGER - 5 },
+      })
+    ).response.status,
+    200,
+  );
   const over = await svc.admin.POST('/workspaces/{workspaceId}/credits', { params: { path }, body: { mc: 6 } });
   t.is(over.response.status, 409);
-  t.like((await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: 2147483647 } })).data, { balance: Number.MAX_SAFE_INTEGER - 5, keyLimit: 2147483647, spendingCapMc: null, documentLimit: null });
+  t.like(
+    (await svc.admin.PATCH('/workspaces/{workspaceId}', { params: { path }, body: { keyLimit: 2147483647 } })).data,
+    { balance: Number.MAX_SAFE_INTEGER - 5, keyLimit: 2147483647, spendingCapMc: null, documentLimit: null },
+  );
   // A text field that merely contains a long exponent-looking run is ordinary JSON.
   t.is((await raw('PATCH', `/workspaces/${ws.workspaceId}`, '{"keyLimit": 1, "requireApproval": false}')).status, 200);
   const named = await raw('POST', '/workspaces', '{"name": "case e1234 and 1e400"}');
@@ -65,7 +105,15 @@ test('numbers the store cannot hold are refused with 400 and nothing is written;
 
 test('projects are created with a normalized base language and targets, and read back', async (t) => {
   const ws = (await svc.admin.POST('/workspaces', { body: { name: 'W' } })).data!;
-  const c = await svc.admin.POST('/projects', { body: { workspaceId: ws.workspaceId, name: 'Mobile App!', baseLang: 'EN_us', languages: [{ code: 'de_DE' }, { code: 'ja', fillMode: 'manual' }], mode: 'a' } });
+  const c = await svc.admin.POST('/projects', {
+    body: {
+      workspaceId: ws.workspaceId,
+      name: 'Mobile App!',
+      baseLang: 'EN_us',
+      languages: [{ code: 'de_DE' }, { code: 'ja', fillMode: 'manual' }],
+      mode: 'a',
+    },
+  });
   t.is(c.response.status, 201);
   t.is(c.data!.slug, 'mobile-app');
   t.true(c.data!.handle.startsWith('mobile-app-'));
@@ -76,7 +124,9 @@ test('projects are created with a normalized base language and targets, and read
     { code: 'de-de', isBase: false, fillMode: 'ai', removed: false },
     { code: 'ja', isBase: false, fillMode: 'manual', removed: false },
   ]);
-  const clash = await svc.admin.POST('/projects', { body: { workspaceId: ws.workspaceId, name: 'X', baseLang: 'en', languages: [{ code: 'EN' }] } });
+  const clash = await svc.admin.POST('/projects', {
+    body: { workspaceId: ws.workspaceId, name: 'X', baseLang: 'en', languages: [{ code: 'EN' }] },
+  });
   t.is(clash.response.status, 400);
   const noWs = await svc.admin.POST('/projects', { body: { workspaceId: 'ws_nope', name: 'X', baseLang: 'en' } });
   t.is(noWs.response.status, 404);
@@ -93,13 +143,24 @@ test('removing a language: the base is refused, an unknown code is 404, removal 
 
 test('API keys: scopes are validated, the agent flag is kept', async (t) => {
   const p = await createTestProject(svc);
-  const bad = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: [hostile('root')] } }); // deliberately not a scope
+  const bad = await svc.admin.POST('/projects/{projectId}/api-keys', {
+    params: { path: { projectId: p.projectId } },
+    body: { scopes: [hostile('root')] },
+  }); // deliberately not a scope
   t.is(bad.response.status, 400);
-  const none = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: [] } });
+  const none = await svc.admin.POST('/projects/{projectId}/api-keys', {
+    params: { path: { projectId: p.projectId } },
+    body: { scopes: [] },
+  });
   t.is(none.response.status, 400);
-  const ok = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: ['translate'], requiresOperationApproval: true, name: 'ci agent' } });
+  const ok = await svc.admin.POST('/projects/{projectId}/api-keys', {
+    params: { path: { projectId: p.projectId } },
+    body: { scopes: ['translate'], requiresOperationApproval: true, name: 'ci agent' },
+  });
   t.is(ok.response.status, 201);
   t.like(ok.data, { scopes: ['translate'], requiresOperationApproval: true });
-  const cred = await svc.client(ok.data!.apiKey).GET('/projects/{projectId}/credential', { params: { path: { projectId: p.projectId } } });
+  const cred = await svc
+    .client(ok.data!.apiKey)
+    .GET('/projects/{projectId}/credential', { params: { path: { projectId: p.projectId } } });
   t.deepEqual(cred.data, { scopes: ['translate'], requires_operation_approval: true });
 });

@@ -7,13 +7,19 @@ import { JobQueue, LeaseLost } from '../../handlers/platform/jobs.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function latch() {
   let open!: () => void;
-  const opened = new Promise<void>((r) => { open = r; });
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
   return { open, opened };
 }
 
@@ -21,7 +27,10 @@ test.serial('a job runs when due, judged by the simulated clock of run-due', asy
   const { db } = svc.service.app;
   const q = new JobQueue(db);
   const seen: number[] = [];
-  q.register('test.later', async ({ payload, now }) => { seen.push(payload.n); t.true(now >= payload.at); });
+  q.register('test.later', async ({ payload, now }) => {
+    seen.push(payload.n);
+    t.true(now >= payload.at);
+  });
   const at = Date.now() + 3_600_000;
   await q.enqueue(db, 'test.later', { n: 1, at }, { runAt: at });
   t.deepEqual(await q.runDue(Date.now()), { ran: 0, failed: 0 });
@@ -35,7 +44,10 @@ test.serial('a failing job is retried with backoff, then marked failed', async (
   const { db } = svc.service.app;
   const q = new JobQueue(db);
   let calls = 0;
-  q.register('test.flaky', async () => { calls++; throw new Error('boom'); });
+  q.register('test.flaky', async () => {
+    calls++;
+    throw new Error('boom');
+  });
   const now = Date.now();
   const id = await q.enqueue(db, 'test.flaky', {}, { maxAttempts: 2, now });
   await q.runDue(now);
@@ -55,18 +67,36 @@ test.serial('a kind with its own retry policy is retried on its own schedule, be
   const { db } = svc.service.app;
   const q = new JobQueue(db);
   let calls = 0;
-  q.register('test.own_policy', async () => { calls++; throw new Error('again'); }, { maxAttempts: 3, backoffMs: [1_000, 60_000] });
-  q.register('test.default_policy', async () => { throw new Error('boom'); });
+  q.register(
+    'test.own_policy',
+    async () => {
+      calls++;
+      throw new Error('again');
+    },
+    { maxAttempts: 3, backoffMs: [1_000, 60_000] },
+  );
+  q.register('test.default_policy', async () => {
+    throw new Error('boom');
+  });
   const now = Date.now();
   const id = await q.enqueue(db, 'test.own_policy', {}, { now });
   const other = await q.enqueue(db, 'test.default_policy', {}, { now });
   const row = async (jobId: number | null) => {
     const r = await db('jobs').where({ id: jobId }).first();
-    return { state: r.state, attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), run_at: Number(r.run_at) };
+    return {
+      state: r.state,
+      attempts: Number(r.attempts),
+      max_attempts: Number(r.max_attempts),
+      run_at: Number(r.run_at),
+    };
   };
   await q.runDue(now);
   t.deepEqual(await row(id), { state: 'queued', attempts: 1, max_attempts: 3, run_at: now + 1_000 });
-  t.deepEqual(await row(other), { state: 'queued', attempts: 1, max_attempts: 5, run_at: now + 5_000 }, 'the default: five runs, 5 s first');
+  t.deepEqual(
+    await row(other),
+    { state: 'queued', attempts: 1, max_attempts: 5, run_at: now + 5_000 },
+    'the default: five runs, 5 s first',
+  );
   await q.runDue(now + 1_000);
   t.is(calls, 2);
   t.deepEqual(await row(id), { state: 'queued', attempts: 2, max_attempts: 3, run_at: now + 61_000 });
@@ -92,7 +122,9 @@ test.serial('concurrent workers on separate connections claim each job exactly o
     const runs = new Map<number, number>();
     const queues = dbs.map((db) => {
       const q = new JobQueue(db);
-      q.register('test.once', async ({ payload }) => { runs.set(payload.i, (runs.get(payload.i) ?? 0) + 1); });
+      q.register('test.once', async ({ payload }) => {
+        runs.set(payload.i, (runs.get(payload.i) ?? 0) + 1);
+      });
       return q;
     });
     const now = Date.now();
@@ -100,8 +132,17 @@ test.serial('concurrent workers on separate connections claim each job exactly o
     const results = await Promise.all(queues.map((q) => q.runDue(now)));
     t.true(results.reduce((a, r) => a + r.ran, 0) >= 60);
     t.is(runs.size, 60);
-    t.true([...runs.values()].every((n) => n === 1), 'no job ran twice');
-    t.is(await dbs[0]('jobs').where({ kind: 'test.once', state: 'done' }).count({ n: '*' }).then((r) => Number(r[0].n)), 60);
+    t.true(
+      [...runs.values()].every((n) => n === 1),
+      'no job ran twice',
+    );
+    t.is(
+      await dbs[0]('jobs')
+        .where({ kind: 'test.once', state: 'done' })
+        .count({ n: '*' })
+        .then((r) => Number(r[0].n)),
+      60,
+    );
   } finally {
     await Promise.all(dbs.map((d) => d.destroy()));
   }
@@ -118,40 +159,56 @@ test.serial('the worker loop picks up due jobs without run-due', async (t) => {
 });
 
 for (const stale of ['returns', 'throws'] as const) {
-  test.serial(`a handler whose claim was taken over can neither finish nor requeue the job (it ${stale})`, async (t) => {
-    const { db } = svc.service.app;
-    const q = new JobQueue(db);
-    const kind = `test.lease.${stale}`;
-    const [started1, go1, started2, go2] = [latch(), latch(), latch(), latch()];
-    let fenceError: unknown;
-    q.register(kind, async ({ attempt, fence }) => {
-      if (attempt === 2) { started2.open(); await go2.opened; return; }
-      started1.open();
-      await go1.opened;
-      fenceError = await db.transaction((trx) => fence(trx)).then(() => null, (e) => e);
-      if (stale === 'throws') throw new Error('the stale worker fails late');
-    });
-    const now = Date.now();
-    const id = await q.enqueue(db, kind, {}, { now });
-    const first = q.runDue(now);
-    await started1.opened;
-    // Six minutes later on run-due's clock the 5-minute lease has expired: attempt 2 takes the job over.
-    const later = now + 6 * 60_000;
-    const second = q.runDue(later);
-    await started2.opened;
-    go1.open();
-    t.deepEqual(await first, { ran: 1, failed: 1 }, 'the stale run reports its job as not completed');
-    t.true(fenceError instanceof LeaseLost);
-    let row = await db('jobs').where({ id }).first();
-    t.like({ ...row, attempts: Number(row.attempts) }, { state: 'running', attempts: 2, last_error: null }, 'attempt 2 still owns the job');
-    go2.open();
-    t.deepEqual(await second, { ran: 1, failed: 0 });
-    row = await db('jobs').where({ id }).first();
-    t.like({ ...row, finished_at: Number(row.finished_at) }, { state: 'done', finished_at: later, last_error: null });
-  });
+  test.serial(
+    `a handler whose claim was taken over can neither finish nor requeue the job (it ${stale})`,
+    async (t) => {
+      const { db } = svc.service.app;
+      const q = new JobQueue(db);
+      const kind = `test.lease.${stale}`;
+      const [started1, go1, started2, go2] = [latch(), latch(), latch(), latch()];
+      let fenceError: unknown;
+      q.register(kind, async ({ attempt, fence }) => {
+        if (attempt === 2) {
+          started2.open();
+          await go2.opened;
+          return;
+        }
+        started1.open();
+        await go1.opened;
+        fenceError = await db
+          .transaction((trx) => fence(trx))
+          .then(
+            () => null,
+            (e) => e,
+          );
+        if (stale === 'throws') throw new Error('the stale worker fails late');
+      });
+      const now = Date.now();
+      const id = await q.enqueue(db, kind, {}, { now });
+      const first = q.runDue(now);
+      await started1.opened;
+      // Six minutes later on run-due's clock the 5-minute lease has expired: attempt 2 takes the job over.
+      const later = now + 6 * 60_000;
+      const second = q.runDue(later);
+      await started2.opened;
+      go1.open();
+      t.deepEqual(await first, { ran: 1, failed: 1 }, 'the stale run reports its job as not completed');
+      t.true(fenceError instanceof LeaseLost);
+      let row = await db('jobs').where({ id }).first();
+      t.like(
+        { ...row, attempts: Number(row.attempts) },
+        { state: 'running', attempts: 2, last_error: null },
+        'attempt 2 still owns the job',
+      );
+      go2.open();
+      t.deepEqual(await second, { ran: 1, failed: 0 });
+      row = await db('jobs').where({ id }).first();
+      t.like({ ...row, finished_at: Number(row.finished_at) }, { state: 'done', finished_at: later, last_error: null });
+    },
+  );
 }
 
-test.serial('the heartbeat keeps a long job\'s lease alive, on the clock the job was claimed with', async (t) => {
+test.serial("the heartbeat keeps a long job's lease alive, on the clock the job was claimed with", async (t) => {
   const { db } = svc.service.app;
   const leaseMs = 1000;
   const q = new JobQueue(db, { leaseMs });
@@ -165,7 +222,9 @@ test.serial('the heartbeat keeps a long job\'s lease alive, on the clock the job
     await sleep(2000);
     leases.push(await lease(jobId));
   });
-  other.register('test.long', async () => { runs++; });
+  other.register('test.long', async () => {
+    runs++;
+  });
   // A simulated clock a day ahead: extending the lease by the real clock would shorten it to the past.
   const now = Date.now() + 86_400_000;
   await q.enqueue(db, 'test.long', {}, { now });

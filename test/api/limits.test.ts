@@ -9,11 +9,19 @@ import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../handlers
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 async function post(url: string, key: string, body: string, method = 'POST') {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -44,7 +52,11 @@ test('each route answers 413 payload_too_large just over its body limit, and rea
 });
 
 test('unknown routes and methods answer 404 not_found in the error format', async (t) => {
-  for (const [method, path] of [['GET', '/v1/nope'], ['DELETE', '/v1/pricing'], ['GET', '/v2/pricing']]) {
+  for (const [method, path] of [
+    ['GET', '/v1/nope'],
+    ['DELETE', '/v1/pricing'],
+    ['GET', '/v2/pricing'],
+  ]) {
     const res = await fetch(`${svc.baseUrl.replace('/v1', '')}${path}`, { method });
     t.is(res.status, 404, path);
     t.deepEqual(Object.keys(await res.json()).sort(), ['error', 'message']);
@@ -58,16 +70,20 @@ async function awayFromWindowEdge(margin = 15_000) {
 }
 
 test('the rate limit is one window per project across two server instances on one database', async (t) => {
-  const second = await startTestService({}, (svc.service.app.config.databaseUrl));
+  const second = await startTestService({}, svc.service.app.config.databaseUrl);
   try {
     const p = await createTestProject(svc, { scopes: ['read'] });
     const other = await createTestProject(svc, { scopes: ['read'] });
     await awayFromWindowEdge();
     const urls = [svc.baseUrl, second.baseUrl];
     const total = RATE_LIMIT + 30;
-    const results = await Promise.all(Array.from({ length: total }, (_, i) =>
-      fetch(`${urls[i % 2]}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } })
-        .then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() }))));
+    const results = await Promise.all(
+      Array.from({ length: total }, (_, i) =>
+        fetch(`${urls[i % 2]}/projects/${p.projectId}/credential`, {
+          headers: { authorization: `Bearer ${p.apiKey}` },
+        }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() })),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     const limited = results.filter((r) => r.status === 429);
     t.is(ok, RATE_LIMIT);
@@ -77,12 +93,18 @@ test('the rate limit is one window per project across two server instances on on
       t.is(r.body.error, 'rate_limited');
     }
     // Other routes of the same project share the window; another project has its own.
-    const meta = await fetch(`${second.baseUrl}/projects/${p.projectId}/meta`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    const meta = await fetch(`${second.baseUrl}/projects/${p.projectId}/meta`, {
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    });
     t.is(meta.status, 429);
-    const fresh = await other.client.GET('/projects/{projectId}/credential', { params: { path: { projectId: other.projectId } } });
+    const fresh = await other.client.GET('/projects/{projectId}/credential', {
+      params: { path: { projectId: other.projectId } },
+    });
     t.is(fresh.response.status, 200);
     // /pricing has no application rate limit.
-    const pricing = await Promise.all(Array.from({ length: RATE_LIMIT + 10 }, () => fetch(`${svc.baseUrl}/pricing`).then((r) => r.status)));
+    const pricing = await Promise.all(
+      Array.from({ length: RATE_LIMIT + 10 }, () => fetch(`${svc.baseUrl}/pricing`).then((r) => r.status)),
+    );
     t.true(pricing.every((s) => s === 200));
   } finally {
     await second.service.stop();
@@ -105,8 +127,16 @@ test('only a live key acting on its own project is counted, and /operations shar
   const p = await createTestProject(svc, { scopes: ['admin'] });
   const other = await createTestProject(svc, { scopes: ['admin'] });
   await awayFromWindowEdge();
-  const count = async () => Number((await db('rate_windows').where({ project_id: p.projectId, window_start: windowStart(Date.now()) }).first())?.count ?? 0);
-  const get = (path: string, key: string) => fetch(`${svc.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const count = async () =>
+    Number(
+      (
+        await db('rate_windows')
+          .where({ project_id: p.projectId, window_start: windowStart(Date.now()) })
+          .first()
+      )?.count ?? 0,
+    );
+  const get = (path: string, key: string) =>
+    fetch(`${svc.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
   // A forged secret under a real key id, and a real key aimed at another project, never touch the window.
   const forged = p.apiKey.slice(0, -4) + (p.apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
   t.is((await get(`/projects/${p.projectId}/credential`, forged)).status, 401);
@@ -117,7 +147,9 @@ test('only a live key acting on its own project is counted, and /operations shar
   t.false([401, 429].includes((await get('/operations/op_unknown', p.apiKey)).status));
   t.is(await count(), 2, 'a project route and an authenticated /operations call count in one window');
   // With the window spent, /operations is refused too; another project's key is not.
-  await db('rate_windows').where({ project_id: p.projectId, window_start: windowStart(Date.now()) }).update({ count: RATE_LIMIT });
+  await db('rate_windows')
+    .where({ project_id: p.projectId, window_start: windowStart(Date.now()) })
+    .update({ count: RATE_LIMIT });
   const refused = await get('/operations/op_unknown', p.apiKey);
   t.is(refused.status, 429);
   t.is(refused.headers.get('retry-after'), '60');
@@ -139,29 +171,31 @@ async function withSqliteFile(run: (db: Db, file: string) => Promise<void>): Pro
   }
 }
 
-test('the SQLite write-ahead log is checkpointed under a stream of rate-window writes', (t) => withSqliteFile(async (db, file) => {
-  // A RETURNING statement stepped only to its first row commits on reset, where SQLite never runs its
-  // auto-checkpoint: the WAL then grows by a page per request, forever.
-  const start = Date.now();
-  for (let i = 0; i < 3000; i++) await countRequest(db, `p_${i % 50}`, start);
-  t.is(await countRequest(db, 'p_0', start), 61);
-  // wal_autocheckpoint is 1,000 pages: a WAL that is checkpointed and restarted stays near 4 MB.
-  const walPages = statSync(`${file}-wal`).size / 4120;
-  t.true(walPages < 1500, `the WAL holds ${walPages.toFixed(0)} pages after 3,000 writes`);
-}));
+test('the SQLite write-ahead log is checkpointed under a stream of rate-window writes', (t) =>
+  withSqliteFile(async (db, file) => {
+    // A RETURNING statement stepped only to its first row commits on reset, where SQLite never runs its
+    // auto-checkpoint: the WAL then grows by a page per request, forever.
+    const start = Date.now();
+    for (let i = 0; i < 3000; i++) await countRequest(db, `p_${i % 50}`, start);
+    t.is(await countRequest(db, 'p_0', start), 61);
+    // wal_autocheckpoint is 1,000 pages: a WAL that is checkpointed and restarted stays near 4 MB.
+    const walPages = statSync(`${file}-wal`).size / 4120;
+    t.true(walPages < 1500, `the WAL holds ${walPages.toFixed(0)} pages after 3,000 writes`);
+  }));
 
-test('a transaction that reads and then writes is not broken by a hot write committing in between', (t) => withSqliteFile(async (db) => {
-  // A deferred transaction would fail its first write with SQLITE_BUSY_SNAPSHOT once another connection had
-  // committed after its first read.
-  const start = Date.now();
-  t.is(await countRequest(db, 'p_hot', start), 1, 'the hot connection is open');
-  let hot: Promise<number> | undefined;
-  await db.transaction(async (trx) => {
-    t.is((await trx('rate_windows').select('*')).length, 1);
-    hot = countRequest(db, 'p_hot', start);
-    await new Promise((r) => setTimeout(r, 30));
-    await trx('rate_windows').insert({ project_id: 'p_trx', window_start: start, count: 1 });
-  });
-  t.is(await hot, 2, 'the hot write waited for the transaction and then counted');
-  t.is((await db('rate_windows').where({ project_id: 'p_trx' })).length, 1);
-}));
+test('a transaction that reads and then writes is not broken by a hot write committing in between', (t) =>
+  withSqliteFile(async (db) => {
+    // A deferred transaction would fail its first write with SQLITE_BUSY_SNAPSHOT once another connection had
+    // committed after its first read.
+    const start = Date.now();
+    t.is(await countRequest(db, 'p_hot', start), 1, 'the hot connection is open');
+    let hot: Promise<number> | undefined;
+    await db.transaction(async (trx) => {
+      t.is((await trx('rate_windows').select('*')).length, 1);
+      hot = countRequest(db, 'p_hot', start);
+      await new Promise((r) => setTimeout(r, 30));
+      await trx('rate_windows').insert({ project_id: 'p_trx', window_start: start, count: 1 });
+    });
+    t.is(await hot, 2, 'the hot write waited for the transaction and then counted');
+    t.is((await db('rate_windows').where({ project_id: 'p_trx' })).length, 1);
+  }));

@@ -6,22 +6,39 @@ import { ADMIN_TOKEN, createTestProject, startTestService } from '../helpers/ser
 
 test('debug logs a line per request with its id, status and timing, and no key or admin token', async (t) => {
   const lines: any[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
   const svc = await startTestService({ LOG_LEVEL: 'debug' }, undefined, { logDestination: sink });
   try {
     const p = await createTestProject(svc, { scopes: ['read'] });
-    const ok = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    const ok = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, {
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    });
     t.is(ok.status, 200);
-    const refused = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}x` } });
+    const refused = await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, {
+      headers: { authorization: `Bearer ${p.apiKey}x` },
+    });
     t.is(refused.status, 401);
-    const requests = lines.filter((l) => l.msg === 'request completed' && l.path === `/v1/projects/${p.projectId}/credential`);
-    t.deepEqual(requests.map((l) => l.status), [200, 401]);
+    const requests = lines.filter(
+      (l) => l.msg === 'request completed' && l.path === `/v1/projects/${p.projectId}/credential`,
+    );
+    t.deepEqual(
+      requests.map((l) => l.status),
+      [200, 401],
+    );
     for (const l of requests) {
       t.is(l.method, 'get');
       t.is(typeof l.reqId, 'string');
       t.is(typeof l.ms, 'number');
     }
-    t.true(lines.some((l) => l.msg === 'request completed' && l.path.startsWith('/internal/v1/')), 'internal calls are logged too');
+    t.true(
+      lines.some((l) => l.msg === 'request completed' && l.path.startsWith('/internal/v1/')),
+      'internal calls are logged too',
+    );
     const all = JSON.stringify(lines);
     t.false(all.includes(p.apiKey.slice(4)), 'no API key in the log');
     t.false(all.includes(ADMIN_TOKEN), 'no admin token in the log');
@@ -32,11 +49,23 @@ test('debug logs a line per request with its id, status and timing, and no key o
 
 test('at the default level a request writes nothing', async (t) => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const svc = await startTestService({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink });
   try {
     const p = await createTestProject(svc, { scopes: ['read'] });
-    t.is((await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, { headers: { authorization: `Bearer ${p.apiKey}` } })).status, 200);
+    t.is(
+      (
+        await fetch(`${svc.baseUrl}/projects/${p.projectId}/credential`, {
+          headers: { authorization: `Bearer ${p.apiKey}` },
+        })
+      ).status,
+      200,
+    );
     t.deepEqual(lines, []);
   } finally {
     await svc.stop();
@@ -45,16 +74,34 @@ test('at the default level a request writes nothing', async (t) => {
 
 test('an error is logged without the statement or its values, and its line stays short', async (t) => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const svc = await startTestService({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink });
   try {
     const { db, log } = svc.service.app;
     const secret = `SECRET-USER-TEXT-${'x'.repeat(200_000)}`;
     // A real failed statement: a key whose project does not exist (the foreign key refuses it on both databases).
-    const err = await db('keys').insert({
-      project_id: 'p_missing', name: 'k', token: 't', source: secret, enabled: true, source_verified: false, captured: false,
-      source_updated_at: 0, created_at: 0, updated_at: 0,
-    }).then(() => null, (e: unknown) => e);
+    const err = await db('keys')
+      .insert({
+        project_id: 'p_missing',
+        name: 'k',
+        token: 't',
+        source: secret,
+        enabled: true,
+        source_verified: false,
+        captured: false,
+        source_updated_at: 0,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     t.truthy(err, 'the insert failed');
     t.true(String((err as Error).message).includes('SECRET-USER-TEXT'), 'the driver message carries the values');
     log.error({ err }, 'internal error');

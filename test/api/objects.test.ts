@@ -10,7 +10,14 @@ import { etagMatches, getBundle, getManifest } from '../../handlers/delivery/ori
 import { loadConfig } from '../../handlers/platform/config.js';
 import { ApiError } from '../../handlers/platform/errors.js';
 import {
-  FolderStore, IMMUTABLE, MANIFEST_CACHE, S3Store, bodyEtag, createObjectStore, objectKeys, parseObjectStoreUrl,
+  FolderStore,
+  IMMUTABLE,
+  MANIFEST_CACHE,
+  S3Store,
+  bodyEtag,
+  createObjectStore,
+  objectKeys,
+  parseObjectStoreUrl,
   type ObjectStore,
 } from '../../handlers/platform/objects.js';
 import type { Handler, RawCtx, RawHandler, Reply } from '../../handlers/platform/pipeline.js';
@@ -84,20 +91,23 @@ contract('delete removes the object; deleting a missing object is not an error',
   t.is((await store.get(key))!.body.toString(), 'back');
 });
 
-contract('copy gives the target the source\'s body and headers, replaces an existing target, and leaves the source alone', async (t, store, kind) => {
-  const [src, dst] = [freshKey('prepared/a.json'), freshKey('bundles/2025.01.31.1/a.json')];
-  await store.put(src, '{"copied":true}', { contentType: JSON_TYPE, cacheControl: IMMUTABLE });
-  await store.put(dst, 'stale', { contentType: 'text/plain', cacheControl: 'no-cache' });
-  await store.copy(src, dst);
-  const copied = await store.get(dst);
-  t.is(copied!.body.toString(), '{"copied":true}');
-  t.is(copied!.contentType, JSON_TYPE);
-  t.is(copied!.cacheControl, IMMUTABLE);
-  t.is(copied!.etag, expectedEtag(kind, copied!.body));
-  await store.delete(src);
-  t.is((await store.get(dst))!.body.toString(), '{"copied":true}', 'the copy outlives its source');
-  await t.throwsAsync(store.copy(freshKey('missing'), freshKey('target')));
-});
+contract(
+  "copy gives the target the source's body and headers, replaces an existing target, and leaves the source alone",
+  async (t, store, kind) => {
+    const [src, dst] = [freshKey('prepared/a.json'), freshKey('bundles/2025.01.31.1/a.json')];
+    await store.put(src, '{"copied":true}', { contentType: JSON_TYPE, cacheControl: IMMUTABLE });
+    await store.put(dst, 'stale', { contentType: 'text/plain', cacheControl: 'no-cache' });
+    await store.copy(src, dst);
+    const copied = await store.get(dst);
+    t.is(copied!.body.toString(), '{"copied":true}');
+    t.is(copied!.contentType, JSON_TYPE);
+    t.is(copied!.cacheControl, IMMUTABLE);
+    t.is(copied!.etag, expectedEtag(kind, copied!.body));
+    await store.delete(src);
+    t.is((await store.get(dst))!.body.toString(), '{"copied":true}', 'the copy outlives its source');
+    await t.throwsAsync(store.copy(freshKey('missing'), freshKey('target')));
+  },
+);
 
 contract('deleteTree removes every object under the prefix and nothing beside it', async (t, store) => {
   const base = freshKey('prepared');
@@ -152,7 +162,9 @@ test('folder: concurrent overwrites leave one whole object', async (t) => {
   const store = stores.folder;
   const key = freshKey();
   const bodies = Array.from({ length: 16 }, (_, i) => Buffer.alloc(64 * 1024, 0x41 + i));
-  await Promise.all(bodies.map((b) => store.put(key, b, { contentType: 'application/octet-stream', cacheControl: 'no-cache' })));
+  await Promise.all(
+    bodies.map((b) => store.put(key, b, { contentType: 'application/octet-stream', cacheControl: 'no-cache' })),
+  );
   const last = await store.get(key);
   t.true(bodies.some((b) => b.equals(last!.body)));
 });
@@ -182,13 +194,25 @@ test('folder: readers during concurrent overwrites only see whole objects, with 
   await reader;
   const last = await store.get(key);
   t.true(isWhole(last!.body));
-  t.is(last!.contentType, typeOf(last!.body), 'the headers are the same writer\'s as the body');
+  t.is(last!.contentType, typeOf(last!.body), "the headers are the same writer's as the body");
   t.true(reads > 0);
 });
 
 contract('keys that could escape the layout are refused', async (t, store) => {
   const opts = { contentType: 'text/plain', cacheControl: 'no-cache' };
-  for (const key of ['', '../x', 'v1/../../x', 'a//b', '/a', 'a/', './a', 'a/.hidden', 'a/b c', 'a\\b', 'a/x.meta.json']) {
+  for (const key of [
+    '',
+    '../x',
+    'v1/../../x',
+    'a//b',
+    '/a',
+    'a/',
+    './a',
+    'a/.hidden',
+    'a/b c',
+    'a\\b',
+    'a/x.meta.json',
+  ]) {
     await t.throwsAsync(store.put(key, 'x', opts), { message: /Invalid object key/ }, JSON.stringify(key));
     await t.throwsAsync(store.get(key), { message: /Invalid object key/ }, JSON.stringify(key));
   }
@@ -197,7 +221,11 @@ contract('keys that could escape the layout are refused', async (t, store) => {
 test('folder: objects are plain files with a sidecar, and no temp file is left behind', async (t) => {
   const store = stores.folder as FolderStore;
   const key = freshKey('bundles/2025.01.31.1/fr.0123456789abcdef.json');
-  await Promise.all(Array.from({ length: 8 }, (_, i) => store.put(key, `{"n":${i}}`, { contentType: JSON_TYPE, cacheControl: IMMUTABLE })));
+  await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      store.put(key, `{"n":${i}}`, { contentType: JSON_TYPE, cacheControl: IMMUTABLE }),
+    ),
+  );
   const dir = path.join(store.root, ...key.split('/').slice(0, -1));
   t.deepEqual(readdirSync(dir).sort(), ['fr.0123456789abcdef.json', 'fr.0123456789abcdef.json.meta.json']);
 });
@@ -229,38 +257,56 @@ test('OBJECT_STORE chooses the store; anything else is a clear startup error', (
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const s3store = createObjectStore(loadConfig({ OBJECT_STORE: 's3://b/p', S3_ENDPOINT: 'http://127.0.0.1:9', ADMIN_TOKEN: 'x' }));
+  const s3store = createObjectStore(
+    loadConfig({ OBJECT_STORE: 's3://b/p', S3_ENDPOINT: 'http://127.0.0.1:9', ADMIN_TOKEN: 'x' }),
+  );
   t.true(s3store instanceof S3Store);
   t.like(s3store, { bucket: 'b', prefix: 'p/' });
   (s3store as S3Store).client.destroy();
-  for (const url of ['/srv/objects', 'http://bucket/x', 'gs://bucket', 's3://', 's3:///prefix', 'file://', 's3://b/../x', 'S3://b']) {
-    t.throws(() => createObjectStore(loadConfig({ OBJECT_STORE: url, ADMIN_TOKEN: 'x' })), { message: /OBJECT_STORE/ }, url);
+  for (const url of [
+    '/srv/objects',
+    'http://bucket/x',
+    'gs://bucket',
+    's3://',
+    's3:///prefix',
+    'file://',
+    's3://b/../x',
+    'S3://b',
+  ]) {
+    t.throws(
+      () => createObjectStore(loadConfig({ OBJECT_STORE: url, ADMIN_TOKEN: 'x' })),
+      { message: /OBJECT_STORE/ },
+      url,
+    );
   }
 });
 
-test.serial('s3: createObjectStore reaches the bucket with S3_* settings and the SDK\'s credential variables', async (t) => {
-  const env = s3.env('from-config');
-  const saved = { ...process.env };
-  // The SDK reads credentials from the process environment, not from Config.
-  process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
-  process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
-  delete process.env.AWS_SESSION_TOKEN;
-  delete process.env.AWS_PROFILE;
-  try {
-    const store = createObjectStore(loadConfig({ ...env, ADMIN_TOKEN: 'x' })) as S3Store;
-    const key = freshKey();
-    await store.put(key, 'hello', { contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache' });
-    t.is((await store.get(key))!.body.toString(), 'hello');
-    const raw = await s3Client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `from-config/${key}` }));
-    t.is(await raw.Body!.transformToString(), 'hello');
-    store.client.destroy();
-  } finally {
-    for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
+test.serial(
+  "s3: createObjectStore reaches the bucket with S3_* settings and the SDK's credential variables",
+  async (t) => {
+    const env = s3.env('from-config');
+    const saved = { ...process.env };
+    // The SDK reads credentials from the process environment, not from Config.
+    process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
+    process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+    try {
+      const store = createObjectStore(loadConfig({ ...env, ADMIN_TOKEN: 'x' })) as S3Store;
+      const key = freshKey();
+      await store.put(key, 'hello', { contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache' });
+      t.is((await store.get(key))!.body.toString(), 'hello');
+      const raw = await s3Client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `from-config/${key}` }));
+      t.is(await raw.Body!.transformToString(), 'hello');
+      store.client.destroy();
+    } finally {
+      for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) {
+        if (saved[k] === undefined) delete process.env[k];
+        else process.env[k] = saved[k];
+      }
     }
-  }
-});
+  },
+);
 
 // ---------------------------------------------------------------- delivery origin handlers over each store
 
@@ -268,11 +314,13 @@ const ctxFor = (objects: ObjectStore, params: Record<string, string>, headers: R
   ({ app: { objects }, params, query: {}, request: { headers }, dryRun: false }) as unknown as RawCtx;
 
 /** Calls a delivery handler directly, outside the pipeline, with a hand-built context (only what they read). */
-const call = async (h: Handler<'getManifest'> | Handler<'getBundle'>, ctx: RawCtx): Promise<Reply> => (h as unknown as RawHandler)(ctx);
+const call = async (h: Handler<'getManifest'> | Handler<'getBundle'>, ctx: RawCtx): Promise<Reply> =>
+  (h as unknown as RawHandler)(ctx);
 
 test('etagMatches follows If-None-Match: lists, W/ on either side, *, unquoted tags', (t) => {
   const tag = '"abc123"';
-  for (const h of ['"abc123"', 'W/"abc123"', '"x", "abc123"', '"x",W/"abc123" ', '*', 'abc123', ['"x"', '"abc123"']]) t.true(etagMatches(h, tag), String(h));
+  for (const h of ['"abc123"', 'W/"abc123"', '"x", "abc123"', '"x",W/"abc123" ', '*', 'abc123', ['"x"', '"abc123"']])
+    t.true(etagMatches(h, tag), String(h));
   for (const h of [undefined, '', '"abc12"', '"abc1234"', '"x", "y"', 'W/"x"']) t.false(etagMatches(h, tag), String(h));
   t.true(etagMatches('"abc123"', 'W/"abc123"'));
 });
@@ -281,7 +329,10 @@ for (const kind of KINDS) {
   test(`${kind}: getManifest serves the stored manifest, 304 on a matching If-None-Match, 404 when missing`, async (t) => {
     const store = stores[kind];
     const projectId = `p_${randomBytes(4).toString('hex')}`;
-    await t.throwsAsync(call(getManifest, ctxFor(store, { projectId })), { instanceOf: ApiError, message: /No published version/ });
+    await t.throwsAsync(call(getManifest, ctxFor(store, { projectId })), {
+      instanceOf: ApiError,
+      message: /No published version/,
+    });
     const body = JSON.stringify({ projectId, versionId: '2025.01.31.1' });
     await store.put(objectKeys.manifest(projectId), body, { contentType: JSON_TYPE, cacheControl: MANIFEST_CACHE });
     const ok = await call(getManifest, ctxFor(store, { projectId }));
@@ -307,14 +358,20 @@ for (const kind of KINDS) {
     const store = stores[kind];
     const projectId = `p_${randomBytes(4).toString('hex')}`;
     const file = 'android_xml.fr.0cc175b9c0f1b6a8.xml';
-    await store.put(objectKeys.bundle(projectId, '2025.01.31.1', file), '<resources/>', { contentType: 'application/xml', cacheControl: 'whatever' });
+    await store.put(objectKeys.bundle(projectId, '2025.01.31.1', file), '<resources/>', {
+      contentType: 'application/xml',
+      cacheControl: 'whatever',
+    });
     await store.put(objectKeys.manifest(projectId), '{}', { contentType: JSON_TYPE, cacheControl: MANIFEST_CACHE });
     const ok = await call(getBundle, ctxFor(store, { projectId, versionId: '2025.01.31.1', file }));
     t.is(ok.status, 200);
     t.is(ok.type, 'application/xml');
     t.is(Buffer.from(ok.body as Buffer).toString(), '<resources/>');
     t.is(ok.headers!['Cache-Control'], IMMUTABLE);
-    const nm = await call(getBundle, ctxFor(store, { projectId, versionId: '2025.01.31.1', file }, { 'if-none-match': ok.headers!.ETag }));
+    const nm = await call(
+      getBundle,
+      ctxFor(store, { projectId, versionId: '2025.01.31.1', file }, { 'if-none-match': ok.headers!.ETag }),
+    );
     t.is(nm.status, 304);
     t.is(nm.body, undefined);
     const tricks: Record<string, string>[] = [
@@ -328,7 +385,11 @@ for (const kind of KINDS) {
       { projectId, versionId: '2025.01.31.1', file: `.${file}.0011223344556677.tmp` },
     ];
     for (const params of tricks) {
-      const err = await t.throwsAsync(call(getBundle, ctxFor(store, params)), { instanceOf: ApiError }, JSON.stringify(params));
+      const err = await t.throwsAsync(
+        call(getBundle, ctxFor(store, params)),
+        { instanceOf: ApiError },
+        JSON.stringify(params),
+      );
       t.is((err as ApiError).status, 404);
       t.is((err as ApiError).code, 'not_found');
     }

@@ -11,7 +11,11 @@ test('arguments are numbered by their first appearance in the source, in every l
 });
 
 test("a plural branch's # is its count; a literal % is doubled once the string is formatted", (t) => {
-  const order = orderOf({ kind: 'plural', arg: 'count', forms: { one: '# file in {folder}', other: '# files in {folder}' } });
+  const order = orderOf({
+    kind: 'plural',
+    arg: 'count',
+    forms: { one: '# file in {folder}', other: '# files in {folder}' },
+  });
   t.deepEqual(order, ['count', 'folder']);
   t.is(icuToPrintf('# Dateien in {folder}', [...order], ANDROID, 'count'), '%1$d Dateien in %2$s');
   t.is(icuToPrintf('# files, 100% done', [...order], ANDROID, 'count'), '%1$d files, 100%% done');

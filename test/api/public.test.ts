@@ -7,8 +7,12 @@ import { pathParams } from '../helpers/routes.js';
 import { createTestProject, specCheck, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 test('GET /pricing is public, cacheable for 300 seconds, with its UTF-8 byte length', async (t) => {
   const r = await svc.client().GET('/pricing');
@@ -45,11 +49,16 @@ test('the delivery origin answers /v1/health', async (t) => {
 
 test('every route without an implementation answers 501 not_implemented after its checks', async (t) => {
   const p = await createTestProject(svc);
-  const pending = routes.filter((r) => r.origin === 'main' && !r.public && r.method !== 'HEAD' && !implemented.has(r.operationId));
+  const pending = routes.filter(
+    (r) => r.origin === 'main' && !r.public && r.method !== 'HEAD' && !implemented.has(r.operationId),
+  );
   t.true(pending.length > 0);
   for (const route of pending) {
     const path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pathParams(route, p.projectId)[k]));
-    const res = await fetch(`${svc.baseUrl}${path}`, { method: route.method, headers: { authorization: `Bearer ${p.apiKey}` } });
+    const res = await fetch(`${svc.baseUrl}${path}`, {
+      method: route.method,
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    });
     // Routes whose body is required refuse the empty body first; the rest reach the (missing) handler.
     const body = await res.json();
     if (route.bodyRequired) t.is(res.status, 400, route.path);

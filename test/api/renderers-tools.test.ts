@@ -43,17 +43,60 @@ const CATALOG: Catalog = {
     },
     {
       fileKey: 'dont_panic',
-      values: { en: text("Don't panic, it's fine"), de: text("Keine Panik, 's ist okay"), pl: text("Nie panikuj, to nic takiego"), ar: text('لا تقلق'), ja: text('慌てないで') },
+      values: {
+        en: text("Don't panic, it's fine"),
+        de: text("Keine Panik, 's ist okay"),
+        pl: text('Nie panikuj, to nic takiego'),
+        ar: text('لا تقلق'),
+        ja: text('慌てないで'),
+      },
     },
     {
       fileKey: 'press_save',
-      values: { en: text('Press "Save" now'), de: text('Drücke „Speichern“ oder "OK"'), pl: text('Naciśnij "Zapisz"'), ar: text('اضغط "حفظ"'), ja: text('"保存"を押してください') },
+      values: {
+        en: text('Press "Save" now'),
+        de: text('Drücke „Speichern“ oder "OK"'),
+        pl: text('Naciśnij "Zapisz"'),
+        ar: text('اضغط "حفظ"'),
+        ja: text('"保存"を押してください'),
+      },
     },
-    { fileKey: 'spaced', values: { en: text('  Indented,  twice '), de: text(' Eingerückt   dreifach  '), pl: text('Bez spacji') } },
-    { fileKey: 'mention', values: { en: text('@username mentioned you'), de: text('@username hat dich erwähnt'), ja: text('@username があなたをメンションしました') } },
-    { fileKey: 'help_hint', values: { en: text('?help lists the commands'), de: text('?help zeigt die Befehle'), pl: text('?help pokazuje polecenia') } },
-    { fileKey: 'multiline', values: { en: text('First line\nSecond line\tindented'), de: text('Erste Zeile\nZweite Zeile\teingerückt'), ar: text('السطر الأول\nالسطر الثاني') } },
-    { fileKey: 'discount', values: { en: text('100% free & no < catch'), de: text('100 % gratis & kein < Haken'), pl: text('100% za darmo') } },
+    {
+      fileKey: 'spaced',
+      values: { en: text('  Indented,  twice '), de: text(' Eingerückt   dreifach  '), pl: text('Bez spacji') },
+    },
+    {
+      fileKey: 'mention',
+      values: {
+        en: text('@username mentioned you'),
+        de: text('@username hat dich erwähnt'),
+        ja: text('@username があなたをメンションしました'),
+      },
+    },
+    {
+      fileKey: 'help_hint',
+      values: {
+        en: text('?help lists the commands'),
+        de: text('?help zeigt die Befehle'),
+        pl: text('?help pokazuje polecenia'),
+      },
+    },
+    {
+      fileKey: 'multiline',
+      values: {
+        en: text('First line\nSecond line\tindented'),
+        de: text('Erste Zeile\nZweite Zeile\teingerückt'),
+        ar: text('السطر الأول\nالسطر الثاني'),
+      },
+    },
+    {
+      fileKey: 'discount',
+      values: {
+        en: text('100% free & no < catch'),
+        de: text('100 % gratis & kein < Haken'),
+        pl: text('100% za darmo'),
+      },
+    },
     {
       fileKey: 'files_copied',
       values: {
@@ -63,7 +106,14 @@ const CATALOG: Catalog = {
         ja: text('%2$s に %1$d 個のファイルをコピーしました'),
       },
     },
-    { fileKey: 'tap_save', values: { en: text('Tap <b>Save</b> to continue'), de: text('Tippe auf <b>Speichern</b>, um fortzufahren'), ja: text('<b>保存</b>をタップして続行') } },
+    {
+      fileKey: 'tap_save',
+      values: {
+        en: text('Tap <b>Save</b> to continue'),
+        de: text('Tippe auf <b>Speichern</b>, um fortzufahren'),
+        ja: text('<b>保存</b>をタップして続行'),
+      },
+    },
     {
       fileKey: 'terms_link',
       values: {
@@ -72,7 +122,13 @@ const CATALOG: Catalog = {
       },
     },
     // tag-like text that is not markup: HTML's `<br>` without its slash, a key name in angle brackets
-    { fileKey: 'confirm_hint', values: { en: text('Press <Enter> to confirm<br>or Esc to cancel'), de: text('Drücke <Enter> zum Bestätigen<br>oder Esc zum Abbrechen') } },
+    {
+      fileKey: 'confirm_hint',
+      values: {
+        en: text('Press <Enter> to confirm<br>or Esc to cancel'),
+        de: text('Drücke <Enter> zum Bestätigen<br>oder Esc zum Abbrechen'),
+      },
+    },
     { fileKey: 'saved_to', values: { en: text('Saved to C:\\Users\\me\\'), pl: text('Zapisano w C:\\Users\\me\\') } },
     {
       fileKey: 'files',
@@ -85,7 +141,11 @@ const CATALOG: Catalog = {
         ja: plural({ other: '# 個のファイル' }),
       },
     },
-    { fileKey: 'Open', ctx: 'file menu', values: { en: text('Open'), de: text('Öffnen'), pl: text('Otwórz'), ar: text('فتح'), ja: text('開く') } },
+    {
+      fileKey: 'Open',
+      ctx: 'file menu',
+      values: { en: text('Open'), de: text('Öffnen'), pl: text('Otwórz'), ar: text('فتح'), ja: text('開く') },
+    },
   ],
 };
 
@@ -116,10 +176,17 @@ interface Run {
 }
 
 function run(cmd: string, args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Run {
-  const r = spawnSync(cmd, args, { input: opts.input, env: { ...process.env, ...opts.env }, encoding: 'utf8', maxBuffer: 16 << 20 });
+  const r = spawnSync(cmd, args, {
+    input: opts.input,
+    env: { ...process.env, ...opts.env },
+    encoding: 'utf8',
+    maxBuffer: 16 << 20,
+  });
   if (r.error) {
     const missing = (r.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new Error(missing ? `${cmd} is not installed; install the tools with: ${INSTALL}` : `${cmd}: ${r.error.message}`);
+    throw new Error(
+      missing ? `${cmd} is not installed; install the tools with: ${INSTALL}` : `${cmd}: ${r.error.message}`,
+    );
   }
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -153,7 +220,8 @@ test.serial('the real tools are installed', (t) => {
 
 // The only complaints of `--check-header` allowed: fields that name people, teams and dates, which a rendered file
 // has no truthful value for (msgfmt exits 0 on them).
-const TOLERATED_HEADER_WARNING = /^[^:]+:\d+: warning: header field '(Project-Id-Version|PO-Revision-Date|Last-Translator|Language-Team)' missing in header$/;
+const TOLERATED_HEADER_WARNING =
+  /^[^:]+:\d+: warning: header field '(Project-Id-Version|PO-Revision-Date|Last-Translator|Language-Team)' missing in header$/;
 
 function msgfmtCheck(t: import('ava').ExecutionContext, file: string, out = '/dev/null') {
   const r = run('msgfmt', ['--check-format', '--check-header', '-o', out, file]);
@@ -176,9 +244,18 @@ function pluralForms(po: string): { nplurals: number; language: string | undefin
 const NPLURALS: Record<string, number> = { en: 2, de: 2, pl: 4, ar: 6, ja: 1 };
 
 /** The form gettext's runtime picks for n = 0..max, one per line, in one shell. */
-function ngettextForms(domain: string, dir: string, lang: string, msgid: string, msgidPlural: string, max: number): string[] {
+function ngettextForms(
+  domain: string,
+  dir: string,
+  lang: string,
+  msgid: string,
+  msgidPlural: string,
+  max: number,
+): string[] {
   const script = 'for n in $(seq 0 "$4"); do ngettext -d "$1" "$2" "$3" "$n" || exit 1; printf "\\n"; done';
-  const r = run('bash', ['-c', script, 'ngettext-loop', domain, msgid, msgidPlural, String(max)], { env: gettextEnv(dir, lang) });
+  const r = run('bash', ['-c', script, 'ngettext-loop', domain, msgid, msgidPlural, String(max)], {
+    env: gettextEnv(dir, lang),
+  });
   if (r.status !== 0) throw new Error(`ngettext failed: ${r.stderr}`);
   return r.stdout.split('\n').slice(0, max + 1);
 }
@@ -186,7 +263,10 @@ function ngettextForms(domain: string, dir: string, lang: string, msgid: string,
 // gettext ignores LANGUAGE under the C locale; C.UTF-8 is built into glibc.
 const gettextEnv = (dir: string, lang: string) => ({ LANGUAGE: lang, LC_ALL: 'C.UTF-8', TEXTDOMAINDIR: dir });
 
-for (const [variant, catalog] of [['resource keys', CATALOG], ['source-text msgids', PO_SHAPED]] as const) {
+for (const [variant, catalog] of [
+  ['resource keys', CATALOG],
+  ['source-text msgids', PO_SHAPED],
+] as const) {
   test(`po (${variant}): msgfmt --check-format --check-header accepts every language, Plural-Forms fits the language, gettext finds every string`, (t) => {
     const domain = variant === 'resource keys' ? 'keys' : 'source';
     const localeDir = path.join(TMP, `locale-${domain}`);
@@ -222,12 +302,15 @@ for (const [variant, catalog] of [['resource keys', CATALOG], ['source-text msgi
   });
 }
 
-test('po: a translation takes its msgid\'s leading and trailing newlines, which msgfmt demands, and gettext prints them', (t) => {
+test("po: a translation takes its msgid's leading and trailing newlines, which msgfmt demands, and gettext prints them", (t) => {
   const catalog: Catalog = {
     format: 'po',
     sourceLanguage: null,
     entries: [
-      { fileKey: '\nUsage: tool [options]\n', values: { en: text('\nUsage: tool [options]\n'), de: text('Aufruf: tool [Optionen]') } },
+      {
+        fileKey: '\nUsage: tool [options]\n',
+        values: { en: text('\nUsage: tool [options]\n'), de: text('Aufruf: tool [Optionen]') },
+      },
       { fileKey: 'Done.', values: { en: text('Done.'), de: text('\nFertig.\n\n') } },
       { fileKey: 'Two\nlines', values: { en: text('Two\nlines'), de: text('Zwei\nZeilen') } },
     ],
@@ -237,7 +320,8 @@ test('po: a translation takes its msgid\'s leading and trailing newlines, which 
   const mo = path.join(localeDir, 'de', 'LC_MESSAGES', 'newlines.mo');
   fs.mkdirSync(path.dirname(mo), { recursive: true });
   msgfmtCheck(t, file, mo);
-  const lookup = (msgid: string) => run('gettext', ['-d', 'newlines', '-e', msgid.replace(/\n/g, '\\n')], { env: gettextEnv(localeDir, 'de') }).stdout;
+  const lookup = (msgid: string) =>
+    run('gettext', ['-d', 'newlines', '-e', msgid.replace(/\n/g, '\\n')], { env: gettextEnv(localeDir, 'de') }).stdout;
   t.is(lookup('\nUsage: tool [options]\n'), '\nAufruf: tool [Optionen]\n');
   t.is(lookup('Done.'), 'Fertig.');
   t.is(lookup('Two\nlines'), 'Zwei\nZeilen');
@@ -299,20 +383,24 @@ test('android_xml: xmllint accepts every language; apostrophes, quotes and a lea
       const order = orderOf(e.source ?? v);
       const items: Array<[string, string]> =
         v.kind === 'plural'
-          ? Object.entries(v.forms).map(([q, f]) => [`/resources/plurals[@name="${e.fileKey}"]/item[@quantity="${q}"]`, icuToPrintf(f, order, ANDROID, v.arg ?? 'count')])
+          ? Object.entries(v.forms).map(([q, f]) => [
+              `/resources/plurals[@name="${e.fileKey}"]/item[@quantity="${q}"]`,
+              icuToPrintf(f, order, ANDROID, v.arg ?? 'count'),
+            ])
           : [[`/resources/string[@name="${e.fileKey}"]`, icuToPrintf(v.text, order, ANDROID)]];
       for (const [expr, want] of items) {
         const raw = xpathString(file, expr);
         // aapt drops an unescaped double quote and refuses an unescaped apostrophe.
         t.notRegex(raw, /(^|[^\\])(\\\\)*['"]/, `${lang} ${expr}: unescaped quote in ${JSON.stringify(raw)}`);
         // a leading @ or ? would make the value a resource reference
-        if (/^[@?]/.test(want)) t.is(raw.slice(0, 2), `\\${want[0]}`, `${lang} ${expr}: leading ${want[0]} not escaped`);
+        if (/^[@?]/.test(want))
+          t.is(raw.slice(0, 2), `\\${want[0]}`, `${lang} ${expr}: leading ${want[0]} not escaped`);
         t.is(androidUnescape(raw), stripTags(want), `${lang} ${expr}`);
       }
     }
   }
   const en = render('android_xml', 'en');
-  t.true(en.includes('>Don\\\'t panic, it\\\'s fine</string>'));
+  t.true(en.includes(">Don\\'t panic, it\\'s fine</string>"));
   t.true(en.includes('<item quantity="one">%1$d file</item>'), 'a plural # is the count');
   t.true(en.includes('>\\@username mentioned you</string>'));
   t.true(en.includes('>\\?help lists the commands</string>'));
@@ -350,10 +438,16 @@ test('ios_strings: plparse reads every language as a dictionary and plget gives 
 
 function icuParses(t: import('ava').ExecutionContext, where: string, value: unknown) {
   t.is(typeof value, 'string', `${where}: not a string`);
-  t.notThrows(() => parseIcuMessage(value as string, { ignoreTag: true }), `${where}: not valid ICU: ${JSON.stringify(value)}`);
+  t.notThrows(
+    () => parseIcuMessage(value as string, { ignoreTag: true }),
+    `${where}: not valid ICU: ${JSON.stringify(value)}`,
+  );
 }
 
-const JSON_VIEWS: Record<'json' | 'nested_json' | 'angular_json' | 'arb', (root: any, lang: string) => (key: string) => unknown> = {
+const JSON_VIEWS: Record<
+  'json' | 'nested_json' | 'angular_json' | 'arb',
+  (root: any, lang: string) => (key: string) => unknown
+> = {
   json: (root) => (key) => root[key],
   nested_json: (root) => (key) => key.split('.').reduce((o: any, k) => o?.[k], root),
   angular_json: (root, lang) => {
@@ -366,7 +460,9 @@ const JSON_VIEWS: Record<'json' | 'nested_json' | 'angular_json' | 'arb', (root:
   },
 };
 
-for (const [format, view] of Object.entries(JSON_VIEWS) as Array<[keyof typeof JSON_VIEWS, (typeof JSON_VIEWS)[keyof typeof JSON_VIEWS]]>) {
+for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
+  [keyof typeof JSON_VIEWS, (typeof JSON_VIEWS)[keyof typeof JSON_VIEWS]]
+>) {
   test(`${format}: JSON.parse reads every language and every value is valid ICU`, (t) => {
     for (const lang of LANGS) {
       const out = render(format, lang);
@@ -386,7 +482,9 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<[keyof typeof J
       }
       // nothing but the catalog's values (and the file's own attributes) is in the file
       const strings = (function collect(o: any): string[] {
-        return Object.entries(o).flatMap(([k, x]) => (k.startsWith('@') || k === 'locale' ? [] : typeof x === 'object' ? collect(x) : [x as string]));
+        return Object.entries(o).flatMap(([k, x]) =>
+          k.startsWith('@') || k === 'locale' ? [] : typeof x === 'object' ? collect(x) : [x as string],
+        );
       })(root);
       t.is(strings.length, count, `${format} ${lang}: value count`);
     }
@@ -394,7 +492,7 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<[keyof typeof J
   });
 }
 
-test('xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals carry each language\'s categories', (t) => {
+test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals carry each language's categories", (t) => {
   const out = FORMATS.xcstrings.render(catalogAs('xcstrings'), { languages: LANGS, baseLanguage: BASE });
   const root = JSON.parse(out);
   t.is(root.sourceLanguage, BASE);
@@ -402,7 +500,13 @@ test('xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals
   t.deepEqual(Object.keys(root.strings).sort(), CATALOG.entries.map((e) => e.fileKey).sort());
   for (const e of CATALOG.entries) {
     const locs = root.strings[e.fileKey].localizations;
-    t.deepEqual(Object.keys(locs).sort(), valuesOf(e).map(([l]) => l).sort(), `${e.fileKey}: languages`);
+    t.deepEqual(
+      Object.keys(locs).sort(),
+      valuesOf(e)
+        .map(([l]) => l)
+        .sort(),
+      `${e.fileKey}: languages`,
+    );
     for (const [lang, v] of valuesOf(e)) {
       const where = `xcstrings ${e.fileKey} [${lang}]`;
       if (v.kind === 'plural') {
@@ -421,5 +525,12 @@ test('xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals
   t.is(root.strings['app.title'].comment, 'Window title -- keep it short */ no markup');
   const pl = root.strings.files.localizations.pl.variations.plural;
   t.deepEqual(Object.keys(pl), ['few', 'many', 'one', 'other']);
-  t.deepEqual(Object.keys(root.strings.files.localizations.ar.variations.plural), ['few', 'many', 'one', 'other', 'two', 'zero']);
+  t.deepEqual(Object.keys(root.strings.files.localizations.ar.variations.plural), [
+    'few',
+    'many',
+    'one',
+    'other',
+    'two',
+    'zero',
+  ]);
 });

@@ -9,12 +9,23 @@ import test, { type ExecutionContext } from 'ava';
 import type { components } from '../../generated/openapi.js';
 import type { FolderStore } from '../../handlers/platform/objects.js';
 import { translate, type TranslateUnit } from '../../sdk/client.js';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 type Format = 'json' | 'nested_json' | 'angular_json' | 'arb' | 'ios_strings' | 'xcstrings' | 'android_xml' | 'po';
 // At most two output formats per project: four projects per content set configure all eight between them.
-const FORMAT_PAIRS: Array<[Format, Format]> = [['json', 'nested_json'], ['angular_json', 'arb'], ['ios_strings', 'xcstrings'], ['android_xml', 'po']];
+const FORMAT_PAIRS: Array<[Format, Format]> = [
+  ['json', 'nested_json'],
+  ['angular_json', 'arb'],
+  ['ios_strings', 'xcstrings'],
+  ['android_xml', 'po'],
+];
 const ALL_FORMATS = FORMAT_PAIRS.flat();
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -23,10 +34,23 @@ const ALL_FORMATS = FORMAT_PAIRS.flat();
 function builtins() {
   const names = (o: object) => Reflect.ownKeys(o).map(String).sort();
   return {
-    objectProto: names(Object.prototype), object: names(Object), functionProto: names(Function.prototype),
-    arrayProto: names(Array.prototype), stringProto: names(String.prototype), map: names(Map.prototype),
+    objectProto: names(Object.prototype),
+    object: names(Object),
+    functionProto: names(Function.prototype),
+    arrayProto: names(Array.prototype),
+    stringProto: names(String.prototype),
+    map: names(Map.prototype),
     protoOfObjectProto: Object.getPrototypeOf(Object.prototype),
-    fns: [Object.keys, Object.entries, Object.prototype.toString, Object.prototype.hasOwnProperty, Object.prototype.valueOf, Object.prototype.constructor, JSON.stringify, JSON.parse],
+    fns: [
+      Object.keys,
+      Object.entries,
+      Object.prototype.toString,
+      Object.prototype.hasOwnProperty,
+      Object.prototype.valueOf,
+      Object.prototype.constructor,
+      JSON.stringify,
+      JSON.parse,
+    ],
   };
 }
 const BEFORE = builtins();
@@ -38,7 +62,10 @@ function intact(t: ExecutionContext, when: string) {
   t.is(({} as Record<string, unknown>)['proto.polluted'], undefined, `${when}: ({})['proto.polluted']`);
   t.is(String({}), '[object Object]', `${when}: String({})`);
   t.deepEqual({ ...now, fns: undefined }, { ...BEFORE, fns: undefined }, `${when}: own names of the built-ins`);
-  t.true(now.fns.every((f, i) => f === BEFORE.fns[i]), `${when}: built-in functions`);
+  t.true(
+    now.fns.every((f, i) => f === BEFORE.fns[i]),
+    `${when}: built-in functions`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -57,7 +84,10 @@ function own(v: unknown, ...path: string[]): any {
 /** A JSON value with sorted own keys as [key, value] pairs, for comparisons that must see `__proto__` as a key. */
 function pairs(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(pairs);
-  if (v !== null && typeof v === 'object') return Object.keys(v).sort().map((k) => [k, pairs(own(v, k))]);
+  if (v !== null && typeof v === 'object')
+    return Object.keys(v)
+      .sort()
+      .map((k) => [k, pairs(own(v, k))]);
   return v;
 }
 
@@ -106,8 +136,12 @@ function checkFile(t: ExecutionContext, format: Format, lang: string, text: stri
 
 let svc: TestService;
 let victim: TestProject;
-test.before(async () => { svc = await startTestService({ PREPARE_DELAY_MS: '0' }); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService({ PREPARE_DELAY_MS: '0' });
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 /** Every answer of this file, checked for 5xx as it arrives. */
 function no5xx(t: ExecutionContext, what: string, status: number) {
@@ -116,25 +150,35 @@ function no5xx(t: ExecutionContext, what: string, status: number) {
 
 const runDue = async (t: ExecutionContext) => {
   // Twice: a fill in the first round may store its values after the sweep prepared the project.
-  for (let i = 0; i < 2; i++) no5xx(t, 'run-due', (await svc.admin.POST('/jobs/run-due', { body: {} })).response.status);
+  for (let i = 0; i < 2; i++)
+    no5xx(t, 'run-due', (await svc.admin.POST('/jobs/run-due', { body: {} })).response.status);
 };
 
 async function addFormats(t: ExecutionContext, p: TestProject, formats: Format[]) {
   for (const format of formats) {
-    const r = await p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body: { format } });
+    const r = await p.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId: p.projectId } },
+      body: { format },
+    });
     t.is(r.response.status, 200, `output format ${format}: ${JSON.stringify(r.error)}`);
   }
 }
 
 async function publish(t: ExecutionContext, p: TestProject, body?: components['schemas']['PublishRequest']) {
-  const r = await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } }, ...(body ? { body } : {}) });
+  const r = await p.client.POST('/projects/{projectId}/publish', {
+    params: { path: { projectId: p.projectId } },
+    ...(body ? { body } : {}),
+  });
   no5xx(t, 'publish', r.response.status);
   t.is(r.response.status, 201, `publish: ${JSON.stringify(r.error)}`);
   return r.data!;
 }
 
 async function pull(t: ExecutionContext, p: TestProject, format: Format, lang: string): Promise<string> {
-  const res = await fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ version: 'current', format, lang })}`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+  const res = await fetch(
+    `${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ version: 'current', format, lang })}`,
+    { headers: { authorization: `Bearer ${p.apiKey}` } },
+  );
   const text = await res.text();
   no5xx(t, `pull ${format} ${lang}`, res.status);
   t.is(res.status, 200, `pull ${format} ${lang}: ${text.slice(0, 300)}`);
@@ -143,7 +187,14 @@ async function pull(t: ExecutionContext, p: TestProject, format: Format, lang: s
 
 /** The version's objects are hard links to prepared ones: the background prepare rendered them. */
 function prepared(p: TestProject, versionId: string): boolean {
-  const dir = path.join((svc.service.app.objects as FolderStore).root, 'v1', 'projects', p.projectId, 'bundles', versionId);
+  const dir = path.join(
+    (svc.service.app.objects as FolderStore).root,
+    'v1',
+    'projects',
+    p.projectId,
+    'bundles',
+    versionId,
+  );
   return readdirSync(dir).every((f) => statSync(path.join(dir, f)).nlink >= 2);
 }
 
@@ -151,7 +202,14 @@ function prepared(p: TestProject, versionId: string): boolean {
 /** A path in a bundle, its base-language value, and whether only the base language has it (a category de lacks). */
 type BundleCheck = [path: string[], en: string, baseOnly?: boolean];
 
-async function delivered(t: ExecutionContext, p: TestProject, formats: Format[], bundle: BundleCheck[], expect: Expect[], label: string) {
+async function delivered(
+  t: ExecutionContext,
+  p: TestProject,
+  formats: Format[],
+  bundle: BundleCheck[],
+  expect: Expect[],
+  label: string,
+) {
   const manifestUrl = `${svc.deliveryUrl}/projects/${p.projectId}/manifest`;
   const res = await fetch(manifestUrl);
   no5xx(t, 'manifest', res.status);
@@ -171,90 +229,171 @@ async function delivered(t: ExecutionContext, p: TestProject, formats: Format[],
       if (lang === 'en') t.is(got, value, `${label} bundle en: ${at.join(' > ')}`);
       else t.is(typeof got, 'string', `${label} bundle ${lang}: ${at.join(' > ')}`);
     }
-    for (const format of formats) checkFile(t, format, lang, await get(m.files[format][lang].url), expect, `${label} delivered`);
+    for (const format of formats)
+      checkFile(t, format, lang, await get(m.files[format][lang].url), expect, `${label} delivered`);
   }
 }
 
 /** Every pull format in both languages. */
 async function pullAll(t: ExecutionContext, p: TestProject, expect: Expect[], label: string) {
-  for (const format of ALL_FORMATS) for (const lang of ['en', 'de']) checkFile(t, format, lang, await pull(t, p, format, lang), expect, `${label} pull`);
+  for (const format of ALL_FORMATS)
+    for (const lang of ['en', 'de'])
+      checkFile(t, format, lang, await pull(t, p, format, lang), expect, `${label} pull`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Content pushed through translate
 
-interface Unit { unit: TranslateUnit; /** Expected name, when the unit names its key. */ key?: string; en: string; bundle: BundleCheck[] }
+interface Unit {
+  unit: TranslateUnit;
+  /** Expected name, when the unit names its key. */ key?: string;
+  en: string;
+  bundle: BundleCheck[];
+}
 
-const whole: Unit[] = NAMES.flatMap((n, i) => [
-  // As a whole key, whose value names an ICU argument after it.
-  { unit: { key: n, source: `Whole ${i} {${n}}` }, key: n, en: `Whole ${i} {${n}}`, bundle: [[[n], `Whole ${i} {{${n}}}`]] },
-  { unit: { key: `last.${n}`, source: `Last ${i}` }, key: `last.${n}`, en: `Last ${i}`, bundle: [[['last', n], `Last ${i}`]] },
-  { unit: { key: `mid.${n}.x`, source: `Middle ${i}` }, key: `mid.${n}.x`, en: `Middle ${i}`, bundle: [[['mid', n, 'x'], `Middle ${i}`]] },
-  // A plural whose argument is the name (stays ICU in the bundle), and a count plural (i18next suffix keys).
-  ((s) => ({ unit: { key: `plural.${n}`, source: s }, key: `plural.${n}`, en: s, bundle: [[['plural', n], s]] }))(`{${n}, plural, one {# thing ${i}} other {# things ${i}}}`),
-  {
-    unit: { key: `count.${n}`, forms: { one: `# item ${i}`, other: `# items ${i}` } }, key: `count.${n}`, en: `{count, plural, one {# item ${i}} other {# items ${i}}}`,
-    bundle: [[['count', `${n}_one`], `{{count}} item ${i}`], [['count', `${n}_other`], `{{count}} items ${i}`]],
-  },
-] as Unit[]).concat([
-  ((s) => ({ unit: { key: 'select.options', source: s }, key: 'select.options', en: s, bundle: [[['select', 'options'], s]] }))(
-    `{kind, select, ${NAMES.map((n) => `${n} {${n} option}`).join(' ')} other {other option}}`,
-  ),
+const whole: Unit[] = NAMES.flatMap(
+  (n, i) =>
+    [
+      // As a whole key, whose value names an ICU argument after it.
+      {
+        unit: { key: n, source: `Whole ${i} {${n}}` },
+        key: n,
+        en: `Whole ${i} {${n}}`,
+        bundle: [[[n], `Whole ${i} {{${n}}}`]],
+      },
+      {
+        unit: { key: `last.${n}`, source: `Last ${i}` },
+        key: `last.${n}`,
+        en: `Last ${i}`,
+        bundle: [[['last', n], `Last ${i}`]],
+      },
+      {
+        unit: { key: `mid.${n}.x`, source: `Middle ${i}` },
+        key: `mid.${n}.x`,
+        en: `Middle ${i}`,
+        bundle: [[['mid', n, 'x'], `Middle ${i}`]],
+      },
+      // A plural whose argument is the name (stays ICU in the bundle), and a count plural (i18next suffix keys).
+      ((s) => ({ unit: { key: `plural.${n}`, source: s }, key: `plural.${n}`, en: s, bundle: [[['plural', n], s]] }))(
+        `{${n}, plural, one {# thing ${i}} other {# things ${i}}}`,
+      ),
+      {
+        unit: { key: `count.${n}`, forms: { one: `# item ${i}`, other: `# items ${i}` } },
+        key: `count.${n}`,
+        en: `{count, plural, one {# item ${i}} other {# items ${i}}}`,
+        bundle: [
+          [['count', `${n}_one`], `{{count}} item ${i}`],
+          [['count', `${n}_other`], `{{count}} items ${i}`],
+        ],
+      },
+    ] as Unit[],
+).concat([
+  ((s) => ({
+    unit: { key: 'select.options', source: s },
+    key: 'select.options',
+    en: s,
+    bundle: [[['select', 'options'], s]],
+  }))(`{kind, select, ${NAMES.map((n) => `${n} {${n} option}`).join(' ')} other {other option}}`),
 ]);
 
-const firstSegments: Unit[] = NAMES.flatMap((n, i) => [
-  { unit: { key: `${n}.first`, source: `First ${i}` }, key: `${n}.first`, en: `First ${i}`, bundle: [[[n, 'first'], `First ${i}`]] },
-  { unit: { key: `${n}.${n}`, source: `Twice ${i} {${n}}` }, key: `${n}.${n}`, en: `Twice ${i} {${n}}`, bundle: [[[n, n], `Twice ${i} {{${n}}}`]] },
-  // The name as ctx: it becomes the key's first segment (lowercased, letters and digits only) and the PO msgctxt.
-  { unit: { source: `In context ${i}`, ctx: n }, en: `In context ${i}`, bundle: [] },
-] as Unit[]).concat([
+const firstSegments: Unit[] = NAMES.flatMap(
+  (n, i) =>
+    [
+      {
+        unit: { key: `${n}.first`, source: `First ${i}` },
+        key: `${n}.first`,
+        en: `First ${i}`,
+        bundle: [[[n, 'first'], `First ${i}`]],
+      },
+      {
+        unit: { key: `${n}.${n}`, source: `Twice ${i} {${n}}` },
+        key: `${n}.${n}`,
+        en: `Twice ${i} {${n}}`,
+        bundle: [[[n, n], `Twice ${i} {{${n}}}`]],
+      },
+      // The name as ctx: it becomes the key's first segment (lowercased, letters and digits only) and the PO msgctxt.
+      { unit: { source: `In context ${i}`, ctx: n }, en: `In context ${i}`, bundle: [] },
+    ] as Unit[],
+).concat([
   // The reported crashes: `constructor.keys` minted from ctx by a translate-only key, and `__proto__.polluted`.
-  { unit: { source: 'keys', ctx: 'constructor' }, key: 'constructor.keys', en: 'keys', bundle: [[['constructor', 'keys'], 'keys']] },
-  { unit: { key: '__proto__.polluted', source: 'Polluted' }, key: '__proto__.polluted', en: 'Polluted', bundle: [[['__proto__', 'polluted'], 'Polluted']] },
-  { unit: { source: 'polluted', ctx: '__proto__' }, key: 'proto.polluted', en: 'polluted', bundle: [[['proto', 'polluted'], 'polluted']] },
+  {
+    unit: { source: 'keys', ctx: 'constructor' },
+    key: 'constructor.keys',
+    en: 'keys',
+    bundle: [[['constructor', 'keys'], 'keys']],
+  },
+  {
+    unit: { key: '__proto__.polluted', source: 'Polluted' },
+    key: '__proto__.polluted',
+    en: 'Polluted',
+    bundle: [[['__proto__', 'polluted'], 'Polluted']],
+  },
+  {
+    unit: { source: 'polluted', ctx: '__proto__' },
+    key: 'proto.polluted',
+    en: 'polluted',
+    bundle: [[['proto', 'polluted'], 'polluted']],
+  },
 ]);
 
 test.serial('another project, made before the hostile content, publishes', async (t) => {
   intact(t, 'at start');
   victim = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const r = await victim.client.POST('/projects/{projectId}/translate', { params: { path: { projectId: victim.projectId } }, body: { units: [{ source: 'Hello victim' }] } });
+  const r = await victim.client.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: victim.projectId } },
+    body: { units: [{ source: 'Hello victim' }] },
+  });
   t.is(r.response.status, 200);
   await runDue(t);
   await publish(t, victim);
 });
 
-for (const [set, units] of [['whole, last and middle segments', whole], ['first segments and ctx', firstSegments]] as const) {
+for (const [set, units] of [
+  ['whole, last and middle segments', whole],
+  ['first segments and ctx', firstSegments],
+] as const) {
   for (const formats of FORMAT_PAIRS) {
-    test.serial(`translate, fill, publish (prepared, live, restore), pull and deliver: ${set}, configured ${formats.join(' + ')}`, async (t) => {
-      const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-      await addFormats(t, p, formats);
-      // A translate-only key, as in the report.
-      const translator = svc.client(await createTestKey(svc, p.projectId, ['translate']));
-      const r = await translate(translator, p.projectId, { units: units.map((u) => u.unit) });
-      no5xx(t, 'translate', r.response.status);
-      t.is(r.response.status, 200, JSON.stringify(r.error));
-      const names = r.data!.units.map((u) => u.key);
-      units.forEach((u, i) => { if (u.key) t.is(names[i], u.key); });
-      const expect: Expect[] = units.map((u, i) => ({ name: names[i], en: u.en, ...(typeof u.unit.ctx === 'string' ? { ctx: u.unit.ctx } : {}) }));
-      // Text values only: a plural renders as forms in some formats.
-      for (const e of expect) if (e.en?.includes('plural')) delete e.en;
-      const bundle = units.flatMap((u) => u.bundle);
-      await runDue(t);
-      intact(t, 'after the fill and the prepare');
+    test.serial(
+      `translate, fill, publish (prepared, live, restore), pull and deliver: ${set}, configured ${formats.join(' + ')}`,
+      async (t) => {
+        const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+        await addFormats(t, p, formats);
+        // A translate-only key, as in the report.
+        const translator = svc.client(await createTestKey(svc, p.projectId, ['translate']));
+        const r = await translate(translator, p.projectId, { units: units.map((u) => u.unit) });
+        no5xx(t, 'translate', r.response.status);
+        t.is(r.response.status, 200, JSON.stringify(r.error));
+        const names = r.data!.units.map((u) => u.key);
+        units.forEach((u, i) => {
+          if (u.key) t.is(names[i], u.key);
+        });
+        const expect: Expect[] = units.map((u, i) => ({
+          name: names[i],
+          en: u.en,
+          ...(typeof u.unit.ctx === 'string' ? { ctx: u.unit.ctx } : {}),
+        }));
+        // Text values only: a plural renders as forms in some formats.
+        for (const e of expect) if (e.en?.includes('plural')) delete e.en;
+        const bundle = units.flatMap((u) => u.bundle);
+        await runDue(t);
+        intact(t, 'after the fill and the prepare');
 
-      const v1 = await publish(t, p);
-      t.true(prepared(p, v1.versionId), 'the first publish copied the background preparation');
-      await delivered(t, p, formats, bundle, expect, set);
-      const v2 = await publish(t, p, { incompleteMode: 'skip' });
-      t.false(prepared(p, v2.versionId), 'other flags render live');
-      await delivered(t, p, formats, bundle, expect, set);
-      const restored = await p.client.POST('/projects/{projectId}/versions/{versionId}/restore', { params: { path: { projectId: p.projectId, versionId: v1.versionId } } });
-      no5xx(t, 'restore', restored.response.status);
-      t.is(restored.response.status, 201);
-      await delivered(t, p, formats, bundle, expect, set);
-      await pullAll(t, p, expect, set);
-      intact(t, 'after publishing and pulling');
-    });
+        const v1 = await publish(t, p);
+        t.true(prepared(p, v1.versionId), 'the first publish copied the background preparation');
+        await delivered(t, p, formats, bundle, expect, set);
+        const v2 = await publish(t, p, { incompleteMode: 'skip' });
+        t.false(prepared(p, v2.versionId), 'other flags render live');
+        await delivered(t, p, formats, bundle, expect, set);
+        const restored = await p.client.POST('/projects/{projectId}/versions/{versionId}/restore', {
+          params: { path: { projectId: p.projectId, versionId: v1.versionId } },
+        });
+        no5xx(t, 'restore', restored.response.status);
+        t.is(restored.response.status, 201);
+        await delivered(t, p, formats, bundle, expect, set);
+        await pullAll(t, p, expect, set);
+        intact(t, 'after publishing and pulling');
+      },
+    );
   }
 }
 
@@ -264,7 +403,10 @@ for (const [set, units] of [['whole, last and middle segments', whole], ['first 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 async function sync(t: ExecutionContext, p: TestProject, text: string, fileName: string) {
-  const r = await p.client.POST('/projects/{projectId}/sync', { params: { path: { projectId: p.projectId } }, body: { contentBase64: b64(text), fileName } });
+  const r = await p.client.POST('/projects/{projectId}/sync', {
+    params: { path: { projectId: p.projectId } },
+    body: { contentBase64: b64(text), fileName },
+  });
   no5xx(t, `sync ${fileName}`, r.response.status);
   return r;
 }
@@ -349,27 +491,89 @@ const XCSTRINGS = `{
   "version" : "1.0"
 }`;
 
-const syncCases: Array<{ label: string; fileName: string; text: string; format: Format; formats: [Format, Format]; expect: Expect[]; bundle: BundleCheck[] }> = [
+const syncCases: Array<{
+  label: string;
+  fileName: string;
+  text: string;
+  format: Format;
+  formats: [Format, Format];
+  expect: Expect[];
+  bundle: BundleCheck[];
+}> = [
   {
-    label: 'flat json', fileName: 'en.json', text: FLAT, format: 'json', formats: ['json', 'android_xml'],
-    expect: ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'last.__proto__', 'mid.constructor.x'].map((name) => ({ name })),
-    bundle: [[['proto'], 'Proto {{__proto__}}'], [['constructor'], 'Constructor {{constructor}}'], [['prototype'], 'Prototype'], [['to', 'string'], 'To string {{name}}'],
-      [['value', 'of_one'], '{{count}} value'], [['last', 'proto'], 'Last proto'], [['mid', 'constructor', 'x'], 'Middle constructor']],
+    label: 'flat json',
+    fileName: 'en.json',
+    text: FLAT,
+    format: 'json',
+    formats: ['json', 'android_xml'],
+    expect: [
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'last.__proto__',
+      'mid.constructor.x',
+    ].map((name) => ({ name })),
+    bundle: [
+      [['proto'], 'Proto {{__proto__}}'],
+      [['constructor'], 'Constructor {{constructor}}'],
+      [['prototype'], 'Prototype'],
+      [['to', 'string'], 'To string {{name}}'],
+      [['value', 'of_one'], '{{count}} value'],
+      [['last', 'proto'], 'Last proto'],
+      [['mid', 'constructor', 'x'], 'Middle constructor'],
+    ],
   },
   {
-    label: 'nested json', fileName: 'en.json', text: NESTED, format: 'nested_json', formats: ['nested_json', 'ios_strings'],
-    expect: ['constructor.keys', '__proto__.polluted', 'a.toString.b', 'a.valueOf', 'prototype.hasOwnProperty', 'hasOwnProperty.__proto__.constructor'].map((name) => ({ name })),
-    bundle: [[['constructor', 'keys'], 'Keys'], [['proto', 'polluted'], 'Polluted {{__proto__}}'], [['a', 'to', 'string', 'b'], 'B'], [['has', 'own', 'property', 'proto', 'constructor'], 'Deep']],
+    label: 'nested json',
+    fileName: 'en.json',
+    text: NESTED,
+    format: 'nested_json',
+    formats: ['nested_json', 'ios_strings'],
+    expect: [
+      'constructor.keys',
+      '__proto__.polluted',
+      'a.toString.b',
+      'a.valueOf',
+      'prototype.hasOwnProperty',
+      'hasOwnProperty.__proto__.constructor',
+    ].map((name) => ({ name })),
+    bundle: [
+      [['constructor', 'keys'], 'Keys'],
+      [['proto', 'polluted'], 'Polluted {{__proto__}}'],
+      [['a', 'to', 'string', 'b'], 'B'],
+      [['has', 'own', 'property', 'proto', 'constructor'], 'Deep'],
+    ],
   },
   {
-    label: 'angular json', fileName: 'messages.json', text: ANGULAR, format: 'angular_json', formats: ['angular_json', 'arb'],
+    label: 'angular json',
+    fileName: 'messages.json',
+    text: ANGULAR,
+    format: 'angular_json',
+    formats: ['angular_json', 'arb'],
     expect: ['__proto__', 'constructor', 'toString', '1234567890123456789'].map((name) => ({ name })),
-    bundle: [[['proto'], 'Hello {{__proto__}}'], [['constructor'], 'Constructor'], [['k1234567890123456789'], 'Digest']],
+    bundle: [
+      [['proto'], 'Hello {{__proto__}}'],
+      [['constructor'], 'Constructor'],
+      [['k1234567890123456789'], 'Digest'],
+    ],
   },
   {
-    label: 'xcstrings', fileName: 'Localizable.xcstrings', text: XCSTRINGS, format: 'xcstrings', formats: ['xcstrings', 'po'],
+    label: 'xcstrings',
+    fileName: 'Localizable.xcstrings',
+    text: XCSTRINGS,
+    format: 'xcstrings',
+    formats: ['xcstrings', 'po'],
     expect: NAMES.map((name) => ({ name })),
-    bundle: [[['proto'], 'Proto'], [['constructor_one'], '%lld constructor'], [['has', 'own', 'property___proto__'], 'proto form', true], [['has', 'own', 'property_other'], 'other form'], [['prototype'], 'Prototype']],
+    bundle: [
+      [['proto'], 'Proto'],
+      [['constructor_one'], '%lld constructor'],
+      [['has', 'own', 'property___proto__'], 'proto form', true],
+      [['has', 'own', 'property_other'], 'other form'],
+      [['prototype'], 'Prototype'],
+    ],
   },
 ];
 
@@ -393,9 +597,21 @@ for (const c of syncCases) {
       t.deepEqual(pairs(own(back, '__proto__')), pairs({ polluted: true }), 'a root field named __proto__');
       t.is(own(back, 'strings', '__proto__', 'constructor'), 'an unknown field');
       t.is(own(back, 'strings', '__proto__', 'comment'), 'A key named __proto__');
-      t.deepEqual(pairs(own(back, 'strings', 'toString', 'localizations', 'en')), pairs(own(sent, 'strings', 'toString', 'localizations', 'en')), 'a substitution named __proto__');
-      t.deepEqual(pairs(own(back, 'strings', 'hasOwnProperty', 'localizations', 'en')), pairs(own(sent, 'strings', 'hasOwnProperty', 'localizations', 'en')), 'a plural category named __proto__');
-      t.deepEqual(pairs(own(back, 'strings', 'valueOf', 'localizations', 'en')), pairs(own(sent, 'strings', 'valueOf', 'localizations', 'en')), 'a device variation named __proto__');
+      t.deepEqual(
+        pairs(own(back, 'strings', 'toString', 'localizations', 'en')),
+        pairs(own(sent, 'strings', 'toString', 'localizations', 'en')),
+        'a substitution named __proto__',
+      );
+      t.deepEqual(
+        pairs(own(back, 'strings', 'hasOwnProperty', 'localizations', 'en')),
+        pairs(own(sent, 'strings', 'hasOwnProperty', 'localizations', 'en')),
+        'a plural category named __proto__',
+      );
+      t.deepEqual(
+        pairs(own(back, 'strings', 'valueOf', 'localizations', 'en')),
+        pairs(own(sent, 'strings', 'valueOf', 'localizations', 'en')),
+        'a device variation named __proto__',
+      );
       t.is(own(back, 'strings', 'prototype', 'localizations', 'de', 'stringUnit', 'value'), 'Prototyp');
     } else {
       t.deepEqual(pairs(back), pairs(sent));
@@ -405,23 +621,29 @@ for (const c of syncCases) {
   });
 }
 
-test.serial('a language named like a prototype member is refused as not a language, before anything is written', async (t) => {
-  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  for (const lang of ['__proto__', 'constructor', 'hasOwnProperty']) {
-    const text = `{ "sourceLanguage" : "en", "strings" : { "a" : { "localizations" : { "en" : ${unit('A')}, ${JSON.stringify(lang)} : ${unit('X')} } } }, "version" : "1.0" }`;
-    const r = await sync(t, p, text, 'Localizable.xcstrings');
-    t.is(r.response.status, 400, lang);
-    t.is(r.error?.error, 'invalid_argument', lang);
-  }
-  t.is(Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n), 0);
-  intact(t, 'after refused syncs');
-});
+test.serial(
+  'a language named like a prototype member is refused as not a language, before anything is written',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    for (const lang of ['__proto__', 'constructor', 'hasOwnProperty']) {
+      const text = `{ "sourceLanguage" : "en", "strings" : { "a" : { "localizations" : { "en" : ${unit('A')}, ${JSON.stringify(lang)} : ${unit('X')} } } }, "version" : "1.0" }`;
+      const r = await sync(t, p, text, 'Localizable.xcstrings');
+      t.is(r.response.status, 400, lang);
+      t.is(r.error?.error, 'invalid_argument', lang);
+    }
+    t.is(Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n), 0);
+    intact(t, 'after refused syncs');
+  },
+);
 
 test.serial('afterwards the built-ins are intact and the other project still answers', async (t) => {
   await runDue(t);
   intact(t, 'at the end');
   const params = { params: { path: { projectId: victim.projectId } } };
-  const pushed = await victim.client.POST('/projects/{projectId}/translate', { ...params, body: { units: [{ source: 'Still here' }] } });
+  const pushed = await victim.client.POST('/projects/{projectId}/translate', {
+    ...params,
+    body: { units: [{ source: 'Still here' }] },
+  });
   t.is(pushed.response.status, 200);
   await runDue(t);
   await publish(t, victim);

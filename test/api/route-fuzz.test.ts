@@ -14,7 +14,13 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { routes, type RouteSpec } from '../../generated/routes.js';
 import { implemented } from '../../service/implementations.js';
-import { ADMIN_TOKEN, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  ADMIN_TOKEN,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { rng } from '../helpers/rng.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -27,14 +33,15 @@ const PER_PROJECT = 105;
 /** Cases per route that has no implementation yet (they answer 501 after the shared pipeline stages). */
 const UNIMPLEMENTED_CASES = 6;
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // JSON with what object literals cannot say: own `__proto__` properties, raw number tokens, invalid UTF-8
 
 /** A JSON token written verbatim (a number JSON.stringify cannot produce, or bytes that are not UTF-8). */
 class Raw {
   constructor(readonly bytes: Buffer) {}
-  static of(text: string | Buffer) { return new Raw(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8')); }
+  static of(text: string | Buffer) {
+    return new Raw(Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'));
+  }
 }
 
 type Json = unknown;
@@ -42,7 +49,8 @@ type Json = unknown;
 /** An object with exactly these own properties (`__proto__` included: defineProperty never calls the setter). */
 function own(...entries: Array<[string, Json]>): Record<string, Json> {
   const o: Record<string, Json> = {};
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
 }
 
@@ -52,7 +60,9 @@ function clone(v: Json): Json {
   return own(...Object.keys(v).map((k): [string, Json] => [k, clone(Object.getOwnPropertyDescriptor(v, k)!.value)]));
 }
 
-function getOwn(v: any, k: string) { return Object.getOwnPropertyDescriptor(v, k)?.value; }
+function getOwn(v: any, k: string) {
+  return Object.getOwnPropertyDescriptor(v, k)?.value;
+}
 
 /** A copy of `doc` with the value at `path` set (created where missing), through own properties only. */
 function setAt(doc: Json, path: string[], value: Json): Json {
@@ -97,9 +107,18 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 const LONG = 'x'.repeat(70_000);
-const INVALID_UTF8 = Raw.of(Buffer.concat([Buffer.from('"a'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x28, 0x8c]), Buffer.from('b"')]));
+const INVALID_UTF8 = Raw.of(
+  Buffer.concat([
+    Buffer.from('"a'),
+    Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x28, 0x8c]),
+    Buffer.from('b"'),
+  ]),
+);
 
-interface Hostile { label: string; value: Json }
+interface Hostile {
+  label: string;
+  value: Json;
+}
 
 const POLLUTE = () => own(['__proto__', own(['polluted', 'yes'])]);
 const POLLUTE_CTOR = () => own(['constructor', own(['prototype', own(['polluted', 'yes'])])]);
@@ -134,12 +153,20 @@ const FIELD_VALUES: Hostile[] = [
   { label: 'NUL', value: 'a\u0000b' },
   { label: 'ICU {constructor}', value: 'Hi {constructor} and {__proto__} and {toString}' },
   { label: 'ICU plural on __proto__', value: '{__proto__, plural, one {# item} other {# items}}' },
-  { label: 'ICU select with reserved options', value: '{constructor, select, __proto__ {a} constructor {b} prototype {c} other {d}}' },
+  {
+    label: 'ICU select with reserved options',
+    value: '{constructor, select, __proto__ {a} constructor {b} prototype {c} other {d}}',
+  },
 ];
 
 /** Date-times the format accepts that Date.parse may not (a leap second, year 0, lowercase designators). */
 const DATE_VALUES: Hostile[] = [
-  '2016-12-31T23:59:60Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z', '1970-01-01T00:00:00+23:59', '2024-01-01t00:00:00z', '2024-01-01 00:00:00Z',
+  '2016-12-31T23:59:60Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999999999Z',
+  '1970-01-01T00:00:00+23:59',
+  '2024-01-01t00:00:00z',
+  '2024-01-01 00:00:00Z',
 ].map((d) => ({ label: `date ${d}`, value: d }));
 
 /** Path parameters, already percent-encoded as sent. */
@@ -167,37 +194,103 @@ const PATH_VALUES: Hostile[] = [
 
 /** Query strings, appended to each route's own query. */
 const QUERY_VALUES: string[] = [
-  '__proto__[polluted]=1', '__proto__=1', '__proto__=1&__proto__=2', '__proto__.polluted=1', 'constructor=1', 'constructor[prototype][polluted]=1',
-  'prototype=1', 'toString=1', 'hasOwnProperty=1', 'valueOf=1', 'dryRun[]=true', 'dryRun=true&dryRun=false', 'dryRun[__proto__]=true',
-  'dryRun=__proto__', 'lang=de&lang=fr', 'lang[]=de', 'lang=__proto__', 'lang=toString', 'ref=__proto__', 'ref=constructor', 'ref=toString',
-  'ref=hasOwnProperty', 'version=__proto__', 'version=current&version=current', 'format=__proto__', 'format=constructor', 'format[]=json',
-  'trackingToken=__proto__', 'trackingToken[]=x', 'captured=__proto__', 'captured=true&captured=false', 'captured[]=true',
-  `ref=${'r'.repeat(300)}`, `version=2026.01.01.${'9'.repeat(300)}`, `lang=${'l'.repeat(300)}`, 'ref=%ED%A0%80', 'lang=%FF', `x=${'q'.repeat(70_000)}`,
+  '__proto__[polluted]=1',
+  '__proto__=1',
+  '__proto__=1&__proto__=2',
+  '__proto__.polluted=1',
+  'constructor=1',
+  'constructor[prototype][polluted]=1',
+  'prototype=1',
+  'toString=1',
+  'hasOwnProperty=1',
+  'valueOf=1',
+  'dryRun[]=true',
+  'dryRun=true&dryRun=false',
+  'dryRun[__proto__]=true',
+  'dryRun=__proto__',
+  'lang=de&lang=fr',
+  'lang[]=de',
+  'lang=__proto__',
+  'lang=toString',
+  'ref=__proto__',
+  'ref=constructor',
+  'ref=toString',
+  'ref=hasOwnProperty',
+  'version=__proto__',
+  'version=current&version=current',
+  'format=__proto__',
+  'format=constructor',
+  'format[]=json',
+  'trackingToken=__proto__',
+  'trackingToken[]=x',
+  'captured=__proto__',
+  'captured=true&captured=false',
+  'captured[]=true',
+  `ref=${'r'.repeat(300)}`,
+  `version=2026.01.01.${'9'.repeat(300)}`,
+  `lang=${'l'.repeat(300)}`,
+  'ref=%ED%A0%80',
+  'lang=%FF',
+  `x=${'q'.repeat(70_000)}`,
 ];
 
 /** GET /translations reads: every format and language of a version pull, key reads of reserved names, polls. */
 const TRANSLATIONS_QUERIES: Array<(fx: Fixture) => string> = [
-  ...['json', 'nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po', undefined].flatMap((format) =>
-    ['de', 'en', 'fr', 'DE_de', 'toString', '__proto__', undefined].map((lang) => () => ['version=current', format && `format=${format}`, lang && `lang=${lang}`].filter(Boolean).join('&'))),
+  ...['json', 'nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po', undefined].flatMap(
+    (format) =>
+      ['de', 'en', 'fr', 'DE_de', 'toString', '__proto__', undefined].map(
+        (lang) => () =>
+          ['version=current', format && `format=${format}`, lang && `lang=${lang}`].filter(Boolean).join('&'),
+      ),
+  ),
   (fx) => `version=${fx.versionId}&format=json&lang=de`,
   () => `version=2026.01.01.${'9'.repeat(300)}&format=json&lang=de`,
   () => 'version=0000.00.00.0&format=po&lang=de',
   () => 'version=current&format=json&lang=de&ref=__proto__',
-  ...[...RESERVED, 'fz.constructor.prototype', 'a.__proto__.b', 'fz.hello'].flatMap((ref) => ['', '&lang=de', '&lang=__proto__', '&lang=toString'].map((lang) => () => `ref=${encodeURIComponent(ref)}${lang}`)),
+  ...[...RESERVED, 'fz.constructor.prototype', 'a.__proto__.b', 'fz.hello'].flatMap((ref) =>
+    ['', '&lang=de', '&lang=__proto__', '&lang=toString'].map((lang) => () => `ref=${encodeURIComponent(ref)}${lang}`),
+  ),
   ...[...RESERVED, 't'.repeat(300), 'trk_%ED%A0%80'].map((tok) => () => `trackingToken=${tok}`),
 ];
 
 /** Authorization headers that are no key (none spends a project's budget). */
-const AUTH_VALUES = ['Bearer __proto__', `Bearer glk_constructor0_${'A'.repeat(43)}`, 'Bearer glk___proto___x', 'Basic X19wcm90b19fOng=', 'Bearer', `Bearer ${'z'.repeat(300)}`];
+const AUTH_VALUES = [
+  'Bearer __proto__',
+  `Bearer glk_constructor0_${'A'.repeat(43)}`,
+  'Bearer glk___proto___x',
+  'Basic X19wcm90b19fOng=',
+  'Bearer',
+  `Bearer ${'z'.repeat(300)}`,
+];
 
 /** Synced files that carry reserved names as keys, nested paths, catalog keys and language codes. */
 const SYNC_FILES: Array<{ label: string; fileName?: string; text: string }> = [
-  { label: 'flat json with reserved keys', fileName: 'en.json', text: `{${RESERVED.map((n) => `"${n}":"${n} value {${n}}"`).join(',')}}` },
+  {
+    label: 'flat json with reserved keys',
+    fileName: 'en.json',
+    text: `{${RESERVED.map((n) => `"${n}":"${n} value {${n}}"`).join(',')}}`,
+  },
   { label: 'flat json __proto__ object', fileName: 'en.json', text: '{"__proto__":{"polluted":"yes"},"ok":"OK"}' },
-  { label: 'nested json constructor.keys', fileName: 'en.json', text: '{"constructor":{"keys":"K","prototype":{"polluted":"P"}},"__proto__":{"toString":"T"}}' },
-  { label: 'nested json declared', fileName: 'en.json', text: '{"a":{"__proto__":{"valueOf":"V"}},"hasOwnProperty":{"x":"X"}}' },
-  { label: 'angular json reserved ids', fileName: 'messages.json', text: '{"locale":"en","translations":{"__proto__":"A","constructor":"B","toString":"{constructor}"}}' },
-  { label: 'angular json __proto__ translations', fileName: 'messages.json', text: '{"locale":"en","translations":{"__proto__":{"polluted":"yes"}}}' },
+  {
+    label: 'nested json constructor.keys',
+    fileName: 'en.json',
+    text: '{"constructor":{"keys":"K","prototype":{"polluted":"P"}},"__proto__":{"toString":"T"}}',
+  },
+  {
+    label: 'nested json declared',
+    fileName: 'en.json',
+    text: '{"a":{"__proto__":{"valueOf":"V"}},"hasOwnProperty":{"x":"X"}}',
+  },
+  {
+    label: 'angular json reserved ids',
+    fileName: 'messages.json',
+    text: '{"locale":"en","translations":{"__proto__":"A","constructor":"B","toString":"{constructor}"}}',
+  },
+  {
+    label: 'angular json __proto__ translations',
+    fileName: 'messages.json',
+    text: '{"locale":"en","translations":{"__proto__":{"polluted":"yes"}}}',
+  },
   { label: 'json reserved @@locale', fileName: 'en.json', text: '{"@@locale":"__proto__","a":"A"}' },
   {
     label: 'xcstrings reserved string keys and languages',
@@ -209,14 +302,42 @@ const SYNC_FILES: Array<{ label: string; fileName?: string; text: string }> = [
     fileName: 'Localizable.xcstrings',
     text: '{"sourceLanguage":"en","version":"1.0","strings":{"k":{"localizations":{"en":{"stringUnit":{"state":"translated","value":"K"}},"__proto__":{"stringUnit":{"state":"translated","value":"P"}},"constructor":{"stringUnit":{"state":"translated","value":"C"}},"toString":{"stringUnit":{"state":"translated","value":"T"}}}}}}',
   },
-  { label: 'xcstrings __proto__ as sourceLanguage', fileName: 'Localizable.xcstrings', text: '{"sourceLanguage":"__proto__","version":"1.0","strings":{"k":{"localizations":{"__proto__":{"stringUnit":{"state":"translated","value":"K"}}}}}}' },
-  { label: 'xcstrings toString as sourceLanguage', fileName: 'Localizable.xcstrings', text: '{"sourceLanguage":"toString","version":"1.0","strings":{"k":{}}}' },
-  { label: 'xcstrings __proto__ strings', fileName: 'Localizable.xcstrings', text: '{"sourceLanguage":"en","version":"1.0","strings":{"__proto__":{"polluted":"yes"}}}' },
-  { label: 'xcstrings reserved plural categories', fileName: 'Localizable.xcstrings', text: '{"sourceLanguage":"en","version":"1.0","strings":{"n":{"localizations":{"en":{"variations":{"plural":{"__proto__":{"stringUnit":{"state":"translated","value":"x"}},"constructor":{"stringUnit":{"state":"translated","value":"y"}},"other":{"stringUnit":{"state":"translated","value":"%lld z"}}}}}}}}}' },
-  { label: 'xcstrings reserved substitutions', fileName: 'Localizable.xcstrings', text: '{"sourceLanguage":"en","version":"1.0","strings":{"s":{"localizations":{"en":{"stringUnit":{"state":"translated","value":"%#@constructor@"},"substitutions":{"constructor":{"argNum":1,"formatSpecifier":"lld","variations":{"plural":{"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}},"__proto__":{"polluted":"yes"}}}}}}}' },
+  {
+    label: 'xcstrings __proto__ as sourceLanguage',
+    fileName: 'Localizable.xcstrings',
+    text: '{"sourceLanguage":"__proto__","version":"1.0","strings":{"k":{"localizations":{"__proto__":{"stringUnit":{"state":"translated","value":"K"}}}}}}',
+  },
+  {
+    label: 'xcstrings toString as sourceLanguage',
+    fileName: 'Localizable.xcstrings',
+    text: '{"sourceLanguage":"toString","version":"1.0","strings":{"k":{}}}',
+  },
+  {
+    label: 'xcstrings __proto__ strings',
+    fileName: 'Localizable.xcstrings',
+    text: '{"sourceLanguage":"en","version":"1.0","strings":{"__proto__":{"polluted":"yes"}}}',
+  },
+  {
+    label: 'xcstrings reserved plural categories',
+    fileName: 'Localizable.xcstrings',
+    text: '{"sourceLanguage":"en","version":"1.0","strings":{"n":{"localizations":{"en":{"variations":{"plural":{"__proto__":{"stringUnit":{"state":"translated","value":"x"}},"constructor":{"stringUnit":{"state":"translated","value":"y"}},"other":{"stringUnit":{"state":"translated","value":"%lld z"}}}}}}}}}',
+  },
+  {
+    label: 'xcstrings reserved substitutions',
+    fileName: 'Localizable.xcstrings',
+    text: '{"sourceLanguage":"en","version":"1.0","strings":{"s":{"localizations":{"en":{"stringUnit":{"state":"translated","value":"%#@constructor@"},"substitutions":{"constructor":{"argNum":1,"formatSpecifier":"lld","variations":{"plural":{"other":{"stringUnit":{"state":"translated","value":"%arg"}}}}},"__proto__":{"polluted":"yes"}}}}}}}',
+  },
   { label: 'json lone surrogate escapes', fileName: 'en.json', text: '{"\\ud800":"\\udfff","k":"a\\ud800b"}' },
-  { label: 'json 70,000-character key and value', fileName: 'en.json', text: `{"${'K'.repeat(70_000)}":"${'V'.repeat(70_000)}"}` },
-  { label: 'json invalid UTF-8', fileName: 'en.json', text: Buffer.from([0x7b, 0x22, 0x6b, 0x22, 0x3a, 0x22, 0xff, 0xc3, 0x28, 0x22, 0x7d]).toString('latin1') },
+  {
+    label: 'json 70,000-character key and value',
+    fileName: 'en.json',
+    text: `{"${'K'.repeat(70_000)}":"${'V'.repeat(70_000)}"}`,
+  },
+  {
+    label: 'json invalid UTF-8',
+    fileName: 'en.json',
+    text: Buffer.from([0x7b, 0x22, 0x6b, 0x22, 0x3a, 0x22, 0xff, 0xc3, 0x28, 0x22, 0x7d]).toString('latin1'),
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -257,24 +378,87 @@ const QUERY_DEFAULTS: Record<string, string> = { getTranslations: 'ref=__proto__
 /** A valid body per route (`i` makes request ids unique), and the optional fields it leaves out. */
 const BODIES: Record<string, { body: (fx: Fixture, i: number) => Json; extra?: Array<[string[], Json]> }> = {
   translateUnits: {
-    body: (_fx, i) => ({ units: [{ source: `Hello {name} ${i}`, key: `fz.k${i}`, ctx: 'c' }, { forms: { one: '# file', other: '# files' } }], langs: ['de'], requestId: `fz-t${i}` }),
-    extra: [[['units', '0', 'previousSource'], 'Hello {name}'], [['units', '0', 'previousCtx'], 'c'], [['units', '0', 'previousToken'], 't_x'], [['units', '1', 'forms', 'few'], '# files'], [['operationId'], 'op_1'], [['attemptId'], 'a1'], [['batchIndex'], 0], [['batchSha256'], 'f'.repeat(64)]],
+    body: (_fx, i) => ({
+      units: [
+        { source: `Hello {name} ${i}`, key: `fz.k${i}`, ctx: 'c' },
+        { forms: { one: '# file', other: '# files' } },
+      ],
+      langs: ['de'],
+      requestId: `fz-t${i}`,
+    }),
+    extra: [
+      [['units', '0', 'previousSource'], 'Hello {name}'],
+      [['units', '0', 'previousCtx'], 'c'],
+      [['units', '0', 'previousToken'], 't_x'],
+      [['units', '1', 'forms', 'few'], '# files'],
+      [['operationId'], 'op_1'],
+      [['attemptId'], 'a1'],
+      [['batchIndex'], 0],
+      [['batchSha256'], 'f'.repeat(64)],
+    ],
   },
   syncCatalog: {
-    body: (_fx, i) => ({ contentBase64: b64(`{"fz.title":"Title ${i}","welcomeMessage":"Hi {name}","__proto__":"P","constructor":{"keys":"K"}}`), fileName: 'en.json', format: 'nested_json', onConflict: 'server', requestId: `fz-s${i}` }),
+    body: (_fx, i) => ({
+      contentBase64: b64(
+        `{"fz.title":"Title ${i}","welcomeMessage":"Hi {name}","__proto__":"P","constructor":{"keys":"K"}}`,
+      ),
+      fileName: 'en.json',
+      format: 'nested_json',
+      onConflict: 'server',
+      requestId: `fz-s${i}`,
+    }),
     extra: [
-      [['pulledAt'], '2026-01-01T00:00:00Z'], [['operationId'], 'op_1'], [['attemptId'], 'a1'], [['batchIndex'], 0], [['batchSha256'], 'f'.repeat(64)], [['onConflict'], 'file'],
-      ...['json', 'angular_json', 'xcstrings', 'po', 'arb', 'android_xml', 'ios_strings'].map((f): [string[], Json] => [['format'], f]),
+      [['pulledAt'], '2026-01-01T00:00:00Z'],
+      [['operationId'], 'op_1'],
+      [['attemptId'], 'a1'],
+      [['batchIndex'], 0],
+      [['batchSha256'], 'f'.repeat(64)],
+      [['onConflict'], 'file'],
+      ...['json', 'angular_json', 'xcstrings', 'po', 'arb', 'android_xml', 'ios_strings'].map((f): [string[], Json] => [
+        ['format'],
+        f,
+      ]),
     ],
   },
   captureUnits: { body: (_fx, i) => ({ units: [{ source: `Captured ${i}`, ctx: 'c' }] }) },
-  addLanguage: { body: () => ({ code: 'it', fillMode: 'ai' }), extra: [[['fillMode'], 'manual'], [['code'], 'PT_br'], [['code'], 'zh-Hant-TW'], [['code'], 'en-US'], [['code'], 'i-klingon'], [['code'], 'en-u-ca-gregory-x-private']] },
-  addOutputFormat: { body: () => ({ format: 'json', mode: 'add' }), extra: ['nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po'].flatMap((f): Array<[string[], Json]> => [[['format'], f], [['mode'], 'adopt']]) },
-  publishVersion: {
-    body: () => ({ label: 'fuzz', incompleteMode: 'source', approvedOnly: false, require_complete: false, skipIfIdentical: true }),
+  addLanguage: {
+    body: () => ({ code: 'it', fillMode: 'ai' }),
     extra: [
-      [['requiredOutputFormat'], 'json'], [['requiredOutputFormat'], 'po'], [['operationId'], 'op_1'], [['incompleteMode'], 'skip'], [['incompleteMode'], 'hold'],
-      [['approvedOnly'], true], [['require_complete'], true], [['skipIfIdentical'], null], [['skipIfIdentical'], false],
+      [['fillMode'], 'manual'],
+      [['code'], 'PT_br'],
+      [['code'], 'zh-Hant-TW'],
+      [['code'], 'en-US'],
+      [['code'], 'i-klingon'],
+      [['code'], 'en-u-ca-gregory-x-private'],
+    ],
+  },
+  addOutputFormat: {
+    body: () => ({ format: 'json', mode: 'add' }),
+    extra: ['nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po'].flatMap(
+      (f): Array<[string[], Json]> => [
+        [['format'], f],
+        [['mode'], 'adopt'],
+      ],
+    ),
+  },
+  publishVersion: {
+    body: () => ({
+      label: 'fuzz',
+      incompleteMode: 'source',
+      approvedOnly: false,
+      require_complete: false,
+      skipIfIdentical: true,
+    }),
+    extra: [
+      [['requiredOutputFormat'], 'json'],
+      [['requiredOutputFormat'], 'po'],
+      [['operationId'], 'op_1'],
+      [['incompleteMode'], 'skip'],
+      [['incompleteMode'], 'hold'],
+      [['approvedOnly'], true],
+      [['require_complete'], true],
+      [['skipIfIdentical'], null],
+      [['skipIfIdentical'], false],
     ],
   },
   restoreVersion: { body: () => ({}), extra: [[['operationId'], 'op_1']] },
@@ -284,13 +468,46 @@ const BODIES: Record<string, { body: (fx: Fixture, i: number) => Json; extra?: A
   runContentDocument: { body: () => ({ dryRun: true }) },
   createWebhook: { body: () => ({ url: 'https://203.0.113.10/hook', events: ['strings.published'] }) },
   updateWebhook: { body: () => ({ enabled: true }) },
-  internalCreateWorkspace: { body: () => ({ name: 'W', creditsMc: 1000, requireApproval: false, spendingCapMc: null, keyLimit: null, documentLimit: null }) },
-  internalUpdateWorkspace: { body: () => ({ requireApproval: false }), extra: [[['creditsMc'], 1_000_000], [['spendingCapMc'], null], [['keyLimit'], null], [['documentLimit'], null]] },
+  internalCreateWorkspace: {
+    body: () => ({
+      name: 'W',
+      creditsMc: 1000,
+      requireApproval: false,
+      spendingCapMc: null,
+      keyLimit: null,
+      documentLimit: null,
+    }),
+  },
+  internalUpdateWorkspace: {
+    body: () => ({ requireApproval: false }),
+    extra: [
+      [['creditsMc'], 1_000_000],
+      [['spendingCapMc'], null],
+      [['keyLimit'], null],
+      [['documentLimit'], null],
+    ],
+  },
   internalAdjustCredits: { body: () => ({ mc: 1000 }) },
   internalCreateProject: {
-    body: (fx) => ({ workspaceId: fx.workspaceId, name: 'P', baseLang: 'en', languages: [{ code: 'de', fillMode: 'ai' }], mode: 'b', autoVerify: false, contentEnabled: false, costWarningMc: null }),
+    body: (fx) => ({
+      workspaceId: fx.workspaceId,
+      name: 'P',
+      baseLang: 'en',
+      languages: [{ code: 'de', fillMode: 'ai' }],
+      mode: 'b',
+      autoVerify: false,
+      contentEnabled: false,
+      costWarningMc: null,
+    }),
   },
-  internalUpdateProject: { body: () => ({ autoVerify: false }), extra: [[['contentEnabled'], false], [['costWarningMc'], null], [['deliveryHost'], 'fuzz.cdn.test']] },
+  internalUpdateProject: {
+    body: () => ({ autoVerify: false }),
+    extra: [
+      [['contentEnabled'], false],
+      [['costWarningMc'], null],
+      [['deliveryHost'], 'fuzz.cdn.test'],
+    ],
+  },
   internalCreateApiKey: { body: () => ({ scopes: ['read'], requiresOperationApproval: false, name: 'k' }) },
   internalApproveOperation: { body: () => ({ authorizedCredits: 1 }) },
   internalUpdateKey: { body: () => ({ enabled: true }), extra: [[['sourceVerified'], true]] },
@@ -322,7 +539,10 @@ interface Case {
 }
 
 function fill(route: RouteSpec, fx: Fixture, override: Record<string, string> = {}): string {
-  const p = route.path.replace(/\{(\w+)\}/g, (_, k) => override[k] ?? encodeURIComponent(PATH_DEFAULTS[k]?.(fx) ?? 'x1'));
+  const p = route.path.replace(
+    /\{(\w+)\}/g,
+    (_, k) => override[k] ?? encodeURIComponent(PATH_DEFAULTS[k]?.(fx) ?? 'x1'),
+  );
   return PREFIX[route.origin] + p;
 }
 
@@ -340,11 +560,20 @@ function baseReq(route: RouteSpec, fx: Fixture): Omit<Req, 'path'> {
 function casesFor(route: RouteSpec): Case[] {
   const out: Case[] = [];
   const spec = BODIES[route.operationId];
-  const validBody = (fx: Fixture, i: number): Json | undefined => (route.hasBody && spec ? spec.body(fx, i) : undefined);
+  const validBody = (fx: Fixture, i: number): Json | undefined =>
+    route.hasBody && spec ? spec.body(fx, i) : undefined;
   const defaultQuery = QUERY_DEFAULTS[route.operationId];
   const add = (label: string, make: Case['make']) => out.push({ route, label, make });
-  const json = (fx: Fixture, i: number, path: string, body: Json | undefined, contentType = 'application/json'): Req => ({
-    ...baseReq(route, fx), path, ...(body === undefined ? {} : { body: toJson(body), contentType }),
+  const json = (
+    fx: Fixture,
+    i: number,
+    path: string,
+    body: Json | undefined,
+    contentType = 'application/json',
+  ): Req => ({
+    ...baseReq(route, fx),
+    path,
+    ...(body === undefined ? {} : { body: toJson(body), contentType }),
   });
 
   // The valid request itself: the fuzz's baseline.
@@ -353,36 +582,69 @@ function casesFor(route: RouteSpec): Case[] {
   // Path parameters.
   for (const param of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
     for (const v of PATH_VALUES) {
-      add(`path ${param} = ${v.label}`, (fx, i) => json(fx, i, withQuery(fill(route, fx, { [param]: String(v.value) }), defaultQuery), validBody(fx, i)));
+      add(`path ${param} = ${v.label}`, (fx, i) =>
+        json(fx, i, withQuery(fill(route, fx, { [param]: String(v.value) }), defaultQuery), validBody(fx, i)),
+      );
     }
   }
 
   // Credentials that are no key or token.
   for (const a of AUTH_VALUES) {
-    add(`authorization ${a.slice(0, 40)}`, (fx, i) => ({ ...json(fx, i, withQuery(fill(route, fx), defaultQuery), validBody(fx, i)), authorization: a }));
+    add(`authorization ${a.slice(0, 40)}`, (fx, i) => ({
+      ...json(fx, i, withQuery(fill(route, fx), defaultQuery), validBody(fx, i)),
+      authorization: a,
+    }));
   }
   // HEAD on every GET route, and a method no route of the path has.
-  if (route.method === 'GET') add('HEAD', (fx, i) => ({ ...json(fx, i, withQuery(fill(route, fx), defaultQuery), undefined), method: 'HEAD' }));
-  add('method PATCH', (fx, i) => ({ ...json(fx, i, withQuery(fill(route, fx), defaultQuery), validBody(fx, i)), method: route.method === 'PATCH' ? 'PUT' : 'PATCH' }));
+  if (route.method === 'GET')
+    add('HEAD', (fx, i) => ({ ...json(fx, i, withQuery(fill(route, fx), defaultQuery), undefined), method: 'HEAD' }));
+  add('method PATCH', (fx, i) => ({
+    ...json(fx, i, withQuery(fill(route, fx), defaultQuery), validBody(fx, i)),
+    method: route.method === 'PATCH' ? 'PUT' : 'PATCH',
+  }));
   if (route.operationId === 'getTranslations') {
-    for (const q of TRANSLATIONS_QUERIES) add(`query ${q({ versionId: '{versionId}' } as Fixture).slice(0, 80)}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), q(fx)), undefined));
+    for (const q of TRANSLATIONS_QUERIES)
+      add(`query ${q({ versionId: '{versionId}' } as Fixture).slice(0, 80)}`, (fx, i) =>
+        json(fx, i, withQuery(fill(route, fx), q(fx)), undefined),
+      );
   }
 
   // Query names and values.
   for (const q of QUERY_VALUES) {
-    add(`query ${q.length > 80 ? `${q.slice(0, 40)}…(${q.length})` : q}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), defaultQuery, q), validBody(fx, i)));
+    add(`query ${q.length > 80 ? `${q.slice(0, 40)}…(${q.length})` : q}`, (fx, i) =>
+      json(fx, i, withQuery(fill(route, fx), defaultQuery, q), validBody(fx, i)),
+    );
   }
 
   // Conditional reads of the delivery origin.
   if (route.origin === 'delivery') {
-    for (const tag of ['__proto__', '"constructor"', 'W/"toString"', '*', `"${'e'.repeat(300)}"`, ',,,', 'W/', '"a", W/"b", c, *']) {
-      add(`If-None-Match ${tag.slice(0, 40)}`, (fx, i) => ({ ...json(fx, i, fill(route, fx), undefined), headers: { 'if-none-match': tag } }));
+    for (const tag of [
+      '__proto__',
+      '"constructor"',
+      'W/"toString"',
+      '*',
+      `"${'e'.repeat(300)}"`,
+      ',,,',
+      'W/',
+      '"a", W/"b", c, *',
+    ]) {
+      add(`If-None-Match ${tag.slice(0, 40)}`, (fx, i) => ({
+        ...json(fx, i, fill(route, fx), undefined),
+        headers: { 'if-none-match': tag },
+      }));
     }
   }
 
   // The custom domain's Host header.
   if (baseReq(route, { host: 'h' } as Fixture).host) {
-    for (const h of [...RESERVED, 'h'.repeat(300), `${'a'.repeat(63)}.`.repeat(5), '__proto__:8081', 'FUZZ-0.CDN.TEST', '']) {
+    for (const h of [
+      ...RESERVED,
+      'h'.repeat(300),
+      `${'a'.repeat(63)}.`.repeat(5),
+      '__proto__:8081',
+      'FUZZ-0.CDN.TEST',
+      '',
+    ]) {
       add(`host ${h.slice(0, 40)}`, (fx, i) => ({ ...json(fx, i, fill(route, fx), undefined), host: h }));
     }
   }
@@ -398,15 +660,31 @@ function casesFor(route: RouteSpec): Case[] {
     ['body truncated JSON', (fx, i) => toJson(validBody(fx, i) ?? {}).subarray(0, 7)],
     ['body empty', () => Buffer.alloc(0)],
     ['body invalid UTF-8', () => Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
-    ['body UTF-16 BOM', (fx, i) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(toJson(validBody(fx, i) ?? {}).toString('utf8'), 'utf16le')])],
+    [
+      'body UTF-16 BOM',
+      (fx, i) =>
+        Buffer.concat([
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(toJson(validBody(fx, i) ?? {}).toString('utf8'), 'utf16le'),
+        ]),
+    ],
     ['body deep nesting', () => Buffer.from(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)],
     ['body duplicate __proto__', () => Buffer.from('{"__proto__":{"a":1},"__proto__":{"polluted":"yes"}}')],
     ['body as text/plain', (fx, i) => toJson(validBody(fx, i) ?? {}), 'text/plain'],
-    ['body as form', () => Buffer.from('__proto__[polluted]=yes&constructor[prototype][polluted]=yes'), 'application/x-www-form-urlencoded'],
+    [
+      'body as form',
+      () => Buffer.from('__proto__[polluted]=yes&constructor[prototype][polluted]=yes'),
+      'application/x-www-form-urlencoded',
+    ],
     ['body as application/__proto__+json', (fx, i) => toJson(validBody(fx, i) ?? {}), 'application/__proto__+json'],
   ];
   for (const [label, body, type] of wholeBodies) {
-    add(label, (fx, i) => ({ ...baseReq(route, fx), path: withQuery(fill(route, fx), defaultQuery), body: body(fx, i), contentType: type ?? 'application/json' }));
+    add(label, (fx, i) => ({
+      ...baseReq(route, fx),
+      path: withQuery(fill(route, fx), defaultQuery),
+      body: body(fx, i),
+      contentType: type ?? 'application/json',
+    }));
   }
   if (!spec) return out;
 
@@ -414,47 +692,70 @@ function casesFor(route: RouteSpec): Case[] {
   const sample = spec.body({ projectId: 'p', workspaceId: 'w' } as Fixture, 0);
   for (const at of objectPaths(sample)) {
     for (const name of RESERVED) {
-      add(`property ${[...at, name].join('.')}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), defaultQuery), setAt(validBody(fx, i), [...at, name], name === '__proto__' ? own(['polluted', 'yes']) : 'x')));
+      add(`property ${[...at, name].join('.')}`, (fx, i) =>
+        json(
+          fx,
+          i,
+          withQuery(fill(route, fx), defaultQuery),
+          setAt(validBody(fx, i), [...at, name], name === '__proto__' ? own(['polluted', 'yes']) : 'x'),
+        ),
+      );
     }
   }
 
   // Every field, present or optional, gets every hostile value.
   const seen = new Set<string>();
-  const fields = [...paths(sample), ...(spec.extra ?? []).map(([p]) => p)].filter((p) => !seen.has(p.join('\u0000')) && seen.add(p.join('\u0000')));
+  const fields = [...paths(sample), ...(spec.extra ?? []).map(([p]) => p)].filter(
+    (p) => !seen.has(p.join('\u0000')) && seen.add(p.join('\u0000')),
+  );
   for (const field of fields) {
     const values = /(At|^now)$/.test(field[field.length - 1]) ? [...FIELD_VALUES, ...DATE_VALUES] : FIELD_VALUES;
     for (const v of values) {
-      add(`field ${field.join('.')} = ${v.label}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), defaultQuery), setAt(validBody(fx, i), field, v.value)));
+      add(`field ${field.join('.')} = ${v.label}`, (fx, i) =>
+        json(fx, i, withQuery(fill(route, fx), defaultQuery), setAt(validBody(fx, i), field, v.value)),
+      );
     }
   }
   // The optional fields with their valid values, so the handlers run with them.
   for (const [field, value] of spec.extra ?? []) {
-    add(`field ${field.join('.')} valid ${JSON.stringify(value)}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), defaultQuery), setAt(validBody(fx, i), field, value)));
+    add(`field ${field.join('.')} valid ${JSON.stringify(value)}`, (fx, i) =>
+      json(fx, i, withQuery(fill(route, fx), defaultQuery), setAt(validBody(fx, i), field, value)),
+    );
   }
 
   // Synced files with reserved names inside, real runs and dry runs.
   if (route.operationId === 'syncCatalog') {
     for (const f of SYNC_FILES) {
       for (const dry of [false, true]) {
-        add(`sync file ${f.label}${dry ? ' (dry run)' : ''}`, (fx, i) => json(fx, i, withQuery(fill(route, fx), dry ? 'dryRun=true' : undefined), {
-          contentBase64: b64(Buffer.from(f.text, f.label.includes('invalid UTF-8') ? 'latin1' : 'utf8')), ...(f.fileName ? { fileName: f.fileName } : {}), requestId: `fz-f${i}`,
-        }));
+        add(`sync file ${f.label}${dry ? ' (dry run)' : ''}`, (fx, i) =>
+          json(fx, i, withQuery(fill(route, fx), dry ? 'dryRun=true' : undefined), {
+            contentBase64: b64(Buffer.from(f.text, f.label.includes('invalid UTF-8') ? 'latin1' : 'utf8')),
+            ...(f.fileName ? { fileName: f.fileName } : {}),
+            requestId: `fz-f${i}`,
+          }),
+        );
       }
     }
   }
   // Units whose key, ctx and ICU arguments are reserved names, as data that must simply work.
   if (route.operationId === 'translateUnits' || route.operationId === 'captureUnits') {
     for (const n of RESERVED) {
-      add(`units named ${n}`, (fx, i) => json(fx, i, fill(route, fx), {
-        units: route.operationId === 'captureUnits'
-          ? [{ source: n, ctx: n }, { source: `{${n}} ${i}`, ctx: n }]
-          : [
-            { source: `{${n}} says hi`, key: n, ctx: n },
-            { source: `{${n}, plural, one {# ${n}} other {# ${n}s}}`, key: `${n}.${n}`, ctx: n },
-            { forms: { one: `{${n}} one`, other: `{${n}} other` }, key: `a.${n}.b`, ctx: n },
-            { source: `{${n}, select, __proto__ {p} constructor {c} other {o}}`, ctx: `${n} ${i}` },
-          ],
-      }));
+      add(`units named ${n}`, (fx, i) =>
+        json(fx, i, fill(route, fx), {
+          units:
+            route.operationId === 'captureUnits'
+              ? [
+                  { source: n, ctx: n },
+                  { source: `{${n}} ${i}`, ctx: n },
+                ]
+              : [
+                  { source: `{${n}} says hi`, key: n, ctx: n },
+                  { source: `{${n}, plural, one {# ${n}} other {# ${n}s}}`, key: `${n}.${n}`, ctx: n },
+                  { forms: { one: `{${n}} one`, other: `{${n}} other` }, key: `a.${n}.b`, ctx: n },
+                  { source: `{${n}, select, __proto__ {p} constructor {c} other {o}}`, ctx: `${n} ${i}` },
+                ],
+        }),
+      );
     }
   }
   return out;
@@ -465,7 +766,11 @@ function casesFor(route: RouteSpec): Case[] {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-interface Answer { status: number; headers: http.IncomingHttpHeaders; text: string }
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
 
 function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
   const port = r.origin === 'delivery' ? svc.service.delivery.info.port : svc.service.main.info.port;
@@ -474,17 +779,29 @@ function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
   if (r.auth === 'admin') headers.authorization = `Bearer ${ADMIN_TOKEN}`;
   if (r.authorization !== undefined) headers.authorization = r.authorization;
   Object.assign(headers, r.headers);
-  if (r.body) { headers['content-type'] = r.contentType ?? 'application/json'; headers['content-length'] = String(r.body.length); }
+  if (r.body) {
+    headers['content-type'] = r.contentType ?? 'application/json';
+    headers['content-length'] = String(r.body.length);
+  }
   headers.host = r.host ?? `127.0.0.1:${port}`;
   return new Promise((resolve, reject) => {
     let req: http.ClientRequest;
     try {
-      req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent, setHost: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      req = http.request(
+        { host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent, setHost: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
     } catch (err) {
       reject(err);
       return;
@@ -501,31 +818,70 @@ function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
 let svc: TestService;
 const logLines: any[] = [];
 test.before(async () => {
-  const sink = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n').filter(Boolean)) { try { logLines.push(JSON.parse(l)); } catch { logLines.push({ msg: l }); } } done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) {
+        try {
+          logLines.push(JSON.parse(l));
+        } catch {
+          logLines.push({ msg: l });
+        }
+      }
+      done();
+    },
+  });
   svc = await startTestService({ LOG_LEVEL: 'error' }, undefined, { logDestination: sink });
 });
-test.after.always(async () => { agent.destroy(); await svc?.stop(); });
+test.after.always(async () => {
+  agent.destroy();
+  await svc?.stop();
+});
 
 async function publicCall(p: { apiKey: string }, method: string, path: string, body?: Json): Promise<Answer> {
-  return send(svc, p.apiKey, { method, origin: 'main', auth: 'key', path: `/v1${path}`, ...(body === undefined ? {} : { body: toJson(body), contentType: 'application/json' }) });
+  return send(svc, p.apiKey, {
+    method,
+    origin: 'main',
+    auth: 'key',
+    path: `/v1${path}`,
+    ...(body === undefined ? {} : { body: toJson(body), contentType: 'application/json' }),
+  });
 }
 
-const runDue = () => send(svc, '', { method: 'POST', origin: 'internal', auth: 'admin', path: '/internal/v1/jobs/run-due', body: Buffer.from('{}'), contentType: 'application/json' });
+const runDue = () =>
+  send(svc, '', {
+    method: 'POST',
+    origin: 'internal',
+    auth: 'admin',
+    path: '/internal/v1/jobs/run-due',
+    body: Buffer.from('{}'),
+    contentType: 'application/json',
+  });
 
 const SETUP_UNITS = [
   ...RESERVED.map((n) => ({ source: `{${n}} ${n}`, key: n, ctx: n })),
   { source: 'Plural {__proto__, plural, one {# a} other {# b}}', key: 'fz.constructor.prototype' },
   { source: 'Hello {name}', key: 'fz.hello' },
 ];
-const FORMAT_PAIRS = [['json', 'nested_json'], ['xcstrings', 'po'], ['angular_json', 'arb'], ['android_xml', 'ios_strings']];
+const FORMAT_PAIRS = [
+  ['json', 'nested_json'],
+  ['xcstrings', 'po'],
+  ['angular_json', 'arb'],
+  ['android_xml', 'ios_strings'],
+];
 
 /** A fuzz project: keys named after Object.prototype's members, filled, published, with a custom domain. */
 async function makeFixture(n: number): Promise<{ fx: Fixture; used: number }> {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
-  const spare = await svc.admin.POST('/projects/{projectId}/api-keys', { params: { path: { projectId: p.projectId } }, body: { scopes: ['read'] } });
+  const spare = await svc.admin.POST('/projects/{projectId}/api-keys', {
+    params: { path: { projectId: p.projectId } },
+    body: { scopes: ['read'] },
+  });
   if (!spare.data) throw new Error(`spare key: ${JSON.stringify(spare.error)}`);
   const host = `fuzz-${n}.cdn.test`;
-  const patched = await svc.admin.PATCH('/projects/{projectId}', { params: { path: { projectId: p.projectId } }, body: { deliveryHost: host } });
+  const patched = await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { deliveryHost: host },
+  });
   if (!patched.data) throw new Error(`deliveryHost: ${JSON.stringify(patched.error)}`);
   let used = 0;
   const must = async (what: string, a: Promise<Answer>, ok: number[]) => {
@@ -534,18 +890,43 @@ async function makeFixture(n: number): Promise<{ fx: Fixture; used: number }> {
     if (!ok.includes(r.status)) throw new Error(`fixture ${what}: ${r.status} ${r.text.slice(0, 300)}`);
     return r;
   };
-  await must('translate', publicCall(p, 'POST', `/projects/${p.projectId}/translate`, { units: SETUP_UNITS, requestId: 'constructor' }), [200]);
+  await must(
+    'translate',
+    publicCall(p, 'POST', `/projects/${p.projectId}/translate`, { units: SETUP_UNITS, requestId: 'constructor' }),
+    [200],
+  );
   await runDue();
   for (const format of FORMAT_PAIRS[n % FORMAT_PAIRS.length]) {
     await must(`format ${format}`, publicCall(p, 'POST', `/projects/${p.projectId}/output-formats`, { format }), [200]);
   }
-  const pub = await must('publish', publicCall(p, 'POST', `/projects/${p.projectId}/publish`, { label: '__proto__' }), [201]);
+  const pub = await must(
+    'publish',
+    publicCall(p, 'POST', `/projects/${p.projectId}/publish`, { label: '__proto__' }),
+    [201],
+  );
   const versionId = JSON.parse(pub.text).versionId as string;
-  const manifest = await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: `/v1/projects/${p.projectId}/manifest` });
+  const manifest = await send(svc, '', {
+    method: 'GET',
+    origin: 'delivery',
+    auth: 'none',
+    path: `/v1/projects/${p.projectId}/manifest`,
+  });
   if (manifest.status !== 200) throw new Error(`fixture manifest: ${manifest.status} ${manifest.text.slice(0, 300)}`);
   const urls = [...manifest.text.matchAll(/"url"\s*:\s*"([^"]+)"/g)].map((m) => m[1]);
   const bundleFile = urls.map((u) => u.split('/').pop()!).find((f) => f.includes('.')) ?? 'de.0123456789abcdef.json';
-  return { fx: { n, projectId: p.projectId, workspaceId: p.workspaceId, apiKey: p.apiKey, spareKeyId: spare.data.keyId, versionId, bundleFile, host }, used };
+  return {
+    fx: {
+      n,
+      projectId: p.projectId,
+      workspaceId: p.workspaceId,
+      apiKey: p.apiKey,
+      spareKeyId: spare.data.keyId,
+      versionId,
+      bundleFile,
+      host,
+    },
+    used,
+  };
 }
 
 /**
@@ -556,21 +937,37 @@ async function closing(fx: Fixture): Promise<Array<{ what: string; res: Answer }
   const out: Array<{ what: string; res: Answer }> = [];
   out.push({ what: 'run-due', res: await runDue() });
   out.push({ what: 'publish', res: await publicCall(fx, 'POST', `/projects/${fx.projectId}/publish`, {}) });
-  const project = await send(svc, '', { method: 'GET', origin: 'internal', auth: 'admin', path: `/internal/v1/projects/${fx.projectId}` });
+  const project = await send(svc, '', {
+    method: 'GET',
+    origin: 'internal',
+    auth: 'admin',
+    path: `/internal/v1/projects/${fx.projectId}`,
+  });
   out.push({ what: 'internal project', res: project });
   // The fuzz may have set any string as the domain; only one a Host header can carry is tried.
   const stored = project.status === 200 ? (JSON.parse(project.text).deliveryHost as string | null) : null;
   const host = stored && /^[\x21-\x7e]{1,253}$/.test(stored) ? stored : null;
-  const manifest = await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: `/v1/projects/${fx.projectId}/manifest` });
+  const manifest = await send(svc, '', {
+    method: 'GET',
+    origin: 'delivery',
+    auth: 'none',
+    path: `/v1/projects/${fx.projectId}/manifest`,
+  });
   out.push({ what: 'manifest', res: manifest });
   if (manifest.status !== 200) return out;
   const urls = [...new Set([...manifest.text.matchAll(/"url"\s*:\s*"([^"]+)"/g)].map((m) => m[1]))];
   for (const u of urls) {
     const file = new URL(u, `http://x/v1/projects/${fx.projectId}/manifest`).pathname;
-    out.push({ what: `bundle ${file}`, res: await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: file }) });
+    out.push({
+      what: `bundle ${file}`,
+      res: await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: file }),
+    });
     if (host) {
       const domainPath = file.replace(`/projects/${fx.projectId}`, '');
-      out.push({ what: `bundle ${domainPath} on ${host}`, res: await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: domainPath, host }) });
+      out.push({
+        what: `bundle ${domainPath} on ${host}`,
+        res: await send(svc, '', { method: 'GET', origin: 'delivery', auth: 'none', path: domainPath, host }),
+      });
     }
   }
   return out;
@@ -579,7 +976,10 @@ async function closing(fx: Fixture): Promise<Array<{ what: string; res: Answer }
 // ---------------------------------------------------------------------------------------------------------------
 // The fuzz
 
-interface Failure { what: string; detail: string }
+interface Failure {
+  what: string;
+  detail: string;
+}
 
 function describe(c: Case, r: Req, fx: Fixture): string {
   const shown = (s: string) => (s.length > 240 ? `${s.slice(0, 200)}…(${s.length} chars)` : s);
@@ -594,24 +994,45 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
 
   // The control project, before the fuzz: filled and published.
   const control: TestProject = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
-  const controlUnits = { units: [{ source: 'Control {name}', key: 'control.hello' }, { source: '{n, plural, one {# thing} other {# things}}', key: 'control.count' }] };
-  t.is((await publicCall(control, 'POST', `/projects/${control.projectId}/translate`, controlUnits)).status, 200, 'control push');
+  const controlUnits = {
+    units: [
+      { source: 'Control {name}', key: 'control.hello' },
+      { source: '{n, plural, one {# thing} other {# things}}', key: 'control.count' },
+    ],
+  };
+  t.is(
+    (await publicCall(control, 'POST', `/projects/${control.projectId}/translate`, controlUnits)).status,
+    200,
+    'control push',
+  );
   await runDue();
-  t.is((await publicCall(control, 'POST', `/projects/${control.projectId}/publish`, {})).status, 201, 'control publish');
+  t.is(
+    (await publicCall(control, 'POST', `/projects/${control.projectId}/publish`, {})).status,
+    201,
+    'control publish',
+  );
 
   // Every route of the table; the routes with no implementation get a few cases (they answer 501).
   const all: Case[] = [];
   for (const route of routes) {
     let cs = casesFor(route);
     if (!implemented.has(route.operationId)) {
-      const shuffled = cs.map((c) => [r(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+      const shuffled = cs
+        .map((c) => [r(), c] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, c]) => c);
       cs = [cs[0], ...shuffled.filter((c) => c !== cs[0]).slice(0, UNIMPLEMENTED_CASES - 1)];
     }
     all.push(...cs);
   }
   // A seeded shuffle: one route's writes meet the next route's reads.
-  const cases = all.map((c) => [r(), c] as const).sort((a, b) => a[0] - b[0]).map(([, c]) => c);
-  t.log(`${cases.length} cases over ${routes.length} routes (${routes.filter((x) => implemented.has(x.operationId)).length} implemented)`);
+  const cases = all
+    .map((c) => [r(), c] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, c]) => c);
+  t.log(
+    `${cases.length} cases over ${routes.length} routes (${routes.filter((x) => implemented.has(x.operationId)).length} implemented)`,
+  );
 
   const failures: Failure[] = [];
   const tally = new Map<string, number>();
@@ -627,8 +1048,22 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
       delivered++;
       const k = `closing ${what.split(' ')[0]} ${res.status}`;
       tally.set(k, (tally.get(k) ?? 0) + 1);
-      const bad = res.status >= 500 || (res.status >= 300 && res.status !== 304 && (() => { try { return typeof JSON.parse(res.text).error !== 'string'; } catch { return true; } })());
-      if (bad) failures.push({ what: `closing of fuzz project ${done.n}: ${what}`, detail: `answered ${res.status} ${res.text.slice(0, 300)}` });
+      const bad =
+        res.status >= 500 ||
+        (res.status >= 300 &&
+          res.status !== 304 &&
+          (() => {
+            try {
+              return typeof JSON.parse(res.text).error !== 'string';
+            } catch {
+              return true;
+            }
+          })());
+      if (bad)
+        failures.push({
+          what: `closing of fuzz project ${done.n}: ${what}`,
+          detail: `answered ${res.status} ${res.text.slice(0, 300)}`,
+        });
     }
     closingMs += Date.now() - t0;
   };
@@ -656,25 +1091,42 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
     const isImplemented = implemented.has(c.route.operationId);
     let error: unknown;
     let parsed: any;
-    try { parsed = JSON.parse(res.text); } catch { parsed = undefined; }
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      parsed = undefined;
+    }
     const key = `${c.route.operationId} ${res.status}${parsed?.error ? ` ${parsed.error}` : ''}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
-    const serverLog = logLines.slice(logsBefore).filter((l) => l.level >= 50).map((l) => {
-      const ours = String(l.err?.stack ?? '').split('\n').filter((f) => /(handlers|publisher)\//.test(f) && !f.includes('node_modules')).slice(0, 2).map((f) => f.trim());
-      return `${l.msg}: ${l.err?.type ?? ''} ${l.err?.code ?? ''} ${l.err?.message ?? ''}${ours.length ? ` (${ours.join(' | ')})` : ''}`;
-    });
+    const serverLog = logLines
+      .slice(logsBefore)
+      .filter((l) => l.level >= 50)
+      .map((l) => {
+        const ours = String(l.err?.stack ?? '')
+          .split('\n')
+          .filter((f) => /(handlers|publisher)\//.test(f) && !f.includes('node_modules'))
+          .slice(0, 2)
+          .map((f) => f.trim());
+        return `${l.msg}: ${l.err?.type ?? ''} ${l.err?.code ?? ''} ${l.err?.message ?? ''}${ours.length ? ` (${ours.join(' | ')})` : ''}`;
+      });
     // No 5xx (501 only from a route with no implementation), and (c): every refusal is a JSON {error, message}.
     if (res.status >= 500 && !(res.status === 501 && !isImplemented && parsed?.error === 'not_implemented')) {
       error = `answered ${res.status} ${res.text.slice(0, 300)}${serverLog.length ? `; server log: ${serverLog.join(' || ')}` : ''}`;
     } else if (res.status >= 300 && res.status !== 304 && req.method !== 'HEAD') {
-      if (!parsed || typeof parsed !== 'object' || typeof parsed.error !== 'string' || typeof parsed.message !== 'string') {
+      if (
+        !parsed ||
+        typeof parsed !== 'object' ||
+        typeof parsed.error !== 'string' ||
+        typeof parsed.message !== 'string'
+      ) {
         error = `answered ${res.status} without a JSON {error, message} body: ${res.headers['content-type']} ${res.text.slice(0, 200)}`;
       }
     } else if (serverLog.length) {
       error = `answered ${res.status} but logged an error: ${serverLog.join(' || ')}`;
     }
     if (error) failures.push({ what: describe(c, req, fx), detail: String(error) });
-    if (process.env.FUZZ_VERBOSE && new RegExp(process.env.FUZZ_VERBOSE).test(`${c.route.operationId} ${c.label}`)) t.log(`${c.route.operationId} [${c.label}] → ${res.status} ${res.text.slice(0, 160)}`);
+    if (process.env.FUZZ_VERBOSE && new RegExp(process.env.FUZZ_VERBOSE).test(`${c.route.operationId} ${c.label}`))
+      t.log(`${c.route.operationId} [${c.label}] → ${res.status} ${res.text.slice(0, 160)}`);
   }
   if (fx) await close(fx);
   const fuzzMs = Date.now() - started;
@@ -686,24 +1138,57 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
   const pub = await publicCall(control, 'POST', `/projects/${control.projectId}/publish`, { skipIfIdentical: true });
   const after: Array<[boolean, string]> = [
     [typeof Object.keys === 'function', 'Object.keys is no longer a function'],
-    [({} as Record<string, unknown>).polluted === undefined, `({}).polluted is ${String(({} as Record<string, unknown>).polluted)}`],
-    [JSON.stringify(protoNames) === JSON.stringify(OBJECT_PROTO_NAMES), `Object.prototype's own names changed: ${protoNames.join(', ')}`],
+    [
+      ({} as Record<string, unknown>).polluted === undefined,
+      `({}).polluted is ${String(({} as Record<string, unknown>).polluted)}`,
+    ],
+    [
+      JSON.stringify(protoNames) === JSON.stringify(OBJECT_PROTO_NAMES),
+      `Object.prototype's own names changed: ${protoNames.join(', ')}`,
+    ],
     [meta.status === 200, `control GET /meta answered ${meta.status} ${meta.text.slice(0, 300)}`],
     [push.status === 200, `control POST /translate answered ${push.status} ${push.text.slice(0, 300)}`],
-    [pub.status === 200, `control POST /publish (skipIfIdentical, content unchanged) answered ${pub.status} ${pub.text.slice(0, 300)}`],
+    [
+      pub.status === 200,
+      `control POST /publish (skipIfIdentical, content unchanged) answered ${pub.status} ${pub.text.slice(0, 300)}`,
+    ],
   ];
   for (const [ok, what] of after) if (!ok) failures.unshift({ what: 'after the fuzz', detail: what });
 
-  t.log(`${cases.length} cases on ${fixtures} fuzz projects, then ${delivered} closing requests (publish and every delivered object, ${(closingMs / 1000).toFixed(1)} s), in ${(fuzzMs / 1000).toFixed(1)} s`);
-  if (process.env.FUZZ_TIMING) t.log([...timing].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v} ms`).join(', '));
-  t.log([...tally].sort().map(([k, v]) => `${k}: ${v}`).join(', '));
+  t.log(
+    `${cases.length} cases on ${fixtures} fuzz projects, then ${delivered} closing requests (publish and every delivered object, ${(closingMs / 1000).toFixed(1)} s), in ${(fuzzMs / 1000).toFixed(1)} s`,
+  );
+  if (process.env.FUZZ_TIMING)
+    t.log(
+      [...timing]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join(', '),
+    );
+  t.log(
+    [...tally]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', '),
+  );
   // Every failure in one assertion, since AVA shows only a test's first failed assertion: a line per case.
-  const listed = failures.slice(0, 80).map((f) => `${f.what}\n    → ${f.detail}`).join('\n');
-  t.is(failures.length, 0, `${failures.length} failing cases:\n${listed}${failures.length > 80 ? `\n… and ${failures.length - 80} more` : ''}`);
+  const listed = failures
+    .slice(0, 80)
+    .map((f) => `${f.what}\n    → ${f.detail}`)
+    .join('\n');
+  t.is(
+    failures.length,
+    0,
+    `${failures.length} failing cases:\n${listed}${failures.length > 80 ? `\n… and ${failures.length - 80} more` : ''}`,
+  );
   // (a) and (b) again, one by one.
   t.is(typeof Object.keys, 'function');
   t.is(({} as Record<string, unknown>).polluted, undefined);
   t.deepEqual(protoNames, OBJECT_PROTO_NAMES);
-  t.deepEqual([meta.status, push.status, pub.status], [200, 200, 200], 'control project: GET /meta, POST /translate, POST /publish');
+  t.deepEqual(
+    [meta.status, push.status, pub.status],
+    [200, 200, 200],
+    'control project: GET /meta, POST /translate, POST /publish',
+  );
   t.is(JSON.parse(pub.text).unchanged, true, 'the control publish found its content unchanged');
 });

@@ -9,13 +9,28 @@ import { rng } from '../helpers/rng.js';
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const CASES = 2300;
 const PER_PROJECT = 100; // under the 120 requests per minute of one project
-const DOCUMENTED = new Set(['invalid_argument', 'invalid_base64', 'format_mismatch', 'format_not_syncable', 'too_many_entries', 'source_language_mismatch', 'payload_too_large', 'insufficient_credits']);
-
+const DOCUMENTED = new Set([
+  'invalid_argument',
+  'invalid_base64',
+  'format_mismatch',
+  'format_not_syncable',
+  'too_many_entries',
+  'source_language_mismatch',
+  'payload_too_large',
+  'insufficient_credits',
+]);
 
 const seeds = ['xcstrings', 'json']
-  .flatMap((d) => readdirSync(path.join(FIXTURES, d)).map((f) => ({ name: f, bytes: readFileSync(path.join(FIXTURES, d, f)) })))
+  .flatMap((d) =>
+    readdirSync(path.join(FIXTURES, d)).map((f) => ({ name: f, bytes: readFileSync(path.join(FIXTURES, d, f)) })),
+  )
   .concat([
-    { name: 'flat.json', bytes: Buffer.from('{"title":"Title","welcomeMessage":"Hi {name}","count":"{n, plural, one {# item} other {# items}}"}') },
+    {
+      name: 'flat.json',
+      bytes: Buffer.from(
+        '{"title":"Title","welcomeMessage":"Hi {name}","count":"{n, plural, one {# item} other {# items}}"}',
+      ),
+    },
     { name: 'ng.json', bytes: Buffer.from('{"locale":"en","translations":{"1234567890123456789":"Hello","x":"y"}}') },
   ]);
 
@@ -29,41 +44,151 @@ function makeCase(r: () => number, i: number): Case {
   const kind = i % 16;
   const at = Math.floor(r() * Math.max(1, text.length));
   switch (kind) {
-    case 0: return { label: 'truncated', body: { contentBase64: b64(text.slice(0, at)), fileName: seed.name } };
-    case 1: { const b = Buffer.from(seed.bytes); b[Math.floor(r() * b.length)] = Math.floor(r() * 256); return { label: 'byte flip', body: { contentBase64: b64(b), fileName: seed.name } }; }
-    case 2: { const b = Buffer.concat([seed.bytes.subarray(0, at), Buffer.from(pick([[0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28]])), seed.bytes.subarray(at)]); return { label: 'invalid utf-8', body: { contentBase64: b64(b) } }; }
-    case 3: { const depth = 20 + Math.floor(r() * 3000); return { label: 'deep nesting', body: { contentBase64: b64('{"a":'.repeat(depth) + '"x"' + '}'.repeat(depth)), fileName: 'en.json' } }; }
-    case 4: return { label: 'wrong leaf type', body: { contentBase64: b64(JSON.stringify({ a: 'ok', b: pick([1, true, null, [], {}, [1, 2], '', 0.5]) })) } };
-    case 5: return { label: 'duplicate keys', body: { contentBase64: b64(`{"k":"x","other":"y","k":"z"}`) } };
-    case 6: return { label: 'canonical collision', body: { contentBase64: b64(JSON.stringify({ fooBar: 'a', 'foo.bar': 'b', [`k${i}`]: 'c' })) } };
-    case 7: return { label: 'broken icu', body: { contentBase64: b64(JSON.stringify({ a: pick(['{oops', '{n, plural, one {x}}', '}', '{a, select}', 'x {', '{n, plural, other {#} one}', '{{{']) })) } };
-    case 8: return { label: 'wrong root', body: { contentBase64: b64(pick(['[]', '"str"', '42', 'null', 'true', '', ' ', '{}x', '{"a":"b"}{"c":"d"}'])) } };
+    case 0:
+      return { label: 'truncated', body: { contentBase64: b64(text.slice(0, at)), fileName: seed.name } };
+    case 1: {
+      const b = Buffer.from(seed.bytes);
+      b[Math.floor(r() * b.length)] = Math.floor(r() * 256);
+      return { label: 'byte flip', body: { contentBase64: b64(b), fileName: seed.name } };
+    }
+    case 2: {
+      const b = Buffer.concat([
+        seed.bytes.subarray(0, at),
+        Buffer.from(pick([[0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xf0, 0x28, 0x8c, 0x28]])),
+        seed.bytes.subarray(at),
+      ]);
+      return { label: 'invalid utf-8', body: { contentBase64: b64(b) } };
+    }
+    case 3: {
+      const depth = 20 + Math.floor(r() * 3000);
+      return {
+        label: 'deep nesting',
+        body: { contentBase64: b64('{"a":'.repeat(depth) + '"x"' + '}'.repeat(depth)), fileName: 'en.json' },
+      };
+    }
+    case 4:
+      return {
+        label: 'wrong leaf type',
+        body: { contentBase64: b64(JSON.stringify({ a: 'ok', b: pick([1, true, null, [], {}, [1, 2], '', 0.5]) })) },
+      };
+    case 5:
+      return { label: 'duplicate keys', body: { contentBase64: b64(`{"k":"x","other":"y","k":"z"}`) } };
+    case 6:
+      return {
+        label: 'canonical collision',
+        body: { contentBase64: b64(JSON.stringify({ fooBar: 'a', 'foo.bar': 'b', [`k${i}`]: 'c' })) },
+      };
+    case 7:
+      return {
+        label: 'broken icu',
+        body: {
+          contentBase64: b64(
+            JSON.stringify({
+              a: pick([
+                '{oops',
+                '{n, plural, one {x}}',
+                '}',
+                '{a, select}',
+                'x {',
+                '{n, plural, other {#} one}',
+                '{{{',
+              ]),
+            }),
+          ),
+        },
+      };
+    case 8:
+      return {
+        label: 'wrong root',
+        body: { contentBase64: b64(pick(['[]', '"str"', '42', 'null', 'true', '', ' ', '{}x', '{"a":"b"}{"c":"d"}'])) },
+      };
     case 9: {
-      const xc = JSON.parse(readFileSync(path.join(FIXTURES, 'xcstrings', 'netnewswire-Localizable.xcstrings'), 'utf8'));
+      const xc = JSON.parse(
+        readFileSync(path.join(FIXTURES, 'xcstrings', 'netnewswire-Localizable.xcstrings'), 'utf8'),
+      );
       const keys = Object.keys(xc.strings);
       const k = pick(keys);
-      const m = pick(['strings-array', 'localizations-string', 'no-value', 'plural-no-other', 'value-number', 'unit-null', 'source-number']);
+      const m = pick([
+        'strings-array',
+        'localizations-string',
+        'no-value',
+        'plural-no-other',
+        'value-number',
+        'unit-null',
+        'source-number',
+      ]);
       if (m === 'strings-array') xc.strings = [];
       if (m === 'localizations-string') xc.strings[k].localizations = 'x';
       if (m === 'no-value') xc.strings[k].localizations = { en: { stringUnit: { state: 'translated' } } };
-      if (m === 'plural-no-other') xc.strings[k].localizations = { en: { variations: { plural: { one: { stringUnit: { state: 'translated', value: 'x' } } } } } };
+      if (m === 'plural-no-other')
+        xc.strings[k].localizations = {
+          en: { variations: { plural: { one: { stringUnit: { state: 'translated', value: 'x' } } } } },
+        };
       if (m === 'value-number') xc.strings[k].localizations = { en: { stringUnit: { state: 'translated', value: 7 } } };
       if (m === 'unit-null') xc.strings[k].localizations = { en: { stringUnit: null } };
       if (m === 'source-number') xc.sourceLanguage = 5;
-      return { label: `xcstrings ${m}`, body: { contentBase64: b64(JSON.stringify(xc)), fileName: 'Localizable.xcstrings' } };
+      return {
+        label: `xcstrings ${m}`,
+        body: { contentBase64: b64(JSON.stringify(xc)), fileName: 'Localizable.xcstrings' },
+      };
     }
-    case 10: return { label: 'bad base64', body: { contentBase64: pick(['%%%', 'abc', 'a===', '@@@@', 'ab$c']) } };
-    case 11: return { label: 'declared mismatch', body: { contentBase64: b64(text), format: pick(['po', 'arb', 'android_xml', 'ios_strings', 'json', 'angular_json']) } };
-    case 12: return { label: 'too many entries', body: { contentBase64: b64(JSON.stringify(Object.fromEntries(Array.from({ length: 1001 + Math.floor(r() * 50) }, (_, n) => [`k${n}`, 'v'])))) } };
-    case 13: return { label: 'foreign language', body: { contentBase64: b64(JSON.stringify({ '@@locale': pick(['de', 'fr', 'zz-not', '', 'en-x-!!']), a: 'A' })) } };
-    case 14: return { label: 'random bytes', body: { contentBase64: b64(Buffer.from(Array.from({ length: 1 + Math.floor(r() * 400) }, () => Math.floor(r() * 256)))), fileName: pick(['a.json', 'a.xcstrings', 'a.po', undefined]) } };
-    default: return { label: 'huge value', body: { contentBase64: b64(JSON.stringify({ a: 'x'.repeat(i % 160 === 15 ? 2 * 1024 * 1024 + 10 : 100_000), b: '{' })) } };
+    case 10:
+      return { label: 'bad base64', body: { contentBase64: pick(['%%%', 'abc', 'a===', '@@@@', 'ab$c']) } };
+    case 11:
+      return {
+        label: 'declared mismatch',
+        body: {
+          contentBase64: b64(text),
+          format: pick(['po', 'arb', 'android_xml', 'ios_strings', 'json', 'angular_json']),
+        },
+      };
+    case 12:
+      return {
+        label: 'too many entries',
+        body: {
+          contentBase64: b64(
+            JSON.stringify(
+              Object.fromEntries(Array.from({ length: 1001 + Math.floor(r() * 50) }, (_, n) => [`k${n}`, 'v'])),
+            ),
+          ),
+        },
+      };
+    case 13:
+      return {
+        label: 'foreign language',
+        body: {
+          contentBase64: b64(JSON.stringify({ '@@locale': pick(['de', 'fr', 'zz-not', '', 'en-x-!!']), a: 'A' })),
+        },
+      };
+    case 14:
+      return {
+        label: 'random bytes',
+        body: {
+          contentBase64: b64(
+            Buffer.from(Array.from({ length: 1 + Math.floor(r() * 400) }, () => Math.floor(r() * 256))),
+          ),
+          fileName: pick(['a.json', 'a.xcstrings', 'a.po', undefined]),
+        },
+      };
+    default:
+      return {
+        label: 'huge value',
+        body: {
+          contentBase64: b64(
+            JSON.stringify({ a: 'x'.repeat(i % 160 === 15 ? 2 * 1024 * 1024 + 10 : 100_000), b: '{' }),
+          ),
+        },
+      };
   }
 }
 
 let svc: TestService;
-test.before(async () => { svc = await startTestService(); });
-test.after.always(async () => { await svc?.stop(); });
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
 
 async function fingerprint(p: TestProject) {
   const db = svc.service.app.db;
@@ -80,7 +205,8 @@ test('hostile files get documented 4xx answers, never 500, and refused syncs wri
   t.timeout(8 * 60_000);
   const r = rng(20261121);
   const projects: TestProject[] = [];
-  for (let i = 0; i < Math.ceil(CASES / PER_PROJECT); i++) projects.push(await createTestProject(svc, { languages: [{ code: 'es' }, { code: 'de' }] }));
+  for (let i = 0; i < Math.ceil(CASES / PER_PROJECT); i++)
+    projects.push(await createTestProject(svc, { languages: [{ code: 'es' }, { code: 'de' }] }));
   const tally = new Map<string, number>();
   let refused = 0;
   for (let i = 0; i < CASES; i++) {
@@ -88,7 +214,9 @@ test('hostile files get documented 4xx answers, never 500, and refused syncs wri
     const c = makeCase(r, i);
     const before = await fingerprint(p);
     const res = await fetch(`${svc.baseUrl}/projects/${p.projectId}/sync`, {
-      method: 'POST', headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(c.body),
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(c.body),
     });
     const body = await res.json().catch(() => ({}));
     const key = `${res.status} ${body.error ?? ''}`;
@@ -102,6 +230,11 @@ test('hostile files get documented 4xx answers, never 500, and refused syncs wri
       if ((await fingerprint(p)) !== before) t.fail(`${c.label} (#${i}) was refused with ${key} but wrote something`);
     }
   }
-  t.log([...tally].sort().map(([k, v]) => `${k}: ${v}`).join(', '));
+  t.log(
+    [...tally]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', '),
+  );
   t.true(refused >= 2000, `at least 2,000 hostile files were refused (${refused})`);
 });

@@ -22,22 +22,43 @@ function formatEnums(node: unknown, out: string[][] = []): string[][] {
   return out;
 }
 
-test('the registry holds exactly the spec\'s format ids, in its order', (t) => {
+test("the registry holds exactly the spec's format ids, in its order", (t) => {
   t.deepEqual(FORMAT_IDS, spec.components.schemas.OutputFormatId.enum);
   const enums = formatEnums(spec);
-  t.true(enums.length >= 3, 'the schema, the pull\'s format parameter and addOutputFormat\'s body');
+  t.true(enums.length >= 3, "the schema, the pull's format parameter and addOutputFormat's body");
   for (const e of enums) t.deepEqual(e, FORMAT_IDS);
 });
 
 test('what the registry says of each format is what the spec documents', (t) => {
   const extension = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].extension]));
-  t.deepEqual(extension, { json: 'json', nested_json: 'json', angular_json: 'json', ios_strings: 'strings', xcstrings: 'xcstrings', android_xml: 'xml', arb: 'arb', po: 'po' });
+  t.deepEqual(extension, {
+    json: 'json',
+    nested_json: 'json',
+    angular_json: 'json',
+    ios_strings: 'strings',
+    xcstrings: 'xcstrings',
+    android_xml: 'xml',
+    arb: 'arb',
+    po: 'po',
+  });
   const pullType = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].contentType.split(';')[0]]));
   t.deepEqual(pullType, {
-    json: 'application/json', nested_json: 'application/json', angular_json: 'application/json', arb: 'application/json', xcstrings: 'application/json',
-    ios_strings: 'text/plain', android_xml: 'application/xml', po: 'text/x-gettext-translation',
+    json: 'application/json',
+    nested_json: 'application/json',
+    angular_json: 'application/json',
+    arb: 'application/json',
+    xcstrings: 'application/json',
+    ios_strings: 'text/plain',
+    android_xml: 'application/xml',
+    po: 'text/x-gettext-translation',
   });
-  t.deepEqual(FORMAT_IDS.filter((id) => REGISTRY[id].syncable), ['json', 'nested_json', 'angular_json', 'xcstrings']);
-  t.deepEqual(FORMAT_IDS.filter((id) => REGISTRY[id].multiLanguage), ['xcstrings']);
+  t.deepEqual(
+    FORMAT_IDS.filter((id) => REGISTRY[id].syncable),
+    ['json', 'nested_json', 'angular_json', 'xcstrings'],
+  );
+  t.deepEqual(
+    FORMAT_IDS.filter((id) => REGISTRY[id].multiLanguage),
+    ['xcstrings'],
+  );
   for (const id of FORMAT_IDS) t.is(REGISTRY[id].module.id, id, `${id}'s module`);
 });

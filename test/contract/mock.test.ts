@@ -25,9 +25,13 @@ const example = (name: string) => examples[name].value;
 const API_KEY = 'glk_aaaaaaaaaaaa_' + 'a'.repeat(43);
 const PROJECT = 'p_7d2c9a';
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 
 let mock: ChildProcess;
 let log = '';
@@ -40,9 +44,16 @@ test.before(async () => {
   if (runner !== 'tsx') throw new Error(`npm run mock is "${pkg.scripts.mock}"`);
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  mock = spawn(process.execPath, ['--import', 'tsx', script, ...args, '-p', String(port), '-h', '127.0.0.1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  mock.stdout!.on('data', (d) => { log += d; });
-  mock.stderr!.on('data', (d) => { log += d; });
+  mock = spawn(process.execPath, ['--import', 'tsx', script, ...args, '-p', String(port), '-h', '127.0.0.1'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  mock.stdout!.on('data', (d) => {
+    log += d;
+  });
+  mock.stderr!.on('data', (d) => {
+    log += d;
+  });
   const deadline = Date.now() + 90_000;
   while (!/Prism is listening/.test(log)) {
     if (Date.now() > deadline || mock.exitCode !== null) throw new Error(`the mock did not start:\n${log}`);
@@ -65,28 +76,40 @@ test('the SDK with baseUrl .../v1 gets the example answers of the main origin', 
   const client = createClient({ baseUrl: `${origin}/v1`, apiKey: API_KEY });
   const pricing = await client.GET('/pricing');
   t.is(pricing.response.status, 200);
-  t.deepEqual(pricing.data, spec.paths['/pricing'].get.responses['200'].content['application/json'].examples.catalogue.value);
+  t.deepEqual(
+    pricing.data,
+    spec.paths['/pricing'].get.responses['200'].content['application/json'].examples.catalogue.value,
+  );
   const meta = await client.GET('/projects/{projectId}/meta', { params: { path: { projectId: PROJECT } } });
   t.is(meta.response.status, 200);
-  t.deepEqual(meta.data, spec.paths['/projects/{projectId}/meta'].get.responses['200'].content['application/json'].examples.meta.value);
+  t.deepEqual(
+    meta.data,
+    spec.paths['/projects/{projectId}/meta'].get.responses['200'].content['application/json'].examples.meta.value,
+  );
   const cred = await client.GET('/projects/{projectId}/credential', { params: { path: { projectId: PROJECT } } });
   t.is(cred.response.status, 200);
   t.true(Array.isArray(cred.data!.scopes));
   // The key is required as it is by the service.
-  const anonymous = await createClient({ baseUrl: `${origin}/v1` }).GET('/projects/{projectId}/meta', { params: { path: { projectId: PROJECT } } });
+  const anonymous = await createClient({ baseUrl: `${origin}/v1` }).GET('/projects/{projectId}/meta', {
+    params: { path: { projectId: PROJECT } },
+  });
   t.is(anonymous.response.status, 401);
   // Like the service, nothing answers outside /v1.
-  t.is((await fetch(`${origin}/projects/${PROJECT}/meta`, { headers: { authorization: `Bearer ${API_KEY}` } })).status, 404);
+  t.is(
+    (await fetch(`${origin}/projects/${PROJECT}/meta`, { headers: { authorization: `Bearer ${API_KEY}` } })).status,
+    404,
+  );
   t.is((await fetch(`${origin}/pricing`)).status, 404);
 });
 
 test('version pulls answer the real files with their content types', async (t) => {
   const client = createClient({ baseUrl: `${origin}/v1`, apiKey: API_KEY });
-  const pull = (format: FormatId, accept: string, prefer?: string) => client.GET('/projects/{projectId}/translations', {
-    params: { path: { projectId: PROJECT }, query: { version: 'current', format, lang: 'fr' } },
-    headers: { accept, ...(prefer ? { prefer: `example=${prefer}` } : {}) },
-    parseAs: 'text',
-  });
+  const pull = (format: FormatId, accept: string, prefer?: string) =>
+    client.GET('/projects/{projectId}/translations', {
+      params: { path: { projectId: PROJECT }, query: { version: 'current', format, lang: 'fr' } },
+      headers: { accept, ...(prefer ? { prefer: `example=${prefer}` } : {}) },
+      parseAs: 'text',
+    });
   const text: Array<[FormatId, string, string]> = [
     ['android_xml', 'application/xml', 'AndroidXmlFileFr'],
     ['ios_strings', 'text/plain', 'IosStringsFileFr'],
@@ -98,7 +121,12 @@ test('version pulls answer the real files with their content types', async (t) =
     t.is(r.response.headers.get('content-type')!.split(';')[0], REGISTRY[format].contentType.split(';')[0], format);
     t.is(r.data, example(name), format);
   }
-  const json: Array<[FormatId, string, string]> = [['json', 'jsonFile', 'JsonFileFr'], ['nested_json', 'nestedJsonFile', 'NestedJsonFileFr'], ['arb', 'arbFile', 'ArbFileFr'], ['xcstrings', 'xcstringsFile', 'XcstringsFile']];
+  const json: Array<[FormatId, string, string]> = [
+    ['json', 'jsonFile', 'JsonFileFr'],
+    ['nested_json', 'nestedJsonFile', 'NestedJsonFileFr'],
+    ['arb', 'arbFile', 'ArbFileFr'],
+    ['xcstrings', 'xcstringsFile', 'XcstringsFile'],
+  ];
   for (const [format, prefer, name] of json) {
     const r = await pull(format, 'application/json', prefer);
     t.is(r.response.status, 200, format);
@@ -132,7 +160,9 @@ test('the delivery routes answer under /v1: health, the manifest, and bundles i1
   // i18next loads the example bundle unchanged: `{{name}}` interpolation and plural suffix keys.
   const i18n = i18next.createInstance();
   await i18n.use(HttpBackend).init({
-    lng: 'fr', fallbackLng: false, ns: ['translation'],
+    lng: 'fr',
+    fallbackLng: false,
+    ns: ['translation'],
     backend: { loadPath: (lngs: string[]) => new URL(m.bundles[lngs[0]].url, manifestUrl).toString() },
   });
   t.is(i18n.t('home.welcome', { name: 'Ada' }), 'Bon retour, Ada !');
@@ -141,7 +171,10 @@ test('the delivery routes answer under /v1: health, the manifest, and bundles i1
 
   // The custom-domain routes, without the project prefix.
   t.deepEqual(await (await fetch(`${origin}/v1/manifest`)).json(), example('DeliveryManifest'));
-  t.deepEqual(await (await fetch(new URL(m.bundles.fr.url, `${origin}/v1/manifest`))).json(), example('I18nextBundleFr'));
+  t.deepEqual(
+    await (await fetch(new URL(m.bundles.fr.url, `${origin}/v1/manifest`))).json(),
+    example('I18nextBundleFr'),
+  );
 });
 
 // The snapshot the examples were published from (four keys, `en` and `fr`, formats json and android_xml). If a
@@ -152,19 +185,31 @@ const SNAPSHOT: Snapshot = {
   keys: [
     ['home.welcome', 'Welcome back, {name}!', null, 'Bon retour, {name} !'],
     ['home.title', 'Your projects', null, 'Vos projets'],
-    ['cart.items', '{count, plural, one {# item in your cart} other {# items in your cart}}', { one: '# item in your cart', other: '# items in your cart' },
-      '{count, plural, one {# article dans votre panier} many {# articles dans votre panier} other {# articles dans votre panier}}'],
+    [
+      'cart.items',
+      '{count, plural, one {# item in your cart} other {# items in your cart}}',
+      { one: '# item in your cart', other: '# items in your cart' },
+      '{count, plural, one {# article dans votre panier} many {# articles dans votre panier} other {# articles dans votre panier}}',
+    ],
     ['actions.save', 'Save', null, 'Enregistrer'],
   ].map(([name, source, forms, fr]) => ({
-    name: name as string, fileKey: null, comment: null, meta: null, ctx: null, source: source as string,
-    forms: forms as Record<string, string> | null, cells: { fr: { value: fr as string, status: 'translated' } },
+    name: name as string,
+    fileKey: null,
+    comment: null,
+    meta: null,
+    ctx: null,
+    source: source as string,
+    forms: forms as Record<string, string> | null,
+    cells: { fr: { value: fr as string, status: 'translated' } },
   })),
   catalogs: {},
 };
 
 test('the examples are what the publisher renders: manifest, bundles and files', async (t) => {
   const rendered = await renderDelivery(SNAPSHOT, ['json', 'android_xml']);
-  const manifest = JSON.parse(manifestFor(PROJECT, '2025.01.31.2', Date.parse('2025-01-31T10:20:00.000Z'), withoutBodies(rendered)));
+  const manifest = JSON.parse(
+    manifestFor(PROJECT, '2025.01.31.2', Date.parse('2025-01-31T10:20:00.000Z'), withoutBodies(rendered)),
+  );
   t.deepEqual(manifest, example('DeliveryManifest'));
   const object = (prefix: string) => rendered.objects.find((o) => o.file.startsWith(prefix))!;
   // Byte for byte: the bundle as stored (minified), the rendered files as sent.
@@ -184,9 +229,14 @@ test('npm run lint:spec: zero errors and zero warnings', async (t) => {
   // The same command line as the script, with the CLI run directly (no npm banner, no update check).
   const [bin, ...args] = String(pkg.scripts['lint:spec']).split(/\s+/);
   t.is(bin, 'redocly');
-  const { stdout, stderr } = await run(process.execPath, [path.join(root, 'node_modules/@redocly/cli/bin/cli.js'), ...args], {
-    cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  }).catch((e) => ({ stdout: `exit ${e.code}\n${e.stdout}`, stderr: String(e.stderr) }));
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [path.join(root, 'node_modules/@redocly/cli/bin/cli.js'), ...args],
+    {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  ).catch((e) => ({ stdout: `exit ${e.code}\n${e.stdout}`, stderr: String(e.stderr) }));
   const out = stdout + stderr;
   t.regex(out, /Your API descriptions are valid/, out);
   // Each problem prints "<Warning|Error> was generated by the <rule> rule." and the summary "You have N warnings".

@@ -12,8 +12,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 test('tsc catches every mistake of sdk-mistakes/ and accepts every correct use', async (t) => {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-  const r = await run(process.execPath, [tsc, '--noEmit', '-p', 'test/contract/sdk-mistakes/tsconfig.json'], { cwd: root })
-    .then((x) => ({ code: 0, out: x.stdout + x.stderr }), (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }));
+  const r = await run(process.execPath, [tsc, '--noEmit', '-p', 'test/contract/sdk-mistakes/tsconfig.json'], {
+    cwd: root,
+  }).then(
+    (x) => ({ code: 0, out: x.stdout + x.stderr }),
+    (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
+  );
   t.is(r.out, '');
   t.is(r.code, 0);
 });
@@ -23,7 +27,8 @@ test('the typed calls: dryRun only on previews, bodies as given, file pulls as t
   const fetch = (async (req: Request) => {
     const url = new URL(req.url);
     seen.push({ method: req.method, url, body: await req.text() });
-    if (url.pathname.endsWith('/translations')) return new Response('<resources/>\n', { headers: { 'content-type': 'application/xml' } });
+    if (url.pathname.endsWith('/translations'))
+      return new Response('<resources/>\n', { headers: { 'content-type': 'application/xml' } });
     return Response.json({ ok: true });
   }) as typeof globalThis.fetch;
   const client = createClient({ baseUrl: 'http://sdk.test/v1', apiKey: 'glk_x', fetch });
@@ -36,13 +41,16 @@ test('the typed calls: dryRun only on previews, bodies as given, file pulls as t
   const file = await pullFile(client, 'p1', { version: 'current', format: 'android_xml', lang: 'de' });
   t.is(file.data, '<resources/>\n');
 
-  t.deepEqual(seen.map((s) => `${s.method} ${s.url.pathname}${s.url.search}`), [
-    'POST /v1/projects/p1/translate',
-    'POST /v1/projects/p1/translate?dryRun=true',
-    'POST /v1/projects/p1/sync',
-    'POST /v1/projects/p1/sync?dryRun=true',
-    'GET /v1/projects/p1/translations?version=current&format=android_xml&lang=de',
-  ]);
+  t.deepEqual(
+    seen.map((s) => `${s.method} ${s.url.pathname}${s.url.search}`),
+    [
+      'POST /v1/projects/p1/translate',
+      'POST /v1/projects/p1/translate?dryRun=true',
+      'POST /v1/projects/p1/sync',
+      'POST /v1/projects/p1/sync?dryRun=true',
+      'GET /v1/projects/p1/translations?version=current&format=android_xml&lang=de',
+    ],
+  );
   t.deepEqual(JSON.parse(seen[0].body), body);
   t.deepEqual(JSON.parse(seen[3].body), { contentBase64: 'e30=' });
 });

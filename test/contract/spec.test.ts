@@ -12,9 +12,17 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 
 test('both spec documents pass redocly lint', async (t) => {
-  const { stdout, stderr } = await run(process.execPath, [path.join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', 'spec/openapi.yaml', 'spec/internal.yaml'], {
-    cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  }).catch((e) => { t.fail(`${e.stdout}\n${e.stderr}`); return { stdout: '', stderr: '' }; });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [path.join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', 'spec/openapi.yaml', 'spec/internal.yaml'],
+    {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  ).catch((e) => {
+    t.fail(`${e.stdout}\n${e.stderr}`);
+    return { stdout: '', stderr: '' };
+  });
   t.regex(stdout + stderr, /valid/);
 });
 
@@ -24,7 +32,8 @@ test('generated/ is fresh: regenerating gives identical files', async (t) => {
     await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--out', out], { cwd: root });
     const committed = readdirSync(path.join(root, 'generated')).sort();
     t.deepEqual(readdirSync(out).sort(), committed);
-    for (const f of committed) t.is(readFileSync(path.join(out, f), 'utf8'), readFileSync(path.join(root, 'generated', f), 'utf8'), f);
+    for (const f of committed)
+      t.is(readFileSync(path.join(out, f), 'utf8'), readFileSync(path.join(root, 'generated', f), 'utf8'), f);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -34,12 +43,22 @@ test('every route of API.md is described, on the right origin', (t) => {
   const api = readFileSync(path.join(root, '../shared/API.md'), 'utf8');
   const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
   const described = new Set<string>();
-  for (const [p, item] of Object.entries<any>(spec.paths)) for (const m of Object.keys(item)) described.add(`${m.toUpperCase()} ${p}`);
+  for (const [p, item] of Object.entries<any>(spec.paths))
+    for (const m of Object.keys(item)) described.add(`${m.toUpperCase()} ${p}`);
   const rows = [...api.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE|HEAD) \| `([^`]+)` \|/gm)].map((m) => [m[1], m[2]]);
   t.true(rows.length >= 25, `found ${rows.length} route rows in API.md`);
-  const delivery: Record<string, string> = { '/manifest': '/projects/{projectId}/manifest', '/bundles/...': '/projects/{projectId}/bundles/{versionId}/{file}', '/meta': '/projects/{projectId}/meta', '/credential': '/projects/{projectId}/credential' };
+  const delivery: Record<string, string> = {
+    '/manifest': '/projects/{projectId}/manifest',
+    '/bundles/...': '/projects/{projectId}/bundles/{versionId}/{file}',
+    '/meta': '/projects/{projectId}/meta',
+    '/credential': '/projects/{projectId}/credential',
+  };
   for (const [method, p] of rows) {
-    const specPath = delivery[p] ?? (p.startsWith('/projects/') || p.startsWith('/operations') || p === '/pricing' || p === '/health' ? p : `/projects/{projectId}${p}`);
+    const specPath =
+      delivery[p] ??
+      (p.startsWith('/projects/') || p.startsWith('/operations') || p === '/pricing' || p === '/health'
+        ? p
+        : `/projects/{projectId}${p}`);
     t.true(described.has(`${method} ${specPath}`), `${method} ${p} (as ${specPath})`);
   }
   for (const p of ['/health', '/projects/{projectId}/manifest', '/projects/{projectId}/bundles/{versionId}/{file}']) {

@@ -49,7 +49,10 @@ export interface FakeOpenAI {
 }
 
 /** A 200 chat.completion whose message content is `content` (objects are sent as JSON text). */
-export function completion(content: string | object, opts: { finishReason?: string; delayMs?: number } = {}): FakeReply {
+export function completion(
+  content: string | object,
+  opts: { finishReason?: string; delayMs?: number } = {},
+): FakeReply {
   return {
     delayMs: opts.delayMs,
     json: {
@@ -70,12 +73,21 @@ export function completion(content: string | object, opts: { finishReason?: stri
 }
 
 /** An OpenAI-style error answer. */
-export function errorReply(status: number, headers: Record<string, string> = {}, message = `fake error ${status}`): FakeReply {
+export function errorReply(
+  status: number,
+  headers: Record<string, string> = {},
+  message = `fake error ${status}`,
+): FakeReply {
   return { status, headers, json: { error: { message, type: 'fake_error', code: null } } };
 }
 
 /** The JSON payload of the request's last user message (the OpenAI engine sends the items there). */
-export function requestPayload(req: FakeRequest): { sourceLanguage: string; targetLanguage: string; pluralCategories: string[]; items: FakeItem[] } {
+export function requestPayload(req: FakeRequest): {
+  sourceLanguage: string;
+  targetLanguage: string;
+  pluralCategories: string[];
+  items: FakeItem[];
+} {
   const messages: { role: string; content: string }[] = req.body?.messages ?? [];
   const user = [...messages].reverse().find((m) => m.role === 'user');
   return JSON.parse(user?.content ?? '{}');
@@ -90,7 +102,8 @@ export function requestItems(req: FakeRequest): FakeItem[] {
  * the item out of the answer. The default echoes the source with a language prefix, which passes the ICU gate.
  */
 export function translateAll(
-  translate: (item: FakeItem, req: FakeRequest) => string | undefined = (item, req) => `${requestPayload(req).targetLanguage}: ${item.source}`,
+  translate: (item: FakeItem, req: FakeRequest) => string | undefined = (item, req) =>
+    `${requestPayload(req).targetLanguage}: ${item.source}`,
   opts: { delayMs?: number } = {},
 ): FakeHandler {
   return (req) => {
@@ -134,7 +147,13 @@ export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Pr
       } catch {
         // keep the raw text
       }
-      const record: FakeRequest = { index: requests.length, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      const record: FakeRequest = {
+        index: requests.length,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+      };
       requests.push(record);
       const reply: FakeReply =
         req.method === 'POST' && /\/chat\/completions$/.test((req.url ?? '').split('?')[0])

@@ -13,7 +13,8 @@ const SAMPLE: Record<string, string> = {
 
 export function pathParams(route: RouteSpec, projectId: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of route.path.matchAll(/\{(\w+)\}/g)) out[m[1]] = m[1] === 'projectId' ? projectId : (SAMPLE[m[1]] ?? 'x1');
+  for (const m of route.path.matchAll(/\{(\w+)\}/g))
+    out[m[1]] = m[1] === 'projectId' ? projectId : (SAMPLE[m[1]] ?? 'x1');
   return out;
 }
 

@@ -10,7 +10,11 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { startTestService, type TestService } from './service.js';
 
 // s3rver is CommonJS and ships no types; only what is used here is declared.
-interface S3rverInstance { run(): Promise<AddressInfo>; close(): Promise<void>; httpServer?: Server }
+interface S3rverInstance {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  httpServer?: Server;
+}
 type S3rverCtor = new (options: Record<string, unknown>) => S3rverInstance;
 const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
 
@@ -36,7 +40,8 @@ export async function startS3rver(bucket = 'glossa-test'): Promise<TestS3> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = () => new S3Client({ endpoint, region: S3RVER_REGION, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  const client = () =>
+    new S3Client({ endpoint, region: S3RVER_REGION, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
   const admin = client();
   try {
     await admin.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -70,10 +75,16 @@ export async function startS3rver(bucket = 'glossa-test'): Promise<TestS3> {
  * A test service whose object store is a fresh s3rver bucket under `prefix`. The SDK's credential chain reads
  * AWS_* from the process environment, so they are set for the run and restored after it.
  */
-export async function withS3Service(prefix: string, fn: (svc: TestService, s3: TestS3) => Promise<void>): Promise<void> {
+export async function withS3Service(
+  prefix: string,
+  fn: (svc: TestService, s3: TestS3) => Promise<void>,
+): Promise<void> {
   const s3 = await startS3rver();
   const env = s3.env(prefix);
-  const saved = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
+  const saved = {
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
+  };
   process.env.AWS_ACCESS_KEY_ID = env.AWS_ACCESS_KEY_ID;
   process.env.AWS_SECRET_ACCESS_KEY = env.AWS_SECRET_ACCESS_KEY;
   try {

@@ -19,7 +19,10 @@ type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-interface TestDb { url: string; drop(): Promise<void> }
+interface TestDb {
+  url: string;
+  drop(): Promise<void>;
+}
 
 /** A database of its own for this test file. */
 export async function testDatabase(): Promise<TestDb> {
@@ -42,7 +45,12 @@ export async function testDatabase(): Promise<TestDb> {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-'));
-  return { url: `sqlite://${path.join(dir, 'service.db')}`, async drop() { rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    url: `sqlite://${path.join(dir, 'service.db')}`,
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const byMethodPath = (internal: boolean) =>
@@ -60,13 +68,17 @@ export function specCheck(internal = false): Middleware {
       const status = response.status;
       if (!route.statuses.includes(String(status))) {
         const text = await response.clone().text();
-        throw new Error(`spec check: ${route.operationId} answered ${status}, which the spec does not document: ${text.slice(0, 300)}`);
+        throw new Error(
+          `spec check: ${route.operationId} answered ${status}, which the spec does not document: ${text.slice(0, 300)}`,
+        );
       }
       const validator = responseValidator(route.operationId, status);
       if (!validator || request.method === 'HEAD') return undefined;
       const body = await response.clone().json();
       if (!validator(body)) {
-        throw new Error(`spec check: ${route.operationId} ${status} body breaks the spec: ${JSON.stringify(validator.errors?.slice(0, 3))} body=${JSON.stringify(body).slice(0, 500)}`);
+        throw new Error(
+          `spec check: ${route.operationId} ${status} body breaks the spec: ${JSON.stringify(validator.errors?.slice(0, 3))} body=${JSON.stringify(body).slice(0, 500)}`,
+        );
       }
       return undefined;
     },
@@ -118,24 +130,48 @@ export async function startTestService(
   };
 }
 
-export interface TestProject { projectId: string; workspaceId: string; apiKey: string; client: ApiClient }
+export interface TestProject {
+  projectId: string;
+  workspaceId: string;
+  apiKey: string;
+  client: ApiClient;
+}
 
 /** A workspace, a project and a key with the given scopes, made through the internal API. */
 export async function createTestProject(
   svc: TestService,
-  opts: { baseLang?: string; languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>; scopes?: KeyScopes; creditsMc?: number; mode?: 'a' | 'b' } = {},
+  opts: {
+    baseLang?: string;
+    languages?: Array<{ code: string; fillMode?: 'ai' | 'manual' }>;
+    scopes?: KeyScopes;
+    creditsMc?: number;
+    mode?: 'a' | 'b';
+  } = {},
 ): Promise<TestProject> {
-  const ws = await svc.admin.POST('/workspaces', { body: { name: 'Test workspace', creditsMc: opts.creditsMc ?? 1_000_000 } });
+  const ws = await svc.admin.POST('/workspaces', {
+    body: { name: 'Test workspace', creditsMc: opts.creditsMc ?? 1_000_000 },
+  });
   if (!ws.data) throw new Error(`workspace: ${JSON.stringify(ws.error)}`);
   const p = await svc.admin.POST('/projects', {
-    body: { workspaceId: ws.data.workspaceId, name: 'Test project', baseLang: opts.baseLang ?? 'en', languages: opts.languages ?? [{ code: 'de' }, { code: 'fr' }], mode: opts.mode },
+    body: {
+      workspaceId: ws.data.workspaceId,
+      name: 'Test project',
+      baseLang: opts.baseLang ?? 'en',
+      languages: opts.languages ?? [{ code: 'de' }, { code: 'fr' }],
+      mode: opts.mode,
+    },
   });
   if (!p.data) throw new Error(`project: ${JSON.stringify(p.error)}`);
   const apiKey = await createTestKey(svc, p.data.projectId, opts.scopes ?? ['admin']);
   return { projectId: p.data.projectId, workspaceId: ws.data.workspaceId, apiKey, client: svc.client(apiKey) };
 }
 
-export async function createTestKey(svc: TestService, projectId: string, scopes: KeyScopes, requiresOperationApproval = false): Promise<string> {
+export async function createTestKey(
+  svc: TestService,
+  projectId: string,
+  scopes: KeyScopes,
+  requiresOperationApproval = false,
+): Promise<string> {
   const k = await svc.admin.POST('/projects/{projectId}/api-keys', {
     params: { path: { projectId } },
     body: { scopes, requiresOperationApproval },

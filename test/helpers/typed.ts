@@ -25,12 +25,16 @@ type KeyTranslations = Schemas['KeyTranslations'];
 
 /** `GET /translations?trackingToken=`: the poll of a translation job. */
 export async function pollJob(client: ApiClient, projectId: string, trackingToken: string) {
-  const r = await client.GET('/projects/{projectId}/translations', { params: { path: { projectId }, query: { trackingToken } } });
+  const r = await client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId }, query: { trackingToken } },
+  });
   return r as Answer<TranslationPoll, GetTranslations>;
 }
 
 /** `GET /translations?ref=[&lang=]`: the live translations of one key. */
 export async function readKey(client: ApiClient, projectId: string, ref: string, lang?: string) {
-  const r = await client.GET('/projects/{projectId}/translations', { params: { path: { projectId }, query: { ref, ...(lang ? { lang } : {}) } } });
+  const r = await client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId }, query: { ref, ...(lang ? { lang } : {}) } },
+  });
   return r as Answer<KeyTranslations, GetTranslations>;
 }

@@ -4,7 +4,12 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
 import { checkTranslation, conformPlurals, pluralCategories } from '../../../publisher/icu.js';
-import { EngineUnavailableError, type TranslationEngine, type TranslationItem, type TranslationOutcome } from './types.js';
+import {
+  EngineUnavailableError,
+  type TranslationEngine,
+  type TranslationItem,
+  type TranslationOutcome,
+} from './types.js';
 
 export interface OpenAIEngineOptions {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`; a query string (Azure api-version) is kept. */
@@ -45,7 +50,11 @@ const RESPONSE_SCHEMA = {
 
 /** An attempt worth repeating: its reason, its HTTP status if it got one, and a server's Retry-After (capped). */
 class AttemptFailed extends Error {
-  constructor(message: string, readonly status?: number, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'AttemptFailed';
   }
@@ -111,7 +120,8 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   const out = new Map<string, unknown>();
   if (Array.isArray(list)) {
     for (const entry of list) {
-      if (entry && typeof entry === 'object' && 'id' in entry) out.set(String(entry.id), (entry as { value?: unknown }).value);
+      if (entry && typeof entry === 'object' && 'id' in entry)
+        out.set(String(entry.id), (entry as { value?: unknown }).value);
     }
     return out;
   }
@@ -231,17 +241,28 @@ export class OpenAIEngine implements TranslationEngine {
     return done;
   }
 
-  private async translateChunk(items: TranslationItem[]): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
+  private async translateChunk(
+    items: TranslationItem[],
+  ): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
     let attempts = this.judge(items, await this.ask(items, new Map()));
     const retry = attempts.filter((a) => a.problem);
     if (retry.length) {
       const problems = new Map(retry.map((a) => [a.item, a.problem!]));
       let second: Attempted[];
       try {
-        second = this.judge(retry.map((a) => a.item), await this.ask(retry.map((a) => a.item), problems));
+        second = this.judge(
+          retry.map((a) => a.item),
+          await this.ask(
+            retry.map((a) => a.item),
+            problems,
+          ),
+        );
       } catch (e) {
         // The good answers of the first request stand; only the items that needed a second chance fail.
-        second = retry.map((a) => ({ item: a.item, problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}` }));
+        second = retry.map((a) => ({
+          item: a.item,
+          problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}`,
+        }));
       }
       const byItem = new Map(second.map((a) => [a.item, a]));
       attempts = attempts.map((a) => byItem.get(a.item) ?? a);
@@ -267,7 +288,10 @@ export class OpenAIEngine implements TranslationEngine {
   }
 
   /** One chat-completions request for items of one language pair: the answers by id, or why there are none. */
-  private async ask(items: TranslationItem[], problems: Map<TranslationItem, string>): Promise<Map<string, unknown> | string> {
+  private async ask(
+    items: TranslationItem[],
+    problems: Map<TranslationItem, string>,
+  ): Promise<Map<string, unknown> | string> {
     const { sourceLang, targetLang } = items[0];
     const payload = {
       sourceLanguage: sourceLang,
@@ -286,16 +310,22 @@ export class OpenAIEngine implements TranslationEngine {
       { role: 'user', content: JSON.stringify(payload, null, 1) },
     ];
     const answer = await this.post(messages);
-    const choice = (answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] })?.choices?.[0];
+    const choice = (
+      answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }
+    )?.choices?.[0];
     let content = choice?.message?.content;
     if (Array.isArray(content)) content = content.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('');
     if (typeof content !== 'string' || !content.trim()) {
       const refusal = choice?.message?.refusal;
-      return typeof refusal === 'string' ? `the model refused: ${refusal.slice(0, 200)}` : 'the answer has no message content';
+      return typeof refusal === 'string'
+        ? `the model refused: ${refusal.slice(0, 200)}`
+        : 'the answer has no message content';
     }
     const parsed = parseTranslations(content);
     if (parsed) return parsed;
-    return choice?.finish_reason === 'length' ? 'the answer was cut off (finish_reason length)' : 'the answer is not the requested JSON';
+    return choice?.finish_reason === 'length'
+      ? 'the answer was cut off (finish_reason length)'
+      : 'the answer is not the requested JSON';
   }
 
   private body(messages: unknown[]): string {
@@ -330,7 +360,11 @@ export class OpenAIEngine implements TranslationEngine {
       });
     } catch (e) {
       if (!(e instanceof AttemptFailed)) throw e;
-      throw new EngineUnavailableError(`${this.where} failed after ${this.maxAttempts} attempts: ${(last ?? e).message}`, true, (last ?? e).status);
+      throw new EngineUnavailableError(
+        `${this.where} failed after ${this.maxAttempts} attempts: ${(last ?? e).message}`,
+        true,
+        (last ?? e).status,
+      );
     }
   }
 
@@ -339,12 +373,21 @@ export class OpenAIEngine implements TranslationEngine {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(this.url, { method: 'POST', headers: this.headers, body: this.body(messages), signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(this.url, {
+        method: 'POST',
+        headers: this.headers,
+        body: this.body(messages),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       text = await res.text();
     } catch (e) {
       const err = e as Error;
       const cause = (err.cause as Error | undefined)?.message;
-      throw new AttemptFailed(err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error: ${err.message}${cause ? ` (${cause})` : ''}`);
+      throw new AttemptFailed(
+        err.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : `network error: ${err.message}${cause ? ` (${cause})` : ''}`,
+      );
     }
     if (res.ok) {
       try {
@@ -355,13 +398,19 @@ export class OpenAIEngine implements TranslationEngine {
     }
     if (retryableStatus(res.status)) {
       const after = retryAfterMs(res.headers);
-      throw new AttemptFailed(`HTTP ${res.status}: ${errorSnippet(text)}`, res.status, after === null ? undefined : Math.min(after, this.retryAfterCapMs));
+      throw new AttemptFailed(
+        `HTTP ${res.status}: ${errorSnippet(text)}`,
+        res.status,
+        after === null ? undefined : Math.min(after, this.retryAfterCapMs),
+      );
     }
     if (res.status === 400 && this.structured && /response_format|json_schema/i.test(text)) {
       // Servers without structured outputs (older Ollama/llama.cpp, some Azure api-versions) still do JSON mode.
       this.structured = false;
       throw new AttemptFailed(`HTTP 400: ${errorSnippet(text)}`, res.status);
     }
-    throw new AbortError(new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status));
+    throw new AbortError(
+      new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status),
+    );
   }
 }

@@ -1,7 +1,14 @@
 // Pseudo-localization: a deterministic, offline engine that makes untranslated, truncated or concatenated UI
 // text obvious (accents, ~30% expansion, brackets) while keeping every piece of ICU structure intact.
 import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { checkTranslation, conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../../../publisher/icu.js';
+import {
+  checkTranslation,
+  conformAst,
+  parseIcu,
+  pluralCategories,
+  printIcu,
+  type IcuAst,
+} from '../../../publisher/icu.js';
 import type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
 
 const FROM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -11,7 +18,8 @@ const MAP: string[] = [];
 for (let i = 0; i < FROM.length; i++) MAP[FROM.charCodeAt(i)] = TO[i];
 
 // Text that other layers interpret (HTML entities, printf conversions, URLs) must survive letter for letter.
-const PROTECTED = /&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]|%%|\b[a-z][a-z0-9+.-]*:\/\/\S+/g;
+const PROTECTED =
+  /&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]|%%|\b[a-z][a-z0-9+.-]*:\/\/\S+/g;
 
 function accentPlain(s: string): string {
   let out = '';
@@ -88,7 +96,10 @@ export class PseudoEngine implements TranslationEngine {
         value = pseudoLocalize(item.source, item.targetLang);
       } catch (e) {
         const err = e as Error;
-        return { id: item.id, error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message };
+        return {
+          id: item.id,
+          error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message,
+        };
       }
       const problem = checkTranslation(item.source, value, item.targetLang);
       return problem ? { id: item.id, error: problem } : { id: item.id, value };

@@ -34,7 +34,11 @@ export interface TranslationEngine {
 
 /** A whole-batch failure; `retryable` is false for answers that will not change by waiting (401, 404, 400). */
 export class EngineUnavailableError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'EngineUnavailableError';
   }

@@ -110,6 +110,11 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const t of ['capture_days', 'request_records', 'fill_pairs', 'fill_jobs', 'translations', 'key_history', 'keys']) await db.schema.dropTableIfExists(t);
-  await db.schema.alterTable('workspaces', (t) => { t.dropColumn('held_mc'); t.dropColumn('spent_month'); t.dropColumn('spent_mc'); });
+  for (const t of ['capture_days', 'request_records', 'fill_pairs', 'fill_jobs', 'translations', 'key_history', 'keys'])
+    await db.schema.dropTableIfExists(t);
+  await db.schema.alterTable('workspaces', (t) => {
+    t.dropColumn('held_mc');
+    t.dropColumn('spent_month');
+    t.dropColumn('spent_mc');
+  });
 }

@@ -20,5 +20,9 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists('project_catalogs');
-  await db.schema.alterTable('keys', (t) => { t.dropColumn('file_key'); t.dropColumn('comment'); t.dropColumn('meta'); });
+  await db.schema.alterTable('keys', (t) => {
+    t.dropColumn('file_key');
+    t.dropColumn('comment');
+    t.dropColumn('meta');
+  });
 }

@@ -40,5 +40,7 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   for (const t of ['publish_days', 'version_snapshots', 'versions']) await db.schema.dropTableIfExists(t);
-  await db.schema.alterTable('projects', (t) => { t.dropColumn('current_version'); });
+  await db.schema.alterTable('projects', (t) => {
+    t.dropColumn('current_version');
+  });
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
-const chunkIds = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500));
+const chunkIds = (ids: string[]) =>
+  Array.from({ length: Math.ceil(ids.length / 500) }, (_, i) => ids.slice(i * 500, i * 500 + 500));
 
 export async function up(db: Knex): Promise<void> {
   // A table of its own, not columns of `projects`: inserting a key or a cell takes a shared lock on its project
@@ -13,7 +14,8 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('changed_at').nullable();
     t.index(['changed_at']);
   });
-  for (const part of chunkIds(await db('projects').pluck('id'))) await db('project_content').insert(part.map((id) => ({ project_id: id, content_rev: 0 })));
+  for (const part of chunkIds(await db('projects').pluck('id')))
+    await db('project_content').insert(part.map((id) => ({ project_id: id, content_rev: 0 })));
   // Snapshots stored once per project and digest: versions name theirs by `versions.digest`, so a restore or a
   // republish of the same content stores nothing again, and a prepared publish stores its own ahead of the mint.
   await db.schema.createTable('snapshot_bodies', (t) => {
@@ -22,7 +24,8 @@ export async function up(db: Knex): Promise<void> {
     t.text('body', 'longtext').notNullable();
     t.primary(['project_id', 'digest']);
   });
-  const rows = await db('version_snapshots as s').join('versions as v', (j) => j.on('v.project_id', 's.project_id').andOn('v.id', 's.version_id'))
+  const rows = await db('version_snapshots as s')
+    .join('versions as v', (j) => j.on('v.project_id', 's.project_id').andOn('v.id', 's.version_id'))
     .select('s.project_id', 'v.digest', 's.body');
   for (const r of rows) await db('snapshot_bodies').insert(r).onConflict(['project_id', 'digest']).ignore();
   await db.schema.dropTable('version_snapshots');
@@ -48,7 +51,8 @@ export async function down(db: Knex): Promise<void> {
     t.text('body', 'longtext').notNullable();
     t.primary(['project_id', 'version_id']);
   });
-  const rows = await db('versions as v').join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
+  const rows = await db('versions as v')
+    .join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
     .select('v.project_id', { version_id: 'v.id' }, 'b.body');
   for (const r of rows) await db('version_snapshots').insert(r);
   await db.schema.dropTable('snapshot_bodies');

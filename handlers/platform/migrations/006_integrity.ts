@@ -4,8 +4,12 @@ import type { Knex } from 'knex';
 // plural forms at four bytes a character (120 KB as ICU, more as JSON), values of a 2 MiB synced file, the
 // format data of its entries. SQLite's TEXT has no such bound, so only MySQL is altered.
 const MEDIUM: Array<[string, string, boolean]> = [
-  ['keys', 'source', false], ['keys', 'forms', true], ['keys', 'meta', true], ['keys', 'file_key', true],
-  ['key_history', 'source', false], ['key_history', 'forms', true],
+  ['keys', 'source', false],
+  ['keys', 'forms', true],
+  ['keys', 'meta', true],
+  ['keys', 'file_key', true],
+  ['key_history', 'source', false],
+  ['key_history', 'forms', true],
   ['translations', 'value', true],
   ['project_catalogs', 'meta', false],
   ['events', 'payload', false],
@@ -37,11 +41,17 @@ export async function up(db: Knex): Promise<void> {
     t.string('manifest_version', 20).nullable();
   });
   // Manifests of earlier versions were written inside the mint: take them as written.
-  await db('projects').whereNotNull('current_version').update({ manifest_version: db.ref('current_version') });
+  await db('projects')
+    .whereNotNull('current_version')
+    .update({ manifest_version: db.ref('current_version') });
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.schema.alterTable('projects', (t) => { t.dropColumn('manifest_version'); });
-  await db.schema.alterTable('versions', (t) => { t.dropColumn('manifest'); });
+  await db.schema.alterTable('projects', (t) => {
+    t.dropColumn('manifest_version');
+  });
+  await db.schema.alterTable('versions', (t) => {
+    t.dropColumn('manifest');
+  });
   await db.schema.dropTable('project_locks');
 }
