@@ -110,7 +110,7 @@ function printNodes(ast: IcuAst, inPlural: boolean, atEnd: boolean): string {
       let j = i + 1;
       while (j < ast.length && ast[j].type === TYPE.literal) j++;
       // Only the message's very end may leave a trailing apostrophe unclosed, hence atEnd for the last run.
-      out += doPrintAST(ast.slice(i, j) as PrinterAst, inPlural, atEnd && j === ast.length);
+      out += doPrintAST(ast.slice(i, j), inPlural, atEnd && j === ast.length);
       i = j;
       continue;
     }

@@ -61,7 +61,7 @@ export function icuToPrintf(text: string, order: string[], style: PrintfStyle, p
     let from = 0;
     for (const m of text.matchAll(SIMPLE_ARGUMENT)) {
       out += text.slice(from, m.index).replace(/%/g, '%%') + `%${position(m[1])}$${style.string}`;
-      from = m.index! + m[0].length;
+      from = m.index + m[0].length;
     }
     return out + text.slice(from).replace(/%/g, '%%');
   }

@@ -91,7 +91,7 @@ export function createClient(opts: ClientOptions): ApiClient {
   const client = createFetchClient<paths>({ baseUrl: opts.baseUrl, fetch: opts.fetch });
   if (opts.apiKey) client.use(bearer(opts.apiKey));
   for (const m of opts.middleware ?? []) client.use(m);
-  return client as ApiClient;
+  return client;
 }
 
 export function createInternalClient(opts: {
@@ -103,7 +103,7 @@ export function createInternalClient(opts: {
   const client = createFetchClient<internalPaths>({ baseUrl: opts.baseUrl, fetch: opts.fetch });
   client.use(bearer(opts.adminToken));
   for (const m of opts.middleware ?? []) client.use(m);
-  return client as InternalClient;
+  return client;
 }
 
 // ------------------------------------------------------------------ typed calls

@@ -2,7 +2,7 @@
 import { contentChanged } from '../platform/content.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { createProject, getProject, projectView } from '../config/projects.js';
-import { createApiKey, type Scope } from '../platform/apikeys.js';
+import { createApiKey } from '../platform/apikeys.js';
 import { parseJson } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
@@ -70,7 +70,7 @@ export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (
 export const internalCreateApiKey: Handler<'internalCreateApiKey'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
-  const scopes = ctx.body.scopes as Scope[];
+  const scopes = ctx.body.scopes;
   const requiresOperationApproval = Boolean(ctx.body.requiresOperationApproval);
   const key = await createApiKey(db, p.id, { scopes, requiresOperationApproval, name: ctx.body.name });
   return { status: 201, body: { ...key, scopes, requiresOperationApproval } };

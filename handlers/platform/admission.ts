@@ -37,7 +37,7 @@ function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admi
   return {
     principal,
     projectMatches,
-    counts: projectMatches && req.rateLimited && hasScope(principal!.scopes, req.scopes),
+    counts: projectMatches && req.rateLimited && hasScope(principal.scopes, req.scopes),
   };
 }
 

@@ -64,7 +64,7 @@ export function openDb(url: string): Knex {
  * up front, and never fails half-way; the hot connection, finding the lock taken, queues on the pool instead.
  */
 function immediateTransactions(db: Knex): Knex {
-  const client = db.client as any;
+  const client = db.client;
   const transaction = client.transaction.bind(client);
   client.transaction = (...args: unknown[]) => {
     const trx = transaction(...args);
@@ -142,8 +142,7 @@ export function isStoreRefusal(err: unknown): boolean {
 }
 
 /** A value longer or larger than its column (MySQL strict mode): only reachable past a limit the spec forgot. */
-export const isTooLong = (err: unknown) =>
-  ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err) as string);
+export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err));
 
 /**
  * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync),
@@ -215,7 +214,7 @@ function hotConnection(db: Knex): Hot | null {
   if (hot === undefined) {
     const file = db.client.config.connection?.filename;
     if (!file || file === ':memory:') return null;
-    const Database = (db.client as any).driver;
+    const Database = db.client.driver;
     const conn = new Database(file);
     conn.pragma('busy_timeout = 0');
     // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
@@ -229,7 +228,7 @@ function hotConnection(db: Knex): Hot | null {
     // One transaction wrapper for the connection's life: better-sqlite3 builds four functions per wrapper.
     hot = { conn, stmts, prepare, transaction: conn.transaction((work: () => unknown) => work()) };
     hotConnections.set(db, hot);
-    const client = db.client as any;
+    const client = db.client;
     const destroy = client.destroy.bind(client);
     client.destroy = (cb?: any) => {
       conn.close();
@@ -253,12 +252,12 @@ async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction 
       if (!isBusy(err)) throw err;
     }
   }
-  const conn = await (db.client as any).acquireConnection();
+  const conn = await db.client.acquireConnection();
   try {
     const prepare: Prepare = (sql) => conn.prepare(sql);
     return transaction ? conn.transaction(() => work(prepare)).immediate() : work(prepare);
   } finally {
-    await (db.client as any).releaseConnection(conn);
+    await db.client.releaseConnection(conn);
   }
 }
 

@@ -35,7 +35,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   const read = () => {
     const file = readSyncFile(ctx.body, project.base_lang);
     const opts = {
-      onConflict: (ctx.body.onConflict ?? 'server') as 'server' | 'file',
+      onConflict: ctx.body.onConflict ?? 'server',
       pulledAt: ctx.body.pulledAt ? parseInstant(ctx.body.pulledAt, 'pulledAt') : null,
       baseOnly: !REGISTRY[file.format].multiLanguage,
     };

@@ -85,7 +85,7 @@ function contentToText(raw: string): { text: string; cdata: boolean; quoted: boo
     } else {
       text += m[0];
     }
-    from = m.index! + m[0].length;
+    from = m.index + m[0].length;
   }
   text += unescapeAndroid(decodeEntities(raw.slice(from)), quoted);
   return { text, cdata, quoted: quoted.value };

@@ -50,7 +50,7 @@ export const format: FormatModule = {
       sourceLanguage: locale,
       language: locale,
       entries,
-      meta: layoutOf(text) as unknown as Record<string, unknown>,
+      meta: layoutOf(text),
     };
   },
 

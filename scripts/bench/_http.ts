@@ -13,7 +13,7 @@ export async function spawnServer(
   });
   const info = await new Promise<any>((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       buf += d;
       // Only a complete line: the READY payload can span several chunks.
       const m = /^READY (.*)\n/m.exec(buf);

@@ -43,9 +43,9 @@ async function startProcess(env: Record<string, string>): Promise<Proc> {
       LOG_LEVEL: 'silent',
     },
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   let stderr = '';
-  child.stderr!.on('data', (d) => {
+  child.stderr.on('data', (d) => {
     stderr += d;
   });
   const base = `http://127.0.0.1:${port}/v1`;

@@ -192,7 +192,7 @@ test('pseudo: every output passes the ICU gate, bad sources are per-item errors'
   for (const [i, o] of out.entries()) {
     if (o.id.startsWith('bad')) continue;
     t.is(o.error, undefined, `${o.id}: ${o.error}`);
-    t.is(checkTranslation(items[i].source, o.value!, items[i].targetLang), null, o.value!);
+    t.is(checkTranslation(items[i].source, o.value!, items[i].targetLang), null, o.value);
     t.is(conformPlurals(o.value!, items[i].targetLang), o.value!, 'already conformed');
   }
   t.regex(out.at(-2)!.error ?? '', /invalid language tag/);
@@ -390,9 +390,9 @@ test('openai: 500 three times then success; four times is a retryable batch fail
 
   fake.setHandler(e500);
   const err = await t.throwsAsync(engine.translate([item('a', 'Save')]), { instanceOf: EngineUnavailableError });
-  t.true(err!.retryable);
-  t.is(err!.status, 500);
-  t.regex(err!.message, /after 4 attempts: HTTP 500: fake error 500/);
+  t.true(err.retryable);
+  t.is(err.status, 500);
+  t.regex(err.message, /after 4 attempts: HTTP 500: fake error 500/);
   t.is(fake.requests.length, 8);
 });
 
@@ -400,9 +400,9 @@ test('openai: 401 fails at once, not retryable, and never echoes the key', async
   const fake = await withFake(t, () => errorReply(401, {}, 'Incorrect API key provided'));
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, apiKey: 'sk-secret-999' });
   const err = await t.throwsAsync(engine.translate([item('a', 'Save')]), { instanceOf: EngineUnavailableError });
-  t.false(err!.retryable);
-  t.is(err!.status, 401);
-  t.false(err!.message.includes('sk-secret-999'));
+  t.false(err.retryable);
+  t.is(err.status, 401);
+  t.false(err.message.includes('sk-secret-999'));
   t.is(fake.requests.length, 1);
 });
 
@@ -413,8 +413,8 @@ test('openai: a slow endpoint times out per attempt and the batch fails', async 
   const t0 = Date.now();
   const err = await t.throwsAsync(engine.translate([item('a', 'Save')]), { instanceOf: EngineUnavailableError });
   t.true(Date.now() - t0 < 2900, 'both attempts gave up before the first answer would have come');
-  t.regex(err!.message, /no answer within 500 ms/);
-  t.true(err!.retryable);
+  t.regex(err.message, /no answer within 500 ms/);
+  t.true(err.retryable);
   t.is(fake.requests.length, 2);
 });
 
@@ -423,8 +423,8 @@ test('openai: an endpoint that is down is a retryable batch failure', async (t) 
   await fake.close();
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, maxAttempts: 2 });
   const err = await t.throwsAsync(engine.translate([item('a', 'Save')]), { instanceOf: EngineUnavailableError });
-  t.regex(err!.message, /network error/);
-  t.true(err!.retryable);
+  t.regex(err.message, /network error/);
+  t.true(err.retryable);
 });
 
 test('openai: a server refusing json_schema gets json_object instead', async (t) => {

@@ -46,7 +46,7 @@ const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
 const isInvalid = (t: import('ava').ExecutionContext, fn: () => unknown, message?: RegExp) => {
   const err = t.throws(fn, { instanceOf: FormatError });
   t.is(err?.code, 'invalid_argument');
-  if (message) t.regex(err!.message, message);
+  if (message) t.regex(err.message, message);
 };
 
 test('the fixture list covers every file of the corpus', (t) => {
@@ -205,7 +205,7 @@ test('xcstrings: fixtures re-rendered from stored values (no state, meta through
       if (e.meta) e.meta = JSON.parse(JSON.stringify(e.meta));
       for (const [lang, v] of Object.entries(e.values)) {
         const { state: _state, ...stateless } = v;
-        e.values[lang] = stateless as typeof v;
+        e.values[lang] = stateless;
       }
     }
     t.is(FORMATS.xcstrings.render(c, { languages: catalogLanguages(c), baseLanguage: 'en' }), read(rel), rel);
@@ -510,7 +510,7 @@ test('android_xml: escapes, plurals, translatable="false", string-array, CDATA a
     (generic.values.und as { text: string }).text,
     '\n\t\t<p>Aucune autre information disponible concernant le problème ou l’erreur.</p>\n\t',
   );
-  t.true(generic.meta!.cdata as boolean);
+  t.true(generic.meta!.cdata);
 
   const out = FORMATS.android_xml.render(
     {

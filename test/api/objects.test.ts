@@ -351,7 +351,7 @@ for (const kind of KINDS) {
     const stale = await call(getManifest, ctxFor(store, { projectId }, { 'if-none-match': '"stale"' }));
     t.is(stale.status, 200);
     const err = await t.throwsAsync(call(getManifest, ctxFor(store, { projectId: '..' })), { instanceOf: ApiError });
-    t.is((err as ApiError).status, 404);
+    t.is(err.status, 404);
   });
 
   test(`${kind}: getBundle serves immutable objects and refuses path tricks with 404`, async (t) => {
@@ -390,8 +390,8 @@ for (const kind of KINDS) {
         { instanceOf: ApiError },
         JSON.stringify(params),
       );
-      t.is((err as ApiError).status, 404);
-      t.is((err as ApiError).code, 'not_found');
+      t.is(err.status, 404);
+      t.is(err.code, 'not_found');
     }
   });
 }

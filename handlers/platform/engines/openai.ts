@@ -354,7 +354,7 @@ export class OpenAIEngine implements TranslationEngine {
         maxTimeout: 30_000,
         randomize: true,
         onFailedAttempt: async (e) => {
-          last = e as unknown as AttemptFailed;
+          last = e;
           if (e.retriesLeft > 0 && last.retryAfterMs) await sleep(last.retryAfterMs);
         },
       });

@@ -36,7 +36,7 @@ function accent(s: string): string {
   let last = 0;
   for (const m of s.matchAll(PROTECTED)) {
     out += accentPlain(s.slice(last, m.index)) + m[0];
-    last = m.index! + m[0].length;
+    last = m.index + m[0].length;
   }
   return out + accentPlain(s.slice(last));
 }
