@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { objectKeys } from '../../handlers/platform/objects.js';
+import type { operations as InternalOps } from '../../generated/internal.js';
 import { ADMIN_TOKEN, testDatabase } from '../helpers/service.js';
+import type { InternalSchemas, Reply, Schemas } from '../helpers/typed.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -77,11 +79,12 @@ function kill9(p: Proc): Promise<void> {
   });
 }
 
-const json = (url: string, init: RequestInit = {}, token = ADMIN_TOKEN) =>
+/** The answer's status and JSON body (null when it has none), read as `T`. */
+const json = <T>(url: string, init: RequestInit = {}, token = ADMIN_TOKEN) =>
   fetch(url, {
     ...init,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
-  }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+  }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as T }));
 
 /** Polls the manifest file every millisecond; resolves with its versionId once it names another than `than`. */
 function manifestChange(file: string, than: string | null, signal: { stop: boolean }): Promise<string | null> {
@@ -90,7 +93,7 @@ function manifestChange(file: string, than: string | null, signal: { stop: boole
       if (signal.stop) return resolve(null);
       try {
         statSync(file);
-        const v = JSON.parse(readFileSync(file, 'utf8')).versionId;
+        const v = (JSON.parse(readFileSync(file, 'utf8')) as Schemas['Manifest']).versionId;
         if (v !== than) return resolve(v);
       } catch {
         /* not there yet, or mid-rename */
@@ -107,11 +110,11 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
   const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
   let proc = await startProcess(env);
   try {
-    const ws = await json(`${proc.internal}/workspaces`, {
+    const ws = await json<InternalSchemas['Workspace']>(`${proc.internal}/workspaces`, {
       method: 'POST',
       body: JSON.stringify({ name: 'Crash', creditsMc: 10_000_000 }),
     });
-    const project = await json(`${proc.internal}/projects`, {
+    const project = await json<InternalSchemas['Project']>(`${proc.internal}/projects`, {
       method: 'POST',
       body: JSON.stringify({
         workspaceId: ws.body.workspaceId,
@@ -121,10 +124,13 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
       }),
     });
     const projectId = project.body.projectId;
-    const key = await json(`${proc.internal}/projects/${projectId}/api-keys`, {
-      method: 'POST',
-      body: JSON.stringify({ scopes: ['admin'] }),
-    });
+    const key = await json<Reply<InternalOps['internalCreateApiKey'], 201>>(
+      `${proc.internal}/projects/${projectId}/api-keys`,
+      {
+        method: 'POST',
+        body: JSON.stringify({ scopes: ['admin'] }),
+      },
+    );
     const apiKey = key.body.apiKey;
     const units = Array.from({ length: 300 }, (_, i) => ({ source: `Crash test string ${i}` }));
     t.is(
@@ -142,11 +148,13 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
 
     const check = async (label: string) => {
       // A restart catches the manifest up with the database (repair on start); give it a moment.
-      let meta: any;
-      let manifest: any;
+      let meta!: Schemas['ProjectMeta'];
+      let manifest: Schemas['Manifest'] | null = null;
       for (let i = 0; i < 100; i++) {
-        meta = (await json(`${proc.base}/projects/${projectId}/meta`, {}, apiKey)).body;
-        manifest = await fetch(`${proc.delivery}/projects/${projectId}/manifest`).then((r) => (r.ok ? r.json() : null));
+        meta = (await json<Schemas['ProjectMeta']>(`${proc.base}/projects/${projectId}/meta`, {}, apiKey)).body;
+        manifest = await fetch(`${proc.delivery}/projects/${projectId}/manifest`).then((r) =>
+          r.ok ? (r.json() as Promise<Schemas['Manifest']>) : null,
+        );
         if ((manifest?.versionId ?? null) === meta.currentVersion) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -158,7 +166,7 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
         );
         t.is(pulled.status, 200, `${label}: the version delivery names pulls`);
       }
-      return meta.currentVersion as string | null;
+      return meta.currentVersion;
     };
 
     let current: string | null = null;
@@ -178,7 +186,11 @@ test('kill -9 while publishing never leaves delivery naming a version the databa
       await publish;
       proc = await startProcess(env);
       const now = await check(`trial ${trial}`);
-      const next = await json(`${proc.base}/projects/${projectId}/publish`, { method: 'POST', body: '{}' }, apiKey);
+      const next = await json<Schemas['PublishResult']>(
+        `${proc.base}/projects/${projectId}/publish`,
+        { method: 'POST', body: '{}' },
+        apiKey,
+      );
       t.is(next.status, 201, `trial ${trial}: the next publish mints`);
       if (now)
         t.true(

@@ -8,7 +8,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
-import { pollJob } from '../helpers/typed.js';
+import { pollJob, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -29,7 +29,8 @@ const record = (p: TestProject, requestId: string, client = p.client) =>
   client.GET('/projects/{projectId}/requests/{requestId}', { params: { path: { projectId: p.projectId, requestId } } });
 const runDue = (now?: number) =>
   svc.admin.POST('/jobs/run-due', { body: now ? { now: new Date(now).toISOString() } : {} });
-const workspace = async (p: TestProject) => svc.service.app.db('workspaces').where({ id: p.workspaceId }).first();
+const workspace = async (p: TestProject) =>
+  (await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first())!;
 const count = async (table: string, where: Record<string, unknown>) =>
   Number((await svc.service.app.db(table).where(where).count({ n: '*' }))[0].n);
 
@@ -136,11 +137,12 @@ test.serial('requestId: the same id and body replays the first answer byte for b
   const second = await rawPush(p, { requestId: 'req-1', units: [{ source: 'Idempotent' }] });
   t.is(second.status, 200);
   t.is(second.text, first.text);
-  t.truthy(JSON.parse(first.text).trackingToken);
+  const answer = JSON.parse(first.text) as Schemas['TranslateResult'];
+  t.truthy(answer.trackingToken);
   t.is(await count('keys', { project_id: p.projectId }), keys);
   t.is(await count('fill_jobs', { project_id: p.projectId }), 1);
   const rec = (await record(p, 'req-1')).data!;
-  t.like(rec, { state: 'done', status: 200, trackingToken: JSON.parse(first.text).trackingToken });
+  t.like(rec, { state: 'done', status: 200, trackingToken: answer.trackingToken });
   t.deepEqual(rec.response, JSON.parse(first.text));
   const mismatch = await push(p, { units: [{ source: 'Something else' }], requestId: 'req-1' });
   t.is(mismatch.response.status, 409);
@@ -156,7 +158,7 @@ test.serial('20 concurrent requests with one requestId have exactly one effect',
   t.true(ok.every((r) => r.text === ok[0].text));
   for (const r of results.filter((x) => x.status !== 200)) {
     t.is(r.status, 409);
-    const b = JSON.parse(r.text);
+    const b = JSON.parse(r.text) as Schemas['RequestInProgressError'];
     t.is(b.error, 'request_in_progress');
     t.truthy(Date.parse(b.leaseUntil));
   }
@@ -174,7 +176,7 @@ test.serial(
     const other = svc.client(await createTestKey(svc, p.projectId, ['read']));
     t.deepEqual((await record(p, 'rec-1', other)).data, { state: 'unknown' }, 'another key does not see it');
     const db = svc.service.app.db;
-    const row = await db('request_records').where({ request_id: 'rec-1' }).first();
+    const row = (await db('request_records').where({ request_id: 'rec-1' }).first())!;
     await db('request_records')
       .where({ request_id: 'rec-1' })
       .update({ closed_at: Number(row.closed_at) - 25 * 3600_000 });

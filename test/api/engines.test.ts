@@ -260,11 +260,12 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   const req = fake.requests[0];
   t.is(req.url, '/v1/chat/completions');
   t.is(req.headers.authorization, 'Bearer sk-test-123');
-  t.is(req.body.model, 'test-model');
-  t.is(req.body.response_format.type, 'json_schema');
-  t.true(req.body.response_format.json_schema.strict);
-  t.deepEqual(req.body.response_format.json_schema.schema.required, ['translations']);
-  const prompt = req.body.messages.map((m: { content: string }) => m.content).join('\n');
+  const body = req.body!;
+  t.is(body.model, 'test-model');
+  t.is(body.response_format.type, 'json_schema');
+  t.true(body.response_format.json_schema!.strict);
+  t.deepEqual(body.response_format.json_schema!.schema.required, ['translations']);
+  const prompt = body.messages.map((m) => m.content).join('\n');
   for (const needle of [
     'key.a',
     'context of b',
@@ -436,8 +437,8 @@ test('openai: a server refusing json_schema gets json_object instead', async (t)
   );
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url });
   t.deepEqual(await engine.translate([item('a', 'Save')]), [{ id: 'a', value: 'pl: Save' }]);
-  t.is(fake.requests[0].body.response_format.type, 'json_schema');
-  t.deepEqual(fake.requests[1].body.response_format, { type: 'json_object' });
+  t.is(fake.requests[0].body!.response_format.type, 'json_schema');
+  t.deepEqual(fake.requests[1].body!.response_format, { type: 'json_object' });
 });
 
 test('openai: concurrent translate() calls share the in-flight bound', async (t) => {

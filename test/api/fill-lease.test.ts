@@ -74,10 +74,10 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
     summary: { total, translated: total, pending: 0, failed: 0 },
   });
 
-  const w = await db('workspaces').where({ id: p.workspaceId }).first();
+  const w = (await db('workspaces').where({ id: p.workspaceId }).first())!;
   t.is(Number(w.balance_mc), credits - cost, 'charged exactly once');
   t.is(Number(w.held_mc), 0);
-  const fillJob = await db('fill_jobs').where({ tracking_token: push.trackingToken }).first();
+  const fillJob = (await db('fill_jobs').where({ tracking_token: push.trackingToken! }).first())!;
   t.is(Number(fillJob.charged_mc), cost);
   t.is(Number(fillJob.held_mc), 0);
   t.deepEqual(
@@ -87,14 +87,19 @@ test.serial('a worker whose lease was taken over commits nothing: the job is cha
   const rows = await db('translations')
     .join('keys', 'keys.id', 'translations.key_id')
     .where('keys.project_id', p.projectId)
-    .select('keys.source', 'translations.lang', 'translations.status', 'translations.value');
+    .select<{ source: string; lang: string; status: string; value: string | null }[]>(
+      'keys.source',
+      'translations.lang',
+      'translations.status',
+      'translations.value',
+    );
   t.is(rows.length, total, 'no duplicate or lost values');
   t.true(rows.every((r) => r.status === 'translated' && r.value === `${r.lang}: ${r.source}`));
 
   // The queue row was finished by worker #2 (its simulated clock), not overwritten by worker #1.
   const job = (await db('jobs').where({ kind: 'fill' }).select()).find(
-    (j) => JSON.parse(j.payload).jobId === Number(fillJob.id),
-  );
+    (j) => (JSON.parse(j.payload) as { jobId: number }).jobId === Number(fillJob.id),
+  )!;
   t.like(
     { ...job, attempts: Number(job.attempts), finished_at: Number(job.finished_at) },
     { state: 'done', attempts: 2, finished_at: later, last_error: null },

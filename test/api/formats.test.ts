@@ -6,6 +6,12 @@ import path from 'node:path';
 import { FormatError, type Catalog, type FormatId } from '../../publisher/catalog.js';
 import { FORMATS, detectFormat, getFormat } from '../../publisher/formats/index.js';
 import { catalogLanguages } from '../../publisher/formats/xcstrings.js';
+import type { XcStrings } from '../helpers/xcstrings.js';
+
+/** A nested_json file: strings at the leaves. */
+interface JsonTree {
+  [key: string]: string | JsonTree;
+}
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 
@@ -157,9 +163,9 @@ test('xcstrings: substitutions become ICU plurals and render back to the same st
     state: 'translated',
   };
   const out = FORMATS.xcstrings.render(c, { languages: ['en', 'de'], baseLanguage: 'en' });
-  const de = JSON.parse(out).strings['substitutions_example.string'].localizations.de;
-  t.is(de.stringUnit.value, '%1$@! Es %#@total.strings@ und %#@remaining.strings@ übrig');
-  t.deepEqual(de.substitutions['total.strings'], {
+  const de = (JSON.parse(out) as XcStrings).strings['substitutions_example.string'].localizations.de;
+  t.is(de.stringUnit!.value, '%1$@! Es %#@total.strings@ und %#@remaining.strings@ übrig');
+  t.deepEqual(de.substitutions!['total.strings'], {
     argNum: 2,
     formatSpecifier: 'lld',
     variations: {
@@ -169,7 +175,7 @@ test('xcstrings: substitutions become ICU plurals and render back to the same st
       },
     },
   });
-  t.deepEqual(Object.keys(de.substitutions['remaining.strings'].variations.plural), ['one', 'other']);
+  t.deepEqual(Object.keys(de.substitutions!['remaining.strings'].variations.plural), ['one', 'other']);
   t.deepEqual(FORMATS.xcstrings.parse(out).entries[0].values.de, e.values.de);
 });
 
@@ -181,8 +187,8 @@ test('xcstrings: device variations are kept; the other device carries the value 
   t.truthy((device.meta!.raw as Record<string, unknown>).en);
 
   device.values.en = { kind: 'text', text: 'Touch to open', state: 'translated' };
-  const out = JSON.parse(FORMATS.xcstrings.render(c, { languages: ['en'], baseLanguage: 'en' }));
-  t.deepEqual(out.strings['String.Device'].localizations.en.variations.device, {
+  const out = JSON.parse(FORMATS.xcstrings.render(c, { languages: ['en'], baseLanguage: 'en' })) as XcStrings;
+  t.deepEqual(out.strings['String.Device'].localizations.en.variations!.device, {
     mac: { stringUnit: { state: 'translated', value: 'Click to open' } },
     other: { stringUnit: { state: 'translated', value: 'Touch to open' } },
   });
@@ -192,7 +198,7 @@ test('xcstrings: values handed back under project codes (lowercase) still meet t
   const c = FORMATS.xcstrings.parse(read('xcstrings/xcstrings-tool-Variations.xcstrings'));
   const device = c.entries.find((e) => e.fileKey === 'String.Device')!;
   // What a store round trip gives: meta as parsed (JSON), values keyed by the project's normalized codes.
-  device.meta = JSON.parse(JSON.stringify(device.meta));
+  device.meta = JSON.parse(JSON.stringify(device.meta)) as typeof device.meta;
   device.values = { EN: device.values.en };
   const out = FORMATS.xcstrings.render(c, { languages: ['en'], baseLanguage: 'en' });
   t.is(out, read('xcstrings/xcstrings-tool-Variations.xcstrings'));
@@ -202,7 +208,7 @@ test('xcstrings: fixtures re-rendered from stored values (no state, meta through
   for (const rel of BYTE_IDENTICAL.filter((r) => r.startsWith('xcstrings/'))) {
     const c = FORMATS.xcstrings.parse(read(rel));
     for (const e of c.entries) {
-      if (e.meta) e.meta = JSON.parse(JSON.stringify(e.meta));
+      if (e.meta) e.meta = JSON.parse(JSON.stringify(e.meta)) as typeof e.meta;
       for (const [lang, v] of Object.entries(e.values)) {
         const { state: _state, ...stateless } = v;
         e.values[lang] = stateless;
@@ -231,7 +237,7 @@ test('xcstrings: new keys sort the way Xcode sorts them, other objects by code p
     meta: { shouldTranslate: false },
   });
   const out = FORMATS.xcstrings.render(c, { languages: ['en', 'zh-hant', 'pt-br'], baseLanguage: 'en' });
-  const parsed = JSON.parse(out);
+  const parsed = JSON.parse(out) as XcStrings;
   t.deepEqual(Object.keys(parsed), ['sourceLanguage', 'strings', 'version']);
   t.deepEqual(Object.keys(parsed.strings), ['*x*', '%lld found', 'a', 'b', 'B upper', 'Key2', 'Key10', 'n']);
   t.deepEqual(Object.keys(parsed.strings.a.localizations), ['en', 'pt-BR', 'zh-Hant']);
@@ -303,7 +309,7 @@ test('nested_json keeps the file key order and nesting; new keys join their grou
   );
   t.is(FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' }), text);
   c.entries.push({ fileKey: 'z.c', values: { en: { kind: 'text', text: 'C' } } });
-  const out = JSON.parse(FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' }));
+  const out = JSON.parse(FORMATS.nested_json.render(c, { languages: ['en'], baseLanguage: 'en' })) as JsonTree;
   t.deepEqual(Object.keys(out), ['z', 'm', 'a']);
   t.deepEqual(Object.keys(out.z), ['b', 'a', 'c']);
 });

@@ -15,13 +15,14 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
+import { json, type ApiError, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
-const logLines: any[] = [];
+const logLines: { level: number }[] = [];
 test.before(async () => {
   const sink = new Writable({
     write(chunk, _enc, done) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(l));
+      for (const l of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(l) as { level: number });
       done();
     },
   });
@@ -33,7 +34,8 @@ test.after.always(async () => {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const runDue = (now?: string) => svc.admin.POST('/jobs/run-due', { body: now ? { now } : {} });
-const api = (p: TestProject, method: string, route: string, body?: unknown) =>
+/** The answer's status and JSON body (null when it has none), read as `T`: a refusal unless the call says what else. */
+const api = <T = ApiError>(p: TestProject, method: string, route: string, body?: unknown) =>
   fetch(`${svc.baseUrl}/projects/${p.projectId}${route}`, {
     method,
     headers: {
@@ -41,11 +43,21 @@ const api = (p: TestProject, method: string, route: string, body?: unknown) =>
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+  }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as T }));
 const keyCount = async (p: TestProject) =>
-  Number((await svc.service.app.db('keys').where({ project_id: p.projectId }).count({ n: '*' }))[0].n);
+  Number(
+    (await svc.service.app.db('keys').where({ project_id: p.projectId }).count<{ n: number | string }[]>({ n: '*' }))[0]
+      .n,
+  );
 const balance = async (p: TestProject) =>
-  Number((await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first('balance_mc', 'held_mc')).held_mc);
+  Number(
+    (
+      await svc.service.app
+        .db('workspaces')
+        .where({ id: p.workspaceId })
+        .first<{ balance_mc: number; held_mc: number }>('balance_mc', 'held_mc')
+    ).held_mc,
+  );
 const errorsLogged = () => logLines.filter((l) => l.level >= 50);
 
 /** Sends raw bytes and collects what comes back until the server closes (or `ms` pass). */
@@ -53,8 +65,8 @@ function rawHttp(request: string, ms = 15_000): Promise<{ text: string; closed: 
   return new Promise((resolve) => {
     const socket = net.connect(svc.service.main.info.port as number, '127.0.0.1', () => socket.write(request));
     let text = '';
-    socket.on('data', (d) => {
-      text += d;
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
     });
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -67,7 +79,7 @@ function rawHttp(request: string, ms = 15_000): Promise<{ text: string; closed: 
     }, ms);
   });
 }
-const jsonOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+const jsonOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as ApiError;
 
 test('a dryRun in array or object form is refused, and nothing runs for real', async (t) => {
   const p = await createTestProject(svc);
@@ -85,7 +97,7 @@ test('a dryRun in array or object form is refused, and nothing runs for real', a
       body: JSON.stringify({ units: [{ source: 'Spend me' }] }),
     });
     t.is(r.status, 400, q);
-    t.is((await r.json()).error, 'invalid_argument', q);
+    t.is((await json<ApiError>(r)).error, 'invalid_argument', q);
   }
   t.is(await keyCount(p), 0);
   t.is(await balance(p), before, 'no credit held');
@@ -104,7 +116,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
     other: wide('𠀅'),
   };
   const maxKey = `k${'a'.repeat(253)}z`;
-  const ok = await api(p, 'POST', '/translate', {
+  const ok = await api<Schemas['TranslateResult']>(p, 'POST', '/translate', {
     units: [
       { forms, ctx: 'c'.repeat(2000) },
       { source: 'Longest key', key: maxKey },
@@ -112,7 +124,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
   });
   t.is(ok.status, 200, JSON.stringify(ok.body).slice(0, 300));
   t.deepEqual(
-    ok.body.units.map((u: any) => u.outcome),
+    ok.body.units.map((u) => u.outcome),
     ['created', 'created'],
   );
   t.is(ok.body.units[1].key, maxKey);
@@ -128,15 +140,18 @@ test('values the API accepts are stored whole; longer free text is refused with 
   );
   t.is(read.status, 200, 'a key of the longest accepted name reads back');
   // Other tests of this file run jobs too: the fill may be theirs to finish.
-  let poll = await api(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
+  let poll = await api<Schemas['TranslationPoll']>(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
   for (let i = 0; i < 50 && poll.body.status !== 'done'; i++) {
     await runDue();
-    poll = await api(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
+    poll = await api<Schemas['TranslationPoll']>(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
   }
   t.like(poll.body, { status: 'done', summary: { pending: 0, failed: 0 } });
-  const ar = await svc.service.app.db('translations').where({ project_id: p.projectId, lang: 'ar' }).select('value');
+  const ar = await svc.service.app
+    .db('translations')
+    .where({ project_id: p.projectId, lang: 'ar' })
+    .select<{ value: string | null }[]>('value');
   t.true(
-    ar.every((r: any) => r.value && !r.value.endsWith('\uFFFD')),
+    ar.every((r) => r.value && !r.value.endsWith('\uFFFD')),
     'the fill stored its long values',
   );
 
@@ -186,7 +201,12 @@ test('values the API accepts are stored whole; longer free text is refused with 
   });
   t.is(synced.status, 200);
   t.is(
-    (await svc.service.app.db('keys').where({ project_id: p.projectId, file_key: long }).first())?.source,
+    (
+      await svc.service.app
+        .db('keys')
+        .where({ project_id: p.projectId, file_key: long })
+        .first<{ source: string } | undefined>()
+    )?.source,
     'A long key',
   );
 });
@@ -196,7 +216,7 @@ test('concurrent publishes of one project take consecutive numbers, and delivery
   await api(p, 'POST', '/translate', { units: [{ source: 'Hello' }] });
   await runDue();
   const answers = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => api(p, 'POST', '/publish', { label: `race ${i}` })),
+    Array.from({ length: 10 }, (_, i) => api<Schemas['PublishResult']>(p, 'POST', '/publish', { label: `race ${i}` })),
   );
   t.deepEqual(
     answers.map((a) => a.status),
@@ -205,10 +225,10 @@ test('concurrent publishes of one project take consecutive numbers, and delivery
   );
   const ns = answers.map((a) => Number(a.body.versionId.split('.').pop())).sort((a, b) => a - b);
   t.deepEqual(ns, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-  const meta = await api(p, 'GET', '/meta');
-  const manifest = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
-  t.is(manifest.versionId, meta.body.currentVersion);
-  t.is(meta.body.currentVersion.split('.').pop(), '10');
+  const meta = await api<Schemas['ProjectMeta']>(p, 'GET', '/meta');
+  const manifest = await json<Schemas['Manifest']>(await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`));
+  t.is(manifest.versionId, meta.body.currentVersion!);
+  t.is(meta.body.currentVersion!.split('.').pop(), '10');
   // 25 more at once: the daily cap of 30 holds exactly, and every answer is a documented one.
   const more = await Promise.all(Array.from({ length: 25 }, () => api(p, 'POST', '/publish')));
   const statuses = more.map((a) => a.status);
@@ -223,7 +243,7 @@ test('concurrent identical publishes with skipIfIdentical mint one version', asy
   await api(p, 'POST', '/translate', { units: [{ source: 'Once' }] });
   await runDue();
   const answers = await Promise.all(
-    Array.from({ length: 6 }, () => api(p, 'POST', '/publish', { skipIfIdentical: true })),
+    Array.from({ length: 6 }, () => api<Schemas['PublishResult']>(p, 'POST', '/publish', { skipIfIdentical: true })),
   );
   t.is(answers.filter((a) => a.status === 201).length, 1);
   t.is(answers.filter((a) => a.status === 200 && a.body.unchanged === true).length, 5);
@@ -233,7 +253,10 @@ test('concurrent whole-catalog syncs are serialized: one file wins whole, as in 
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   const same = await Promise.all(
     Array.from({ length: 10 }, () =>
-      api(p, 'POST', '/sync', { contentBase64: b64('{"title":"Title","save":"Save"}'), fileName: 'en.json' }),
+      api<Schemas['SyncResult']>(p, 'POST', '/sync', {
+        contentBase64: b64('{"title":"Title","save":"Save"}'),
+        fileName: 'en.json',
+      }),
     ),
   );
   t.deepEqual(
@@ -259,7 +282,7 @@ test('concurrent whole-catalog syncs are serialized: one file wins whole, as in 
     .db('keys')
     .where({ project_id: p.projectId })
     .andWhere('enabled', true)
-    .pluck('name');
+    .pluck<string[]>('name');
   t.is(enabled.length, 1, `one catalog is the project's whole catalog: ${enabled.join(', ')}`);
 });
 
@@ -267,7 +290,7 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Hello' }] });
   await runDue();
-  const first = await api(p, 'POST', '/publish');
+  const first = await api<Schemas['PublishResult']>(p, 'POST', '/publish');
   t.is(first.status, 201);
   // A folder where the manifest file goes: the folder store's rename over it fails (EISDIR), a real refusal.
   const manifestFile = path.join(svc.service.app.config.dataDir, 'objects', objectKeys.manifest(p.projectId));
@@ -278,7 +301,7 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
   t.is(second.status, 503);
   t.is(second.body.error, 'unavailable');
   t.regex(second.body.message, /was minted/);
-  const meta = await api(p, 'GET', '/meta');
+  const meta = await api<Schemas['ProjectMeta']>(p, 'GET', '/meta');
   t.not(meta.body.currentVersion, first.body.versionId, 'the version was minted');
   t.is(
     (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).status,
@@ -287,14 +310,19 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
   );
   await runDue();
   t.not(
-    (await svc.service.app.db('projects').where({ id: p.projectId }).first('manifest_version')).manifest_version,
+    (
+      await svc.service.app
+        .db('projects')
+        .where({ id: p.projectId })
+        .first<{ manifest_version: string | null }>('manifest_version')
+    ).manifest_version,
     meta.body.currentVersion,
     'still refused',
   );
   rmSync(manifestFile, { recursive: true });
   await runDue();
-  const manifest = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
-  t.is(manifest.versionId, meta.body.currentVersion);
+  const manifest = await json<Schemas['Manifest']>(await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`));
+  t.is(manifest.versionId, meta.body.currentVersion!);
   const bundle = await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/${manifest.bundles.de.url}`);
   t.is(bundle.status, 200);
 });
@@ -310,7 +338,7 @@ test('malformed delivery paths are 404 without an error logged', async (t) => {
   ]) {
     const r = await fetch(`${svc.deliveryUrl}${url}`);
     t.is(r.status, 404, url.slice(0, 80));
-    t.is((await r.json()).error, 'not_found');
+    t.is((await json<ApiError>(r)).error, 'not_found');
   }
   t.is(errorsLogged().length, before);
 });
@@ -335,7 +363,7 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
   const replay = await api(p, 'POST', '/translate', body);
   t.is(replay.status, 503);
   t.is(replay.body.error, 'unavailable');
-  const record = await api(p, 'GET', '/requests/orphan-1');
+  const record = await api<Schemas['RequestRecord']>(p, 'GET', '/requests/orphan-1');
   t.like(record.body, { state: 'failed', status: 503, orphaned: true, body: { error: 'unavailable' } });
 });
 
@@ -384,7 +412,7 @@ test('requests the scope refuses do not spend the project rate budget', async (t
           .db('rate_windows')
           .where({ project_id: p.projectId })
           .andWhere('window_start', '>=', start)
-          .sum({ n: 'count' })
+          .sum<{ n: number | string | null }[]>({ n: 'count' })
       )[0].n ?? 0,
     );
   const before = await count();

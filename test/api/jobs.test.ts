@@ -27,9 +27,11 @@ test.serial('a job runs when due, judged by the simulated clock of run-due', asy
   const { db } = svc.service.app;
   const q = new JobQueue(db);
   const seen: number[] = [];
-  q.register('test.later', async ({ payload, now }) => {
-    seen.push(payload.n);
-    t.true(now >= payload.at);
+  q.register('test.later', ({ payload, now }) => {
+    const { n, at } = payload as { n: number; at: number };
+    seen.push(n);
+    t.true(now >= at);
+    return Promise.resolve();
   });
   const at = Date.now() + 3_600_000;
   await q.enqueue(db, 'test.later', { n: 1, at }, { runAt: at });
@@ -37,28 +39,28 @@ test.serial('a job runs when due, judged by the simulated clock of run-due', asy
   t.deepEqual(seen, []);
   t.deepEqual(await q.runDue(at), { ran: 1, failed: 0 });
   t.deepEqual(seen, [1]);
-  t.is((await db('jobs').where({ kind: 'test.later' }).first()).state, 'done');
+  t.is((await db('jobs').where({ kind: 'test.later' }).first())!.state, 'done');
 });
 
 test.serial('a failing job is retried with backoff, then marked failed', async (t) => {
   const { db } = svc.service.app;
   const q = new JobQueue(db);
   let calls = 0;
-  q.register('test.flaky', async () => {
+  q.register('test.flaky', () => {
     calls++;
-    throw new Error('boom');
+    return Promise.reject(new Error('boom'));
   });
   const now = Date.now();
   const id = await q.enqueue(db, 'test.flaky', {}, { maxAttempts: 2, now });
   await q.runDue(now);
-  let row = await db('jobs').where({ id }).first();
+  let row = (await db('jobs').where({ id: id! }).first())!;
   t.is(row.state, 'queued');
   t.true(Number(row.run_at) > now);
-  t.regex(row.last_error, /boom/);
+  t.regex(row.last_error!, /boom/);
   await q.runDue(now + 1000);
   t.is(calls, 1, 'not due again before its backoff');
   await q.runDue(Number(row.run_at));
-  row = await db('jobs').where({ id }).first();
+  row = (await db('jobs').where({ id: id! }).first())!;
   t.is(calls, 2);
   t.is(row.state, 'failed');
 });
@@ -69,20 +71,18 @@ test.serial('a kind with its own retry policy is retried on its own schedule, be
   let calls = 0;
   q.register(
     'test.own_policy',
-    async () => {
+    () => {
       calls++;
-      throw new Error('again');
+      return Promise.reject(new Error('again'));
     },
     { maxAttempts: 3, backoffMs: [1_000, 60_000] },
   );
-  q.register('test.default_policy', async () => {
-    throw new Error('boom');
-  });
+  q.register('test.default_policy', () => Promise.reject(new Error('boom')));
   const now = Date.now();
   const id = await q.enqueue(db, 'test.own_policy', {}, { now });
   const other = await q.enqueue(db, 'test.default_policy', {}, { now });
   const row = async (jobId: number | null) => {
-    const r = await db('jobs').where({ id: jobId }).first();
+    const r = (await db('jobs').where({ id: jobId! }).first())!;
     return {
       state: r.state,
       attempts: Number(r.attempts),
@@ -122,8 +122,10 @@ test.serial('concurrent workers on separate connections claim each job exactly o
     const runs = new Map<number, number>();
     const queues = dbs.map((db) => {
       const q = new JobQueue(db);
-      q.register('test.once', async ({ payload }) => {
-        runs.set(payload.i, (runs.get(payload.i) ?? 0) + 1);
+      q.register('test.once', ({ payload }) => {
+        const { i } = payload as { i: number };
+        runs.set(i, (runs.get(i) ?? 0) + 1);
+        return Promise.resolve();
       });
       return q;
     });
@@ -151,7 +153,12 @@ test.serial('concurrent workers on separate connections claim each job exactly o
 test.serial('the worker loop picks up due jobs without run-due', async (t) => {
   const { db } = svc.service.app;
   const q = new JobQueue(db);
-  const done = new Promise<string>((resolve) => q.register('test.loop', async ({ payload }) => resolve(payload.msg)));
+  const done = new Promise<string>((resolve) =>
+    q.register('test.loop', ({ payload }) => {
+      resolve((payload as { msg: string }).msg);
+      return Promise.resolve();
+    }),
+  );
   const stop = q.start(20);
   await q.enqueue(db, 'test.loop', { msg: 'hi' });
   t.is(await done, 'hi');
@@ -167,7 +174,8 @@ for (const stale of ['returns', 'throws'] as const) {
       const kind = `test.lease.${stale}`;
       const [started1, go1, started2, go2] = [latch(), latch(), latch(), latch()];
       let fenceError: unknown;
-      q.register(kind, async ({ attempt, fence }) => {
+      q.register(kind, async (job) => {
+        const { attempt } = job;
         if (attempt === 2) {
           started2.open();
           await go2.opened;
@@ -176,10 +184,10 @@ for (const stale of ['returns', 'throws'] as const) {
         started1.open();
         await go1.opened;
         fenceError = await db
-          .transaction((trx) => fence(trx))
+          .transaction((trx) => job.fence(trx))
           .then(
             () => null,
-            (e) => e,
+            (e: unknown) => e,
           );
         if (stale === 'throws') throw new Error('the stale worker fails late');
       });
@@ -194,7 +202,7 @@ for (const stale of ['returns', 'throws'] as const) {
       go1.open();
       t.deepEqual(await first, { ran: 1, failed: 1 }, 'the stale run reports its job as not completed');
       t.true(fenceError instanceof LeaseLost);
-      let row = await db('jobs').where({ id }).first();
+      let row = (await db('jobs').where({ id: id! }).first())!;
       t.like(
         { ...row, attempts: Number(row.attempts) },
         { state: 'running', attempts: 2, last_error: null },
@@ -202,7 +210,7 @@ for (const stale of ['returns', 'throws'] as const) {
       );
       go2.open();
       t.deepEqual(await second, { ran: 1, failed: 0 });
-      row = await db('jobs').where({ id }).first();
+      row = (await db('jobs').where({ id: id! }).first())!;
       t.like({ ...row, finished_at: Number(row.finished_at) }, { state: 'done', finished_at: later, last_error: null });
     },
   );
@@ -215,15 +223,16 @@ test.serial("the heartbeat keeps a long job's lease alive, on the clock the job 
   const other = new JobQueue(db, { leaseMs });
   let runs = 0;
   const leases: number[] = [];
-  const lease = async (id: number) => Number((await db('jobs').where({ id }).first()).locked_until);
+  const lease = async (id: number) => Number((await db('jobs').where({ id }).first())!.locked_until);
   q.register('test.long', async ({ jobId }) => {
     runs++;
     leases.push(await lease(jobId));
     await sleep(2000);
     leases.push(await lease(jobId));
   });
-  other.register('test.long', async () => {
+  other.register('test.long', () => {
     runs++;
+    return Promise.resolve();
   });
   // A simulated clock a day ahead: extending the lease by the real clock would shorten it to the past.
   const now = Date.now() + 86_400_000;

@@ -5,7 +5,7 @@ import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { buildSnapshot, defaultParams } from '../../handlers/publish/build.js';
-import { prepareProject, preparedFor } from '../../handlers/publish/prepare.js';
+import { prepareProject, preparedFor, type PreparedSummary } from '../../handlers/publish/prepare.js';
 import { loadSnapshot, mintVersion, PreparedStale } from '../../handlers/publish/versions.js';
 import { getProject } from '../../handlers/config/projects.js';
 import { contentRev } from '../../handlers/platform/content.js';
@@ -16,6 +16,7 @@ import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { components } from '../../generated/openapi.js';
 import type { TranslateUnit } from '../../sdk/client.js';
 import { errorReply, startFakeOpenAI } from '../helpers/fake-openai.js';
+import { json, type Schemas } from '../helpers/typed.js';
 import {
   createTestKey,
   createTestProject,
@@ -122,10 +123,10 @@ test.serial(
     const liveV = live.data!;
     t.false(linked(p, liveV.versionId));
     await quiet();
-    const row = await preparedRow(p);
+    const row = (await preparedRow(p))!;
     t.is(Number(row.content_rev), await rev(p));
     t.is(row.digest, await liveDigest(p));
-    t.is((await db()('project_content').where({ project_id: p.projectId }).first('changed_at')).changed_at, null);
+    t.is((await db()('project_content').where({ project_id: p.projectId }).first('changed_at'))!.changed_at, null);
 
     const fast = await publish(p, { label: 'live' });
     t.is(fast.response.status, 201);
@@ -143,8 +144,8 @@ test.serial(
     const [a, b] = await Promise.all(
       [liveV, fastV].map((v) => db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()),
     );
-    for (const col of ['digest', 'formats', 'key_count', 'languages', 'all_approved', 'unapproved', 'label'])
-      t.deepEqual(b[col], a[col], col);
+    for (const col of ['digest', 'formats', 'key_count', 'languages', 'all_approved', 'unapproved', 'label'] as const)
+      t.deepEqual(b![col], a![col], col);
     // Both name one stored snapshot.
     t.is(Number((await db()('snapshot_bodies').where({ project_id: p.projectId }).count({ n: '*' }))[0].n), 1);
     const files = readdirSync(versionDir(p, liveV.versionId)).sort();
@@ -163,11 +164,13 @@ test.serial(
       t.is(y!.contentType, x!.contentType);
       t.is(y!.cacheControl, x!.cacheControl);
     }
-    const manifest = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+    const manifest = await json<Schemas['Manifest']>(
+      await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`),
+    );
     t.is(manifest.versionId, fastV.versionId);
     const bundle = await fetch(new URL(manifest.bundles.de.url, `${svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     t.is(bundle.status, 200);
-    t.deepEqual(Object.keys(await bundle.json()).sort(), [
+    t.deepEqual(Object.keys(await json<Schemas['I18nextBundle']>(bundle)).sort(), [
       'count_files_one',
       'count_files_other',
       'hello_name',
@@ -273,13 +276,13 @@ test.serial(
     ];
     for (const [what, changes, write] of writes) {
       if ((await rev(p)) !== Number((await preparedRow(p))?.content_rev)) await quiet();
-      const before = { rev: await rev(p), digest: (await preparedRow(p)).digest };
+      const before = { rev: await rev(p), digest: (await preparedRow(p))!.digest };
       await write();
       const after = await rev(p);
       t.is(after > before.rev, changes, `${what}: the revision ${changes ? 'moves' : 'stays'}`);
       const v = (await publish(p)).data!;
       t.truthy(v?.versionId, what);
-      const minted = (await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()).digest;
+      const minted = (await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first())!.digest;
       t.is(minted, await liveDigest(p), `${what}: the version is the live content`);
       t.is(
         linked(p, v.versionId),
@@ -303,7 +306,7 @@ test.serial('flags other than the defaults, and changed defaults, publish the li
   const skip = (await publish(p, { incompleteMode: 'skip' })).data!;
   t.false(linked(p, skip.versionId));
   t.is(
-    (await db()('versions').where({ project_id: p.projectId, id: skip.versionId }).first()).digest,
+    (await db()('versions').where({ project_id: p.projectId, id: skip.versionId }).first())!.digest,
     await liveDigest(p, { mode: 'skip' }),
   );
   // Explicit flags equal to the defaults are the defaults.
@@ -323,11 +326,14 @@ test.serial('flags other than the defaults, and changed defaults, publish the li
   });
   const approved = (await publish(p)).data!;
   t.false(linked(p, approved.versionId));
-  const json = async (lang: string) => (await pull(p, { version: approved.versionId, format: 'json', lang })).json();
-  t.deepEqual(await json('de'), {
-    translated: (await (await pull(p, { version: po.versionId, format: 'json', lang: 'de' })).json()).translated,
+  const pulled = async (lang: string) =>
+    json<Schemas['RenderedJsonFile']>(await pull(p, { version: approved.versionId, format: 'json', lang }));
+  t.deepEqual(await pulled('de'), {
+    translated: (
+      await json<Schemas['RenderedJsonFile']>(await pull(p, { version: po.versionId, format: 'json', lang: 'de' }))
+    ).translated,
   });
-  t.deepEqual(await json('fr'), { translated: 'Translated' }, 'fr was not approved: its source stands in');
+  t.deepEqual(await pulled('fr'), { translated: 'Translated' }, 'fr was not approved: its source stands in');
 });
 
 test.serial(
@@ -387,7 +393,7 @@ test.serial(
     const v = (await publish(p)).data!;
     t.is(v.keyCount, 7);
     t.is(
-      (await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first()).digest,
+      (await db()('versions').where({ project_id: p.projectId, id: v.versionId }).first())!.digest,
       await liveDigest(p),
     );
     t.true(linked(p, v.versionId));
@@ -400,18 +406,18 @@ test.serial(
     const p = await project();
     await push(p, [{ source: 'First' }]);
     await quiet();
-    const first = await preparedRow(p);
+    const first = (await preparedRow(p))!;
     const prefix = path.join(store().root, 'prepared', p.projectId);
     t.deepEqual(readdirSync(prefix), [first.token]);
     await push(p, [{ source: 'Second' }]);
     await quiet();
-    const second = await preparedRow(p);
+    const second = (await preparedRow(p))!;
     t.deepEqual(readdirSync(prefix), [second.token]);
     t.deepEqual(await db()('snapshot_bodies').where({ project_id: p.projectId }).pluck('digest'), [second.digest]);
     const v = (await publish(p)).data!;
     await push(p, [{ source: 'Third' }]);
     await quiet();
-    const third = await preparedRow(p);
+    const third = (await preparedRow(p))!;
     t.deepEqual(
       await db()('snapshot_bodies').where({ project_id: p.projectId }).orderBy('digest').pluck('digest'),
       [second.digest, third.digest].sort(),
@@ -491,7 +497,7 @@ test.serial(
     t.true(r.response.status >= 500);
     rmSync(bundles, { force: true });
     t.deepEqual(await db()('versions').where({ project_id: p.projectId }).pluck('id'), [v1.versionId]);
-    const m = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+    const m = await json<Schemas['Manifest']>(await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     t.is(m.versionId, v1.versionId);
     // The prepared publish is intact and serves the retry.
     const retry = (await publish(p)).data!;
@@ -509,22 +515,22 @@ test.serial('the S3 path: a prepared publish copies its objects inside the bucke
       body: { units: [{ source: 'Copied in S3' }] },
     });
     await quiet(s3svc);
-    const row = await s3svc.service.app.db('prepared_publishes').where({ project_id: p.projectId }).first();
+    const row = (await s3svc.service.app.db('prepared_publishes').where({ project_id: p.projectId }).first())!;
     t.truthy(row);
     const pub = await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } } });
     t.is(pub.response.status, 201);
-    const m = await (await fetch(`${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+    const m = await json<Schemas['Manifest']>(await fetch(`${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     const bundle = await fetch(new URL(m.bundles.de.url, `${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     t.is(bundle.status, 200);
     t.is(bundle.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     t.is(bundle.headers.get('content-type'), 'application/json; charset=utf-8');
-    t.truthy((await bundle.json()).copied_in_s3);
+    t.truthy((await json<Schemas['I18nextBundle']>(bundle)).copied_in_s3);
     const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
     const client = s3.client();
     const listed = await client.send(
       new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `tenant-p/prepared/${p.projectId}/${row.token}/` }),
     );
-    t.is(listed.KeyCount, JSON.parse(row.summary).index.objects.length);
+    t.is(listed.KeyCount, (JSON.parse(row.summary) as PreparedSummary).index.objects.length);
     t.is(listed.KeyCount, Object.keys(m.bundles).length);
     client.destroy();
   });

@@ -15,6 +15,7 @@ import { parse as parseIcuMessage } from '@formatjs/icu-messageformat-parser';
 import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../publisher/catalog.js';
 import { FORMATS } from '../../publisher/formats/index.js';
 import { icuText } from '../../publisher/formats/json.js';
+import type { XcStrings } from '../helpers/xcstrings.js';
 
 const INSTALL = 'apt-get update && apt-get install -y gettext libxml2-utils gnustep-base-runtime';
 const TOOLS = ['msgfmt', 'gettext', 'ngettext', 'xmllint', 'plparse', 'plget'];
@@ -444,15 +445,23 @@ function icuParses(t: import('ava').ExecutionContext, where: string, value: unkn
   );
 }
 
+/** A rendered JSON-family file: any object, with the attributes some formats add. */
+type JsonRoot = Record<string, unknown> & {
+  locale?: string;
+  translations?: Record<string, unknown>;
+  '@@locale'?: string;
+};
+
 const JSON_VIEWS: Record<
   'json' | 'nested_json' | 'angular_json' | 'arb',
-  (root: any, lang: string) => (key: string) => unknown
+  (root: JsonRoot, lang: string) => (key: string) => unknown
 > = {
   json: (root) => (key) => root[key],
-  nested_json: (root) => (key) => key.split('.').reduce((o: any, k) => o?.[k], root),
+  nested_json: (root) => (key) =>
+    key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], root),
   angular_json: (root, lang) => {
     if (root.locale !== lang) throw new Error(`locale ${root.locale} instead of ${lang}`);
-    return (key) => root.translations[key];
+    return (key) => root.translations![key];
   },
   arb: (root, lang) => {
     if (root['@@locale'] !== lang) throw new Error(`@@locale ${root['@@locale']} instead of ${lang}`);
@@ -466,7 +475,7 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
   test(`${format}: JSON.parse reads every language and every value is valid ICU`, (t) => {
     for (const lang of LANGS) {
       const out = render(format, lang);
-      const root = JSON.parse(out);
+      const root = JSON.parse(out) as JsonRoot;
       const get = view(root, lang);
       let count = 0;
       for (const e of CATALOG.entries) {
@@ -481,20 +490,24 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
         count++;
       }
       // nothing but the catalog's values (and the file's own attributes) is in the file
-      const strings = (function collect(o: any): string[] {
-        return Object.entries(o).flatMap(([k, x]) =>
+      const strings = (function collect(o: unknown): string[] {
+        return Object.entries(o as Record<string, unknown>).flatMap(([k, x]) =>
           k.startsWith('@') || k === 'locale' ? [] : typeof x === 'object' ? collect(x) : [x as string],
         );
       })(root);
       t.is(strings.length, count, `${format} ${lang}: value count`);
     }
-    if (format === 'arb') t.is(JSON.parse(render('arb', 'en'))['@files'].description, 'Number of files in the folder');
+    if (format === 'arb')
+      t.is(
+        (JSON.parse(render('arb', 'en')) as Record<string, { description: string }>)['@files'].description,
+        'Number of files in the folder',
+      );
   });
 }
 
 test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals carry each language's categories", (t) => {
   const out = FORMATS.xcstrings.render(catalogAs('xcstrings'), { languages: LANGS, baseLanguage: BASE });
-  const root = JSON.parse(out);
+  const root = JSON.parse(out) as XcStrings;
   t.is(root.sourceLanguage, BASE);
   t.is(root.version, '1.0');
   t.deepEqual(Object.keys(root.strings).sort(), CATALOG.entries.map((e) => e.fileKey).sort());
@@ -510,22 +523,22 @@ test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals
     for (const [lang, v] of valuesOf(e)) {
       const where = `xcstrings ${e.fileKey} [${lang}]`;
       if (v.kind === 'plural') {
-        const forms = locs[lang].variations.plural;
+        const forms = locs[lang].variations!.plural;
         t.deepEqual(Object.keys(forms).sort(), Object.keys(v.forms).sort(), `${where}: categories`);
         for (const [cat, f] of Object.entries(v.forms)) {
           icuParses(t, `${where} ${cat}`, forms[cat].stringUnit.value);
           t.is(forms[cat].stringUnit.value, f, `${where} ${cat}`);
         }
       } else {
-        icuParses(t, where, locs[lang].stringUnit.value);
-        t.is(locs[lang].stringUnit.value, v.text, where);
+        icuParses(t, where, locs[lang].stringUnit!.value);
+        t.is(locs[lang].stringUnit!.value, v.text, where);
       }
     }
   }
   t.is(root.strings['app.title'].comment, 'Window title -- keep it short */ no markup');
-  const pl = root.strings.files.localizations.pl.variations.plural;
+  const pl = root.strings.files.localizations.pl.variations!.plural;
   t.deepEqual(Object.keys(pl), ['few', 'many', 'one', 'other']);
-  t.deepEqual(Object.keys(root.strings.files.localizations.ar.variations.plural), [
+  t.deepEqual(Object.keys(root.strings.files.localizations.ar.variations!.plural), [
     'few',
     'many',
     'one',

@@ -16,6 +16,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
+import { json, type Schemas } from '../helpers/typed.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 type Format = 'json' | 'nested_json' | 'angular_json' | 'arb' | 'ios_strings' | 'xcstrings' | 'android_xml' | 'po';
@@ -40,13 +41,14 @@ function builtins() {
     arrayProto: names(Array.prototype),
     stringProto: names(String.prototype),
     map: names(Map.prototype),
-    protoOfObjectProto: Object.getPrototypeOf(Object.prototype),
+    protoOfObjectProto: Object.getPrototypeOf(Object.prototype) as unknown,
+    // Compared by identity, never called: Reflect.get reads them as `Object.prototype.toString` does.
     fns: [
       Object.keys,
       Object.entries,
-      Object.prototype.toString,
-      Object.prototype.hasOwnProperty,
-      Object.prototype.valueOf,
+      Reflect.get(Object.prototype, 'toString') as unknown,
+      Reflect.get(Object.prototype, 'hasOwnProperty') as unknown,
+      Reflect.get(Object.prototype, 'valueOf') as unknown,
       Object.prototype.constructor,
       JSON.stringify,
       JSON.parse,
@@ -60,6 +62,7 @@ function intact(t: ExecutionContext, when: string) {
   t.is(typeof Object.keys, 'function', `${when}: Object.keys`);
   t.is(({} as Record<string, unknown>).polluted, undefined, `${when}: ({}).polluted`);
   t.is(({} as Record<string, unknown>)['proto.polluted'], undefined, `${when}: ({})['proto.polluted']`);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the default stringification is what this checks
   t.is(String({}), '[object Object]', `${when}: String({})`);
   t.deepEqual({ ...now, fns: undefined }, { ...BEFORE, fns: undefined }, `${when}: own names of the built-ins`);
   t.true(
@@ -72,11 +75,11 @@ function intact(t: ExecutionContext, when: string) {
 // Reading rendered files without ever touching a prototype
 
 /** The value at `path`, following own properties only (JSON.parse makes `__proto__` an own property). */
-function own(v: unknown, ...path: string[]): any {
-  let node: any = v;
+function own(v: unknown, ...path: string[]): unknown {
+  let node = v;
   for (const k of path) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, k)) return undefined;
-    node = Object.getOwnPropertyDescriptor(node, k)!.value;
+    node = Object.getOwnPropertyDescriptor(node, k)!.value as unknown;
   }
   return node;
 }
@@ -105,7 +108,7 @@ interface Expect {
 function checkFile(t: ExecutionContext, format: Format, lang: string, text: string, expect: Expect[], label: string) {
   const where = (e: Expect) => `${label} ${format} ${lang}: ${e.name}`;
   const isJson = format !== 'ios_strings' && format !== 'android_xml' && format !== 'po';
-  const doc = isJson ? JSON.parse(text) : null;
+  const doc = isJson ? (JSON.parse(text) as unknown) : null;
   for (const e of expect) {
     let value: unknown;
     if (format === 'json' || format === 'arb') value = own(doc, e.name);
@@ -214,7 +217,7 @@ async function delivered(
   const res = await fetch(manifestUrl);
   no5xx(t, 'manifest', res.status);
   t.is(res.status, 200);
-  const m = await res.json();
+  const m = await json<Schemas['Manifest']>(res);
   const get = async (url: string) => {
     const r = await fetch(new URL(url, manifestUrl));
     no5xx(t, `delivery ${url}`, r.status);
@@ -222,7 +225,7 @@ async function delivered(
     return r.text();
   };
   for (const lang of ['en', 'de']) {
-    const tree = JSON.parse(await get(m.bundles[lang].url));
+    const tree = JSON.parse(await get(m.bundles[lang].url)) as unknown;
     for (const [at, value, baseOnly] of bundle) {
       if (lang !== 'en' && baseOnly) continue;
       const got = own(tree, ...at);
@@ -591,8 +594,8 @@ for (const c of syncCases) {
     await pullAll(t, p, c.expect, c.label);
 
     // The file comes back as it went in, reserved names included.
-    const back = JSON.parse(await pull(t, p, c.format, 'en'));
-    const sent = JSON.parse(c.text);
+    const back = JSON.parse(await pull(t, p, c.format, 'en')) as unknown;
+    const sent = JSON.parse(c.text) as unknown;
     if (c.format === 'xcstrings') {
       t.deepEqual(pairs(own(back, '__proto__')), pairs({ polluted: true }), 'a root field named __proto__');
       t.is(own(back, 'strings', '__proto__', 'constructor'), 'an unknown field');
@@ -649,7 +652,7 @@ test.serial('afterwards the built-ins are intact and the other project still ans
   await publish(t, victim);
   t.is((await victim.client.GET('/projects/{projectId}/meta', params)).response.status, 200);
   t.is((await svc.admin.GET('/projects/{projectId}', params)).response.status, 200);
-  const text = JSON.parse(await pull(t, victim, 'json', 'de'));
+  const text = JSON.parse(await pull(t, victim, 'json', 'de')) as Schemas['RenderedJsonFile'];
   t.deepEqual(Object.keys(text).sort(), ['hello_victim', 'still_here']);
   const manifest = await fetch(`${svc.deliveryUrl}/projects/${victim.projectId}/manifest`);
   t.is(manifest.status, 200);

@@ -22,6 +22,7 @@ import {
   type TestService,
 } from '../helpers/service.js';
 import { rng } from '../helpers/rng.js';
+import type { InternalSchemas, Schemas } from '../helpers/typed.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The realm, before the service exists
@@ -60,8 +61,8 @@ function clone(v: Json): Json {
   return own(...Object.keys(v).map((k): [string, Json] => [k, clone(Object.getOwnPropertyDescriptor(v, k)!.value)]));
 }
 
-function getOwn(v: any, k: string) {
-  return Object.getOwnPropertyDescriptor(v, k)?.value;
+function getOwn(v: Json, k: string): Json {
+  return Object.getOwnPropertyDescriptor(v, k)?.value as Json;
 }
 
 /** A copy of `doc` with the value at `path` set (created where missing), through own properties only. */
@@ -74,7 +75,7 @@ function setAt(doc: Json, path: string[], value: Json): Json {
       next = {};
       Object.defineProperty(node, k, { value: next, enumerable: true, writable: true, configurable: true });
     }
-    node = next;
+    node = next as object; // an object either way
   }
   Object.defineProperty(node, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
   return out;
@@ -95,7 +96,7 @@ function objectPaths(doc: Json, prefix: string[] = []): string[][] {
 
 function toJson(v: Json): Buffer {
   const raws: Raw[] = [];
-  const text = JSON.stringify(v, (_k, x) => (x instanceof Raw ? `\u0000RAW${raws.push(x) - 1}\u0000` : x));
+  const text = JSON.stringify(v, (_k, x: unknown) => (x instanceof Raw ? `\u0000RAW${raws.push(x) - 1}\u0000` : x));
   const parts = text.split(/"\\u0000RAW(\d+)\\u0000"/);
   return Buffer.concat(parts.map((p, i) => (i % 2 ? raws[Number(p)].bytes : Buffer.from(p, 'utf8'))));
 }
@@ -541,7 +542,7 @@ interface Case {
 function fill(route: RouteSpec, fx: Fixture, override: Record<string, string> = {}): string {
   const p = route.path.replace(
     /\{(\w+)\}/g,
-    (_, k) => override[k] ?? encodeURIComponent(PATH_DEFAULTS[k]?.(fx) ?? 'x1'),
+    (_, k: string) => override[k] ?? encodeURIComponent(PATH_DEFAULTS[k]?.(fx) ?? 'x1'),
   );
   return PREFIX[route.origin] + p;
 }
@@ -560,15 +561,16 @@ function baseReq(route: RouteSpec, fx: Fixture): Omit<Req, 'path'> {
 function casesFor(route: RouteSpec): Case[] {
   const out: Case[] = [];
   const spec = BODIES[route.operationId];
-  const validBody = (fx: Fixture, i: number): Json | undefined =>
-    route.hasBody && spec ? spec.body(fx, i) : undefined;
+  /** Undefined when the route takes no body. */
+  const validBody = (fx: Fixture, i: number): Json => (route.hasBody && spec ? spec.body(fx, i) : undefined);
   const defaultQuery = QUERY_DEFAULTS[route.operationId];
   const add = (label: string, make: Case['make']) => out.push({ route, label, make });
   const json = (
     fx: Fixture,
     i: number,
     path: string,
-    body: Json | undefined,
+    /** Undefined: no body. */
+    body: Json,
     contentType = 'application/json',
   ): Req => ({
     ...baseReq(route, fx),
@@ -791,7 +793,7 @@ function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
         { host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent, setHost: false },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c) => chunks.push(c));
+          res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () =>
             resolve({
               status: res.statusCode ?? 0,
@@ -803,7 +805,7 @@ function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
         },
       );
     } catch (err) {
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err))); // http.request throws Errors (bad header, path)
       return;
     }
     req.on('error', reject);
@@ -816,13 +818,19 @@ function send(svc: TestService, apiKey: string, r: Req): Promise<Answer> {
 // The service
 
 let svc: TestService;
-const logLines: any[] = [];
+/** A pino line as far as the fuzz reads it ({msg} alone for a line that was not JSON). */
+interface LogLine {
+  level?: number;
+  msg?: string;
+  err?: { stack?: string; type?: string; code?: string | number; message?: string };
+}
+const logLines: LogLine[] = [];
 test.before(async () => {
   const sink = new Writable({
     write(chunk, _enc, done) {
       for (const l of String(chunk).split('\n').filter(Boolean)) {
         try {
-          logLines.push(JSON.parse(l));
+          logLines.push(JSON.parse(l) as LogLine);
         } catch {
           logLines.push({ msg: l });
         }
@@ -904,7 +912,7 @@ async function makeFixture(n: number): Promise<{ fx: Fixture; used: number }> {
     publicCall(p, 'POST', `/projects/${p.projectId}/publish`, { label: '__proto__' }),
     [201],
   );
-  const versionId = JSON.parse(pub.text).versionId as string;
+  const versionId = (JSON.parse(pub.text) as Schemas['PublishResult']).versionId;
   const manifest = await send(svc, '', {
     method: 'GET',
     origin: 'delivery',
@@ -945,7 +953,7 @@ async function closing(fx: Fixture): Promise<Array<{ what: string; res: Answer }
   });
   out.push({ what: 'internal project', res: project });
   // The fuzz may have set any string as the domain; only one a Host header can carry is tried.
-  const stored = project.status === 200 ? (JSON.parse(project.text).deliveryHost as string | null) : null;
+  const stored = project.status === 200 ? (JSON.parse(project.text) as InternalSchemas['Project']).deliveryHost : null;
   const host = stored && /^[\x21-\x7e]{1,253}$/.test(stored) ? stored : null;
   const manifest = await send(svc, '', {
     method: 'GET',
@@ -1054,7 +1062,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
           res.status !== 304 &&
           (() => {
             try {
-              return typeof JSON.parse(res.text).error !== 'string';
+              return typeof (JSON.parse(res.text) as { error?: unknown }).error !== 'string';
             } catch {
               return true;
             }
@@ -1089,18 +1097,19 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
       continue;
     }
     const isImplemented = implemented.has(c.route.operationId);
-    let error: unknown;
-    let parsed: any;
+    let error: string | undefined;
+    /** The body, if JSON: any JSON value, its fields unknown until checked. */
+    let parsed: { error?: unknown; message?: unknown } | null | undefined;
     try {
-      parsed = JSON.parse(res.text);
+      parsed = JSON.parse(res.text) as typeof parsed;
     } catch {
       parsed = undefined;
     }
-    const key = `${c.route.operationId} ${res.status}${parsed?.error ? ` ${parsed.error}` : ''}`;
+    const key = `${c.route.operationId} ${res.status}${typeof parsed?.error === 'string' && parsed.error ? ` ${parsed.error}` : ''}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
     const serverLog = logLines
       .slice(logsBefore)
-      .filter((l) => l.level >= 50)
+      .filter((l) => (l.level ?? 0) >= 50)
       .map((l) => {
         const ours = String(l.err?.stack ?? '')
           .split('\n')
@@ -1124,7 +1133,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
     } else if (serverLog.length) {
       error = `answered ${res.status} but logged an error: ${serverLog.join(' || ')}`;
     }
-    if (error) failures.push({ what: describe(c, req, fx), detail: String(error) });
+    if (error) failures.push({ what: describe(c, req, fx), detail: error });
     if (process.env.FUZZ_VERBOSE && new RegExp(process.env.FUZZ_VERBOSE).test(`${c.route.operationId} ${c.label}`))
       t.log(`${c.route.operationId} [${c.label}] → ${res.status} ${res.text.slice(0, 160)}`);
   }
@@ -1190,5 +1199,9 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
     [200, 200, 200],
     'control project: GET /meta, POST /translate, POST /publish',
   );
-  t.is(JSON.parse(pub.text).unchanged, true, 'the control publish found its content unchanged');
+  t.is(
+    (JSON.parse(pub.text) as Schemas['PublishResult']).unchanged,
+    true,
+    'the control publish found its content unchanged',
+  );
 });

@@ -3,6 +3,7 @@ import test from 'ava';
 import { previewSync, sync as syncCall, type SyncRequest } from '../../sdk/client.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { hostile, readKey } from '../helpers/typed.js';
+import type { XcLocalization, XcStrings } from '../helpers/xcstrings.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -34,9 +35,9 @@ const snapshot = async (p: TestProject) => {
 };
 
 function xcstrings(strings: Record<string, Record<string, string | Record<string, string>>>, sourceLanguage = 'en') {
-  const out: any = { sourceLanguage, strings: {}, version: '1.0' };
+  const out: XcStrings = { sourceLanguage, strings: {}, version: '1.0' };
   for (const [key, langs] of Object.entries(strings)) {
-    const localizations: any = {};
+    const localizations: Record<string, XcLocalization> = {};
     for (const [lang, v] of Object.entries(langs)) {
       localizations[lang] =
         typeof v === 'string'
@@ -166,9 +167,11 @@ test.serial(
     const db = svc.service.app.db;
     const imported = await db('translations')
       .join('keys', 'keys.id', 'translations.key_id')
-      .where({ 'keys.name': 'add_feed', 'translations.project_id': p.projectId, lang: 'de' })
+      .where('keys.name', 'add_feed')
+      .where('translations.project_id', p.projectId)
+      .where('lang', 'de')
       .first('origin');
-    t.is(imported.origin, 'import');
+    t.is(imported!.origin, 'import');
     const again = (await sync(p, { contentBase64: b64(file), fileName: 'Localizable.xcstrings' })).data!;
     t.like(again, { matchedSources: 2, unchangedTranslations: 2, updatedTranslations: 0, trackingToken: null });
   },

@@ -9,7 +9,9 @@ import {
   translateAll,
   type FakeOpenAI,
 } from '../helpers/fake-openai.js';
+import { translate } from '../../sdk/client.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { pollJob, readKey } from '../helpers/typed.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -38,18 +40,13 @@ test.serial(
       ),
     );
     const before = fake.requests.length;
-    const r = await p.client.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId } },
-      body: { units: [{ source: 'Hello {name}' }, { source: 'Bye', ctx: 'farewell' }, { source: 'Broken' }] },
+    const r = await translate(p.client, p.projectId, {
+      units: [{ source: 'Hello {name}' }, { source: 'Bye', ctx: 'farewell' }, { source: 'Broken' }],
     });
-    const d = r.data as any;
+    const d = r.data!;
     t.is(d.estimatedCredits, 12 + 3 + 6);
     await svc.admin.POST('/jobs/run-due', { body: {} });
-    const poll = (
-      await p.client.GET('/projects/{projectId}/translations', {
-        params: { path: { projectId: p.projectId }, query: { trackingToken: d.trackingToken } },
-      })
-    ).data as any;
+    const poll = (await pollJob(p.client, p.projectId, d.trackingToken!)).data!;
     t.like(poll, {
       status: 'done',
       creditsCharged: 12 + 3,
@@ -57,8 +54,8 @@ test.serial(
     });
     const sent = fake.requests.slice(before);
     t.is(sent[0].headers.authorization, 'Bearer sk-test-secret');
-    t.is(sent[0].body.model, 'fake-model');
-    t.truthy(sent[0].body.response_format);
+    t.is(sent[0].body?.model, 'fake-model');
+    t.truthy(sent[0].body?.response_format);
     const items = requestItems(sent[1]);
     t.is(items.length, 3, 'many strings in one request');
     t.deepEqual(items.find((i) => i.source === 'Bye')?.context, 'farewell');
@@ -68,19 +65,11 @@ test.serial(
       ['Broken'],
       'only the broken item is retried',
     );
-    const hello = (
-      await p.client.GET('/projects/{projectId}/translations', {
-        params: { path: { projectId: p.projectId }, query: { ref: 'hello_name' } },
-      })
-    ).data as any;
+    const hello = (await readKey(p.client, p.projectId, 'hello_name')).data!;
     t.deepEqual(hello.translations.de, { status: 'translated', value: 'DE Hello {name}' });
-    const broken = (
-      await p.client.GET('/projects/{projectId}/translations', {
-        params: { path: { projectId: p.projectId }, query: { ref: 'broken' } },
-      })
-    ).data as any;
+    const broken = (await readKey(p.client, p.projectId, 'broken')).data!;
     t.deepEqual(broken.translations.de, { status: 'pending' });
-    const w = await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first();
+    const w = (await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first())!;
     t.is(Number(w.balance_mc), 10_000 - 15);
     t.is(Number(w.held_mc), 0);
   },
@@ -89,30 +78,16 @@ test.serial(
 test.serial('an endpoint that refuses the credentials fails the job at once and releases the hold', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }], creditsMc: 10_000 });
   fake.setHandler(() => errorReply(401, {}, 'bad key'));
-  const d = (
-    await p.client.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId } },
-      body: { units: [{ source: 'Nope' }] },
-    })
-  ).data as any;
+  const d = (await translate(p.client, p.projectId, { units: [{ source: 'Nope' }] })).data!;
   await svc.admin.POST('/jobs/run-due', { body: {} });
-  const poll = (
-    await p.client.GET('/projects/{projectId}/translations', {
-      params: { path: { projectId: p.projectId }, query: { trackingToken: d.trackingToken } },
-    })
-  ).data as any;
+  const poll = (await pollJob(p.client, p.projectId, d.trackingToken!)).data!;
   t.like(poll, { status: 'failed', creditsCharged: 0, summary: { total: 1, translated: 0, failed: 1, pending: 0 } });
-  const w = await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first();
+  const w = (await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first())!;
   t.is(Number(w.balance_mc), 10_000);
   t.is(Number(w.held_mc), 0);
   // The next push queues the pair again.
   fake.setHandler(translateAll());
-  const again = (
-    await p.client.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId } },
-      body: { units: [{ source: 'Nope' }] },
-    })
-  ).data as any;
+  const again = (await translate(p.client, p.projectId, { units: [{ source: 'Nope' }] })).data!;
   t.truthy(again.trackingToken);
   t.deepEqual(again.units[0].pending, ['de']);
 });

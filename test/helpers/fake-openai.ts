@@ -21,8 +21,21 @@ export interface FakeRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
-  /** The parsed JSON body (the raw text when it is not JSON). */
-  body: any;
+  /** The body as received. */
+  text: string;
+  /** The body parsed as JSON, read as the engine's chat request; undefined when the body is not JSON. */
+  body?: ChatRequest;
+}
+
+/** A chat-completions request as the OpenAI engine sends it. */
+export interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+  response_format: {
+    type: string;
+    json_schema?: { name: string; strict: boolean; schema: { required?: string[] } };
+  };
+  temperature?: number;
 }
 
 export interface FakeReply {
@@ -88,9 +101,9 @@ export function requestPayload(req: FakeRequest): {
   pluralCategories: string[];
   items: FakeItem[];
 } {
-  const messages: { role: string; content: string }[] = req.body?.messages ?? [];
+  const messages = req.body?.messages ?? [];
   const user = [...messages].reverse().find((m) => m.role === 'user');
-  return JSON.parse(user?.content ?? '{}');
+  return JSON.parse(user?.content ?? '{}') as ReturnType<typeof requestPayload>;
 }
 
 export function requestItems(req: FakeRequest): FakeItem[] {
@@ -127,7 +140,7 @@ export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Pr
   let maxInFlight = 0;
   const timers = new Map<NodeJS.Timeout, () => void>();
 
-  const server = http.createServer(async (req, res) => {
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     let counted = true;
@@ -141,17 +154,18 @@ export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Pr
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: any = text;
+      let body: ChatRequest | undefined;
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(text) as ChatRequest;
       } catch {
-        // keep the raw text
+        // not JSON: `text` has it
       }
       const record: FakeRequest = {
         index: requests.length,
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
+        text,
         body,
       };
       requests.push(record);
@@ -179,7 +193,8 @@ export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Pr
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`fake handler failed: ${(e as Error).message}`);
     }
-  });
+  };
+  const server = http.createServer((req, res) => void answer(req, res));
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -21,7 +21,7 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 interface TestDb {
   url: string;
-  drop(): Promise<void>;
+  drop: () => Promise<void>;
 }
 
 /** A database of its own for this test file. */
@@ -47,8 +47,9 @@ export async function testDatabase(): Promise<TestDb> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-'));
   return {
     url: `sqlite://${path.join(dir, 'service.db')}`,
-    async drop() {
+    drop() {
       rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 }
@@ -74,7 +75,7 @@ export function specCheck(internal = false): Middleware {
       }
       const validator = responseValidator(route.operationId, status);
       if (!validator || request.method === 'HEAD') return undefined;
-      const body = await response.clone().json();
+      const body = (await response.clone().json()) as unknown;
       if (!validator(body)) {
         throw new Error(
           `spec check: ${route.operationId} ${status} body breaks the spec: ${JSON.stringify(validator.errors?.slice(0, 3))} body=${JSON.stringify(body).slice(0, 500)}`,

@@ -1,14 +1,30 @@
 // Reading SDK answers in tests with the spec's types, and the one escape for input that breaks them on purpose.
 import type { components, paths } from '../../generated/openapi.js';
+import type { components as internalComponents } from '../../generated/internal.js';
 import type { Answer, ApiClient } from '../../sdk/client.js';
 
-type Schemas = components['schemas'];
+export type Schemas = components['schemas'];
+export type InternalSchemas = internalComponents['schemas'];
+
+/** The JSON body an operation answers with a status: `Reply<operations['publish'], 201>`. */
+export type Reply<O extends { responses: object }, S extends keyof O['responses']> = O['responses'][S] extends {
+  content: { 'application/json': infer B };
+}
+  ? B
+  : never;
 
 /** A refusal body: the spec's `{error, message}` and whatever extras the refusal carries. */
-type ApiError = Schemas['Error'] & Record<string, unknown>;
+export type ApiError = Schemas['Error'] & Record<string, unknown>;
 
 /** The error body of an answer with its extras readable (`unapproved`, `details`, ...); undefined on success. */
 export const errorOf = (r: { error?: unknown }) => r.error as ApiError | undefined;
+
+/**
+ * The JSON body of an answer read with plain `fetch`, as `T`: the spec's type of the answer the test expects
+ * (`Schemas[...]`, `ApiError` for a refusal) or a local interface. A type to read with, not a check: the checks
+ * stay the test's.
+ */
+export const json = <T>(res: Response) => res.json() as Promise<T>;
 
 /**
  * Input that breaks the request types on purpose (wrong types, unknown fields, hostile bodies) to check how the
