@@ -1,7 +1,7 @@
 // API.md section 5 rules 5–6 and the pipeline order: 401 → project 404 → scope 403 → query flags → body.
 import test from 'ava';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { hostile } from '../helpers/typed.js';
+import { hostile, json, type ApiError } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -105,7 +105,7 @@ test('query flags are rejected before the body is parsed or sized', async (t) =>
     body: '{not json',
   });
   t.is(bad.status, 400);
-  t.regex((await bad.json()).message, /dryRun/);
+  t.regex((await json<ApiError>(bad)).message, /dryRun/);
   const big = await raw(`${svc.baseUrl}/projects/${p.projectId}/translate?dryRun=yes`, {
     method: 'POST',
     key: p.apiKey,
@@ -113,7 +113,7 @@ test('query flags are rejected before the body is parsed or sized', async (t) =>
     body: 'x'.repeat(1100 * 1024),
   });
   t.is(big.status, 400);
-  t.is((await big.json()).error, 'invalid_argument');
+  t.is((await json<ApiError>(big)).error, 'invalid_argument');
 });
 
 test('then the body: invalid JSON is 400 invalid_argument and a wrong content type 415', async (t) => {
@@ -125,7 +125,7 @@ test('then the body: invalid JSON is 400 invalid_argument and a wrong content ty
     body: '{"code":',
   });
   t.is(res.status, 400);
-  t.deepEqual(Object.keys(await res.json()).sort(), ['error', 'message']);
+  t.deepEqual(Object.keys(await json<ApiError>(res)).sort(), ['error', 'message']);
   const text = await raw(`${svc.baseUrl}/projects/${p.projectId}/languages`, {
     method: 'POST',
     key: p.apiKey,
@@ -133,7 +133,7 @@ test('then the body: invalid JSON is 400 invalid_argument and a wrong content ty
     body: 'code=de',
   });
   t.is(text.status, 415);
-  t.is((await text.json()).error, 'unsupported_media_type');
+  t.is((await json<ApiError>(text)).error, 'unsupported_media_type');
 });
 
 test('the internal API needs the admin token', async (t) => {
@@ -143,7 +143,7 @@ test('the internal API needs the admin token', async (t) => {
     body: '{"name":"x"}',
   });
   t.is(res.status, 401);
-  t.is((await res.json()).error, 'unauthorized');
+  t.is((await json<ApiError>(res)).error, 'unauthorized');
   const none = await raw(`${svc.internalUrl}/workspaces`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

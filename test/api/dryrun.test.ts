@@ -1,6 +1,7 @@
 // The preview flag rules of API.md section 1, enforced by one mechanism for every route that names it.
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import type { ApiError } from '../helpers/typed.js';
 
 let svc: TestService;
 let p: TestProject;
@@ -18,7 +19,8 @@ async function call(path: string, query: string, body: unknown, method = 'POST')
     headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json().catch(() => null) };
+  // Every check reads a refusal (null when the body is not JSON).
+  return { status: res.status, body: (await res.json().catch(() => null)) as ApiError };
 }
 
 const translateBody = { units: [{ source: 'Hello' }] };

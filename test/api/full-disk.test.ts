@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject } from '../helpers/service.js';
+import { json, type ApiError, type Schemas } from '../helpers/typed.js';
 
 function mountTmpfs(sizeKb: number): {
   dir: string;
@@ -52,7 +53,8 @@ function mountTmpfs(sizeKb: number): {
   };
 }
 
-const api = (base: string, p: TestProject, method: string, route: string, body?: unknown) =>
+/** The answer's status and JSON body, read as `T`: a refusal unless the call says what else. */
+const api = <T = ApiError>(base: string, p: TestProject, method: string, route: string, body?: unknown) =>
   fetch(`${base}/projects/${p.projectId}${route}`, {
     method,
     headers: {
@@ -60,7 +62,7 @@ const api = (base: string, p: TestProject, method: string, route: string, body?:
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }).then(async (r) => ({ status: r.status, body: await json<T>(r) }));
 
 test.serial(
   'a full or read-only object store: publish answers 503 unavailable, mints nothing, delivery keeps the previous version',
@@ -73,7 +75,7 @@ test.serial(
         units: Array.from({ length: 50 }, (_, i) => ({ source: `String number ${i} with some length to it` })),
       });
       await svc.admin.POST('/jobs/run-due', { body: {} });
-      const first = await api(svc.baseUrl, p, 'POST', '/publish');
+      const first = await api<Schemas['PublishResult']>(svc.baseUrl, p, 'POST', '/publish');
       t.is(first.status, 201);
       const versions = async () => (await svc.service.app.db('versions').where({ project_id: p.projectId })).length;
 
@@ -86,8 +88,13 @@ test.serial(
         new RegExp(`nothing was minted and delivery still serves ${first.body.versionId.replace(/\./g, '\\.')}`),
       );
       t.is(await versions(), 1);
-      t.is((await api(svc.baseUrl, p, 'GET', '/meta')).body.currentVersion, first.body.versionId);
-      const manifest = await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+      t.is(
+        (await api<Schemas['ProjectMeta']>(svc.baseUrl, p, 'GET', '/meta')).body.currentVersion,
+        first.body.versionId,
+      );
+      const manifest = await json<Schemas['Manifest']>(
+        await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`),
+      );
       t.is(manifest.versionId, first.body.versionId, 'delivery still serves the previous version');
       disk.unfill();
 
@@ -98,10 +105,10 @@ test.serial(
       t.is(await versions(), 1);
       disk.readOnly(false);
 
-      const after = await api(svc.baseUrl, p, 'POST', '/publish');
+      const after = await api<Schemas['PublishResult']>(svc.baseUrl, p, 'POST', '/publish');
       t.is(after.status, 201, 'publishing works again once the store takes writes');
       t.is(
-        (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()).versionId,
+        (await json<Schemas['Manifest']>(await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`))).versionId,
         after.body.versionId,
       );
     } finally {

@@ -1,7 +1,7 @@
 // The internal dashboard API: workspaces, credits, projects, languages and API keys.
 import test from 'ava';
 import { ADMIN_TOKEN, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { hostile } from '../helpers/typed.js';
+import { hostile, json, type ApiError } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -77,7 +77,7 @@ test('numbers the store cannot hold are refused with 400 and nothing is written;
   ]) {
     const r = await raw(method, route, body);
     t.is(r.status, 400, `${method} ${route} ${body}`);
-    t.is((await r.json()).error, 'invalid_argument');
+    t.is((await json<ApiError>(r)).error, 'invalid_argument');
   }
   // The largest exact integer is accepted; one more millicredit on top of it is a conflict, not an overflow.
   t.is(

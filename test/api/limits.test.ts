@@ -7,6 +7,7 @@ import test from 'ava';
 import { migrate, openDb, type Db } from '../../handlers/platform/db.js';
 import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../handlers/platform/ratelimit.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { json, type ApiError } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -22,7 +23,7 @@ async function post(url: string, key: string, body: string, method = 'POST') {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await json<ApiError>(res) };
 }
 
 /** A JSON body of exactly `size` bytes. */
@@ -59,7 +60,7 @@ test('unknown routes and methods answer 404 not_found in the error format', asyn
   ]) {
     const res = await fetch(`${svc.baseUrl.replace('/v1', '')}${path}`, { method });
     t.is(res.status, 404, path);
-    t.deepEqual(Object.keys(await res.json()).sort(), ['error', 'message']);
+    t.deepEqual(Object.keys(await json<ApiError>(res)).sort(), ['error', 'message']);
   }
 });
 
@@ -81,7 +82,11 @@ test('the rate limit is one window per project across two server instances on on
       Array.from({ length: total }, (_, i) =>
         fetch(`${urls[i % 2]}/projects/${p.projectId}/credential`, {
           headers: { authorization: `Bearer ${p.apiKey}` },
-        }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() })),
+        }).then(async (r) => ({
+          status: r.status,
+          retry: r.headers.get('retry-after'),
+          body: await json<ApiError>(r),
+        })),
       ),
     );
     const ok = results.filter((r) => r.status === 200).length;
@@ -153,7 +158,7 @@ test('only a live key acting on its own project is counted, and /operations shar
   const refused = await get('/operations/op_unknown', p.apiKey);
   t.is(refused.status, 429);
   t.is(refused.headers.get('retry-after'), '60');
-  t.is((await refused.json()).error, 'rate_limited');
+  t.is((await json<ApiError>(refused)).error, 'rate_limited');
   t.false([401, 429].includes((await get('/operations/op_unknown', other.apiKey)).status));
 });
 

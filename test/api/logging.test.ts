@@ -4,11 +4,22 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { ADMIN_TOKEN, createTestProject, startTestService } from '../helpers/service.js';
 
+/** A pino line as these tests read it (`request completed` lines carry the request's fields). */
+interface LogLine {
+  msg?: string;
+  path?: string;
+  method?: string;
+  status?: number;
+  reqId?: unknown;
+  ms?: unknown;
+  err?: { message: string };
+}
+
 test('debug logs a line per request with its id, status and timing, and no key or admin token', async (t) => {
-  const lines: any[] = [];
+  const lines: LogLine[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
-      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l) as LogLine);
       done();
     },
   });
@@ -36,7 +47,7 @@ test('debug logs a line per request with its id, status and timing, and no key o
       t.is(typeof l.ms, 'number');
     }
     t.true(
-      lines.some((l) => l.msg === 'request completed' && l.path.startsWith('/internal/v1/')),
+      lines.some((l) => l.msg === 'request completed' && l.path!.startsWith('/internal/v1/')),
       'internal calls are logged too',
     );
     const all = JSON.stringify(lines);
@@ -109,7 +120,7 @@ test('an error is logged without the statement or its values, and its line stays
     t.truthy(line);
     t.false(line.includes('SECRET-USER-TEXT'), 'no user data in the log');
     t.true(line.length < 4000, `a short line (${line.length} bytes)`);
-    t.regex(JSON.parse(line).err.message, /foreign key|FOREIGN KEY/i);
+    t.regex((JSON.parse(line) as LogLine).err!.message, /foreign key|FOREIGN KEY/i);
   } finally {
     await svc.stop();
   }

@@ -5,6 +5,7 @@ import { implemented } from '../../service/implementations.js';
 import { createClient } from '../../sdk/client.js';
 import { pathParams } from '../helpers/routes.js';
 import { createTestProject, specCheck, startTestService, type TestService } from '../helpers/service.js';
+import { json, type ApiError, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -22,9 +23,9 @@ test('GET /pricing is public, cacheable for 300 seconds, with its UTF-8 byte len
   t.is(raw.headers.get('content-length'), String(bytes.length));
   t.regex(raw.headers.get('cache-control')!, /max-age=300/);
   t.regex(raw.headers.get('content-type')!, /^application\/json/);
-  const body = JSON.parse(bytes.toString('utf8'));
+  const body = JSON.parse(bytes.toString('utf8')) as Schemas['Pricing'];
   t.deepEqual(body, r.data);
-  t.true(body.plans.every((p: any) => Number.isInteger(p.priceCents) && Number.isInteger(p.monthlyCredits)));
+  t.true(body.plans.every((p) => Number.isInteger(p.priceCents) && Number.isInteger(p.monthlyCredits)));
 });
 
 test('HEAD /pricing sends the same headers as GET and no body', async (t) => {
@@ -54,13 +55,15 @@ test('every route without an implementation answers 501 not_implemented after it
   );
   t.true(pending.length > 0);
   for (const route of pending) {
-    const path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pathParams(route, p.projectId)[k]));
+    const path = route.path.replace(/\{(\w+)\}/g, (_, k: string) =>
+      encodeURIComponent(pathParams(route, p.projectId)[k]),
+    );
     const res = await fetch(`${svc.baseUrl}${path}`, {
       method: route.method,
       headers: { authorization: `Bearer ${p.apiKey}` },
     });
     // Routes whose body is required refuse the empty body first; the rest reach the (missing) handler.
-    const body = await res.json();
+    const body = await json<ApiError>(res);
     if (route.bodyRequired) t.is(res.status, 400, route.path);
     else {
       t.is(res.status, 501, `${route.method} ${route.path}`);

@@ -16,7 +16,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
-import { errorOf, hostile } from '../helpers/typed.js';
+import { errorOf, hostile, json, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -176,17 +176,23 @@ test.serial('approvedOnly and requireApproval publish approved cells only', asyn
   const p = await translated();
   await setCell(p, 'save', 'de', { status: 'approved' });
   const v = (await publish(p, { approvedOnly: true, incompleteMode: 'skip' })).data!;
-  t.deepEqual(Object.keys(await (await pull(p, { version: v.versionId, format: 'json', lang: 'de' })).json()), [
-    'save',
-  ]);
+  t.deepEqual(
+    Object.keys(
+      await json<Schemas['RenderedJsonFile']>(await pull(p, { version: v.versionId, format: 'json', lang: 'de' })),
+    ),
+    ['save'],
+  );
   await svc.admin.PATCH('/workspaces/{workspaceId}', {
     params: { path: { workspaceId: p.workspaceId } },
     body: { requireApproval: true },
   });
   const w = (await publish(p, { incompleteMode: 'skip' })).data!;
-  t.deepEqual(Object.keys(await (await pull(p, { version: w.versionId, format: 'json', lang: 'de' })).json()), [
-    'save',
-  ]);
+  t.deepEqual(
+    Object.keys(
+      await json<Schemas['RenderedJsonFile']>(await pull(p, { version: w.versionId, format: 'json', lang: 'de' })),
+    ),
+    ['save'],
+  );
 });
 
 test.serial('gates leave out cells whose placeholders or markup differ from the source, and list them', async (t) => {
@@ -202,9 +208,12 @@ test.serial('gates leave out cells whose placeholders or markup differ from the 
     markupRejected: ['click_b_here_b [de]'],
     markupRejectedTotal: 1,
   });
-  t.deepEqual(Object.keys(await (await pull(p, { version: v.versionId, format: 'json', lang: 'de' })).json()), [
-    'fine',
-  ]);
+  t.deepEqual(
+    Object.keys(
+      await json<Schemas['RenderedJsonFile']>(await pull(p, { version: v.versionId, format: 'json', lang: 'de' })),
+    ),
+    ['fine'],
+  );
   const strict = await publish(p, { require_complete: true });
   t.like(strict.error, { error: 'fill_incomplete', refused: { icu: 1, markup: 1 } });
 });
@@ -436,11 +445,11 @@ test.serial('the S3 path: publishing to an S3 bucket (s3rver on loopback) and se
     await s3svc.admin.POST('/jobs/run-due', { body: {} });
     const v = (await p.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: p.projectId } } }))
       .data!;
-    const m = await (await fetch(`${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json();
+    const m = await json<Schemas['Manifest']>(await fetch(`${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     t.is(m.versionId, v.versionId);
     const bundle = await fetch(new URL(m.bundles.de.url, `${s3svc.deliveryUrl}/projects/${p.projectId}/manifest`));
     t.is(bundle.status, 200);
-    t.truthy((await bundle.json()).stored_in_s3);
+    t.truthy((await json<Schemas['I18nextBundle']>(bundle)).stored_in_s3);
     const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
     const client = s3.client();
     const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'tenant-a/' }));
@@ -471,7 +480,7 @@ test.serial('on a custom domain the delivery origin serves the project without i
     });
   const m = await get(`${svc.deliveryUrl}/manifest`, 'cdn.glossa.test');
   t.is(m.status, 200);
-  const manifest = JSON.parse(m.body);
+  const manifest = JSON.parse(m.body) as Schemas['Manifest'];
   t.is(manifest.versionId, v.versionId);
   const bundle = await get(
     new URL(manifest.bundles.de.url, `${svc.deliveryUrl}/manifest`).toString(),

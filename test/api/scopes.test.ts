@@ -30,7 +30,7 @@ test('every route refuses a key lacking its scope with 403 forbidden', async (t)
         ...(route.hasBody ? { body: {} } : {}),
       } as never,
     );
-    t.is(r.response.status, 403, `${route.method} ${route.path} with [${others}]`);
+    t.is(r.response.status, 403, `${route.method} ${route.path} with [${others.join(',')}]`);
     t.is(errorOf(r)?.error, 'forbidden', `${route.method} ${route.path}`);
   }
 });

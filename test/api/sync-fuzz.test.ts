@@ -5,6 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { rng } from '../helpers/rng.js';
+import { hostile, type ApiError } from '../helpers/typed.js';
+import type { XcStrings } from '../helpers/xcstrings.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const CASES = 2300;
@@ -105,7 +107,7 @@ function makeCase(r: () => number, i: number): Case {
     case 9: {
       const xc = JSON.parse(
         readFileSync(path.join(FIXTURES, 'xcstrings', 'netnewswire-Localizable.xcstrings'), 'utf8'),
-      );
+      ) as XcStrings;
       const keys = Object.keys(xc.strings);
       const k = pick(keys);
       const m = pick([
@@ -117,16 +119,17 @@ function makeCase(r: () => number, i: number): Case {
         'unit-null',
         'source-number',
       ]);
-      if (m === 'strings-array') xc.strings = [];
-      if (m === 'localizations-string') xc.strings[k].localizations = 'x';
-      if (m === 'no-value') xc.strings[k].localizations = { en: { stringUnit: { state: 'translated' } } };
+      if (m === 'strings-array') xc.strings = hostile([]);
+      if (m === 'localizations-string') xc.strings[k].localizations = hostile('x');
+      if (m === 'no-value') xc.strings[k].localizations = hostile({ en: { stringUnit: { state: 'translated' } } });
       if (m === 'plural-no-other')
         xc.strings[k].localizations = {
           en: { variations: { plural: { one: { stringUnit: { state: 'translated', value: 'x' } } } } },
         };
-      if (m === 'value-number') xc.strings[k].localizations = { en: { stringUnit: { state: 'translated', value: 7 } } };
-      if (m === 'unit-null') xc.strings[k].localizations = { en: { stringUnit: null } };
-      if (m === 'source-number') xc.sourceLanguage = 5;
+      if (m === 'value-number')
+        xc.strings[k].localizations = hostile({ en: { stringUnit: { state: 'translated', value: 7 } } });
+      if (m === 'unit-null') xc.strings[k].localizations = hostile({ en: { stringUnit: null } });
+      if (m === 'source-number') xc.sourceLanguage = hostile(5);
       return {
         label: `xcstrings ${m}`,
         body: { contentBase64: b64(JSON.stringify(xc)), fileName: 'Localizable.xcstrings' },
@@ -192,7 +195,7 @@ test.after.always(async () => {
 
 async function fingerprint(p: TestProject) {
   const db = svc.service.app.db;
-  const one = async (q: any) => JSON.stringify(await q);
+  const one = async (q: PromiseLike<unknown>) => JSON.stringify(await q);
   return [
     await one(db('keys').where({ project_id: p.projectId }).count({ n: '*' }).max({ u: 'updated_at' })),
     await one(db('translations').where({ project_id: p.projectId }).count({ n: '*' }).max({ u: 'updated_at' })),
@@ -218,10 +221,10 @@ test('hostile files get documented 4xx answers, never 500, and refused syncs wri
       headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(c.body),
     });
-    const body = await res.json().catch(() => ({}));
+    const body = (await res.json().catch(() => ({}))) as Partial<ApiError>;
     const key = `${res.status} ${body.error ?? ''}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
-    if (res.status >= 500 || (res.status >= 400 && !DOCUMENTED.has(body.error))) {
+    if (res.status >= 500 || (res.status >= 400 && !DOCUMENTED.has(body.error ?? ''))) {
       t.fail(`${c.label} (#${i}): ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
       continue;
     }

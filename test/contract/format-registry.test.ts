@@ -8,14 +8,16 @@ import YAML from 'yaml';
 import { FORMAT_IDS, REGISTRY } from '../../publisher/formats/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
+const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8')) as {
+  components: { schemas: { OutputFormatId: { enum: string[] } } };
+};
 
 /** Every `enum` of the spec that names a format id (the schema and the copies inlined where x-error-codes apply). */
 function formatEnums(node: unknown, out: string[][] = []): string[][] {
   if (Array.isArray(node)) for (const n of node) formatEnums(n, out);
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'enum' && Array.isArray(v) && v.includes('xcstrings')) out.push(v);
+      if (k === 'enum' && Array.isArray(v) && v.includes('xcstrings')) out.push(v as string[]);
       else formatEnums(v, out);
     }
   }

@@ -15,13 +15,37 @@ import { manifestFor, renderDelivery, renderFile, withoutBodies } from '../../pu
 import { REGISTRY } from '../../publisher/formats/index.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { createClient } from '../../sdk/client.js';
+import type { Schemas } from '../helpers/typed.js';
+
+/** How a promisified execFile rejects: the exit code and what the command printed. */
+interface RunError {
+  code?: number | string;
+  stdout: string;
+  stderr: string;
+}
+
+/** The parts of package.json and of the spec these tests read. */
+interface PackageJson {
+  scripts: Record<string, string>;
+}
+interface Spec {
+  components: { examples: Record<string, { value: unknown }> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> }
+    >
+  >;
+}
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
-const examples: Record<string, { value: any }> = spec.components.examples;
-const example = (name: string) => examples[name].value;
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as PackageJson;
+const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8')) as Spec;
+const examples = spec.components.examples;
+/** The spec's example `name`, read as `T` (the schema it illustrates, or `string` for a file). */
+const example = <T = unknown>(name: string) => examples[name].value as T;
 const API_KEY = 'glk_aaaaaaaaaaaa_' + 'a'.repeat(43);
 const PROJECT = 'p_7d2c9a';
 
@@ -119,7 +143,7 @@ test('version pulls answer the real files with their content types', async (t) =
     const r = await pull(format, accept);
     t.is(r.response.status, 200, format);
     t.is(r.response.headers.get('content-type')!.split(';')[0], REGISTRY[format].contentType.split(';')[0], format);
-    t.is(r.data, example(name), format);
+    t.is(r.data, example<string>(name), format);
   }
   const json: Array<[FormatId, string, string]> = [
     ['json', 'jsonFile', 'JsonFileFr'],
@@ -155,7 +179,7 @@ test('the delivery routes answer under /v1: health, the manifest, and bundles i1
   t.deepEqual(await bundle.json(), example('I18nextBundleFr'));
   const xml = await fetch(new URL(m.files.android_xml.fr.url, manifestUrl), { headers: { accept: 'application/xml' } });
   t.is(xml.headers.get('content-type')!.split(';')[0], 'application/xml');
-  t.is(await xml.text(), example('AndroidXmlFileFr'));
+  t.is(await xml.text(), example<string>('AndroidXmlFileFr'));
 
   // i18next loads the example bundle unchanged: `{{name}}` interpolation and plural suffix keys.
   const i18n = i18next.createInstance();
@@ -209,17 +233,17 @@ test('the examples are what the publisher renders: manifest, bundles and files',
   const rendered = await renderDelivery(SNAPSHOT, ['json', 'android_xml']);
   const manifest = JSON.parse(
     manifestFor(PROJECT, '2025.01.31.2', Date.parse('2025-01-31T10:20:00.000Z'), withoutBodies(rendered)),
-  );
+  ) as Schemas['Manifest'];
   t.deepEqual(manifest, example('DeliveryManifest'));
   const object = (prefix: string) => rendered.objects.find((o) => o.file.startsWith(prefix))!;
   // Byte for byte: the bundle as stored (minified), the rendered files as sent.
   t.is(object('fr.').body, JSON.stringify(example('I18nextBundleFr')));
   t.is(object('en.').body, JSON.stringify(example('I18nextBundleEn')));
   t.is(object('json.fr.').body, `${JSON.stringify(example('JsonFileFr'), null, 2)}\n`);
-  t.is(object('android_xml.fr.').body, example('AndroidXmlFileFr'));
-  t.is(renderFile(SNAPSHOT, 'android_xml', 'fr'), example('AndroidXmlFileFr'));
-  t.is(renderFile(SNAPSHOT, 'ios_strings', 'fr'), example('IosStringsFileFr'));
-  t.is(renderFile(SNAPSHOT, 'po', 'fr'), example('PoFileFr'));
+  t.is(object('android_xml.fr.').body, example<string>('AndroidXmlFileFr'));
+  t.is(renderFile(SNAPSHOT, 'android_xml', 'fr'), example<string>('AndroidXmlFileFr'));
+  t.is(renderFile(SNAPSHOT, 'ios_strings', 'fr'), example<string>('IosStringsFileFr'));
+  t.is(renderFile(SNAPSHOT, 'po', 'fr'), example<string>('PoFileFr'));
   t.is(renderFile(SNAPSHOT, 'nested_json', 'fr'), `${JSON.stringify(example('NestedJsonFileFr'), null, 2)}\n`);
   t.is(renderFile(SNAPSHOT, 'arb', 'fr'), `${JSON.stringify(example('ArbFileFr'), null, 2)}\n`);
   t.deepEqual(JSON.parse(renderFile(SNAPSHOT, 'xcstrings', 'fr')), example('XcstringsFile'));
@@ -236,7 +260,7 @@ test('npm run lint:spec: zero errors and zero warnings', async (t) => {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     },
-  ).catch((e) => ({ stdout: `exit ${e.code}\n${e.stdout}`, stderr: String(e.stderr) }));
+  ).catch((e: RunError) => ({ stdout: `exit ${e.code}\n${e.stdout}`, stderr: String(e.stderr) }));
   const out = stdout + stderr;
   t.regex(out, /Your API descriptions are valid/, out);
   // Each problem prints "<Warning|Error> was generated by the <rule> rule." and the summary "You have N warnings".

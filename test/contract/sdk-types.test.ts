@@ -16,7 +16,7 @@ test('tsc catches every mistake of sdk-mistakes/ and accepts every correct use',
     cwd: root,
   }).then(
     (x) => ({ code: 0, out: x.stdout + x.stderr }),
-    (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: `${e.stdout}${e.stderr}` }),
   );
   t.is(r.out, '');
   t.is(r.code, 0);

@@ -9,6 +9,24 @@ import test from 'ava';
 import YAML from 'yaml';
 
 const run = promisify(execFile);
+
+/** How a promisified execFile rejects: what the command printed. */
+interface RunError {
+  stdout: string;
+  stderr: string;
+}
+
+/** An operation of the spec, as far as these checks read it. */
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  'x-public'?: boolean;
+  'x-scopes'?: string[];
+  'x-origin'?: string;
+}
+/** Path items: operations by method (and `parameters`, which the checks skip). */
+type Paths = Record<string, Record<string, Operation>>;
 const root = path.resolve(import.meta.dirname, '../..');
 
 test('both spec documents pass redocly lint', async (t) => {
@@ -19,7 +37,7 @@ test('both spec documents pass redocly lint', async (t) => {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     },
-  ).catch((e) => {
+  ).catch((e: RunError) => {
     t.fail(`${e.stdout}\n${e.stderr}`);
     return { stdout: '', stderr: '' };
   });
@@ -41,9 +59,9 @@ test('generated/ is fresh: regenerating gives identical files', async (t) => {
 
 test('every route of API.md is described, on the right origin', (t) => {
   const api = readFileSync(path.join(root, '../shared/API.md'), 'utf8');
-  const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
+  const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8')) as { paths: Paths };
   const described = new Set<string>();
-  for (const [p, item] of Object.entries<any>(spec.paths))
+  for (const [p, item] of Object.entries(spec.paths))
     for (const m of Object.keys(item)) described.add(`${m.toUpperCase()} ${p}`);
   const rows = [...api.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE|HEAD) \| `([^`]+)` \|/gm)].map((m) => [m[1], m[2]]);
   t.true(rows.length >= 25, `found ${rows.length} route rows in API.md`);
@@ -65,8 +83,8 @@ test('every route of API.md is described, on the right origin', (t) => {
     t.is(spec.paths[p].get['x-origin'], 'delivery', p);
   }
   // Every operation: an operationId, one tag, and scopes unless public.
-  for (const [p, item] of Object.entries<any>(spec.paths)) {
-    for (const [m, op] of Object.entries<any>(item)) {
+  for (const [p, item] of Object.entries(spec.paths)) {
+    for (const [m, op] of Object.entries(item)) {
       if (!['get', 'head', 'post', 'put', 'patch', 'delete'].includes(m)) continue;
       t.truthy(op.operationId, `${m} ${p}`);
       t.is(op.tags?.length, 1, `${m} ${p} tags`);
