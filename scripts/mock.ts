@@ -22,17 +22,21 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const PREFIX = '/v1';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/** An OpenAPI document as far as this rewrite reads it: path items of operations that may name servers. */
+type Spec = Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
+
 /**
  * The document Prism serves: every path under `/v1`, and `servers` naming the mock's own origin (the
  * operation-level servers of the delivery routes are dropped: both origins are this one address).
  */
-export function mockDocument(spec: any, origin: string): any {
-  const paths: Record<string, unknown> = {};
-  for (const [p, item] of Object.entries<any>(spec.paths ?? {})) {
+export function mockDocument(spec: Spec, origin: string): Spec {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [p, item] of Object.entries(spec.paths ?? {})) {
     const { servers: _s, ...rest } = item;
     for (const m of METHODS) {
-      if (rest[m]?.servers) {
-        const { servers: _os, ...op } = rest[m];
+      const operation = rest[m] as { servers?: unknown } | undefined;
+      if (operation?.servers) {
+        const { servers: _os, ...op } = operation;
         rest[m] = op;
       }
     }
@@ -58,7 +62,7 @@ function main() {
   const extra = [...(port ? [] : ['-p', '4010']), ...(host ? [] : ['-h', '127.0.0.1'])];
   const origin = `http://${host ?? '127.0.0.1'}:${port ?? '4010'}`;
 
-  const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
+  const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8')) as Spec;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-mock-'));
   const file = path.join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(mockDocument(spec, origin), null, 2));

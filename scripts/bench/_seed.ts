@@ -3,7 +3,7 @@
 // would teach V8 to pretenure allocation sites the request path shares (Node's own promise and tick objects),
 // and every later request would pay for it in old-space garbage. A real server is not seeded that way.
 import { writeFileSync } from 'node:fs';
-import { createApiKey } from '../../handlers/platform/apikeys.js';
+import { createApiKey, type Scope } from '../../handlers/platform/apikeys.js';
 import { createApp } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import { contentChanged } from '../../handlers/platform/content.js';
@@ -26,7 +26,7 @@ for (let i = 0; i < Number(process.env.BENCH_PROJECTS ?? 1); i++) {
     languages: langs.map((code) => ({ code })),
   });
   const key = await createApiKey(db, project.projectId, {
-    scopes: (process.env.BENCH_SCOPES ?? 'read').split(',') as any,
+    scopes: (process.env.BENCH_SCOPES ?? 'read').split(',') as Scope[],
   });
   projects.push({ projectId: project.projectId, apiKey: key.apiKey });
 }

@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
+import type { ServiceInfo } from './_http.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-bench-'));
 const env = { ...process.env, DATA_DIR: dataDir, SEED_OUT: path.join(dataDir, 'seed.json') };
 const seedScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '_seed.ts');
 execFileSync(process.execPath, ['--import', 'tsx', seedScript], { env, stdio: 'inherit' });
-const { projects } = JSON.parse(readFileSync(env.SEED_OUT, 'utf8'));
+const { projects } = JSON.parse(readFileSync(env.SEED_OUT, 'utf8')) as Pick<ServiceInfo, 'projects'>;
 const config = loadConfig({
   ...env,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
@@ -21,7 +22,13 @@ const config = loadConfig({
 });
 const service = await startService(config, { port: 0, deliveryPort: 0 });
 const base = `http://127.0.0.1:${service.main.info.port}/v1`;
-console.log(
-  `READY ${JSON.stringify({ base, projects, adminUrl: base.replace('/v1', '/internal/v1'), databaseUrl: config.databaseUrl, objectsDir: config.objectStore.replace('file://', ''), delivery: `http://127.0.0.1:${service.delivery.info.port}/v1` })}`,
-);
+const info: ServiceInfo = {
+  base,
+  projects,
+  adminUrl: base.replace('/v1', '/internal/v1'),
+  databaseUrl: config.databaseUrl,
+  objectsDir: config.objectStore.replace('file://', ''),
+  delivery: `http://127.0.0.1:${service.delivery.info.port}/v1`,
+};
+console.log(`READY ${JSON.stringify(info)}`);
 process.once('SIGINT', () => process.exit(0));

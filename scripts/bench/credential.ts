@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
-import { requestsPerSecond, spawnServer } from './_http.js';
+import { requestsPerSecond, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
@@ -15,9 +15,9 @@ export const scenario: Scenario = {
   async run() {
     // Load is spread round-robin over enough projects that none reaches its 120 requests a minute: the real
     // limit stays in force and no round is refused.
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '6000' });
-    const bare = await spawnServer(path.join(here, '_bare-server.ts'));
-    const projects: Array<{ projectId: string; apiKey: string }> = svc.info.projects;
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '6000' });
+    const bare = await spawnServer<{ url: string }>(path.join(here, '_bare-server.ts'));
+    const projects = svc.info.projects;
     let next = 0;
     // The same requests go to both servers: one shared cursor over the projects, not one per connection (each
     // connection starting from the top would send every early project sixteen times).

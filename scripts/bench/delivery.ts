@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
-import { requestsPerSecond, spawnServer } from './_http.js';
+import type { components } from '../../generated/openapi.js';
+import { json, requestsPerSecond, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -34,7 +35,7 @@ export const scenario: Scenario = {
   name: 'Bundle requests per second, delivery origin vs nginx on the same folder',
   async run() {
     const nginx = ensureNginx();
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
       BENCH_LANGS: 'de',
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '200',
@@ -49,7 +50,9 @@ export const scenario: Scenario = {
         headers: { authorization: `Bearer ${apiKey}` },
       });
       if (res.status !== 201) throw new Error(`publish failed: ${res.status}`);
-      const manifest = await (await fetch(`${svc.info.delivery}/projects/${projectId}/manifest`)).json();
+      const manifest = await json<components['schemas']['Manifest']>(
+        await fetch(`${svc.info.delivery}/projects/${projectId}/manifest`),
+      );
       const bundlePath = `/v1/projects/${projectId}/${manifest.bundles.de.url}`;
       const origin = svc.info.delivery.replace(/\/v1$/, '');
       ours = await requestsPerSecond({ url: origin, requests: [{ path: bundlePath }] });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
 import { PseudoEngine } from '../../handlers/platform/engines/pseudo.js';
-import { spawnServer } from './_http.js';
+import type { components } from '../../generated/openapi.js';
+import { json, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
@@ -14,7 +15,7 @@ const PUSHES = 4;
 export const scenario: Scenario = {
   name: 'Fill throughput, pseudo engine, 20,000 pairs (pairs/s)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
     });
@@ -35,7 +36,7 @@ export const scenario: Scenario = {
           body: JSON.stringify({ units }),
         });
         if (res.status !== 200) throw new Error(`push failed: ${res.status}`);
-        tokens.push((await res.json()).trackingToken);
+        tokens.push((await json<components['schemas']['TranslateResult']>(res)).trackingToken!);
       }
       pairs = sources.length * LANGS.length;
       const t0 = performance.now();
@@ -49,7 +50,7 @@ export const scenario: Scenario = {
       for (const token of tokens) {
         const poll = await fetch(`${svc.info.base}/projects/${projectId}/translations?trackingToken=${token}`, {
           headers: { authorization: `Bearer ${apiKey}` },
-        }).then((r) => r.json());
+        }).then((r) => json<components['schemas']['TranslationPoll']>(r));
         if (poll.status !== 'done' || poll.summary.translated !== 500 * LANGS.length)
           throw new Error(`fill did not finish: ${JSON.stringify(poll)}`);
       }

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
-import { spawnServer } from './_http.js';
+import type { components } from '../../generated/openapi.js';
+import { json, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
@@ -43,7 +44,7 @@ function filesUnder(dir: string): string[] {
 export const scenario: Scenario = {
   name: 'POST /publish, 10,000 keys x 20 languages, json + android_xml, vs fs.writeFile of the same bytes (ms)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '10000',
@@ -57,7 +58,7 @@ export const scenario: Scenario = {
         headers: { authorization: `Bearer ${apiKey}` },
       });
       const ms = performance.now() - t0;
-      const body = await res.json();
+      const body = await json<components['schemas']['PublishResult']>(res);
       if (res.status !== 201 || body.keyCount !== 10000)
         throw new Error(`publish failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       return ms;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
 import { openDb } from '../../handlers/platform/db.js';
-import { spawnServer } from './_http.js';
+import type { components } from '../../generated/openapi.js';
+import { json, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TARGETS = [
@@ -31,6 +32,12 @@ const TARGETS = [
 ];
 const ENTRIES = 1000;
 
+type SyncResult = components['schemas']['SyncResult'];
+/** The catalog below, as JSON.parse reads it back. */
+interface Catalog {
+  strings: Record<string, { comment: string; localizations: Record<string, { stringUnit: { value: string } }> }>;
+}
+
 function catalog(changed: number) {
   const strings: Record<string, unknown> = {};
   for (let i = 0; i < ENTRIES; i++) {
@@ -50,7 +57,7 @@ function catalog(changed: number) {
 export const scenario: Scenario = {
   name: 'POST /sync, 1,000 xcstrings entries x 20 languages, vs JSON.parse + Knex bulk insert (ms)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
       BENCH_LANGS: TARGETS.join(','),
       BENCH_SCOPES: 'admin',
     });
@@ -65,12 +72,12 @@ export const scenario: Scenario = {
           fileName: 'Localizable.xcstrings',
         }),
       });
-      const body = await res.json();
+      const body = await json<SyncResult>(res);
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       return { ms: performance.now() - t0, body };
     };
-    let first: { ms: number; body: any };
-    let second: { ms: number; body: any };
+    let first: { ms: number; body: SyncResult };
+    let second: { ms: number; body: SyncResult };
     const original = catalog(0);
     try {
       first = await send(original);
@@ -87,10 +94,10 @@ export const scenario: Scenario = {
     // Baseline: parse the same file and bulk-insert the same cells into the same database.
     const db = openDb(svc.info.databaseUrl);
     const t0 = performance.now();
-    const parsed = JSON.parse(original);
+    const parsed = JSON.parse(original) as Catalog;
     const now = Date.now();
     await db.transaction(async (trx) => {
-      const keys = Object.entries<any>(parsed.strings).map(([k, e], i) => ({
+      const keys = Object.entries(parsed.strings).map(([k, e], i) => ({
         project_id: projectId,
         name: `base.${k}`,
         token: `base${i}`.padEnd(32, 'x'),
@@ -115,7 +122,7 @@ export const scenario: Scenario = {
           Number(r.id),
         ]),
       );
-      const cells = Object.entries<any>(parsed.strings).flatMap(([k, e]) =>
+      const cells = Object.entries(parsed.strings).flatMap(([k, e]) =>
         TARGETS.map((lang) => ({
           key_id: ids.get(k),
           lang,

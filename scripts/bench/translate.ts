@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../bench.js';
 import { openDb } from '../../handlers/platform/db.js';
-import { spawnServer } from './_http.js';
+import type { components } from '../../generated/openapi.js';
+import { json, spawnServer, type ServiceInfo } from './_http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
@@ -14,7 +15,7 @@ const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.
 export const scenario: Scenario = {
   name: 'POST /translate, 500 new units x 10 languages, vs Knex bulk insert of the same rows (ms)',
   async run() {
-    const svc = await spawnServer(path.join(here, '_service-server.ts'), {
+    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
     });
@@ -31,7 +32,7 @@ export const scenario: Scenario = {
           headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify({ units }),
         });
-        const body = await res.json();
+        const body = await json<components['schemas']['TranslateResult']>(res);
         ours.push(performance.now() - t0);
         if (res.status !== 200 || body.units.length !== 500)
           throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
