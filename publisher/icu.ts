@@ -205,7 +205,7 @@ export function icuToForms(msg: string): IcuForms | null {
   const el = ast[0];
   if (el.type !== TYPE.plural || el.pluralType !== 'cardinal' || el.offset) return null;
   // Option keys are the message author's: without a prototype, one named `__proto__` is kept as a form.
-  const forms: Record<string, string> = Object.create(null);
+  const forms = Object.create(null) as Record<string, string>;
   for (const [key, opt] of Object.entries(el.options)) {
     // An option's location spans `{…}`; the form is what is between the braces.
     const loc = opt.location;
@@ -219,7 +219,7 @@ export function walkIcu(ast: IcuAst, visit: (el: MessageFormatElement) => void):
   for (const el of ast) {
     visit(el);
     if (el.type === TYPE.plural || el.type === TYPE.select) {
-      for (const opt of Object.values(el.options) as PluralOrSelectOption[]) walkIcu(opt.value, visit);
+      for (const opt of Object.values<PluralOrSelectOption>(el.options)) walkIcu(opt.value, visit);
     } else if (el.type === TYPE.tag) {
       walkIcu(el.children, visit);
     }

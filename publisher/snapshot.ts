@@ -22,13 +22,23 @@ export interface SnapshotKey {
   cells: Record<string, SnapshotCell>;
 }
 
+/**
+ * File-level meta of a synced format, as sync stores it: the file's own fields (Catalog.meta), the language it
+ * declared as its source, and its spelling of each language code.
+ */
+export interface CatalogMeta {
+  sourceLanguage?: string | null;
+  languageSpellings?: Record<string, string>;
+  [field: string]: unknown;
+}
+
 export interface Snapshot {
   baseLang: string;
   /** Target languages, in order. */
   languages: string[];
   keys: SnapshotKey[];
   /** File-level meta of each synced format (for faithful rendering). */
-  catalogs: Record<string, Record<string, any>>;
+  catalogs: Record<string, CatalogMeta>;
 }
 
 /** The stored form of a snapshot and its digest (what `skipIfIdentical` compares), from one serialization. */

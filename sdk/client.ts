@@ -30,28 +30,30 @@ import type { paths as internalPaths } from '../generated/internal.js';
 
 type Verb = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type PathsWith<Paths, M extends Verb> = {
-  [P in keyof Paths]: Paths[P] extends { [K in M]: any } ? P : never;
+  [P in keyof Paths]: Paths[P] extends { [K in M]: unknown } ? P : never;
 }[keyof Paths];
 type Op<Paths, P extends keyof Paths, M extends Verb> = Paths[P][M & keyof Paths[P]];
-/** The init argument is optional exactly when none of its keys is required. */
-type InitArgs<I> = {} extends I ? [init?: I] : [init: I];
+/** The init argument is optional exactly when none of its keys is required (an empty object is one). */
+type InitArgs<I> = Record<string, never> extends I ? [init?: I] : [init: I];
 type JsonInit<O> = Omit<FetchOptions<O>, 'parseAs'> & { parseAs?: 'json' };
 type Media = `${string}/${string}`;
-type Fetched<O, I> = O extends Record<string | number, any> ? FetchResponse<O, I, Media> : never;
+type Fetched<O, I> = O extends Record<string | number, unknown> ? FetchResponse<O, I, Media> : never;
+/** The options of a call that sets none (no `parseAs`: the body is parsed as JSON). */
+type NoOptions = Record<string, never>;
 
 /** openapi-fetch's call signature with the options as a plain (non-inferred) parameter type. */
 export interface StrictMethod<Paths, M extends Verb> {
   <P extends PathsWith<Paths, M>>(
     url: P,
     ...init: InitArgs<JsonInit<Op<Paths, P, M>>>
-  ): Promise<Fetched<Op<Paths, P, M>, {}>>;
+  ): Promise<Fetched<Op<Paths, P, M>, NoOptions>>;
   <P extends PathsWith<Paths, M>, A extends ParseAs>(
     url: P,
     init: FetchOptions<Op<Paths, P, M>> & { parseAs: A },
   ): Promise<Fetched<Op<Paths, P, M>, { parseAs: A }>>;
 }
 
-export interface StrictClient<Paths extends {}> extends Omit<
+export interface StrictClient<Paths extends object> extends Omit<
   Client<Paths>,
   'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE'
 > {
@@ -116,7 +118,7 @@ type PullOp = paths['/projects/{projectId}/translations']['get'];
 /** An answer in openapi-fetch's shape, with `data` of the type the call guarantees. */
 export type Answer<Data, O> =
   | { data: Data; error?: never; response: Response }
-  | { data?: never; error: NonNullable<Fetched<O, {}>['error']>; response: Response };
+  | { data?: never; error: NonNullable<Fetched<O, NoOptions>['error']>; response: Response };
 
 /** Per-call options besides the ones a typed call sets itself (headers, signal, middleware, ...). */
 export type CallOptions<O> = Omit<FetchOptions<O>, 'params' | 'body' | 'parseAs'>;

@@ -1,4 +1,13 @@
 declare module 'autocannon' {
-  const autocannon: (opts: Record<string, unknown>) => Promise<any>;
+  /** The parts of autocannon's result the benchmarks read (scripts/bench/). */
+  interface Result {
+    requests: { average: number; mean: number; total: number };
+    latency: { average: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+  const autocannon: (opts: Record<string, unknown>) => Promise<Result>;
   export default autocannon;
 }

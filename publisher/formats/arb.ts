@@ -16,6 +16,7 @@ import {
   UNKNOWN_LANGUAGE,
   valueFor,
   type JsonObject,
+  type JsonValue,
 } from './json.js';
 import { languageKey } from '../languages.js';
 
@@ -76,7 +77,7 @@ function renderArb(catalog: Catalog, opts: { languages: string[]; baseLanguage: 
     if (v) root.set(entry.fileKey, icuText(v));
     let md = entry.meta?.arb === undefined ? undefined : fromPlain(entry.meta.arb);
     if (entry.comment) {
-      const obj: JsonObject = isObject(md) ? md : new Map();
+      const obj: JsonObject = isObject(md) ? md : new Map<string, JsonValue>();
       obj.set('description', entry.comment);
       md = obj;
     }
