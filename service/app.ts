@@ -37,7 +37,7 @@ export async function startService(
   opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
 ): Promise<Service> {
   const app = await createApp(config, opts.logDestination);
-  const { main, delivery } = await buildServers(app, opts);
+  const { main, delivery } = buildServers(app, opts);
   const listen = opts.listen ?? true;
   if (listen) {
     await main.start();

@@ -5,10 +5,10 @@ import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
 import { sweepRequestRecords } from '../handlers/platform/requests.js';
 import { repairManifests } from '../handlers/publish/manifest.js';
 import { prepareDue } from '../handlers/publish/prepare.js';
-import { runFill } from '../handlers/translate/fill.js';
+import { runFill, type FillPayload } from '../handlers/translate/fill.js';
 
 export function registerJobs(app: App): void {
-  app.jobs.register('fill', (ctx) => runFill(app, ctx));
+  app.jobs.register<FillPayload>('fill', (ctx) => runFill(app, ctx));
   app.jobs.registerSweep('sweep.rate_windows', 5 * 60_000, ({ db, now }) => sweepRateWindows(db, now));
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
   app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));

@@ -9,7 +9,7 @@ import type { App } from '../handlers/platform/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
 
-async function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Promise<Hapi.Server> {
+function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Hapi.Server {
   const server = Hapi.server({
     port,
     host: app.config.host,
@@ -67,8 +67,8 @@ function answerMalformed(server: Hapi.Server) {
   });
 }
 
-export async function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
-  const main = await build(app, ['main', 'internal'], opts.port ?? app.config.port);
-  const delivery = await build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
+export function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
+  const main = build(app, ['main', 'internal'], opts.port ?? app.config.port);
+  const delivery = build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
   return { main, delivery };
 }

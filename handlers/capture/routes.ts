@@ -20,7 +20,7 @@ async function reserveQuota(db: Db, projectId: string, want: number, now: number
       .update({ count: db.raw('count + ?', [want]) });
     if (n === 1) return want;
     const row = await db('capture_days').where({ project_id: projectId, day }).first('count');
-    want = Math.min(want, CAPTURE_DAILY_LIMIT - Number(row.count));
+    want = Math.min(want, CAPTURE_DAILY_LIMIT - Number(row!.count));
   }
   return 0;
 }

@@ -2,32 +2,10 @@
 import type { Db } from '../platform/db.js';
 import { bool, isUniqueViolation, newId, parseJson, randomToken } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { normalizeLanguage } from './languages.js';
 
 export const MAX_OUTPUT_FORMATS = 2;
-
-export interface ProjectRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  handle: string;
-  slug: string;
-  base_lang: string;
-  mode: 'a' | 'b';
-  auto_verify: unknown;
-  content_enabled: unknown;
-  cost_warning_mc: number | null;
-  delivery_host: string | null;
-  output_formats: string;
-  config_version: number;
-  deleted_at: number | null;
-}
-
-interface LanguageRow {
-  code: string;
-  fill_mode: 'ai' | 'manual';
-  removed_at: number | null;
-}
 
 export async function getProject(db: Db, projectId: string): Promise<ProjectRow> {
   const row = await db('projects').where({ id: projectId }).whereNull('deleted_at').first();
@@ -35,7 +13,7 @@ export async function getProject(db: Db, projectId: string): Promise<ProjectRow>
   return row;
 }
 
-export async function listLanguages(db: Db, projectId: string, includeRemoved = false): Promise<LanguageRow[]> {
+export async function listLanguages(db: Db, projectId: string, includeRemoved = false) {
   const q = db('project_languages')
     .where({ project_id: projectId })
     .orderBy('code')

@@ -6,7 +6,8 @@ import { conflict, invalidArgument } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
 import { normalizeLanguage } from './languages.js';
 import { projectFormats } from '../publish/versions.js';
-import { MAX_OUTPUT_FORMATS, configuredFormats, getProject, type ProjectRow } from './projects.js';
+import type { ProjectRow } from '../platform/tables.js';
+import { MAX_OUTPUT_FORMATS, configuredFormats, getProject } from './projects.js';
 
 const CAS_RETRIES = 5;
 
@@ -48,68 +49,70 @@ export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
   const p = await getProject(db, ctx.params.projectId);
   if (code === p.base_lang) throw invalidArgument(`${code} is the project's base language.`);
   const now = Date.now();
-  const result = await db.transaction(async (trx): Promise<{ fillMode: string | undefined; changed: boolean }> => {
-    const row = await trx('project_languages').where({ project_id: p.id, code }).first();
-    if (!row) {
-      const fillMode = requested ?? 'ai';
-      try {
-        await trx('project_languages').insert({
-          project_id: p.id,
-          code,
-          fill_mode: fillMode,
-          created_at: now,
-          updated_at: now,
-        });
-      } catch (err) {
-        // A concurrent request added it first: that request wrote the change and its event.
-        if (!isUniqueViolation(err)) throw err;
-        return { fillMode: undefined, changed: false };
+  const result = await db.transaction(
+    async (trx): Promise<{ fillMode: 'ai' | 'manual' | undefined; changed: boolean }> => {
+      const row = await trx('project_languages').where({ project_id: p.id, code }).first();
+      if (!row) {
+        const fillMode = requested ?? 'ai';
+        try {
+          await trx('project_languages').insert({
+            project_id: p.id,
+            code,
+            fill_mode: fillMode,
+            created_at: now,
+            updated_at: now,
+          });
+        } catch (err) {
+          // A concurrent request added it first: that request wrote the change and its event.
+          if (!isUniqueViolation(err)) throw err;
+          return { fillMode: undefined, changed: false };
+        }
+        await recordEvent(
+          trx,
+          p.id,
+          'project.updated',
+          { projectId: p.id, change: 'language.added', code, fillMode },
+          now,
+        );
+        await contentChanged(trx, p.id, now);
+        return { fillMode, changed: true };
       }
-      await recordEvent(
-        trx,
-        p.id,
-        'project.updated',
-        { projectId: p.id, change: 'language.added', code, fillMode },
-        now,
-      );
-      await contentChanged(trx, p.id, now);
-      return { fillMode, changed: true };
-    }
-    if (row.removed_at != null) {
-      const fillMode = requested ?? 'ai';
+      if (row.removed_at != null) {
+        const fillMode = requested ?? 'ai';
+        const n = await trx('project_languages')
+          .where({ project_id: p.id, code })
+          .whereNotNull('removed_at')
+          .update({ removed_at: null, fill_mode: fillMode, updated_at: now });
+        if (n !== 1) return { fillMode: row.fill_mode, changed: false };
+        await recordEvent(
+          trx,
+          p.id,
+          'project.updated',
+          { projectId: p.id, change: 'language.revived', code, fillMode },
+          now,
+        );
+        await contentChanged(trx, p.id, now);
+        return { fillMode, changed: true };
+      }
+      if (!requested || requested === row.fill_mode) return { fillMode: row.fill_mode, changed: false };
       const n = await trx('project_languages')
         .where({ project_id: p.id, code })
-        .whereNotNull('removed_at')
-        .update({ removed_at: null, fill_mode: fillMode, updated_at: now });
-      if (n !== 1) return { fillMode: row.fill_mode, changed: false };
+        .whereNull('removed_at')
+        .update({ fill_mode: requested, updated_at: now });
+      if (n !== 1) throw conflict('conflict', `${code} was removed while this request ran.`);
       await recordEvent(
         trx,
         p.id,
         'project.updated',
-        { projectId: p.id, change: 'language.revived', code, fillMode },
+        { projectId: p.id, change: 'language.fill_mode', code, fillMode: requested },
         now,
       );
-      await contentChanged(trx, p.id, now);
-      return { fillMode, changed: true };
-    }
-    if (!requested || requested === row.fill_mode) return { fillMode: row.fill_mode, changed: false };
-    const n = await trx('project_languages')
-      .where({ project_id: p.id, code })
-      .whereNull('removed_at')
-      .update({ fill_mode: requested, updated_at: now });
-    if (n !== 1) throw conflict('conflict', `${code} was removed while this request ran.`);
-    await recordEvent(
-      trx,
-      p.id,
-      'project.updated',
-      { projectId: p.id, change: 'language.fill_mode', code, fillMode: requested },
-      now,
-    );
-    return { fillMode: requested, changed: true };
-  });
+      return { fillMode: requested, changed: true };
+    },
+  );
   // Lost an insert race: read what the winner stored, outside the finished transaction's snapshot.
   const fillMode =
-    result.fillMode ?? (await db('project_languages').where({ project_id: p.id, code }).first()).fill_mode;
+    result.fillMode ?? (await db('project_languages').where({ project_id: p.id, code }).first())!.fill_mode;
   return { status: 201, body: { code, isBase: false, fillMode } };
 };
 

@@ -1,10 +1,11 @@
 // Workspaces: the credit balance (millicredits) and the settings every project of the workspace shares.
 import type { Db } from '../platform/db.js';
 import { bool, newId } from '../platform/db.js';
+import type { WorkspaceRow } from '../platform/tables.js';
 
 export const MAX_MC = Number.MAX_SAFE_INTEGER;
 
-export function workspaceView(w: any) {
+export function workspaceView(w: WorkspaceRow) {
   return {
     workspaceId: w.id,
     name: w.name,
@@ -41,5 +42,5 @@ export async function createWorkspace(db: Db, body: { name: string } & Record<st
     created_at: now,
     updated_at: now,
   });
-  return workspaceView(await db('workspaces').where({ id }).first());
+  return workspaceView((await db('workspaces').where({ id }).first())!);
 }

@@ -7,7 +7,7 @@ import { bytes, type Bytes } from '../platform/contract.js';
 import { hotRow } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
 import { IMMUTABLE, MANIFEST_CACHE, isSafeSegment, objectKeys, type StoredObject } from '../platform/objects.js';
-import type { Handler } from '../platform/pipeline.js';
+import { headerText, type Handler } from '../platform/pipeline.js';
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides. The header may be a
@@ -78,9 +78,7 @@ async function bundleOf(app: App, request: Request, segments: string[]): Promise
 
 /** The project whose custom domain (`deliveryHost`) the request came to; on it the project prefix is dropped. */
 async function projectOfHost(app: App, request: Request): Promise<string> {
-  const host = String(request.headers.host ?? '')
-    .replace(/:\d+$/, '')
-    .toLowerCase();
+  const host = headerText(request.headers.host).replace(/:\d+$/, '').toLowerCase();
   const row = host
     ? await hotRow<{ id: string }>(app.db, 'SELECT id FROM projects WHERE delivery_host = ? AND deleted_at IS NULL', [
         host,

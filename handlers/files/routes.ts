@@ -2,7 +2,8 @@
 import { bool } from '../platform/db.js';
 import type { Handler } from '../platform/pipeline.js';
 import type { App } from '../platform/app.js';
-import { getProject, listLanguages, type ProjectRow } from '../config/projects.js';
+import { getProject, listLanguages } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { projectFormats } from '../publish/versions.js';
 
 /** Where the project's manifest and bundles are served: its custom domain, else the delivery origin. */

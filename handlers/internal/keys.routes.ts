@@ -10,7 +10,9 @@ import type { Handler } from '../platform/pipeline.js';
 async function keyByRef(db: Db, projectId: string, ref: string) {
   const key = await db('keys')
     .where({ project_id: projectId })
-    .andWhere((w) => w.where('name', ref).orWhere('token', ref))
+    .andWhere((w) => {
+      w.where('name', ref).orWhere('token', ref);
+    })
     .first();
   if (!key) throw notFound('No key with this name or token.');
   return key;
@@ -49,11 +51,11 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   // A status alone moves an existing value; a pending cell has none to review yet.
   if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
   const row = {
-    value: (ctx.body.value ?? existing.value) as string,
+    value: (ctx.body.value ?? existing!.value) as string,
     status:
       ctx.body.status ??
-      (ctx.body.value !== undefined ? 'translated' : (existing.status as 'translated' | 'reviewed' | 'approved')),
-    origin: (ctx.body.value !== undefined ? 'edit' : existing.origin) as 'ai' | 'memory' | 'import' | 'edit',
+      (ctx.body.value !== undefined ? 'translated' : (existing!.status as 'translated' | 'reviewed' | 'approved')),
+    origin: (ctx.body.value !== undefined ? 'edit' : existing!.origin) as 'ai' | 'memory' | 'import' | 'edit',
     job_id: null,
     updated_at: now,
   };

@@ -14,7 +14,7 @@ export const internalUpdateWorkspace: Handler<'internalUpdateWorkspace'> = async
     .where({ id: ctx.params.workspaceId })
     .update({ ...settingsRow(ctx.body), updated_at: Date.now() });
   if (!n) throw notFound('Workspace not found.');
-  return { body: workspaceView(await db('workspaces').where({ id: ctx.params.workspaceId }).first()) };
+  return { body: workspaceView((await db('workspaces').where({ id: ctx.params.workspaceId }).first())!) };
 };
 
 export const internalAdjustCredits: Handler<'internalAdjustCredits'> = async (ctx) => {

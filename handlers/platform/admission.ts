@@ -3,8 +3,16 @@
 // the admissions that arrive in one event-loop turn run together as one IMMEDIATE transaction, so the file
 // locks and the WAL commit are paid once per turn rather than twice per request; each request still counts
 // exactly once, in the database, so every process sharing it enforces one limit. MySQL runs them per request.
-import { hasScope, KEY_ROW_SQL, parseApiKey, principalFromRow, type KeyClaim, type KeyPrincipal } from './apikeys.js';
-import { dialectOf, hotRead, hotRow, hotTransaction, isStoreRefusal, type Db } from './db.js';
+import {
+  hasScope,
+  KEY_ROW_SQL,
+  parseApiKey,
+  principalFromRow,
+  type KeyClaim,
+  type KeyLookupRow,
+  type KeyPrincipal,
+} from './apikeys.js';
+import { dialectOf, hotRead, hotRow, hotTransaction, isStoreRefusal, type Db, type Prepare } from './db.js';
 import { countRequest, SQLITE_COUNT_SQL, windowStart } from './ratelimit.js';
 
 interface AdmissionRequest {
@@ -46,7 +54,7 @@ export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
   if (!claim) return { principal: null, projectMatches: false, count: null };
   if (dialectOf(db) === 'sqlite') return enqueue(db, req, claim);
   const { principal, projectMatches, counts } = judge(
-    principalFromRow(await hotRow(db, KEY_ROW_SQL, [claim.keyId]), claim),
+    principalFromRow(await hotRow<KeyLookupRow>(db, KEY_ROW_SQL, [claim.keyId]), claim),
     req,
   );
   return {
@@ -78,7 +86,7 @@ function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admiss
   if (!queue) {
     queues.set(db, (queue = []));
     // The check phase follows the poll phase that parsed this turn's requests: they all join one batch.
-    setImmediate(flush, db);
+    setImmediate(() => void flush(db));
   }
   const batch = queue;
   return new Promise((resolve, reject) => {
@@ -86,17 +94,23 @@ function enqueue(db: Db, req: AdmissionRequest, claim: KeyClaim): Promise<Admiss
   });
 }
 
-function admitAll(batch: Pending[], prepare: (sql: string) => any, counting = true): Admission[] {
+function admitAll(batch: Pending[], prepare: Prepare, counting = true): Admission[] {
   const keyRow = prepare(KEY_ROW_SQL);
   const count = counting ? prepare(SQLITE_COUNT_SQL) : null;
   const out: Admission[] = [];
   for (const { req, claim } of batch) {
-    const { principal, projectMatches, counts } = judge(principalFromRow(keyRow.get(claim.keyId), claim), req);
+    const row = keyRow.get(claim.keyId) as KeyLookupRow | undefined;
+    const { principal, projectMatches, counts } = judge(principalFromRow(row, claim), req);
     out.push({
       principal,
       projectMatches,
       count:
-        counts && count ? Number(count.all(principal!.projectId, windowStart(req.now ?? Date.now()))[0].count) : null,
+        counts && count
+          ? Number(
+              (count.all(principal!.projectId, windowStart(req.now ?? Date.now())) as Array<{ count: number }>)[0]
+                .count,
+            )
+          : null,
     });
   }
   return out;

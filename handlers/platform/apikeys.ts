@@ -3,6 +3,7 @@
 import { hash as digest, timingSafeEqual } from 'node:crypto';
 import type { Db } from './db.js';
 import { bool, newId, parseJson, randomToken } from './db.js';
+import type { ApiKeyRow, ProjectRow } from './tables.js';
 
 const KEY_PREFIX = 'glk_';
 export const SCOPES = ['read', 'write', 'capture', 'translate', 'publish', 'admin'] as const;
@@ -55,8 +56,15 @@ export const KEY_ROW_SQL =
   'SELECT k.id, k.project_id, k.secret_hash, k.scopes, k.requires_operation_approval, k.revoked_at, p.deleted_at ' +
   'FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.id = ?';
 
+/** A row of KEY_ROW_SQL. */
+export type KeyLookupRow = Pick<
+  ApiKeyRow,
+  'id' | 'project_id' | 'secret_hash' | 'scopes' | 'requires_operation_approval' | 'revoked_at'
+> &
+  Pick<ProjectRow, 'deleted_at'>;
+
 /** The principal behind a claim, given its key row (KEY_ROW_SQL), or null for anything that is not a live key. */
-export function principalFromRow(row: any, claim: KeyClaim): KeyPrincipal | null {
+export function principalFromRow(row: KeyLookupRow | undefined, claim: KeyClaim): KeyPrincipal | null {
   if (!row || row.revoked_at != null) return null;
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), claim.hash)) return null;
   return {

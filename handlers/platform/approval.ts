@@ -19,15 +19,24 @@ export class Approval {
     private readonly dryRun: boolean,
   ) {}
 
-  /** The checks that need no estimate: the named operation, and what an agent may never do without one. */
-  async begin(): Promise<void> {
-    if (this.action === 'none' || this.dryRun) return;
+  /**
+   * The checks that need no estimate: the named operation, and what an agent may never do without one. A promise:
+   * looking the operation up will read the database once operations exist.
+   */
+  begin(): Promise<void> {
+    const refusal = this.refusal();
+    return refusal ? Promise.reject(refusal) : Promise.resolve();
+  }
+
+  private refusal(): ApiError | null {
+    if (this.action === 'none' || this.dryRun) return null;
     // Operations are not built yet (POST /operations answers 501), so no operationId names one of this key.
-    if (this.operationId !== undefined) throw operationNotFound();
-    if (!this.agent) return;
+    if (this.operationId !== undefined) return operationNotFound();
+    if (!this.agent) return null;
     if (this.action === 'publish' || this.action === 'rollback')
-      throw needsOperation('This agent key needs an approved operation to publish or roll back.');
-    if (this.action === 'content_run') throw needsOperation('An agent key cannot run a content translation.');
+      return needsOperation('This agent key needs an approved operation to publish or roll back.');
+    if (this.action === 'content_run') return needsOperation('An agent key cannot run a content translation.');
+    return null;
   }
 
   /** True where paid work needs an operation this request does not carry: the handler then estimates and calls spend(). */

@@ -6,7 +6,7 @@ import type { operations as PublicOperations } from '../../generated/openapi.js'
 import type { operations as InternalOperations } from '../../generated/internal.js';
 
 export type Operations = PublicOperations & InternalOperations;
-export type OperationId = keyof Operations & string;
+export type OperationId = Extract<keyof Operations, string>;
 
 type Never<T, Else> = [T] extends [never] ? Else : T;
 type Parameters<Id extends OperationId> = Operations[Id] extends { parameters: infer P } ? P : never;

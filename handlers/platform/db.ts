@@ -6,12 +6,51 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { ApiError } from './errors.js';
 import { migrationSource } from './migrations/index.js';
+// The row type of every table, declared to Knex (tables.ts).
+import type {} from './tables.js';
 
 export type Db = Knex;
 type Dialect = 'sqlite' | 'mysql';
 
+/** The parts of better-sqlite3 used here (the package ships no types). */
+interface SqliteStatement {
+  /** True for a statement that returns rows (a SELECT, or a write with RETURNING). */
+  readonly reader: boolean;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): unknown;
+}
+/** `fn` wrapped in BEGIN/COMMIT (ROLLBACK on a throw); `immediate` begins IMMEDIATE. */
+type SqliteTransaction<F> = F & { immediate: F };
+interface SqliteConnection {
+  pragma(source: string): unknown;
+  prepare(sql: string): SqliteStatement;
+  transaction<F extends (...args: never[]) => unknown>(fn: F): SqliteTransaction<F>;
+  close(): void;
+}
+
+/** A mysql2 connection, as the pool hands it to afterCreate. */
+interface MysqlConnection {
+  query(sql: string, callback: (err: Error | null) => void): void;
+}
+
+/** The parts of Knex's client (typed `any` by Knex) used here. */
+interface KnexClient {
+  config: Knex.Config;
+  driver: new (file: string) => SqliteConnection;
+  transaction: (...args: unknown[]) => {
+    begin: (conn: unknown) => unknown;
+    query(conn: unknown, sql: string): unknown;
+  };
+  acquireConnection(): Promise<SqliteConnection>;
+  releaseConnection(conn: SqliteConnection): Promise<void>;
+  destroy(callback?: unknown): Promise<void>;
+}
+
+const clientOf = (db: Knex) => db.client as KnexClient;
+
 export function dialectOf(db: Knex): Dialect {
-  return db.client.config.client === 'mysql2' ? 'mysql' : 'sqlite';
+  return clientOf(db).config.client === 'mysql2' ? 'mysql' : 'sqlite';
 }
 
 export function openDb(url: string): Knex {
@@ -26,7 +65,7 @@ export function openDb(url: string): Knex {
         pool: {
           min: 1,
           max: 1,
-          afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+          afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
             // WAL lets readers of another process run beside the writer; busy_timeout makes a second
             // process wait for the write lock instead of failing at once.
             conn.pragma('journal_mode = WAL');
@@ -42,11 +81,11 @@ export function openDb(url: string): Knex {
   if (url.startsWith('mysql://')) {
     return knexFactory({
       client: 'mysql2',
-      connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false, charset: 'utf8mb4' } as any,
+      connection: { uri: url, supportBigNumbers: true, bigNumberStrings: false, charset: 'utf8mb4' },
       pool: {
         min: 0,
         max: 10,
-        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) {
           // Strict on every connection, whatever the server's default: a value longer than its column is an error
           // (ER_DATA_TOO_LONG), never a silent truncation, in and outside transactions.
           conn.query(`SET SESSION sql_mode = '${STRICT_SQL_MODE}'`, (err: Error | null) => done(err, conn));
@@ -64,7 +103,7 @@ export function openDb(url: string): Knex {
  * up front, and never fails half-way; the hot connection, finding the lock taken, queues on the pool instead.
  */
 function immediateTransactions(db: Knex): Knex {
-  const client = db.client;
+  const client = clientOf(db);
   const transaction = client.transaction.bind(client);
   client.transaction = (...args: unknown[]) => {
     const trx = transaction(...args);
@@ -202,35 +241,35 @@ export function isUniqueViolation(err: unknown): boolean {
 // (busy_timeout 0): when another connection holds the write lock (a transaction in flight), the statement goes
 // through Knex's pool instead and so waits its turn. MySQL always goes through knex.raw.
 interface Hot {
-  conn: any;
-  stmts: Map<string, any>;
+  conn: SqliteConnection;
+  stmts: Map<string, SqliteStatement>;
   prepare: Prepare;
-  transaction: any;
+  transaction: SqliteTransaction<<T>(work: () => T) => T>;
 }
 const hotConnections = new WeakMap<Knex, Hot>();
 
 function hotConnection(db: Knex): Hot | null {
   let hot = hotConnections.get(db);
   if (hot === undefined) {
-    const file = db.client.config.connection?.filename;
+    const client = clientOf(db);
+    const file = (client.config.connection as Knex.Sqlite3ConnectionConfig | undefined)?.filename;
     if (!file || file === ':memory:') return null;
-    const Database = db.client.driver;
+    const Database = client.driver;
     const conn = new Database(file);
     conn.pragma('busy_timeout = 0');
     // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
     conn.pragma('synchronous = NORMAL');
-    const stmts = new Map<string, any>();
+    const stmts = new Map<string, SqliteStatement>();
     const prepare: Prepare = (sql) => {
       let stmt = stmts.get(sql);
       if (!stmt) stmts.set(sql, (stmt = conn.prepare(sql)));
       return stmt;
     };
     // One transaction wrapper for the connection's life: better-sqlite3 builds four functions per wrapper.
-    hot = { conn, stmts, prepare, transaction: conn.transaction((work: () => unknown) => work()) };
+    hot = { conn, stmts, prepare, transaction: conn.transaction(<T>(work: () => T): T => work()) };
     hotConnections.set(db, hot);
-    const client = db.client;
     const destroy = client.destroy.bind(client);
-    client.destroy = (cb?: any) => {
+    client.destroy = (cb?: unknown) => {
       conn.close();
       hotConnections.delete(db);
       return destroy(cb);
@@ -239,7 +278,7 @@ function hotConnection(db: Knex): Hot | null {
   return hot;
 }
 
-type Prepare = (sql: string) => any;
+export type Prepare = (sql: string) => SqliteStatement;
 
 const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
 
@@ -252,12 +291,13 @@ async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction 
       if (!isBusy(err)) throw err;
     }
   }
-  const conn = await db.client.acquireConnection();
+  const client = clientOf(db);
+  const conn = await client.acquireConnection();
   try {
     const prepare: Prepare = (sql) => conn.prepare(sql);
     return transaction ? conn.transaction(() => work(prepare)).immediate() : work(prepare);
   } finally {
-    await db.client.releaseConnection(conn);
+    await client.releaseConnection(conn);
   }
 }
 
@@ -274,24 +314,26 @@ export function hotRead<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> 
   return onSqlite(db, work);
 }
 
-/** First row of a hot query (`?` placeholders), or undefined. */
-export async function hotRow<T = any>(db: Knex, sql: string, params: unknown[]): Promise<T | undefined> {
-  if (dialectOf(db) === 'sqlite') return onSqlite(db, (prepare) => prepare(sql).get(...params));
-  const [rows] = await db.raw(sql, params as any[]);
-  return (rows as T[])[0];
+/** First row of a hot query (`?` placeholders), of the shape `T` its SELECT gives, or undefined. */
+export async function hotRow<T>(db: Knex, sql: string, params: unknown[]): Promise<T | undefined> {
+  if (dialectOf(db) === 'sqlite') return onSqlite(db, (prepare) => prepare(sql).get(...params) as T | undefined);
+  // mysql2 answers a SELECT with [rows, fields].
+  const [rows] = (await db.raw<unknown>(sql, params as Knex.RawBinding[])) as [T[], unknown];
+  return rows[0];
 }
 
-/** A hot write; resolves to MySQL's result header (insertId), or SQLite's RETURNING row. */
-export async function hotWrite(db: Knex, sql: string, params: unknown[]): Promise<any> {
+/** A hot write; resolves to MySQL's result header (insertId), or SQLite's RETURNING row: `T`, as the caller's SQL gives. */
+export async function hotWrite<T>(db: Knex, sql: string, params: unknown[]): Promise<T> {
   // all(), not get(): get() resets a RETURNING statement before it reaches SQLITE_DONE, and SQLite runs its WAL
   // auto-checkpoint only on DONE, so the WAL would grow without end (and every write would extend the file).
   if (dialectOf(db) === 'sqlite') {
     return onSqlite(db, (prepare) => {
       const stmt = prepare(sql);
-      return stmt.reader ? stmt.all(...params)[0] : stmt.run(...params);
+      return (stmt.reader ? stmt.all(...params)[0] : stmt.run(...params)) as T;
     });
   }
-  const [res] = await db.raw(sql, params as any[]);
+  // mysql2 answers a write with [ResultSetHeader, undefined].
+  const [res] = (await db.raw<unknown>(sql, params as Knex.RawBinding[])) as [T, unknown];
   return res;
 }
 

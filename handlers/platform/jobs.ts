@@ -8,11 +8,12 @@
 // in the same transaction as the writes, or they roll back. The fence is an UPDATE: it extends the lease
 // and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
 import os from 'node:os';
+import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { Logger } from './log.js';
 import { dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
 
-export interface JobContext<P = any> {
+export interface JobContext<P = unknown> {
   db: Db;
   payload: P;
   now: number;
@@ -43,7 +44,8 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-type JobHandler = (ctx: JobContext) => Promise<void>;
+/** `P`: the payload the kind is enqueued with (stored as JSON, parsed back for the handler). */
+type JobHandler<P = unknown> = (ctx: JobContext<P>) => Promise<void>;
 
 /** How a job kind is retried when its handler throws. */
 interface RetryPolicy {
@@ -88,8 +90,9 @@ export class JobQueue {
   }
 
   /** `retry`: this kind's own attempts and backoff, over DEFAULT_RETRY. */
-  register(kind: string, handler: JobHandler, retry: Partial<RetryPolicy> = {}): void {
-    this.kinds.set(kind, { handler, retry: { ...DEFAULT_RETRY, ...retry } });
+  register<P>(kind: string, handler: JobHandler<P>, retry: Partial<RetryPolicy> = {}): void {
+    // The payload is what enqueue() of this kind stored: the kind's own registration names its type.
+    this.kinds.set(kind, { handler: handler as JobHandler, retry: { ...DEFAULT_RETRY, ...retry } });
   }
 
   /** A sweep runs at most every `everyMs` on the worker timer, and on every run-due. `retry` over SWEEP_RETRY. */
@@ -149,16 +152,21 @@ export class JobQueue {
     const known = [...this.kinds.keys()];
     if (!known.length) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
-    const due = (q: any) =>
-      q.whereIn('kind', known).andWhere((w: any) => {
-        w.where((a: any) =>
-          a.where('state', 'queued').andWhere((b: any) => {
+    // Adds the conditions to `q` (Knex builders are mutable) and hands it back.
+    const due = <Q extends Knex.QueryBuilder>(q: Q): Q => {
+      q.whereIn('kind', known).andWhere((w) => {
+        w.where((a) => {
+          a.where('state', 'queued').andWhere((b) => {
             b.where('run_at', '<=', now);
             if (sweeps.length) b.orWhereIn('kind', sweeps);
-          }),
-        );
-        w.orWhere((a: any) => a.where('state', 'running').andWhere('locked_until', '<', now));
+          });
+        });
+        w.orWhere((a) => {
+          a.where('state', 'running').andWhere('locked_until', '<', now);
+        });
       });
+      return q;
+    };
     const claimed = {
       state: 'running',
       locked_by: this.workerId,
@@ -166,13 +174,13 @@ export class JobQueue {
       attempts: this.db.raw('attempts + 1'),
       updated_at: now,
     };
-    const cols = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
+    const cols: Array<keyof ClaimedJob> = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
     if (dialectOf(this.db) === 'sqlite') {
       // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
       // instead of failing on a stale read snapshot.
       const sub = due(this.db('jobs').select('id')).orderBy('run_at').orderBy('id').limit(limit);
       const rows = await this.db('jobs').whereIn('id', sub).update(claimed).returning(cols);
-      return (rows as any[]).map((r) => ({ ...r, id: Number(r.id) }));
+      return rows.map((r) => ({ ...r, id: Number(r.id) }));
     }
     return this.db.transaction(async (trx) => {
       const rows = await due(trx('jobs').select(cols))
@@ -185,10 +193,10 @@ export class JobQueue {
       await trx('jobs')
         .whereIn(
           'id',
-          rows.map((r: any) => r.id),
+          rows.map((r) => r.id),
         )
         .update(claimed);
-      return rows.map((r: any) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+      return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
     });
   }
 

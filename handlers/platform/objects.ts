@@ -179,7 +179,7 @@ export class FolderStore implements ObjectStore {
     let meta: { contentType?: unknown; cacheControl?: unknown };
     try {
       body = await readFile(file);
-      meta = JSON.parse(await readFile(file + META_SUFFIX, 'utf8'));
+      meta = JSON.parse(await readFile(file + META_SUFFIX, 'utf8')) as typeof meta;
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

@@ -7,7 +7,7 @@
 // The first four stages run in onPreAuth, before Hapi reads a byte of the body.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseToolkit, ResponseValue, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { Approval } from './approval.js';
@@ -65,12 +65,22 @@ const unauthorized = (message: string) =>
 const refuse = (route: RouteSpec, message: string) =>
   route.authError ? new ApiError(404, route.authError, 'Not found.') : unauthorized(message);
 
+/**
+ * A request header's value as text ('' when absent). Node hands a header as a string (repeats joined, or all but
+ * the first dropped), or as a list for the few it keeps apart: a list reads as its items joined by commas.
+ */
+export function headerText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.join(',');
+  return '';
+}
+
 function bearer(request: Request): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
   // Node keeps the first of repeated Authorization headers and drops the rest; two credentials are none.
   if (authorizationCount(request.raw.req.rawHeaders) > 1) return '';
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(String(h));
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(headerText(h));
   return m ? m[1] : '';
 }
 
@@ -92,8 +102,8 @@ interface State {
 async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
   // Without a prototype: a parameter named `__proto__` is a name like any other, never this object's prototype.
   const state: State = {
-    params: Object.assign(Object.create(null), request.params),
-    query: Object.assign(Object.create(null), request.query),
+    params: Object.assign(Object.create(null) as Record<string, unknown>, request.params),
+    query: Object.assign(Object.create(null) as Record<string, unknown>, request.query),
     dryRun: false,
   };
   if (route.origin === 'internal') {
@@ -191,10 +201,7 @@ function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
     if (route.bodyRequired) throw invalidArgument('A JSON body is required.');
     return undefined;
   }
-  const type = String(request.headers['content-type'] ?? '')
-    .split(';')[0]
-    .trim()
-    .toLowerCase();
+  const type = headerText(request.headers['content-type']).split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
   }
@@ -252,7 +259,8 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
         if (body !== undefined) validateBody(route.operationId, body);
       }
       if (route.scopesByAction && state.principal) {
-        const needed = route.scopesByAction[(body as any)?.action] ?? route.scopes;
+        const action = (body as { action?: unknown } | null | undefined)?.action;
+        const needed = (typeof action === 'string' ? route.scopesByAction[action] : undefined) ?? route.scopes;
         if (!hasScope(state.principal.scopes, needed))
           throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
       }
@@ -279,7 +287,7 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
       const res =
         reply.body === undefined
           ? h.response().code(reply.status ?? 204)
-          : h.response(reply.body as any).code(reply.status ?? 200);
+          : h.response(reply.body as ResponseValue).code(reply.status ?? 200);
       if (reply.type) res.type(reply.type);
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
       return res;
@@ -308,8 +316,8 @@ function storeError(err: unknown): ApiError | null {
 
 /** Hapi's own refusals (unknown route, oversize body, ...) and our ApiErrors, all as `{error, message}`. */
 export function errorResponse(request: Request, h: ResponseToolkit, log: Logger) {
-  const res = request.response as any;
-  if (!res || !res.isBoom) return h.continue;
+  const res = request.response;
+  if (!res || !('isBoom' in res) || !res.isBoom) return h.continue;
   let err: ApiError | null = res instanceof ApiError ? res : storeError(res);
   if (!err) {
     const status = res.output?.statusCode ?? 500;

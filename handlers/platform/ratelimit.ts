@@ -21,8 +21,8 @@ const MYSQL_COUNT_SQL =
 
 export async function countRequest(db: Db, projectId: string, now = Date.now()): Promise<number> {
   if (dialectOf(db) === 'mysql')
-    return Number((await hotWrite(db, MYSQL_COUNT_SQL, [projectId, windowStart(now)])).insertId);
-  return Number((await hotWrite(db, SQLITE_COUNT_SQL, [projectId, windowStart(now)])).count);
+    return Number((await hotWrite<{ insertId: number }>(db, MYSQL_COUNT_SQL, [projectId, windowStart(now)])).insertId);
+  return Number((await hotWrite<{ count: number }>(db, SQLITE_COUNT_SQL, [projectId, windowStart(now)])).count);
 }
 
 /**

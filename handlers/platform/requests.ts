@@ -10,6 +10,7 @@ import { bool, isContention, isUniqueViolation } from './db.js';
 import { ApiError } from './errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Recorded, RecordedAnswer } from './contract.js';
+import type { RequestRecordRow } from './tables.js';
 
 type RequestRecordView = components['schemas']['RequestRecord'];
 
@@ -18,34 +19,16 @@ const REPLAY_MS = 24 * 3600_000;
 const KEEP_MS = 90 * 24 * 3600_000;
 const RECOVERY_VERSION = 1;
 
-interface RecordRow {
-  api_key_id: string;
-  request_id: string;
-  project_id: string;
-  action: string;
-  body_hash: string;
-  state: string;
-  lease_until: number | null;
-  recovery_version: number | null;
-  status: number | null;
-  response: string | null;
-  captured_response: string | null;
-  tracking_token: string | null;
-  orphaned: unknown;
-  created_at: number;
-  closed_at: number | null;
-}
-
 /** A canonical hash of the action and body: key order does not matter, every value does. */
 function bodyHash(action: string, body: unknown): string {
-  const canon = (v: any): any =>
+  const canon = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(canon)
       : v && typeof v === 'object'
         ? Object.fromEntries(
             Object.keys(v)
               .sort()
-              .map((k) => [k, canon(v[k])]),
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
           )
         : v;
   return createHash('sha256')
@@ -95,7 +78,7 @@ const ORPHANED = {
   },
 };
 
-function replay(row: RecordRow): RecordedAnswer {
+function replay(row: RequestRecordRow): RecordedAnswer {
   if (bool(row.orphaned)) return answer(ORPHANED.status, JSON.stringify(ORPHANED.body));
   return answer(row.status ?? 200, row.response ?? '');
 }
@@ -181,7 +164,7 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
   }
 }
 
-function answerExisting(_db: Db, row: RecordRow | undefined, hash: string, now: number): RecordedAnswer {
+function answerExisting(_db: Db, row: RequestRecordRow | undefined, hash: string, now: number): RecordedAnswer {
   if (!row) throw new ApiError(503, 'contended', 'The request record changed under this request; retry it.');
   if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) {
     throw new ApiError(
@@ -210,8 +193,8 @@ async function recover(
   db: Db,
   id: { api_key_id: string; request_id: string },
   now: number,
-): Promise<RecordRow | undefined> {
-  const row: RecordRow | undefined = await db('request_records').where(id).first();
+): Promise<RequestRecordRow | undefined> {
+  const row = await db('request_records').where(id).first();
   if (
     !row ||
     row.state !== 'processing' ||
@@ -256,12 +239,17 @@ export async function readRecord(
     return {
       state: 'done',
       status: row.status ?? 200,
-      response: JSON.parse(row.response ?? 'null'),
+      response: JSON.parse(row.response ?? 'null') as RequestRecordView['response'],
       ...tracking,
       closedAt,
     };
   if (bool(row.orphaned)) return { state: 'failed', ...ORPHANED, orphaned: true, closedAt };
-  return { state: 'failed', status: row.status ?? undefined, body: JSON.parse(row.response ?? 'null'), closedAt };
+  return {
+    state: 'failed',
+    status: row.status ?? undefined,
+    body: JSON.parse(row.response ?? 'null') as RequestRecordView['body'],
+    closedAt,
+  };
 }
 
 /** Sweep: recover expired leases and forget records 90 days after they closed. */

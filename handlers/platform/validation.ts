@@ -4,11 +4,17 @@ import { createRequire } from 'node:module';
 import { ApiError } from './errors.js';
 
 const require = createRequire(import.meta.url);
-type Validator = ((data: unknown) => boolean) & {
-  errors?: Array<{ keyword: string; instancePath: string; message?: string; parentSchema?: any; params?: any }> | null;
-};
-const bodyValidators: Record<string, Validator> = require('../../generated/validators-body.cjs');
-const paramValidators: Record<string, Validator> = require('../../generated/validators-params.cjs');
+/** Ajv's error objects, as far as they are read here (the generated validators keep `parentSchema`). */
+interface ValidationError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  parentSchema?: { 'x-error-codes'?: Record<string, string> };
+  params?: { additionalProperty?: string; allowedValues?: unknown[] };
+}
+type Validator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };
+const bodyValidators = require('../../generated/validators-body.cjs') as Record<string, Validator>;
+const paramValidators = require('../../generated/validators-params.cjs') as Record<string, Validator>;
 
 function fail(where: string, v: Validator): never {
   const e = v.errors?.[0];

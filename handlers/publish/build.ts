@@ -6,7 +6,7 @@ import { capList, gateCell, REJECTED_CAP, rejectionLabel as label } from '../../
 import type { Snapshot, SnapshotCell } from '../../publisher/snapshot.js';
 import { readLive, toSnapshotKey } from './live.js';
 import { valueIcuOk } from '../sync/file.js';
-import type { ProjectRow } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { bool, type Db } from '../platform/db.js';
 import { liveJobIds } from '../translate/cells.js';
 import { projectFormats, type Unapproved } from './versions.js';
@@ -23,7 +23,7 @@ export async function defaultParams(db: Db, project: ProjectRow): Promise<Publis
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   return {
     mode: project.mode === 'a' ? 'skip' : 'source',
-    approvedOnly: bool(ws.require_approval),
+    approvedOnly: bool(ws!.require_approval),
     formats: await projectFormats(db, project),
   };
 }
@@ -58,7 +58,7 @@ export async function buildSnapshot(
   for (const r of live.rows) {
     const id = Number(r.key_id);
     let byLang = rowsByKey.get(id);
-    if (!byLang) rowsByKey.set(id, (byLang = new Map()));
+    if (!byLang) rowsByKey.set(id, (byLang = new Map<string, Row>()));
     byLang.set(r.lang, r);
   }
   const noRows = new Map<string, Row>();

@@ -1,9 +1,16 @@
 // The live content of a project as the publisher reads it: keys, cells and synced file meta from the database,
 // turned into the publisher's plain snapshot types (publisher/snapshot.ts).
 import type { Catalog, FormatId } from '../../publisher/catalog.js';
-import { snapshotCatalog, type Snapshot, type SnapshotCell, type SnapshotKey } from '../../publisher/snapshot.js';
+import {
+  snapshotCatalog,
+  type CatalogMeta,
+  type Snapshot,
+  type SnapshotCell,
+  type SnapshotKey,
+} from '../../publisher/snapshot.js';
 import type { Db } from '../platform/db.js';
 import { parseJson } from '../platform/db.js';
+import type { KeyRow } from '../platform/tables.js';
 
 /** Every enabled, non-captured key and its stored cells, as they are now. `cell` decides what enters. */
 export async function readLive(db: Db, projectId: string) {
@@ -14,7 +21,7 @@ export async function readLive(db: Db, projectId: string) {
       .whereNull('removed_at')
       .orderBy('code')
       .select('code')
-  ).map((r) => r.code as string);
+  ).map((r) => r.code);
   const keys = await db('keys')
     .where({ project_id: projectId, enabled: true, captured: false })
     .orderBy('id')
@@ -26,21 +33,24 @@ export async function readLive(db: Db, projectId: string) {
   const catalogs = Object.fromEntries(
     (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
       r.format,
-      parseJson(r.meta, {}),
+      parseJson<CatalogMeta>(r.meta, {}),
     ]),
   );
-  return { baseLang: project.base_lang as string, languages, keys, rows, catalogs };
+  return { baseLang: project!.base_lang, languages, keys, rows, catalogs };
 }
 
-export function toSnapshotKey(k: any, cells: Record<string, SnapshotCell>): SnapshotKey {
+export function toSnapshotKey(
+  k: Pick<KeyRow, 'name' | 'file_key' | 'comment' | 'meta' | 'ctx' | 'source' | 'forms'>,
+  cells: Record<string, SnapshotCell>,
+): SnapshotKey {
   return {
     name: k.name,
     fileKey: k.file_key ?? null,
     comment: k.comment ?? null,
-    meta: parseJson(k.meta, null),
+    meta: parseJson<SnapshotKey['meta']>(k.meta, null),
     ctx: k.ctx ?? null,
     source: k.source,
-    forms: parseJson(k.forms, null),
+    forms: parseJson<SnapshotKey['forms']>(k.forms, null),
     cells,
   };
 }

@@ -16,7 +16,7 @@ export async function writeManifest(db: Db, objects: ObjectStore, projectId: str
     const row = await db('projects as p')
       .join('versions as v', (j) => j.on('v.project_id', 'p.id').andOn('v.id', 'p.current_version'))
       .where('p.id', projectId)
-      .first('p.current_version as id', 'v.manifest');
+      .first<{ id: string; manifest: string | null } | undefined>('p.current_version as id', 'v.manifest');
     // Versions minted before manifests were stored on the row: their manifest was written at their mint.
     if (!row?.manifest) return;
     await objects.put(objectKeys.manifest(projectId), row.manifest, {
@@ -35,7 +35,9 @@ async function staleManifests(db: Db, limit = 100): Promise<string[]> {
   return db('projects')
     .whereNotNull('current_version')
     .whereNull('deleted_at')
-    .andWhere((w) => w.whereNull('manifest_version').orWhereRaw('manifest_version <> current_version'))
+    .andWhere((w) => {
+      w.whereNull('manifest_version').orWhereRaw('manifest_version <> current_version');
+    })
     .limit(limit)
     .pluck('id');
 }

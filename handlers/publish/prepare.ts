@@ -9,7 +9,7 @@ import { findCollisions } from '../../publisher/collisions.js';
 import { renderDelivery, withoutBodies, type DeliveryIndex } from '../../publisher/delivery.js';
 import { deletePrepared, writePrepared } from './store.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
-import type { ProjectRow } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
 import type { App } from '../platform/app.js';

@@ -6,7 +6,7 @@ import { renderFile } from '../../publisher/delivery.js';
 import { REGISTRY } from '../../publisher/formats/index.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
-import type { ProjectRow } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import type { Db } from '../platform/db.js';
 import { conflict, invalidArgument, notFound } from '../platform/errors.js';
 import { loadSnapshot, projectFormats, resolveVersion } from './versions.js';

@@ -3,7 +3,8 @@ import type { FormatId } from '../../publisher/catalog.js';
 import { renderDelivery } from '../../publisher/delivery.js';
 import { capList, rejectionLabel as label } from '../../publisher/gates.js';
 import { serializeSnapshot } from '../../publisher/snapshot.js';
-import { getProject, type ProjectRow } from '../config/projects.js';
+import { getProject } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { bool } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import type { ReplyOf } from '../platform/contract.js';
@@ -68,15 +69,16 @@ function preparedCandidate(p: Prepared, formats: FormatId[]): Candidate {
   return {
     digest: p.digest,
     gates: s,
-    mint: async () => ({
-      digest: p.digest,
-      keyCount: s.keyCount,
-      baseLang: s.baseLang,
-      languages: s.languages,
-      formats,
-      unapproved: s.unapproved,
-      content: { prepared: p.source },
-    }),
+    mint: () =>
+      Promise.resolve({
+        digest: p.digest,
+        keyCount: s.keyCount,
+        baseLang: s.baseLang,
+        languages: s.languages,
+        formats,
+        unapproved: s.unapproved,
+        content: { prepared: p.source },
+      }),
   };
 }
 
@@ -169,7 +171,7 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const project = await getProject(db, ctx.params.projectId);
   const from = await resolveVersion(db, project, ctx.params.versionId);
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
-  if (bool(ws.require_approval) && !bool(from.all_approved)) {
+  if (bool(ws!.require_approval) && !bool(from.all_approved)) {
     const { listed, total } = unapprovedOf(from);
     throw conflict('version_not_approved', `Version ${from.id} holds cells that were not approved.`, {
       unapproved: listed,

@@ -8,7 +8,7 @@ import type { DeliveryIndex, RenderedDelivery } from '../../publisher/delivery.j
 import { writeDelivery } from './store.js';
 import { capList } from '../../publisher/gates.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
-import { effectiveFormats, type ProjectRow } from '../config/projects.js';
+import { effectiveFormats } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { contentRev } from '../platform/content.js';
 import {
@@ -23,25 +23,10 @@ import { ApiError, notFound } from '../platform/errors.js';
 import { rateLimited } from '../platform/ratelimit.js';
 import { newEventId, recordEvent } from '../platform/events.js';
 import type { ObjectStore } from '../platform/objects.js';
+import type { ProjectRow, VersionRow } from '../platform/tables.js';
 import { writeManifest } from './manifest.js';
 
 const DAILY_PUBLISH_CAP = 30;
-
-interface VersionRow {
-  project_id: string;
-  id: string;
-  day: string;
-  seq: number;
-  label: string | null;
-  snapshot_at: number;
-  digest: string;
-  formats: string;
-  key_count: number;
-  languages: string;
-  restored_from: string | null;
-  all_approved: unknown;
-  unapproved: string | null;
-}
 
 const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10).replace(/-/g, '.');
 
@@ -60,11 +45,11 @@ export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promis
       current &&
       (await db('versions')
         .where({ project_id: p.id })
-        .andWhere((w) =>
-          w
-            .where('day', '<', current.day)
-            .orWhere((x) => x.where('day', current.day).andWhere('seq', '<', current.seq)),
-        )
+        .andWhere((w) => {
+          w.where('day', '<', current.day).orWhere((x) => {
+            x.where('day', current.day).andWhere('seq', '<', current.seq);
+          });
+        })
         .orderBy('day', 'desc')
         .orderBy('seq', 'desc')
         .first());
@@ -77,8 +62,8 @@ export async function loadSnapshot(db: Db, projectId: string, versionId: string)
   const row = await db('versions as v')
     .join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
     .where({ 'v.project_id': projectId, 'v.id': versionId })
-    .first('b.body');
-  return JSON.parse(row.body);
+    .first<{ body: string } | undefined>('b.body');
+  return JSON.parse(row!.body) as Snapshot;
 }
 
 /** The effective output formats (API.md 4.3): configured, else the union of every retained version's. */
@@ -254,6 +239,14 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
   const seq = Number(last[0]?.seq ?? 0) + 1;
   const id = `${day}.${seq}`;
   const languages = [{ code: m.baseLang, isBase: true }, ...m.languages.map((code) => ({ code, isBase: false }))];
+  // The objects before any row: if the store refuses, the transaction has written nothing yet to roll back.
+  const manifest = await writeDelivery(
+    objects,
+    project.id,
+    id,
+    now,
+    'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered },
+  );
   const row: VersionRow = {
     project_id: project.id,
     id,
@@ -268,16 +261,10 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
     restored_from: m.restoredFrom,
     all_approved: m.unapproved.total === 0,
     unapproved: m.unapproved.total ? JSON.stringify(m.unapproved) : null,
+    manifest,
+    created_at: now,
   };
-  // The objects before any row: if the store refuses, the transaction has written nothing yet to roll back.
-  const manifest = await writeDelivery(
-    objects,
-    project.id,
-    id,
-    now,
-    'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered },
-  );
-  await trx('versions').insert({ ...row, manifest, created_at: now });
+  await trx('versions').insert(row);
   // A prepared publish stored its snapshot already.
   if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
   await trx('projects').where({ id: project.id }).update({ current_version: id });

@@ -4,7 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';
 import { sameLanguageAndScript } from '../../publisher/languages.js';
 import { normalizeLanguage } from '../config/languages.js';
-import type { ProjectRow } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { listLanguages } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';

@@ -4,7 +4,8 @@
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { REGISTRY } from '../../publisher/formats/index.js';
 import { contentChanged } from '../platform/content.js';
-import { getProject, type ProjectRow } from '../config/projects.js';
+import { getProject } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import type { Approval } from '../platform/approval.js';
 import type { Db } from '../platform/db.js';
 import { chunks, isUniqueViolation, lockProject, retryContended } from '../platform/db.js';

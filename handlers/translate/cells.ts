@@ -2,17 +2,11 @@
 // translate, sync and publish.
 import type { Db } from '../platform/db.js';
 import { chunks } from '../platform/db.js';
+import type { TranslationRow } from '../platform/tables.js';
 
 const LIVE_JOB = ['queued', 'running'];
 
-export interface CellRow {
-  key_id: number;
-  lang: string;
-  value: string | null;
-  status: string;
-  origin: string | null;
-  job_id: number | null;
-}
+type CellRow = Pick<TranslationRow, 'key_id' | 'lang' | 'value' | 'status' | 'origin' | 'job_id'>;
 export interface CellState {
   row: CellRow;
   /** A value is stored. */ value: boolean;

@@ -33,7 +33,7 @@ export async function readCredit(
     .where({ id: workspaceId })
     .first('balance_mc', 'held_mc', 'spending_cap_mc', 'spent_month', 'spent_mc', 'key_limit');
   if (latest && dialectOf(db) === 'mysql') q.forUpdate();
-  const w = await q;
+  const w = (await q)!;
   const balance = Number(w.balance_mc);
   const held = Number(w.held_mc);
   return {

@@ -46,7 +46,7 @@ async function storeValues(
         ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
           `${q.sql} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
         : `${q.sql} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
-    await trx.raw(sql, q.bindings as any[]);
+    await trx.raw(sql, q.bindings);
   }
 }
 
@@ -96,7 +96,12 @@ async function finish(db: Db, ctx: JobContext, jobId: number, status: string, no
   });
 }
 
-export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Promise<void> {
+/** The payload a fill job is enqueued with (queue.ts). */
+export interface FillPayload {
+  jobId: number;
+}
+
+export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<void> {
   const { db } = app;
   const jobId = ctx.payload.jobId;
   const job = await db('fill_jobs').where({ id: jobId }).first();
@@ -132,7 +137,7 @@ export async function runFill(app: App, ctx: JobContext<{ jobId: number }>): Pro
           key: k?.name ?? '',
           ctx: k?.ctx ?? null,
           source: k?.source ?? '',
-          sourceLang: project.base_lang,
+          sourceLang: project!.base_lang,
           targetLang: p.lang,
         };
       });

@@ -9,7 +9,7 @@ const CATEGORY_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'];
 /** Forms with their categories in CLDR order, so equal content always serializes the same way. */
 export function orderedForms(forms: Forms): Forms {
   // A synced file names its categories (an xcstrings plural may hold `__proto__`): a null prototype keeps them data.
-  const out: Forms = Object.create(null);
+  const out = Object.create(null) as Forms;
   for (const k of Object.keys(forms).sort((a, b) => CATEGORY_ORDER.indexOf(a) - CATEGORY_ORDER.indexOf(b)))
     out[k] = forms[k];
   return out;

@@ -2,7 +2,7 @@
 // (key, language) pairs with no value as pending, hold the estimate and queue one fill job.
 import { contentChanged } from '../platform/content.js';
 import { randomBytes } from 'node:crypto';
-import { getProject, type ProjectRow } from '../config/projects.js';
+import { getProject } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, insertOrKeep, isUniqueViolation } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
@@ -15,6 +15,10 @@ import { baseName, contentToken, freeNames, orderedForms, type Forms } from './k
 import { enqueueFill, insertMarkers } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../../publisher/icu.js';
+import type { KeyRow, ProjectRow } from '../platform/tables.js';
+import type { components } from '../../generated/openapi.js';
+
+type TranslateUnit = components['schemas']['TranslateUnit'];
 
 interface Unit {
   source: string; // ICU message (plural forms are composed into one plural message)
@@ -27,17 +31,12 @@ interface Unit {
   previousCtx?: string;
 }
 
-interface KeyRow {
-  id: number;
-  name: string;
-  token: string;
-  enabled: unknown;
-  source_verified: unknown;
-  source: string;
-  forms: string | null;
-  ctx?: string | null;
-  created_by: string | null;
-}
+/** A key as a push reads it: the columns keysByTokens selects, and ctx where the whole row was read. */
+type StoredKey = Pick<
+  KeyRow,
+  'id' | 'name' | 'token' | 'enabled' | 'source_verified' | 'source' | 'forms' | 'created_by'
+> &
+  Partial<Pick<KeyRow, 'ctx'>>;
 
 interface UnitResult {
   key: string;
@@ -49,14 +48,16 @@ interface UnitResult {
   disabled?: true;
 }
 
-function prepare(u: any): Unit {
+/** A unit as validated against TranslateUnit: exactly one of `source` and `forms`. */
+function prepare(u: TranslateUnit): Unit {
   const forms = u.forms ? orderedForms(u.forms) : null;
+  const source = u.forms ? null : u.source;
   const ctx = u.ctx ?? null;
   return {
-    source: forms ? formsToIcu(forms) : u.source,
+    source: forms ? formsToIcu(forms) : source!,
     forms,
     ctx,
-    token: contentToken(forms ? null : u.source, forms, ctx),
+    token: contentToken(source, forms, ctx),
     key: u.key,
     previousToken: u.previousToken,
     previousSource: u.previousSource,
@@ -75,11 +76,11 @@ const keysByTokens = (db: Db, projectId: string, tokens: string[]) =>
     db('keys')
       .where('project_id', projectId)
       .whereIn('token', c)
-      .select<KeyRow[]>('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'),
+      .select('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'),
   );
 
 /** The key a copy edit names: by its previous token (live or in history), or by previous source and ctx. */
-async function findPrevious(db: Db, projectId: string, u: Unit): Promise<KeyRow | undefined> {
+async function findPrevious(db: Db, projectId: string, u: Unit): Promise<StoredKey | undefined> {
   const tokens = [
     u.previousToken,
     u.previousSource !== undefined ? contentToken(u.previousSource, null, u.previousCtx ?? u.ctx) : undefined,
@@ -102,7 +103,7 @@ interface Plan {
   results: UnitResult[];
   /** Units to insert as new keys (index into results). */
   creates: Array<{ i: number; unit: Unit; name: string }>;
-  carries: Array<{ i: number; unit: Unit; key: KeyRow }>;
+  carries: Array<{ i: number; unit: Unit; key: StoredKey }>;
   /** Keys (by unit index) whose languages are to be filled. */
   fillable: Array<{ i: number; keyId: number | null; unit: Unit }>;
   /** [unit index, index of its first occurrence] for units repeated within the request. */
@@ -217,7 +218,7 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
       'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.',
     );
   const project = await getProject(db, ctx.params.projectId);
-  const units = (ctx.body.units as any[]).map(prepare);
+  const units = ctx.body.units.map(prepare);
   if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
   // The request record comes first: every refusal from here on is recorded under the requestId.
   return withRequestRecord(

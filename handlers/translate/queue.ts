@@ -6,7 +6,7 @@ import type { Db } from '../platform/db.js';
 import { chunks, insertOrKeep } from '../platform/db.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { hold } from './credits.js';
-import { FINAL } from './fill.js';
+import { FINAL, type FillPayload } from './fill.js';
 
 interface FillPair {
   keyId: number;
@@ -67,9 +67,9 @@ export async function enqueueFill(
         .where('lang', lang)
         .whereIn('key_id', part)
         .andWhere('status', 'pending')
-        .andWhere((w) =>
-          w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL)),
-        )
+        .andWhere((w) => {
+          w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL));
+        })
         .update({ job_id: id, updated_at: now });
     }
   }
@@ -89,6 +89,6 @@ export async function enqueueFill(
   await hold(trx, project.workspace_id, estimate, now);
   for (const part of chunks(rows)) await trx('fill_pairs').insert(part);
   await trx('fill_jobs').where({ id }).update({ estimated_mc: estimate, held_mc: estimate, total: rows.length });
-  await jobs.enqueue(trx, 'fill', { jobId: id });
+  await jobs.enqueue(trx, 'fill', { jobId: id } satisfies FillPayload);
   return { trackingToken, estimate, pairs: rows.length };
 }

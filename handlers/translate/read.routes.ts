@@ -32,7 +32,9 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   if (q.ref !== undefined) {
     const key = await db('keys')
       .where({ project_id: project.id })
-      .andWhere((w) => w.where('name', q.ref).orWhere('token', q.ref))
+      .andWhere((w) => {
+        w.where('name', q.ref).orWhere('token', q.ref);
+      })
       .first('id', 'name');
     if (!key) throw notFound('No key with this name or token in this project.');
     const live = (await listLanguages(db, project.id)).map((l) => l.code);

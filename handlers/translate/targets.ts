@@ -1,5 +1,5 @@
 // Which languages a push fills: the project's live AI-mode targets, or the `langs` it names.
-import type { ProjectRow } from '../config/projects.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';

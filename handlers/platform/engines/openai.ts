@@ -87,10 +87,17 @@ function retryAfterMs(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/** The text of one part of a message's content. */
+function partText(part: unknown): string {
+  if (typeof part === 'string') return part;
+  const text = (part as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
 /** The `error.message` of an OpenAI-style error body, else the start of the body. */
 function errorSnippet(text: string): string {
   try {
-    const msg = JSON.parse(text)?.error?.message;
+    const msg = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
     if (typeof msg === 'string') return msg.slice(0, 300);
   } catch {
     // not JSON
@@ -119,7 +126,7 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   const list = Array.isArray(data) ? data : (data as { translations?: unknown })?.translations;
   const out = new Map<string, unknown>();
   if (Array.isArray(list)) {
-    for (const entry of list) {
+    for (const entry of list as unknown[]) {
       if (entry && typeof entry === 'object' && 'id' in entry)
         out.set(String(entry.id), (entry as { value?: unknown }).value);
     }
@@ -314,7 +321,8 @@ export class OpenAIEngine implements TranslationEngine {
       answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }
     )?.choices?.[0];
     let content = choice?.message?.content;
-    if (Array.isArray(content)) content = content.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('');
+    // Content parts: strings, or `{type: 'text', text}` (a part without text, such as a refusal, adds nothing).
+    if (Array.isArray(content)) content = (content as unknown[]).map(partText).join('');
     if (typeof content !== 'string' || !content.trim()) {
       const refusal = choice?.message?.refusal;
       return typeof refusal === 'string'

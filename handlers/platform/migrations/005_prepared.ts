@@ -26,7 +26,7 @@ export async function up(db: Knex): Promise<void> {
   });
   const rows = await db('version_snapshots as s')
     .join('versions as v', (j) => j.on('v.project_id', 's.project_id').andOn('v.id', 's.version_id'))
-    .select('s.project_id', 'v.digest', 's.body');
+    .select<Array<{ project_id: string; digest: string; body: string }>>('s.project_id', 'v.digest', 's.body');
   for (const r of rows) await db('snapshot_bodies').insert(r).onConflict(['project_id', 'digest']).ignore();
   await db.schema.dropTable('version_snapshots');
   // The publish of a project's current content with the default flags, computed ahead (publish/prepare.ts).

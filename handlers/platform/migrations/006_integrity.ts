@@ -17,7 +17,7 @@ const MEDIUM: Array<[string, string, boolean]> = [
 ];
 
 export async function up(db: Knex): Promise<void> {
-  if (db.client.config.client === 'mysql2') {
+  if ((db.client as { config: Knex.Config }).config.client === 'mysql2') {
     for (const [table, column, nullable] of MEDIUM) {
       await db.schema.alterTable(table, (t) => {
         const c = t.text(column, 'mediumtext');

@@ -18,13 +18,13 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  async getMigrations() {
-    return Object.keys(all);
+  getMigrations() {
+    return Promise.resolve(Object.keys(all));
   },
   getMigrationName(name) {
     return name;
   },
-  async getMigration(name) {
-    return all[name];
+  getMigration(name) {
+    return Promise.resolve(all[name]);
   },
 };
