@@ -1,8 +1,8 @@
-// `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs), the whole suite on
-// SQLite under c8 (line coverage of handlers/, publisher/, service/ and sdk/ must stay at or above the threshold
-// in .c8rc.json), then the database-backed tests again on MySQL when MYSQL_URL is set. Ends with one line
-// `N passed, M failed` over all of it, each check counting as one. Extra arguments go to AVA (e.g. a file to
-// run), and then the checks are skipped.
+// `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs, ESLint, Prettier's
+// check, knip), the whole suite on SQLite under c8 (line coverage of handlers/, publisher/, service/ and sdk/
+// must stay at or above the threshold in .c8rc.json), then the database-backed tests again on MySQL when
+// MYSQL_URL is set. Ends with one line `N passed, M failed` over all of it, each check counting as one. Extra
+// arguments go to AVA (e.g. a file to run), and then the checks are skipped.
 import { spawn } from 'node:child_process';
 
 interface Totals {
@@ -21,8 +21,8 @@ function runAva(label: string, args: string[], env: Record<string, string>, cove
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
       process.stdout.write(d);
     });
     child.on('close', (code) => {
@@ -66,6 +66,16 @@ if (!extra.length) {
       '.dependency-cruiser.cjs',
     ]),
   );
+  runs.push(
+    await runCheck('lint (ESLint, type-checked rules, zero warnings)', [
+      'node_modules/eslint/bin/eslint.js',
+      '.',
+      '--max-warnings',
+      '0',
+    ]),
+  );
+  runs.push(await runCheck('format (Prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.']));
+  runs.push(await runCheck('unused exports, files and dependencies (knip)', ['node_modules/knip/bin/knip.js']));
 }
 runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length));
 if (process.env.MYSQL_URL) {

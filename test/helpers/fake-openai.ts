@@ -28,7 +28,7 @@ export interface FakeRequest {
 }
 
 /** A chat-completions request as the OpenAI engine sends it. */
-export interface ChatRequest {
+interface ChatRequest {
   model: string;
   messages: { role: string; content: string }[];
   response_format: {
