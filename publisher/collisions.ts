@@ -1,4 +1,4 @@
-// Export collisions (API.md 4.4): keys that collapse to one name in a lossy format.
+// Export collisions (the spec's 409 `export_collision`): keys that collapse to one name in a lossy format.
 import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import type { Snapshot } from './snapshot.js';

@@ -1,4 +1,4 @@
-// The publish gates (API.md 2.8, 4.4): a cell whose value would break the app at runtime is refused by publish and
+// The publish gates (spec: `publishVersion`, `restoreVersion`): a cell whose value would break the app at runtime is refused by publish and
 // reported as a warning by restore. Two independent verdicts, so a cell can fail either or both:
 // - icu: the value must parse, name the same arguments as its source, and give every cardinal plural exactly the
 //   target language's CLDR categories (`=N` may be added);

@@ -251,14 +251,14 @@ async function main() {
         authError: o.op['x-auth-error'] ?? null,
         dryRun: o.op['x-dry-run'] ?? null,
         operationAction: action ?? 'none',
-        // A body with a requestId is recorded before anything else (API.md 2.3 rule 4): the approval check runs
+        // A body with a requestId is recorded before anything else (spec: `RequestId`): the approval check runs
         // inside the record (handlers/platform/requests.ts), not before it.
         recorded: Boolean(resolveRef<Schema | undefined>(s.doc, jsonSchemaOf(o.body?.content))?.properties?.requestId),
         hasBody: Boolean(o.body),
         bodyRequired: Boolean(o.body?.required),
         bodyLimit: o.body ? (o.op['x-body-limit'] ?? DEFAULT_BODY_LIMIT) : 0,
         projectScoped: o.path.startsWith('/projects/{projectId}'),
-        // API.md section 8: one window per project, shared by project routes and authenticated /operations.
+        // The spec's `RateLimited`: one window per project, shared by project routes and authenticated /operations.
         rateLimited:
           origin === 'main' &&
           !isPublic &&

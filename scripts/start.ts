@@ -1,4 +1,4 @@
-// `npm start`: the whole service in one process on embedded defaults (DESIGN.md section 3).
+// `npm start`: the whole service in one process on embedded defaults (README "Configuration").
 import { createApiKey } from '../handlers/platform/apikeys.js';
 import { startService } from '../service/app.js';
 import { loadConfig } from '../handlers/platform/config.js';

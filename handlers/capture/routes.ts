@@ -1,4 +1,4 @@
-// POST /capture (API.md 2.15): strings a runtime SDK showed untranslated become captured keys for review.
+// POST /capture (spec: `captureUnits`): strings a runtime SDK showed untranslated become captured keys for review.
 // Nothing is translated or charged. At most 5,000 new captured keys per project per UTC day.
 import { randomBytes } from 'node:crypto';
 import { getProject } from '../config/projects.js';

@@ -25,7 +25,7 @@ export async function listLanguages(db: Db, projectId: string, includeRemoved = 
 export const configuredFormats = (p: ProjectRow): string[] => parseJson<string[]>(p.output_formats, []);
 
 /**
- * The effective output-format list (API.md 4.3): the configured list, or, while nothing is configured, the
+ * The effective output-format list (spec: `addOutputFormat`): the configured list, or, while nothing is configured, the
  * ordered union of the formats every retained version was published with (`versionFormats`, oldest first).
  */
 export function effectiveFormats(p: ProjectRow, versionFormats: string[][] = []): string[] {

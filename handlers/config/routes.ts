@@ -1,4 +1,4 @@
-// Config group: POST /languages and POST /output-formats (API.md 2.11, 4.3).
+// Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`).
 import { contentChanged } from '../platform/content.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { recordEvent } from '../platform/events.js';

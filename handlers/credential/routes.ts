@@ -1,4 +1,4 @@
-// GET /credential: what the calling key may do (API.md 2.10).
+// GET /credential: what the calling key may do (spec: `getCredential`).
 import type { Handler } from '../platform/pipeline.js';
 
 export const getCredential: Handler<'getCredential'> = (ctx) => ({

@@ -1,4 +1,4 @@
-// The public price catalogue (DESIGN.md section 4): plans with a monthly grant in whole credits and a price in
+// The public price catalogue (spec: `getPricing`): plans with a monthly grant in whole credits and a price in
 // USD cents, credit packs, and the per-character rate in millicredits. Unpriced paid plans are omitted.
 export const CATALOGUE = {
   currency: 'usd' as const,

@@ -1,4 +1,4 @@
-// Files group: project metadata (DESIGN.md section 4).
+// Files group: project metadata (spec: `getProjectMeta`).
 import { bool } from '../platform/db.js';
 import type { Handler } from '../platform/pipeline.js';
 import type { App } from '../platform/app.js';

@@ -1,4 +1,4 @@
-// Admission of a keyed public request, in API.md section 5's order: the key (401), its project (404), then the
+// Admission of a keyed public request, in the pipeline's order (pipeline.ts): the key (401), its project (404), then the
 // project's rate window (429). These two statements are the only database work every request does. On SQLite
 // the admissions that arrive in one event-loop turn run together as one IMMEDIATE transaction, so the file
 // locks and the WAL commit are paid once per turn rather than twice per request; each request still counts

@@ -1,4 +1,4 @@
-// API.md section 5 rule 5, in one place: an agent key (`requires_operation_approval`) spends credits, publishes
+// The agent-key rule (`x-operation-action`, spec/README.md), in one place: an agent key (`requires_operation_approval`) spends credits, publishes
 // and rolls back only under an approved operation; a non-agent key that sends `operationId` is held to the
 // same checks. Each route declares the action that covers it (`x-operation-action`, spec/README.md); the
 // pipeline gives every request its Approval and runs `begin()` before the handler, or, on routes recorded

@@ -1,4 +1,4 @@
-// Every setting of DESIGN.md section 3, read once from the environment.
+// Every setting of README "Configuration", read once from the environment.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 

@@ -200,7 +200,7 @@ export async function lockProject(trx: Knex, projectId: string, purpose: 'publis
 /**
  * Runs `work` (a whole transaction) again when it lost to a concurrent one, up to `attempts` times; `retryOn`
  * adds errors worth another try (a duplicate key a concurrent writer took first). What still loses throws
- * `contended`, which API.md section 7 documents as "transient contention; retry".
+ * `contended`, which the spec documents as "transient contention; retry".
  */
 export async function retryContended<T>(
   work: () => Promise<T>,

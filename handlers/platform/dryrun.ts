@@ -1,4 +1,4 @@
-// The preview flag of API.md section 1, one mechanism for every route that names it. The route table says
+// The preview flag (`x-dry-run`, spec/README.md), one mechanism for every route that names it. The route table says
 // how a route treats it (`x-dry-run`): `query` (translate, sync), `body` (content run) or `refused`.
 import { invalidArgument } from './errors.js';
 

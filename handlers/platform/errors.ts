@@ -1,4 +1,4 @@
-// One error type for every refusal: `{"error": code, "message": text}` plus code-specific extras (API.md 2.14, 7).
+// One error type for every refusal: `{"error": code, "message": text}` plus code-specific extras (the spec's `Error` schema).
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,4 +1,4 @@
-// Every route runs through one pipeline, in API.md section 5's order:
+// Every route runs through one pipeline, in this order:
 //   authenticate (401) → project (404) → rate limit (429; a request the scope refuses is not counted) → scope
 //   (403, from the spec) → query flags and
 //   parameters (400) → body size (413, enforced by Hapi while reading) → content type (415) → JSON (400)
@@ -296,7 +296,7 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
 }
 
 /**
- * What a failed statement or object write means to the client (API.md section 7): a transaction that lost to
+ * What a failed statement or object write means to the client (the spec's `contended` and `unavailable` 503 answers): a transaction that lost to
  * another rolled back whole (`503 contended`, retry); the database or the object store refused a write
  * (`503 unavailable`); a value longer than its column, past every limit the spec sets (`400`, nothing written).
  */

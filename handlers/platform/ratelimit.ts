@@ -1,5 +1,5 @@
 // Fixed 60-second windows per project, counted in the database with one atomic upsert so every server
-// process sharing the database enforces one limit (API.md section 8).
+// process sharing the database enforces one limit (the spec's `RateLimited` response).
 import type { Db } from './db.js';
 import { dialectOf, hotWrite } from './db.js';
 import { ApiError } from './errors.js';

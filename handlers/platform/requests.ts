@@ -1,4 +1,4 @@
-// Idempotent requests (`requestId`, API.md 2.5 and 3.2), shared by translate and sync. The record is written
+// Idempotent requests (`requestId`; spec: `RequestId`, `RequestRecord`, `getRequestRecord`), shared by translate and sync. The record is written
 // before anything else; the same id and body within 24 hours replays the first answer byte for byte; another
 // body is 409 request_mismatch; a running one is 409 request_in_progress; after 24 hours 409 request_expired.
 // A request that dies mid-way leaves a processing record whose lease expires; GET or the sweep then recovers
@@ -67,7 +67,7 @@ const keyOf = (r: { api_key_id: string; request_id: string }) => ({
 });
 
 /**
- * A request that stopped before it finished answers as the datastore refusal it was (API.md section 7: re-run
+ * A request that stopped before it finished answers as the datastore refusal it was (the spec's 503 `unavailable`: re-run
  * the call, never replay it). Records orphaned before this was decided hold a 500 with an undocumented code.
  */
 const ORPHANED = {

@@ -1,4 +1,4 @@
-// What a publish would freeze: the live content through the publish rules (API.md 2.8). Shared by POST /publish
+// What a publish would freeze: the live content through the publish rules (spec: `publishVersion`). Shared by POST /publish
 // and by the prepared publish (prepare.ts), so both give the same snapshot for the same content and flags.
 import type { FormatId } from '../../publisher/catalog.js';
 import { yieldTurn } from '../../publisher/delivery.js';
@@ -18,7 +18,7 @@ export interface PublishParams {
   formats: FormatId[];
 }
 
-/** The flags a publish takes when it names none (API.md 2.8), and the effective output formats (4.3). */
+/** The flags a publish takes when it names none (spec: `PublishRequest`), and the effective output formats (`addOutputFormat`). */
 export async function defaultParams(db: Db, project: ProjectRow): Promise<PublishParams> {
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   return {

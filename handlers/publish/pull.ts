@@ -1,4 +1,4 @@
-// Version file pulls: GET /translations?version=...&format=...&lang=... (API.md 4.2) renders a published
+// Version file pulls: GET /translations?version=...&format=...&lang=... (spec: `getTranslations`) renders a published
 // version as one file, after the same collision check a publish runs.
 import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';

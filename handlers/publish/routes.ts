@@ -1,4 +1,4 @@
-// POST /publish and POST /versions/{versionId}/restore (API.md 2.8, 4.4).
+// POST /publish and POST /versions/{versionId}/restore (spec: `publishVersion`, `restoreVersion`).
 import type { FormatId } from '../../publisher/catalog.js';
 import { renderDelivery } from '../../publisher/delivery.js';
 import { capList, rejectionLabel as label } from '../../publisher/gates.js';
@@ -151,7 +151,7 @@ export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
       `${b.requiredOutputFormat} is not a configured output format (${formats.join(', ') || 'none'}).`,
     );
   }
-  // `hold` degrades to `skip` (API.md 2.8): one snapshot, and one prepared publish, for both.
+  // `hold` degrades to `skip` (spec: `PublishRequest.incompleteMode`): one snapshot, and one prepared publish, for both.
   const mode = b.incompleteMode === undefined ? defaults.mode : b.incompleteMode === 'source' ? 'source' : 'skip';
   const params: PublishParams = { mode, approvedOnly: b.approvedOnly === true || defaults.approvedOnly, formats };
   const prepared = await preparedFor(db, project, params);

@@ -66,7 +66,7 @@ export async function loadSnapshot(db: Db, projectId: string, versionId: string)
   return JSON.parse(row!.body) as Snapshot;
 }
 
-/** The effective output formats (API.md 4.3): configured, else the union of every retained version's. */
+/** The effective output formats (spec: `addOutputFormat`): configured, else the union of every retained version's. */
 export async function projectFormats(db: Db, p: ProjectRow): Promise<FormatId[]> {
   const rows = await db('versions').where({ project_id: p.id }).orderBy('day').orderBy('seq').select('formats');
   return effectiveFormats(

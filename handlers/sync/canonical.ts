@@ -1,4 +1,4 @@
-// Canonical key names for synced files (API.md 2.7 rule 5): `welcomeMessage` → `welcome.message`,
+// Canonical key names for synced files (spec: `syncCatalog`): `welcomeMessage` → `welcome.message`,
 // `nav.homeTitle` → `nav.home.title`, `Add Feed` → `add_feed`, an Angular digest `1234567890123456789` →
 // `k1234567890123456789`. The file's own spelling is kept beside the canonical name and written back on pull.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Sync classification (API.md 2.7): what the file changes, against the project as it is. Read-only, so the
+// Sync classification (spec: `syncCatalog`): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
 import type { components } from '../../generated/openapi.js';
 import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';

@@ -1,4 +1,4 @@
-// POST /sync (API.md 2.6, 2.7): a whole catalog file in, as one transaction. The file is the project's whole
+// POST /sync (spec: `syncCatalog`, `SyncRequest`): a whole catalog file in, as one transaction. The file is the project's whole
 // catalog: keys it lacks are disabled, keys it carries again are re-enabled; sources and imported translations
 // are applied where they changed; values the project produced or a person signed off are kept (or overwritten
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.

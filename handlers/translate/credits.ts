@@ -1,4 +1,4 @@
-// Credits in millicredits (DESIGN.md section 4): 1 mc per source character per target language, plural forms
+// Credits in millicredits (README "How translation works"): 1 mc per source character per target language, plural forms
 // counting every form, at least 1 per pair. A push holds its estimate; the fill charges what it really
 // translated and releases the rest. Every move is one conditional UPDATE, so concurrent pushes can never take
 // a balance below zero or past the spending cap.

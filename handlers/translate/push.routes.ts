@@ -1,4 +1,4 @@
-// POST /translate (API.md 2.1–2.3): register units by content token, carry copy-edited keys over, mark the
+// POST /translate (spec: `translateUnits`): register units by content token, carry copy-edited keys over, mark the
 // (key, language) pairs with no value as pending, hold the estimate and queue one fill job.
 import { contentChanged } from '../platform/content.js';
 import { randomBytes } from 'node:crypto';

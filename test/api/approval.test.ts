@@ -1,4 +1,4 @@
-// The agent-key rule (API.md section 5 rule 5), applied by the pipeline from each route's x-operation-action
+// The agent-key rule (`x-operation-action`, spec/README.md), applied by the pipeline from each route's x-operation-action
 // (handlers/platform/approval.ts): an agent key spends, publishes and rolls back only under an approved
 // operation; free work, dry runs and reads need none; a key of either kind that names an operation is held to
 // the operation checks (no operation exists yet, so every operationId is 404 operation_not_found), and on

@@ -1,4 +1,4 @@
-// API.md section 5 rules 5–6 and the pipeline order: 401 → project 404 → scope 403 → query flags → body.
+// The pipeline order (handlers/platform/pipeline.ts): 401 → project 404 → scope 403 → query flags → body.
 import test from 'ava';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { hostile, json, type ApiError } from '../helpers/typed.js';

@@ -1,4 +1,4 @@
-// POST /languages and POST /output-formats, rule by rule (API.md 2.11, 4.3), with the project.updated event
+// POST /languages and POST /output-formats, rule by rule (spec: `addLanguage`, `addOutputFormat`), with the project.updated event
 // written in the same transaction as a change and never for a no-op.
 import test from 'ava';
 import type { components } from '../../generated/openapi.js';

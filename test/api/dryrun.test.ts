@@ -1,4 +1,4 @@
-// The preview flag rules of API.md section 1, enforced by one mechanism for every route that names it.
+// The preview flag rules (`x-dry-run`, spec/README.md), enforced by one mechanism for every route that names it.
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import type { ApiError } from '../helpers/typed.js';

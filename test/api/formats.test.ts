@@ -44,7 +44,7 @@ const EXPECTED: Record<string, FormatId> = {
   'xcstrings/xcstrings-tool-Variations.xcstrings': 'xcstrings',
 };
 
-// API.md 2.6: an empty leaf is invalid_argument, and this real file has `"description": ""`.
+// `syncCatalog`: an empty leaf is invalid_argument, and this real file has `"description": ""`.
 const REFUSED = new Set(['json/next-intl-example-app-router-de.json']);
 
 const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');

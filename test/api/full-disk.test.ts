@@ -1,5 +1,5 @@
 // A full or read-only disk under the object store or the SQLite database: writes answer `503 unavailable`
-// saying what was left behind (API.md section 7), nothing is half-minted, and reads go on. The disks are real
+// saying what was left behind (the spec's 503 `unavailable`), nothing is half-minted, and reads go on. The disks are real
 // small tmpfs mounts (the suite runs as root, as CI does), filled with a real file or remounted read-only.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

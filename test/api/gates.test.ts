@@ -1,4 +1,4 @@
-// Publish gates (API.md 2.8): the ICU and markup verdicts on single cells. Pure functions: no database, no service.
+// Publish gates (spec: `publishVersion`): the ICU and markup verdicts on single cells. Pure functions: no database, no service.
 import test from 'ava';
 import { capList, gateCell, rejectionLabel } from '../../publisher/gates.js';
 

@@ -1,4 +1,4 @@
-// Body limits of API.md section 8 (413 payload_too_large before any work) and the per-project rate limit,
+// Body limits (`x-body-limit`, spec/README.md) (413 payload_too_large before any work) and the per-project rate limit,
 // shared by every server process on one database.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// POST /publish, restore, version file pulls and the delivery origin (API.md 2.8, 4.4, 4.5, 6.2).
+// POST /publish, restore, version file pulls and the delivery origin (spec: `publishVersion`, `restoreVersion`, the delivery routes, `strings.published`).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -35,7 +35,7 @@ test('every route refuses a key lacking its scope with 403 forbidden', async (t)
   }
 });
 
-test('the scope each route needs is the one API.md section 5 names', (t) => {
+test('the scope each route needs is the one x-scopes names in the spec', (t) => {
   const need = (method: string, path: string) =>
     authedRoutes
       .find((r) => r.method === method && r.path === path)

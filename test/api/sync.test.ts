@@ -1,4 +1,4 @@
-// POST /sync: the eight rules of API.md 2.7, its errors and limits, one transaction per sync.
+// POST /sync: the rules of `syncCatalog` (spec), its errors and limits, one transaction per sync.
 import test from 'ava';
 import { previewSync, sync as syncCall, type SyncRequest } from '../../sdk/client.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';

@@ -1,4 +1,4 @@
-// POST /translate, the fill, the poll and the single-key read (API.md 2.1–2.4, 3.3) with the pseudo engine.
+// POST /translate, the fill, the poll and the single-key read (spec: `translateUnits`, `getTranslations`) with the pseudo engine.
 import test from 'ava';
 import { previewTranslate, translate, type TranslateRequest } from '../../sdk/client.js';
 import {
