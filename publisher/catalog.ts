@@ -81,5 +81,21 @@ export interface FormatModule {
    * Renders a catalog. `languages`: which languages to write (single-language formats write `languages[0]`).
    * Deterministic: the same catalog gives the same bytes.
    */
-  render(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string;
+  render(catalog: Catalog, opts: RenderOptions): string;
+}
+
+/** A cell a format wrote in a documented fallback because its platform cannot express it (publisher/convert.ts). */
+export interface FormatWarning {
+  /** The entry's `fileKey`. */
+  key: string;
+  /** The language as the catalog spells it. */
+  lang: string;
+  reason: string;
+}
+
+export interface RenderOptions {
+  languages: string[];
+  baseLanguage: string;
+  /** Told of every fallback the renderer applies; a renderer never drops or mangles a message silently. */
+  warn?: (w: FormatWarning) => void;
 }

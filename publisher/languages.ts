@@ -27,3 +27,33 @@ export function sameLanguageAndScript(a: string, b: string): boolean {
   const lb = new Intl.Locale(b).maximize();
   return la.language === lb.language && la.script === lb.script;
 }
+
+/** A stored code in canonical BCP 47 casing (`pt-br` → `pt-BR`, `zh-hans` → `zh-Hans`): what manifests and bundles name. */
+export function bcp47(code: string): string {
+  try {
+    return Intl.getCanonicalLocales(hyphenated(code))[0] ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * A language as each platform spells it: `android` the resource qualifier (`pt-rBR`, `b+zh+Hans` for anything but
+ * language and region), `apple` the `.lproj` name (`pt-BR`, `zh-Hans`), `posix` gettext's and Flutter's (`pt_BR`).
+ */
+export function platformLocale(code: string, platform: 'android' | 'apple' | 'posix'): string {
+  const tag = bcp47(code);
+  if (platform === 'apple') return tag;
+  if (platform === 'posix') return tag.replace(/-/g, '_');
+  let loc: Intl.Locale;
+  try {
+    loc = new Intl.Locale(tag);
+  } catch {
+    return tag;
+  }
+  const subtags = tag.split('-');
+  // aapt2 reads `ll-rRR` only for a two-letter language with a two-letter or numeric region and nothing else.
+  if (subtags.length === 1 && loc.language.length === 2) return loc.language;
+  if (subtags.length === 2 && loc.language.length === 2 && loc.region) return `${loc.language}-r${loc.region}`;
+  return `b+${subtags.join('+')}`;
+}

@@ -10,6 +10,7 @@ import { format as androidXml } from './android_xml.js';
 import { format as po } from './po.js';
 import { format as arb } from './arb.js';
 import { format as iosStrings } from './ios_strings.js';
+import { bcp47, platformLocale } from '../languages.js';
 
 interface FormatInfo {
   module: FormatModule;
@@ -23,12 +24,25 @@ interface FormatInfo {
   lossy: boolean;
   /** One file holds every language (rendered once per version), not one file per language. */
   multiLanguage: boolean;
+  /**
+   * Where the platform keeps a language's file (`values-pt-rBR/strings.xml`, `pt-BR.lproj/Localizable.strings`):
+   * the file name a pull announces and the path in an export. `isBase`: Android's base file has no qualifier.
+   */
+  path: (lang: string, isBase: boolean) => string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
-  json: { module: json, extension: 'json', contentType: JSON_TYPE, syncable: true, lossy: false, multiLanguage: false },
+  json: {
+    module: json,
+    extension: 'json',
+    contentType: JSON_TYPE,
+    syncable: true,
+    lossy: false,
+    multiLanguage: false,
+    path: (lang) => `locales/${bcp47(lang)}.json`,
+  },
   nested_json: {
     module: nestedJson,
     extension: 'json',
@@ -36,6 +50,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: true,
     lossy: true,
     multiLanguage: false,
+    path: (lang) => `locales/${bcp47(lang)}.json`,
   },
   angular_json: {
     module: angularJson,
@@ -44,6 +59,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: true,
     lossy: false,
     multiLanguage: false,
+    path: (lang) => `locale/messages.${bcp47(lang)}.json`,
   },
   ios_strings: {
     module: iosStrings,
@@ -52,6 +68,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: false,
     lossy: false,
     multiLanguage: false,
+    path: (lang) => `${platformLocale(lang, 'apple')}.lproj/Localizable.strings`,
   },
   xcstrings: {
     module: xcstrings,
@@ -60,6 +77,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: true,
     lossy: false,
     multiLanguage: true,
+    path: () => 'Localizable.xcstrings',
   },
   android_xml: {
     module: androidXml,
@@ -68,8 +86,17 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: false,
     lossy: true,
     multiLanguage: false,
+    path: (lang, isBase) => (isBase ? 'values/strings.xml' : `values-${platformLocale(lang, 'android')}/strings.xml`),
   },
-  arb: { module: arb, extension: 'arb', contentType: JSON_TYPE, syncable: false, lossy: false, multiLanguage: false },
+  arb: {
+    module: arb,
+    extension: 'arb',
+    contentType: JSON_TYPE,
+    syncable: false,
+    lossy: false,
+    multiLanguage: false,
+    path: (lang) => `app_${platformLocale(lang, 'posix')}.arb`,
+  },
   po: {
     module: po,
     extension: 'po',
@@ -77,6 +104,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     syncable: false,
     lossy: true,
     multiLanguage: false,
+    path: (lang) => `${platformLocale(lang, 'posix')}/LC_MESSAGES/messages.po`,
   },
 };
 
