@@ -25,7 +25,8 @@ export type Part =
    * what Intl.NumberFormat makes of it (empty when there is nothing to say).
    */
   | { type: 'number'; name: string; style: string | null; options: Intl.NumberFormatOptions }
-  | { type: 'date' | 'time'; name: string; style: string | null; options: Intl.DateTimeFormatOptions };
+  | { type: 'date'; name: string; style: string | null; options: Intl.DateTimeFormatOptions }
+  | { type: 'time'; name: string; style: string | null; options: Intl.DateTimeFormatOptions };
 
 export type Flat =
   | { kind: 'leaf'; parts: Part[] }

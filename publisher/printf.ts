@@ -6,6 +6,7 @@
 import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 import type { CatalogValue } from './catalog.js';
+import { writeLeaf, type Part, type Warn } from './convert.js';
 
 interface PrintfStyle {
   string: string;
@@ -86,4 +87,51 @@ export function orderOf(v: CatalogValue | undefined): string[] {
   const order = [v.arg ?? 'count'];
   for (const f of Object.values(v.forms)) for (const a of argOrder(f)) if (!order.includes(a)) order.push(a);
   return order;
+}
+
+// One printf conversion: `%%`, or `%`, an optional position (`1$`), flags, width, precision, a length modifier
+// (`hh` `h` `ll` `l` `L` `q` `j` `z` `t`) and a conversion, Apple's `@` included. The space flag is left out on
+// purpose: `50% off` is prose, not `% o`.
+const PRINTF_SPEC =
+  /%(?:%|(?:\d+\$)?[-+#0']*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXDOUeEfFgGaAcCsSp@])/g;
+
+/**
+ * The printf conversion specifications of `text`, in order, each with its offset (`%%` included, so a caller
+ * protecting them keeps the escape whole; a caller comparing arguments skips it).
+ */
+export function printfSpecifiers(text: string): Array<{ index: number; spec: string }> {
+  if (!text.includes('%')) return [];
+  return [...text.matchAll(PRINTF_SPEC)].map((m) => ({ index: m.index, spec: m[0] }));
+}
+
+/**
+ * A leaf of publisher/convert.ts's tree as printf text: literal `%` doubled, each argument a positional specifier
+ * numbered by `order` (extended with names it lacks). `#` and `integer` numbers take the style's number specifier;
+ * any other number, date or time is formatted by the app and passed as a string (`%1$s` / `%1$@`), never forced to
+ * an integer, and reported, since the message no longer formats it.
+ */
+export function leafToPrintf(parts: Part[], order: string[], style: PrintfStyle, warn: Warn): string {
+  const position = (name: string) => {
+    let i = order.indexOf(name);
+    if (i === -1) i = order.push(name) - 1;
+    return i + 1;
+  };
+  return writeLeaf(parts, {
+    text: (p) => p.text.replace(/%/g, '%%'),
+    arg: (p) => `%${position(p.name)}$${style.string}`,
+    count: (p) => `%${position(p.name)}$${style.number}`,
+    number: (p) => {
+      if (p.style === 'integer') return `%${position(p.name)}$${style.number}`;
+      if (p.style !== null) warn(`{${p.name}, number, ${p.style}} is formatted by the app and passed as a string`);
+      return `%${position(p.name)}$${style.string}`;
+    },
+    date: (p) => {
+      warn(`{${p.name}, date${p.style ? `, ${p.style}` : ''}} is formatted by the app and passed as a string`);
+      return `%${position(p.name)}$${style.string}`;
+    },
+    time: (p) => {
+      warn(`{${p.name}, time${p.style ? `, ${p.style}` : ''}} is formatted by the app and passed as a string`);
+      return `%${position(p.name)}$${style.string}`;
+    },
+  });
 }
