@@ -9,7 +9,7 @@ import { listLanguages } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
 import { invalidArgument } from '../platform/errors.js';
-import { formsToIcu } from '../../publisher/icu.js';
+import { formsToIcu, pluralCategories } from '../../publisher/icu.js';
 import { pairCost } from '../translate/credits.js';
 import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
 import { cellStates, type CellState } from '../translate/cells.js';
@@ -27,6 +27,19 @@ function cellOf(v: CatalogValue): Cell {
   if (v.kind === 'text') return { icu: v.text, forms: null };
   const forms = orderedForms(v.forms);
   return { icu: formsToIcu(forms, v.arg ?? 'count'), forms };
+}
+
+/**
+ * i18next looks `_zero` up for a count of 0 in every language: in a base language without a CLDR `zero` category
+ * (English), ICU says that with `=0`, which the json renderers write back as `_zero`.
+ */
+function i18nextZero(v: CatalogValue, meta: Record<string, unknown> | undefined, base: string): CatalogValue {
+  const plural = meta?.plural as { style?: unknown } | undefined;
+  if (v.kind !== 'plural' || plural?.style !== 'i18next') return v;
+  if (own(v.forms, 'zero') === undefined || own(v.forms, '=0') !== undefined) return v;
+  if (pluralCategories(base).includes('zero')) return v;
+  const forms = dict(Object.entries(v.forms).map(([k, f]) => [k === 'zero' ? '=0' : k, f] as const));
+  return { ...v, forms };
 }
 
 export type Conflict = components['schemas']['SyncConflict'];
@@ -137,7 +150,7 @@ export async function planSync(
         ? own(e.values, baseSpelling)
         : undefined;
     // A catalog entry without a base value uses its key as the source text (as Xcode does).
-    const source = baseValue ? cellOf(baseValue) : { icu: e.fileKey, forms: null };
+    const source = baseValue ? cellOf(i18nextZero(baseValue, e.meta, base)) : { icu: e.fileKey, forms: null };
     const cells = new Map<string, Cell>();
     for (const [s, code] of targetSpelling) {
       const v = own(e.values, s);
@@ -321,7 +334,9 @@ export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: Entr
     for (const lang of plan.fillLangs) {
       if (ep.cells.has(lang)) continue;
       const s = ep.key ? plan.stored.get(`${ep.key.id}|${lang}`) : undefined;
-      if (s?.value || s?.liveJob) continue;
+      // A stuck pair failed for the source the key still has: a sync that leaves that source (match, kept) does not
+      // queue or estimate it again; one that changes it (update) does.
+      if (s?.value || s?.liveJob || (s?.stuck && ep.action !== 'update')) continue;
       planned++;
       estimate += cost;
       perLang.set(lang, (perLang.get(lang) ?? 0) + 1);

@@ -9,8 +9,10 @@ import {
   type CatalogEntry,
   type CatalogValue,
   type FormatModule,
+  type RenderOptions,
 } from '../catalog.js';
-import { formsToIcu } from '../icu.js';
+import { collapse, describe, flatten, type Flat, type Warn } from '../convert.js';
+import { formsToIcu, isExactKey, isValidIcu, pluralCategories } from '../icu.js';
 import { languageKey } from '../languages.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -380,6 +382,220 @@ export function leafEntry(fileKey: string, value: JsonValue, lang: string, style
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// i18next v4 plural suffixes: sibling keys `item_one`, `item_other` are one plural message `item`
+
+const CLDR_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+const PLURAL_SUFFIX = /^([\s\S]+)_(zero|one|two|few|many|other)$/;
+
+/**
+ * entry.meta.plural of an entry read from suffix keys. `count`: the inner text of the file's `{{count}}` (which the
+ * ICU forms hold as `#`), written back for `#`; `counts`: the forms that spelled it otherwise (`{{count, number}}`).
+ */
+interface I18nextPlural {
+  style: 'i18next';
+  count: string;
+  counts?: Record<string, string>;
+}
+
+/**
+ * Literal i18next text as ICU text (a plural branch, so always followed by `}` or an argument): `{`, `}` and `#`
+ * (the count, inside a plural) are quoted, and an apostrophe that ICU would read as a quote (before those, beside
+ * another apostrophe, or last) is doubled. Other apostrophes (`it's`) stay as they are, as ICU reads them.
+ */
+function escapeLiteral(s: string): string {
+  return s.replace(/'(?=[{}#|']|$)|(?<=')'/g, "''").replace(/[{}#]+/g, (m) => `'${m}'`);
+}
+
+interface FormState {
+  names: Record<string, string>;
+  taken: Map<string, string>;
+  /** The inner text of this form's `{{count}}`. */
+  count: string | null;
+}
+
+/** One plural form of an i18next file as an ICU plural branch, or null when it is ICU already. */
+function i18nextFormToIcu(value: string, state: FormState): string | null {
+  if (ICU_COMPLEX.test(value)) return null;
+  let out = '';
+  let last = 0;
+  for (const m of value.matchAll(/\{\{([^{}]*)\}\}/g)) {
+    out += escapeLiteral(value.slice(last, m.index));
+    last = m.index + m[0].length;
+    const inner = m[1];
+    const base = inner.trim().replace(/^-\s*/, '').split(',')[0].trim().replace(ICU_NAME_CHAR, '_');
+    if (!base) {
+      out += escapeLiteral(m[0]);
+      continue;
+    }
+    // i18next passes the plural's number as `count`: in ICU that is the branch's `#`.
+    if (base === 'count') {
+      state.count ??= inner;
+      out += '#';
+      continue;
+    }
+    let name = base;
+    for (let i = 2; state.taken.has(name) && state.taken.get(name) !== inner; i++) name = `${base}_${i}`;
+    state.taken.set(name, inner);
+    state.names[name] = inner;
+    out += `{${name}}`;
+  }
+  return out + escapeLiteral(value.slice(last));
+}
+
+interface Leaf {
+  path: string[];
+  fileKey: string;
+  value: JsonValue;
+}
+
+/**
+ * The plural entries of suffix groups, by the index of the group's first leaf (its other leaves map to null). A group
+ * merges only when it has `other` and another form, its base is not a key itself, and every form is i18next text; ordinal suffixes
+ * (`_ordinal_one`) stay separate keys, since the model's plurals are cardinal.
+ */
+function i18nextPlurals(leaves: Leaf[], seen: Set<string>, lang: string): Map<number, CatalogEntry | null> {
+  const groups = new Map<string, { path: string[]; members: Array<[string, number]> }>();
+  leaves.forEach((leaf, i) => {
+    const m = PLURAL_SUFFIX.exec(leaf.path[leaf.path.length - 1]);
+    if (!m || m[1].endsWith('_ordinal')) return;
+    const path = [...leaf.path.slice(0, -1), m[1]];
+    const id = JSON.stringify(path);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { path, members: [] }));
+    g.members.push([m[2], i]);
+  });
+  const out = new Map<number, CatalogEntry | null>();
+  const merged = new Set<string>();
+  for (const { path, members } of groups.values()) {
+    const fileKey = path.join('.');
+    // A lone `reason_other` is more often a name ("Other reason") than a plural: a plural needs two forms.
+    if (members.length < 2 || !members.some(([c]) => c === 'other')) continue;
+    if (seen.has(fileKey) || merged.has(fileKey)) continue;
+    const state: FormState = { names: dict<string>(), taken: new Map(), count: null };
+    const forms = dict<string>();
+    const counts = dict<string>();
+    const ok = CLDR_CATEGORIES.every((cat) => {
+      const member = members.find(([c]) => c === cat);
+      if (!member) return true;
+      const v = leaves[member[1]].value;
+      state.count = null;
+      const icu = typeof v === 'string' && v !== '' ? i18nextFormToIcu(v, state) : null;
+      if (icu === null || !isValidIcu(formsToIcu(dict([['other', icu]])), 'text')) return false;
+      forms[cat] = icu;
+      if (state.count !== null) counts[cat] = state.count;
+      return true;
+    });
+    if (!ok) continue;
+    merged.add(fileKey);
+    // Languages with other categories write their count as the file's `other` form does.
+    const count = own(counts, 'other') ?? Object.values(counts)[0] ?? 'count';
+    const plural: I18nextPlural = { style: 'i18next', count };
+    const differing = Object.entries(counts).filter(([, inner]) => inner !== count);
+    if (differing.length) plural.counts = dict(differing);
+    const meta: Record<string, unknown> = { plural, interpolation: 'i18next', placeholders: state.names };
+    if (path.length > 1 && path.some((s) => s === '' || s.includes('.'))) meta.path = path;
+    const [first, ...rest] = members.map(([, i]) => i).sort((a, b) => a - b);
+    out.set(first, {
+      fileKey,
+      values: dict<CatalogValue>([[lang, { kind: 'plural', arg: 'count', forms }]]),
+      meta,
+    });
+    for (const i of rest) out.set(i, null);
+  }
+  return out;
+}
+
+function pluralMeta(entry: CatalogEntry): I18nextPlural | null {
+  const p = entry.meta?.plural as Partial<I18nextPlural> | undefined;
+  if (p?.style !== 'i18next') return null;
+  const counts = p.counts !== null && typeof p.counts === 'object' ? p.counts : undefined;
+  return { style: 'i18next', count: typeof p.count === 'string' ? p.count : 'count', counts };
+}
+
+function categoriesOf(lang: string): string[] {
+  try {
+    return pluralCategories(languageKey(lang));
+  } catch {
+    return ['one', 'other'];
+  }
+}
+
+/** i18next's formatter options, `number(style: percent; currency: EUR)`, or '' when there are none. */
+function formatterOptions(options: object): string {
+  const pairs = Object.entries(options).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
+  return pairs.length ? `(${pairs.map(([k, v]) => `${k}: ${String(v)}`).join('; ')})` : '';
+}
+
+/**
+ * The suffix keys of a plural entry in `lang`: one per CLDR category of `lang` (a category the value lacks gets its
+ * `other`), plus `_zero` for `=0`, which i18next looks up for a count of 0 in every language. Anything i18next
+ * cannot choose on is written as a documented fallback and reported.
+ */
+function i18nextPluralLeaves(
+  entry: CatalogEntry,
+  v: CatalogValue,
+  lang: string,
+  plural: I18nextPlural,
+  warn: Warn,
+): Array<[string, string]> {
+  const names = entry.meta?.placeholders as Record<string, string> | undefined;
+  const cats = categoriesOf(lang);
+  const flat = flatten(icuText(v));
+  if (!flat) {
+    warn('not an ICU message: written as it is under every plural category');
+    return cats.map((c) => [c, icuText(v)]);
+  }
+  const top = flat.kind === 'plural' && !flat.ordinal && flat.offset === 0 ? flat : null;
+  const pluralName = top?.name ?? null;
+  const write = (f: Flat, cat: string): string => {
+    const leaf = collapse(f, (n) => `${describe(n)} inside an i18next plural form`, warn);
+    if (leaf.kind !== 'leaf') return '';
+    const count = own(plural.counts, cat) ?? plural.count;
+    const inner = (name: string) =>
+      name === pluralName ? count : ((names && Object.hasOwn(names, name) ? names[name] : undefined) ?? name);
+    let out = '';
+    for (const p of leaf.parts) {
+      if (p.type === 'text') out += p.text;
+      else if (p.type === 'arg') out += `{{${inner(p.name)}}}`;
+      else if (p.type === 'count') out += `{{${count}}}`;
+      else {
+        // i18next's built-in formatters: `number` and `datetime`, with Intl options in parentheses.
+        const kind = p.type === 'number' ? 'number' : 'datetime';
+        let opts = formatterOptions(p.options);
+        if (!opts && p.type === 'time') opts = '(timeStyle: short)';
+        if (p.style && !opts) warn(`{${p.name}, ${p.type}, ${p.style}}: written as {{${p.name}, ${kind}}}`);
+        out += `{{${inner(p.name)}, ${kind}${opts}}}`;
+      }
+    }
+    return out;
+  };
+  if (!top) {
+    // A value that is not one plural (a text translation of a plural key): the same sentence for every count.
+    return cats.map((c) => [c, write(flat, c)]);
+  }
+  const opt = (k: string) => own(top.options, k);
+  const other = opt('other') ?? { kind: 'leaf', parts: [] };
+  const out: Array<[string, string]> = [];
+  const exactZero = Object.keys(top.options).find((k) => isExactKey(k) && Number(k.replace(/^=\s*/, '')) === 0);
+  const zero = cats.includes('zero')
+    ? (opt(exactZero ?? 'zero') ?? opt('zero') ?? other)
+    : exactZero !== undefined
+      ? opt(exactZero)
+      : opt('zero');
+  if (exactZero !== undefined && cats.includes('zero') && opt('zero'))
+    warn(`${exactZero} and zero: i18next has one _zero for both; written with ${exactZero}`);
+  if (zero) out.push(['zero', write(zero, 'zero')]);
+  for (const c of cats) if (c !== 'zero') out.push([c, write(opt(c) ?? other, c)]);
+  for (const k of Object.keys(top.options)) {
+    if (isExactKey(k) && k !== exactZero)
+      warn(`plural ${k}: i18next has no exact-number form; the category form is used`);
+    else if (!isExactKey(k) && k !== 'zero' && !cats.includes(k))
+      warn(`plural ${k}: not a category of ${lang}; left out`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Base-only JSON (flat and nested)
 
 /** The root object of a JSON file, or invalid_argument. */
@@ -408,6 +624,7 @@ export function parseBaseOnly(text: string, nested: boolean, format: 'json' | 'n
   const locale = declaredLocale(root);
   const lang = locale?.lang ?? UNKNOWN_LANGUAGE;
   const entries: CatalogEntry[] = [];
+  const leaves: Leaf[] = [];
   const seen = new Set<string>();
   const stack: Array<{ obj: JsonObject; path: string[]; it: Iterator<[string, JsonValue]> }> = [
     { obj: root, path: [], it: root.entries() },
@@ -430,49 +647,67 @@ export function parseBaseOnly(text: string, nested: boolean, format: 'json' | 'n
     }
     if (seen.has(fileKey)) throw invalid(`${fileKey}: the key occurs twice once nested paths are joined with "."`);
     seen.add(fileKey);
+    leaves.push({ path, fileKey, value });
+  }
+  const plurals = i18nextPlurals(leaves, seen, lang);
+  leaves.forEach(({ path, fileKey, value }, i) => {
+    const plural = plurals.get(i);
+    if (plural !== undefined) {
+      if (plural) entries.push(plural);
+      return;
+    }
     const entry = leafEntry(fileKey, value, lang, ['i18next']);
     if (path.length > 1 && path.some((s) => s === '' || s.includes('.'))) entry.meta = { ...entry.meta, path };
     entries.push(entry);
-  }
+  });
   const { indent, trailingNewline } = layoutOf(text);
   const meta: Record<string, unknown> = { indent, trailingNewline };
   if (locale) meta.localeKey = locale.key;
   return { format, sourceLanguage: locale?.lang ?? null, language: locale?.lang ?? null, entries, meta };
 }
 
-export function renderBaseOnly(
-  catalog: Catalog,
-  opts: { languages: string[]; baseLanguage: string },
-  nested: boolean,
-): string {
+export function renderBaseOnly(catalog: Catalog, opts: RenderOptions, nested: boolean): string {
   const lang = opts.languages[0] ?? opts.baseLanguage;
   const meta = catalog.meta ?? {};
   const root: JsonObject = new Map();
   if (typeof meta.localeKey === 'string') root.set(meta.localeKey, fileSpelling(lang, catalog));
+  const place = (entry: CatalogEntry, suffix: string, leaf: string) => {
+    if (!nested) {
+      root.set(entry.fileKey + suffix, leaf);
+      return;
+    }
+    const path = Array.isArray(entry.meta?.path) ? [...(entry.meta.path as string[])] : entry.fileKey.split('.');
+    path[path.length - 1] += suffix;
+    placeNested(root, entry.fileKey, path, leaf);
+  };
   for (const entry of catalog.entries) {
     const v = valueFor(entry, lang);
     if (!v) continue;
-    const leaf = renderLeaf(entry, v);
-    if (!nested) {
-      root.set(entry.fileKey, leaf);
+    const plural = pluralMeta(entry);
+    if (plural) {
+      const warn: Warn = (reason) => opts.warn?.({ key: entry.fileKey, lang, reason });
+      for (const [cat, text] of i18nextPluralLeaves(entry, v, lang, plural, warn)) place(entry, `_${cat}`, text);
       continue;
     }
-    const path = Array.isArray(entry.meta?.path) ? (entry.meta.path as string[]) : entry.fileKey.split('.');
-    let obj = root;
-    for (let i = 0; i < path.length - 1; i++) {
-      let child = obj.get(path[i]);
-      if (child === undefined) {
-        child = new Map();
-        obj.set(path[i], child);
-      }
-      if (!isObject(child)) throw invalid(`${entry.fileKey}: ${path.slice(0, i + 1).join('.')} is also a value`);
-      obj = child;
-    }
-    const last = path[path.length - 1];
-    if (isObject(obj.get(last))) throw invalid(`${entry.fileKey}: is also a group of keys`);
-    obj.set(last, leaf);
+    place(entry, '', renderLeaf(entry, v));
   }
   return finishJson(root, meta);
+}
+
+function placeNested(root: JsonObject, fileKey: string, path: string[], leaf: string): void {
+  let obj = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    let child = obj.get(path[i]);
+    if (child === undefined) {
+      child = new Map();
+      obj.set(path[i], child);
+    }
+    if (!isObject(child)) throw invalid(`${fileKey}: ${path.slice(0, i + 1).join('.')} is also a value`);
+    obj = child;
+  }
+  const last = path[path.length - 1];
+  if (isObject(obj.get(last))) throw invalid(`${fileKey}: is also a group of keys`);
+  obj.set(last, leaf);
 }
 
 /** Prints a JSON file with the layout recorded at parse (2 spaces and a final newline for a new file). */

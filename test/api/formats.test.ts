@@ -603,3 +603,69 @@ test('ios_strings: comments, escapes, backslash-newline continuation, duplicate 
   isInvalid(t, () => FORMATS.ios_strings.parse('"a" = "1"'), /expected ";"/);
   isInvalid(t, () => FORMATS.ios_strings.parse('"a" = "1'), /unterminated string/);
 });
+
+test('i18next plural suffixes: literal braces, # and apostrophes are ICU-quoted in the forms and written back as they were', async (t) => {
+  const { IntlMessageFormat } = await import('intl-messageformat');
+  const { formsToIcu } = await import('../../publisher/icu.js');
+  const text = `${JSON.stringify(
+    {
+      item_one: "{{count}} item: it's '{{name}}' #1 {not an arg} ''",
+      item_other: "{{count, number}} items: it's '{{name}}' #1 {not an arg} ''",
+    },
+    null,
+    2,
+  )}\n`;
+  for (const id of ['json', 'nested_json'] as const) {
+    const c = getFormat(id).parse(text);
+    t.is(c.entries.length, 1);
+    const [e] = c.entries;
+    t.is(e.fileKey, 'item');
+    const v = e.values.und;
+    if (v.kind !== 'plural') return t.fail('not a plural');
+    // The ICU message shows what i18next shows for the same count.
+    const icu = new IntlMessageFormat(formsToIcu(v.forms), 'en');
+    t.is(icu.format({ count: 1, name: 'Ann' }), "1 item: it's 'Ann' #1 {not an arg} ''");
+    t.is(icu.format({ count: 3, name: 'Ann' }), "3 items: it's 'Ann' #1 {not an arg} ''");
+    t.is(getFormat(id).render(c, { languages: ['en'], baseLanguage: 'en' }), text);
+  }
+});
+
+test('i18next plural suffixes: what i18next cannot choose on is written as a fallback and reported', async (t) => {
+  const { default: i18next } = await import('i18next');
+  const c = getFormat('nested_json').parse(
+    JSON.stringify({ shop: { item_one: '{{count}} item', item_other: '{{count}} items' } }),
+  );
+  const [e] = c.entries;
+  e.values = {
+    pl: {
+      kind: 'plural',
+      arg: 'count',
+      forms: {
+        '=1': 'Jeden produkt',
+        one: '# produkt',
+        few: '# produkty ({share, number, ::percent})',
+        many: '{gender, select, female {{count} produktów dla niej} other {{count} produktów}}',
+        other: '# produktu',
+        two: '# (not Polish)',
+      },
+    },
+  };
+  const warnings: string[] = [];
+  const out = getFormat('nested_json').render(c, {
+    languages: ['pl'],
+    baseLanguage: 'en',
+    warn: (w) => warnings.push(`${w.key} [${w.lang}] ${w.reason}`),
+  });
+  const file = JSON.parse(out) as { shop: Record<string, string> };
+  t.deepEqual(Object.keys(file.shop), ['item_one', 'item_few', 'item_many', 'item_other']);
+  t.deepEqual(warnings, [
+    'shop.item [pl] select {gender} inside an i18next plural form: written as its `other` branch',
+    'shop.item [pl] plural =1: i18next has no exact-number form; the category form is used',
+    'shop.item [pl] plural two: not a category of pl; left out',
+  ]);
+  const inst = i18next.createInstance();
+  await inst.init({ lng: 'pl', resources: { pl: { translation: file } }, interpolation: { escapeValue: false } });
+  t.is(inst.t('shop.item', { count: 1 }), '1 produkt');
+  t.is(inst.t('shop.item', { count: 3, share: 0.25 }), '3 produkty (25%)');
+  t.is(inst.t('shop.item', { count: 5, gender: 'female' }), '5 produktów');
+});
