@@ -142,14 +142,19 @@ export interface paths {
          *       not that every pair was translated; read `summary.failed` and `summary.pending`. Unknown token:
          *       `404 not_found`.
          *     * `ref` (key name or key token), optional `lang`: live translations of one key (`KeyTranslations`),
-         *       not published ones. A pending language has only `status`.
+         *       not published ones. A pending language has only `status`; a `failed` one has `status` and `reason`.
          *     * `version` (`YYYY.MM.DD.N` or `current`) with `format` and `lang`: the rendered file of that
          *       published version, with its own content type (`application/json` for `json`, `nested_json`,
          *       `angular_json`, `arb`, `xcstrings`; `text/plain; charset=utf-8` for `ios_strings`;
          *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`). `lang` is required
          *       except for `xcstrings` (all languages in one file). Without `format` the project's first effective
          *       output format is rendered; materializing the effective list may give `409 export_collision`.
-         *       `json`, `nested_json` and `angular_json` use the key spelling of the synced file.
+         *       `json`, `nested_json` and `angular_json` use the key spelling of the synced file. The answer's
+         *       `Content-Disposition` names the file at its platform path (`values-pt-rBR/strings.xml`,
+         *       `pt-BR.lproj/Localizable.strings`, `app_pt_BR.arb`, `pt_BR/LC_MESSAGES/messages.po`) and
+         *       `Glossa-Format-Warnings` counts the messages written in a documented fallback. `part=stringsdict`
+         *       (with `format=ios_strings` only) returns the language's `Localizable.stringsdict`, which holds the
+         *       plurals that `.strings` cannot.
          */
         get: operations["getTranslations"];
         put?: never;
@@ -1227,12 +1232,20 @@ export interface components {
         /** @description Live translations of one key (not published ones). */
         KeyTranslations: {
             key: string;
-            /** @description Keyed by language code. A pending language has only `status`. */
+            /**
+             * @description Keyed by language code. A pending language has only `status`. A `failed` language (its last fill
+             *     failed and no job holds it now) has `status` and `reason`. A pair the engine refused itself (its
+             *     answers failed the gates after its retries, or it cannot take the source) is not queued again by a
+             *     push or sync until the key's source changes; a failure of the engine as a whole (unreachable,
+             *     refusing every request) is queued again by the next push.
+             */
             translations: {
                 [key: string]: {
                     /** @enum {string} */
                     status: "translated" | "pending" | "reviewed" | "approved" | "failed";
                     value?: string;
+                    /** @description Why the fill failed (`failed` only). */
+                    reason?: string;
                 };
             };
         };
@@ -1344,6 +1357,13 @@ export interface components {
             /** @description Cells refused by the markup gate, as `key [lang]` (capped). */
             markupRejected: string[];
             markupRejectedTotal: number;
+            /**
+             * @description Messages a rendered file or bundle writes in a documented fallback because its platform cannot express
+             *     them (a select in `android_xml`, `=1` in a bundle...), as `key [lang] format: reason` (capped; the
+             *     version pull of that file counts them in `Glossa-Format-Warnings`). Empty on the `unchanged` answer.
+             */
+            formatWarnings: string[];
+            formatWarningsTotal: number;
         };
         /** @description The publish result plus `restoredFrom`. `icuRejected` / `markupRejected` are warnings here (cells copied verbatim that today's gates would refuse). */
         RestoreResult: components["schemas"]["PublishResult"] & {
@@ -1520,15 +1540,24 @@ export interface components {
             hash: components["schemas"]["Sha256Hex"];
             /** @description Byte length. */
             size: number;
+            /** @description Files only: where the platform keeps the file (`values-pt-rBR/strings.xml`). */
+            path?: string;
+            /** @description `ios_strings` only: the language's `Localizable.stringsdict`, which holds its plurals. */
+            stringsdict?: components["schemas"]["ManifestObject"];
         };
         Manifest: {
             projectId: string;
             versionId: components["schemas"]["VersionId"];
             /** Format: date-time */
             snapshotAt: string;
+            /** @description Canonical BCP 47 (`pt-BR`), as everywhere in the manifest. */
             baseLang: string;
-            languages: components["schemas"]["LanguageRef"][];
-            /** @description i18next JSON bundle per language: `{<lang>: {url, hash, size}}`. */
+            languages: {
+                /** @description Canonical BCP 47 (`pt-BR`, `zh-Hans`): what i18next and browsers ask for. */
+                code: string;
+                isBase: boolean;
+            }[];
+            /** @description i18next JSON bundle per language, by canonical BCP 47 code (`pt-BR`): `{<lang>: {url, hash, size}}`. */
             bundles: {
                 [key: string]: components["schemas"]["ManifestObject"];
             };
@@ -2344,6 +2373,8 @@ export interface operations {
                 version?: string;
                 /** @description Output format id of a version pull. An unknown or empty id is `400 invalid_format`. */
                 format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+                /** @description With `format=ios_strings`, `stringsdict` pulls the companion `Localizable.stringsdict`. */
+                part?: "strings" | "stringsdict";
             };
             header?: never;
             path: {
@@ -2360,11 +2391,16 @@ export interface operations {
              */
             200: {
                 headers: {
+                    /** @description On a version pull, `attachment` with the file's platform path as its file name. */
+                    "Content-Disposition"?: string;
+                    /** @description On a version pull, how many messages the file writes in a documented fallback. */
+                    "Glossa-Format-Warnings"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TranslationPoll"] | components["schemas"]["KeyTranslations"] | components["schemas"]["RenderedJsonFile"];
                     "text/plain; charset=utf-8": string;
+                    "application/x-plist": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
                 };

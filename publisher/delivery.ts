@@ -1,24 +1,41 @@
 // Renders a version's delivery objects (every configured file format per language and one i18next bundle per
 // language) and the manifest that names them. Writing them to a store is the caller's (handlers/publish/store.ts).
+// Manifests and bundles name languages in canonical BCP 47 (`pt-BR`), as i18next and the browser ask for them; the
+// API's own codes stay lowercase (spec: addLanguage).
 import { createHash } from 'node:crypto';
-import type { FormatId } from './catalog.js';
+import type { FormatId, FormatWarning } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import { bundleFor } from './bundle.js';
+import { bcp47 } from './languages.js';
 import { snapshotCatalog, type Snapshot } from './snapshot.js';
 
+/** A rendered file and the cells it wrote in a documented fallback (publisher/convert.ts). */
+export interface RenderedFile {
+  body: string;
+  warnings: FormatWarning[];
+}
+
 /** Renders one file of a version: every language for catalog formats, else `lang` alone. */
-export function renderFile(s: Snapshot, format: FormatId, lang: string): string {
+export function renderFile(s: Snapshot, format: FormatId, lang: string): RenderedFile {
   const { module, multiLanguage } = REGISTRY[format];
-  if (multiLanguage)
-    return module.render(snapshotCatalog(s, format), {
+  const warnings: FormatWarning[] = [];
+  const warn = (w: FormatWarning) => warnings.push(w);
+  if (multiLanguage) {
+    const body = module.render(snapshotCatalog(s, format), {
       languages: [s.baseLang, ...s.languages],
       baseLanguage: s.baseLang,
+      warn,
     });
+    return { body, warnings };
+  }
   const isBase = lang === s.baseLang;
   const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
   catalog.language = lang;
-  return module.render(catalog, { languages: [lang], baseLanguage: s.baseLang });
+  return { body: module.render(catalog, { languages: [lang], baseLanguage: s.baseLang, warn }), warnings };
 }
+
+/** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
+export const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
@@ -26,7 +43,12 @@ export interface ManifestObject {
   url: string;
   hash: string;
   size: number;
+  /** Where the platform keeps the file (REGISTRY path), for files; bundles have none. */
+  path?: string;
 }
+
+/** How many warnings a delivery keeps by name; `formatWarningsTotal` counts them all. */
+const WARNINGS_KEPT = 100;
 
 /** A version's delivery objects, rendered: what writeDelivery puts under the version's id. */
 export interface RenderedDelivery {
@@ -35,6 +57,9 @@ export interface RenderedDelivery {
   objects: Array<{ file: string; body: string; contentType: string }>;
   bundles: Record<string, ManifestObject>;
   files: Record<string, Record<string, ManifestObject>>;
+  /** The first WARNINGS_KEPT fallbacks of every file, as warningLabel writes them, and their count. */
+  formatWarnings: string[];
+  formatWarningsTotal: number;
 }
 
 /** The same without the bodies: what a prepared publish keeps, its objects already in the store. */
@@ -56,7 +81,19 @@ export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<RenderedDelivery> {
   const langs = [s.baseLang, ...s.languages];
-  const out: RenderedDelivery = { baseLang: s.baseLang, langs, objects: [], bundles: {}, files: {} };
+  const out: RenderedDelivery = {
+    baseLang: s.baseLang,
+    langs,
+    objects: [],
+    bundles: {},
+    files: {},
+    formatWarnings: [],
+    formatWarningsTotal: 0,
+  };
+  const note = (format: string, warnings: FormatWarning[]) => {
+    for (const w of warnings)
+      if (out.formatWarningsTotal++ < WARNINGS_KEPT) out.formatWarnings.push(warningLabel(format, w));
+  };
   const stage = (name: (hash: string) => string, body: string, contentType: string): ManifestObject => {
     const hash = hashOf(body);
     const file = name(hash.slice(0, 16));
@@ -66,19 +103,21 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
   for (const lang of langs) {
     await yieldTurn();
     out.bundles[lang] = stage(
-      (h) => `${lang}.${h}.json`,
+      (h) => `${bcp47(lang)}.${h}.json`,
       JSON.stringify(bundleFor(s, lang)),
       'application/json; charset=utf-8',
     );
   }
   for (const format of formats) {
-    const { extension, contentType, multiLanguage } = REGISTRY[format];
+    const { extension, contentType, multiLanguage, path } = REGISTRY[format];
     out.files[format] = {};
     for (const lang of multiLanguage ? [s.baseLang] : langs) {
       await yieldTurn();
-      const obj = stage((h) => `${format}.${lang}.${h}.${extension}`, renderFile(s, format, lang), contentType);
-      if (multiLanguage) for (const l of langs) out.files[format][l] = obj;
-      else out.files[format][lang] = obj;
+      const file = renderFile(s, format, lang);
+      note(format, file.warnings);
+      const obj = stage((h) => `${format}.${bcp47(lang)}.${h}.${extension}`, file.body, contentType);
+      if (multiLanguage) for (const l of langs) out.files[format][l] = { ...obj, path: path(l, l === s.baseLang) };
+      else out.files[format][lang] = { ...obj, path: path(lang, lang === s.baseLang) };
     }
   }
   return out;
@@ -90,19 +129,15 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
  */
 export function manifestFor(projectId: string, versionId: string, snapshotAt: number, r: DeliveryIndex): string {
   const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
-  const files = Object.fromEntries(
-    Object.entries(r.files).map(([format, byLang]) => [
-      format,
-      Object.fromEntries(Object.entries(byLang).map(([l, o]) => [l, url(o)])),
-    ]),
-  );
+  const byLanguage = (objs: Record<string, ManifestObject>) =>
+    Object.fromEntries(Object.entries(objs).map(([l, o]) => [bcp47(l), url(o)]));
   return JSON.stringify({
     projectId,
     versionId,
     snapshotAt: new Date(snapshotAt).toISOString(),
-    baseLang: r.baseLang,
-    languages: r.langs.map((code) => ({ code, isBase: code === r.baseLang })),
-    bundles: Object.fromEntries(Object.entries(r.bundles).map(([l, o]) => [l, url(o)])),
-    files,
+    baseLang: bcp47(r.baseLang),
+    languages: r.langs.map((code) => ({ code: bcp47(code), isBase: code === r.baseLang })),
+    bundles: byLanguage(r.bundles),
+    files: Object.fromEntries(Object.entries(r.files).map(([format, objs]) => [format, byLanguage(objs)])),
   });
 }

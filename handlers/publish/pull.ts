@@ -17,26 +17,39 @@ export function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
     throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
 }
 
+/** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
+function disposition(path: string): string {
+  const ascii = path.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(path)}`;
+}
+
 /** GET /translations?version=...&format=...&lang=...: a published version rendered as a file. */
 export async function pullVersionFile(
   db: Db,
   project: ProjectRow,
-  query: { version: string; format?: string; lang?: string },
+  query: { version: string; format?: string; lang?: string; part?: 'strings' | 'stringsdict' },
 ) {
   const v = await resolveVersion(db, project, query.version);
   const snapshot = await loadSnapshot(db, project.id, v.id);
   const formats = await projectFormats(db, project);
   const format = (query.format ?? formats[0]) as FormatId | undefined;
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
+  if (query.part === 'stringsdict' && format !== 'ios_strings')
+    throw invalidArgument('part=stringsdict is a part of the ios_strings format only.');
   if (!REGISTRY[format].multiLanguage && query.lang === undefined)
     throw invalidArgument('lang is required for this format.');
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : snapshot.baseLang;
   if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang))
     throw notFound(`Version ${v.id} has no ${lang}.`);
   collisionCheck(snapshot, [format]);
+  const file = renderFile(snapshot, format, lang);
   return {
-    body: renderFile(snapshot, format, lang),
+    body: file.body,
     type: REGISTRY[format].contentType,
-    headers: { 'Cache-Control': 'private, max-age=60' },
+    headers: {
+      'Cache-Control': 'private, max-age=60',
+      'Content-Disposition': disposition(REGISTRY[format].path(lang, lang === snapshot.baseLang)),
+      'Glossa-Format-Warnings': String(file.warnings.length),
+    },
   };
 }

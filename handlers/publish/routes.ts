@@ -28,6 +28,7 @@ import {
   loadSnapshot,
   mintVersion,
   PreparedStale,
+  type MintContent,
   resolveVersion,
   unapprovedOf,
   versionView,
@@ -88,7 +89,15 @@ const UNCHANGED = {
   icuRejectedTotal: 0,
   markupRejected: [] as string[],
   markupRejectedTotal: 0,
+  formatWarnings: [] as string[],
+  formatWarningsTotal: 0,
 };
+
+/** The fallbacks of a version's files (publisher/delivery.ts); a prepared publish from before they were kept has none. */
+function warningsOf(content: MintContent) {
+  const index = 'rendered' in content ? content.rendered : content.prepared.index;
+  return { formatWarnings: index.formatWarnings ?? [], formatWarningsTotal: index.formatWarningsTotal ?? 0 };
+}
 
 /** The refusals in their documented order, then the mint. */
 async function publishCandidate(
@@ -120,8 +129,9 @@ async function publishCandidate(
   }
   await checkDailyCap(db, project.id, Date.now());
   // skipIfIdentical again under the publish lock: of concurrent identical publishes, one mints.
+  const minted = await c.mint();
   const v = await mintVersion(db, ctx.app.objects, {
-    ...(await c.mint()),
+    ...minted,
     project,
     label: b.label ?? null,
     restoredFrom: null,
@@ -135,6 +145,7 @@ async function publishCandidate(
       icuRejectedTotal: g.icuRejectedTotal,
       markupRejected: g.markupRejected,
       markupRejectedTotal: g.markupRejectedTotal,
+      ...warningsOf(minted.content),
     }),
   };
 }
@@ -193,6 +204,7 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   }
   const formats = JSON.parse(from.formats) as FormatId[];
   const serialized = serializeSnapshot(snapshot);
+  const rendered = await renderDelivery(snapshot, formats);
   const v = await mintVersion(db, ctx.app.objects, {
     project,
     digest: serialized.digest,
@@ -203,12 +215,14 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
     label: from.label,
     restoredFrom: from.id,
     unapproved: unapprovedOf(from),
-    content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
+    content: { body: serialized.body, rendered },
   });
   return {
     status: 201,
     body: versionView(v.row, {
       restoredFrom: from.id,
+      formatWarnings: rendered.formatWarnings,
+      formatWarningsTotal: rendered.formatWarningsTotal,
       icuRejected: capList(icu),
       icuRejectedTotal: icu.length,
       markupRejected: capList(markup),

@@ -78,7 +78,13 @@ export async function projectFormats(db: Db, p: ProjectRow): Promise<FormatId[]>
 type PublishResult = components['schemas']['PublishResult'];
 type VersionFields = Omit<
   PublishResult,
-  'icuRejected' | 'icuRejectedTotal' | 'markupRejected' | 'markupRejectedTotal' | 'unchanged'
+  | 'icuRejected'
+  | 'icuRejectedTotal'
+  | 'markupRejected'
+  | 'markupRejectedTotal'
+  | 'formatWarnings'
+  | 'formatWarningsTotal'
+  | 'unchanged'
 >;
 
 /** A version as the publish and restore answers show it, with the answer's own fields (`extra`). */
@@ -140,6 +146,9 @@ export interface PreparedSource {
 /** The prepared publish was replaced, or the content changed, after the publish chose it: nothing was minted. */
 export class PreparedStale extends Error {}
 
+/** The snapshot's stored form (under `digest`) and its rendered objects, or the prepared publish that holds both. */
+export type MintContent = { body: string; rendered: RenderedDelivery } | { prepared: PreparedSource };
+
 export interface MintInput {
   project: ProjectRow;
   digest: string;
@@ -153,8 +162,7 @@ export interface MintInput {
   unapproved: Unapproved;
   /** Mint nothing when the current version has this digest (`skipIfIdentical`): decided under the publish lock. */
   skipIfIdentical?: boolean;
-  /** The snapshot's stored form (under `digest`) and its rendered objects, or the prepared publish that holds both. */
-  content: { body: string; rendered: RenderedDelivery } | { prepared: PreparedSource };
+  content: MintContent;
 }
 
 /**

@@ -241,12 +241,12 @@ test('the examples are what the publisher renders: manifest, bundles and files',
   t.is(object('en.').body, JSON.stringify(example('I18nextBundleEn')));
   t.is(object('json.fr.').body, `${JSON.stringify(example('JsonFileFr'), null, 2)}\n`);
   t.is(object('android_xml.fr.').body, example<string>('AndroidXmlFileFr'));
-  t.is(renderFile(SNAPSHOT, 'android_xml', 'fr'), example<string>('AndroidXmlFileFr'));
-  t.is(renderFile(SNAPSHOT, 'ios_strings', 'fr'), example<string>('IosStringsFileFr'));
-  t.is(renderFile(SNAPSHOT, 'po', 'fr'), example<string>('PoFileFr'));
-  t.is(renderFile(SNAPSHOT, 'nested_json', 'fr'), `${JSON.stringify(example('NestedJsonFileFr'), null, 2)}\n`);
-  t.is(renderFile(SNAPSHOT, 'arb', 'fr'), `${JSON.stringify(example('ArbFileFr'), null, 2)}\n`);
-  t.deepEqual(JSON.parse(renderFile(SNAPSHOT, 'xcstrings', 'fr')), example('XcstringsFile'));
+  t.is(renderFile(SNAPSHOT, 'android_xml', 'fr').body, example<string>('AndroidXmlFileFr'));
+  t.is(renderFile(SNAPSHOT, 'ios_strings', 'fr').body, example<string>('IosStringsFileFr'));
+  t.is(renderFile(SNAPSHOT, 'po', 'fr').body, example<string>('PoFileFr'));
+  t.is(renderFile(SNAPSHOT, 'nested_json', 'fr').body, `${JSON.stringify(example('NestedJsonFileFr'), null, 2)}\n`);
+  t.is(renderFile(SNAPSHOT, 'arb', 'fr').body, `${JSON.stringify(example('ArbFileFr'), null, 2)}\n`);
+  t.deepEqual(JSON.parse(renderFile(SNAPSHOT, 'xcstrings', 'fr').body), example('XcstringsFile'));
 });
 
 test('npm run lint:spec: zero errors and zero warnings', async (t) => {
