@@ -3,13 +3,26 @@
 // - icu: the value must parse, name the same arguments as its source, and give every cardinal plural exactly the
 //   target language's CLDR categories (`=N` may be added);
 // - markup: the value must carry the same tags as its source, counted by name.
+// The icu verdict also holds the value to the source's printf specifiers (`%lld`, `%1$@`, `%.2f`), branch by branch:
+// an Apple or Android runtime formats the string with printf, and a lost or changed specifier crashes it or shows
+// the wrong argument.
 import {
   TYPE,
   type PluralElement,
   type PluralOrSelectOption,
   type SelectElement,
 } from '@formatjs/icu-messageformat-parser';
-import { icuGate, isExactKey, parseIcu, parseIcuRemembered, PUBLISH_GATE, walkIcu, type IcuAst } from './icu.js';
+import {
+  checkTranslation,
+  icuGate,
+  isExactKey,
+  parseIcu,
+  parseIcuRemembered,
+  PUBLISH_GATE,
+  walkIcu,
+  type IcuAst,
+} from './icu.js';
+import { printfSpecifiers } from './printf.js';
 
 type Choice = PluralElement | SelectElement;
 
@@ -89,29 +102,32 @@ function project(msg: string, nodes: IcuAst, from: number, to: number, key: stri
 
 const showTags = (tags: string[]) => tags.map((t) => `<${t}>`).join(' ') || 'none';
 
-function markupGate(source: string, value: string): string | undefined {
-  // No tag on either side: nothing to compare (most cells).
-  if (!source.includes('<') && !value.includes('<')) return undefined;
+interface BranchView {
+  label: string;
+  source: string;
+  value: string;
+}
+
+/**
+ * The two messages branch by branch: a Polish plural has four branches for the source's two, and each of them
+ * carries what the source branch it translates carries (its own category, else `other`).
+ */
+function branchViews(source: string, value: string): BranchView[] {
   const src = parseAny(source, true);
   const val = parseAny(value, false);
-  // Tags are compared branch by branch: a Polish plural has four branches for the source's two, and each of them
-  // carries the markup of the source branch it translates (its own category, else `other`).
-  const views: Array<{ label: string; source: string; value: string }> = [];
-  if (src && val) {
-    const keys = new Set(['other', ...optionKeys(src)]);
-    // A branch the value adds for an exact number has no source branch to match.
-    for (const k of optionKeys(val)) if (!isExactKey(k)) keys.add(k);
-    const single = keys.size === 1;
-    for (const k of keys) {
-      views.push({
-        label: single ? '' : ` (${k})`,
-        source: project(source, src, 0, source.length, k),
-        value: project(value, val, 0, value.length, k),
-      });
-    }
-  } else {
-    views.push({ label: '', source, value });
-  }
+  if (!src || !val) return [{ label: '', source, value }];
+  const keys = new Set(['other', ...optionKeys(src)]);
+  // A branch the value adds for an exact number has no source branch to match.
+  for (const k of optionKeys(val)) if (!isExactKey(k)) keys.add(k);
+  const single = keys.size === 1;
+  return [...keys].map((k) => ({
+    label: single ? '' : ` (${k})`,
+    source: project(source, src, 0, source.length, k),
+    value: project(value, val, 0, value.length, k),
+  }));
+}
+
+function markupGate(views: BranchView[]): string | undefined {
   for (const v of views) {
     const want = tagScan(v.source);
     const have = tagScan(v.value);
@@ -121,6 +137,66 @@ function markupGate(source: string, value: string): string | undefined {
   return undefined;
 }
 
+/** The printf specifiers of a text as a sorted multiset, `%%` left out (an escape, not an argument). */
+function printfScan(text: string): string[] {
+  return printfSpecifiers(text)
+    .map((s) => s.spec)
+    .filter((s) => s !== '%%')
+    .sort();
+}
+
+/** What `a` has beyond `b`, both sorted multisets. */
+function beyond(a: string[], b: string[]): string[] {
+  const rest = [...b];
+  return a.filter((x) => {
+    const i = rest.indexOf(x);
+    if (i === -1) return true;
+    rest.splice(i, 1);
+    return false;
+  });
+}
+
+function printfGate(views: BranchView[]): string | undefined {
+  for (const v of views) {
+    const want = printfScan(v.source);
+    const have = printfScan(v.value);
+    if (want.join('\0') === have.join('\0')) continue;
+    const missing = beyond(want, have);
+    const extra = beyond(have, want);
+    return `printf specifiers differ${v.label}: ${[
+      missing.length ? `missing ${missing.join(' ')}` : '',
+      extra.length ? `unexpected ${extra.join(' ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ')}`;
+  }
+  return undefined;
+}
+
+/** Markup and printf verdicts (when either side has a tag, or a `%`), on one branch projection. */
+function textGates(source: string, value: string): { markup?: string; printf?: string } {
+  const tagged = source.includes('<') || value.includes('<');
+  const formatted = source.includes('%') || value.includes('%');
+  if (!tagged && !formatted) return {};
+  const views = branchViews(source, value);
+  return {
+    markup: tagged ? markupGate(views) : undefined,
+    printf: formatted ? printfGate(views) : undefined,
+  };
+}
+
+/**
+ * The fill's gate (what every engine holds its answers to before one is stored): ICU under the fill policy (tags
+ * read as the source reads them, structure kept), the same markup as the source, and the same printf specifiers.
+ * null when `value` may be stored, else a short reason an engine can hand back to a model.
+ */
+export function checkFill(source: string, value: string, targetLang: string): string | null {
+  const icu = checkTranslation(source, value, targetLang);
+  if (icu) return icu;
+  const { markup, printf } = textGates(source, value);
+  return markup ?? printf ?? null;
+}
+
 /**
  * The gates' verdict on one cell: `value` in `lang`, translating `source` (for a base cell, the source against
  * itself). An empty object means the cell may be published.
@@ -128,8 +204,8 @@ function markupGate(source: string, value: string): string | undefined {
 export function gateCell(source: string, value: string, lang: string): GateVerdict {
   const verdict: GateVerdict = {};
   const icu = icuGate(source, value, lang, PUBLISH_GATE);
-  if (icu) verdict.icu = icu;
-  const markup = markupGate(source, value);
+  const { markup, printf } = textGates(source, value);
+  if (icu || printf) verdict.icu = icu ?? printf;
   if (markup) verdict.markup = markup;
   return verdict;
 }

@@ -299,8 +299,13 @@ interface GatePolicy {
   structure: boolean;
 }
 
-/** The fill's gate: every value an engine returns is checked with it before it is stored (engines/types.ts). */
-const FILL_GATE: GatePolicy = { tags: 'rich', structure: true };
+/**
+ * The fill's ICU verdict: every value an engine returns is checked with it before it is stored (engines/types.ts,
+ * through gates.ts checkFill, which adds markup and printf). Tags are read as the source reads them, like the publish
+ * gate: a source with HTML attributes (`<a href="/terms">`) is not rich text, and holding its translations to rich
+ * text refused every one of them, so such a source could never be filled.
+ */
+const FILL_GATE: GatePolicy = { tags: 'as-source', structure: true };
 
 /** The publish gate's ICU verdict (publishVersion, restoreVersion; publisher/gates.ts): markup is the markup gate's verdict. */
 export const PUBLISH_GATE: GatePolicy = { tags: 'as-source', structure: false };
@@ -391,7 +396,7 @@ export function icuGate(source: string, value: string, lang: string, policy: Gat
   );
 }
 
-/** The fill's gate (FILL_GATE): null when `value` is an acceptable translation of `source`, else a short reason. */
+/** The fill's ICU gate (FILL_GATE): null when `value` is acceptable ICU for `source`, else a short reason. */
 export const checkTranslation = (source: string, value: string, targetLang: string): string | null =>
   icuGate(source, value, targetLang, FILL_GATE);
 

@@ -159,6 +159,10 @@ export interface TranslationRow {
   /** The fill job a pending marker is queued on. */
   job_id: Int64 | null;
   updated_at: Int64;
+  /** Why the marker's last fill failed (cleared when a job claims it). */
+  fail_reason?: string | null;
+  /** The key's token when the engine refused the pair itself: not queued again while the key keeps it. */
+  fail_token?: string | null;
 }
 
 interface FillJobRow {

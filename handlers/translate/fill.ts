@@ -8,7 +8,7 @@ import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, dialectOf } from '../platform/db.js';
 import { EngineUnavailableError } from '../platform/engines/types.js';
-import { isValidIcu } from '../../publisher/icu.js';
+import { checkFill } from '../../publisher/gates.js';
 import { LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { App } from '../platform/app.js';
 import { charge, release } from './credits.js';
@@ -19,6 +19,23 @@ interface Pair {
   key_id: number;
   lang: string;
   cost_mc: number;
+}
+
+/** Why a pair failed; `token`: the key's token when the engine refused the pair itself (a push leaves it alone). */
+interface Failure {
+  reason: string;
+  token: string | null;
+}
+
+const REASON_MAX = 500;
+const shortReason = (reason: string) => (reason.length > REASON_MAX ? `${reason.slice(0, REASON_MAX - 1)}…` : reason);
+
+/** Writes why each failed pair failed on its marker, while the marker is still this job's and pending. */
+async function recordFailures(trx: Db, jobId: number, failures: Array<{ pair: Pair; failure: Failure }>, now: number) {
+  for (const { pair, failure } of failures)
+    await trx('translations')
+      .where({ key_id: pair.key_id, lang: pair.lang, job_id: jobId, status: 'pending' })
+      .update({ fail_reason: shortReason(failure.reason), fail_token: failure.token, updated_at: now });
 }
 
 /** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
@@ -79,7 +96,11 @@ async function setPairs(trx: Db, jobId: number, pairs: Pair[], state: string): P
   return moved;
 }
 
-async function finish(db: Db, ctx: JobContext, jobId: number, status: string, now: number) {
+/**
+ * Ends the job. `reason`: why the pairs still pending failed (the job failed as a whole: no engine, the engine
+ * unavailable after every attempt, or refusing every request); the next push queues them again.
+ */
+async function finish(db: Db, ctx: JobContext, jobId: number, status: string, now: number, reason?: string) {
   await db.transaction(async (trx) => {
     await ctx.fence(trx);
     const job = await trx('fill_jobs').where({ id: jobId }).first();
@@ -87,6 +108,14 @@ async function finish(db: Db, ctx: JobContext, jobId: number, status: string, no
     await release(trx, job.workspace_id, Number(job.held_mc));
     if (status === 'failed') {
       const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
+      if (reason)
+        await trx('translations')
+          .where({ job_id: jobId, status: 'pending' })
+          .whereIn(
+            ['key_id', 'lang'],
+            trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).select('key_id', 'lang'),
+          )
+          .update({ fail_reason: shortReason(reason), fail_token: null, updated_at: now });
       await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).update({ state: 'failed' });
       await trx('fill_jobs')
         .where({ id: jobId })
@@ -107,7 +136,15 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
   const job = await db('fill_jobs').where({ id: jobId }).first();
   if (!job || FINAL.includes(job.status)) return;
   const engine = app.engine;
-  if (!engine) return finish(db, ctx, jobId, 'failed', Date.now());
+  if (!engine)
+    return finish(
+      db,
+      ctx,
+      jobId,
+      'failed',
+      Date.now(),
+      'no translation engine is configured (TRANSLATION_ENGINE=none)',
+    );
   await db.transaction(async (trx) => {
     await ctx.fence(trx);
     await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
@@ -127,7 +164,7 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
         (
           await db('keys')
             .whereIn('id', [...new Set(pairs.map((p) => p.key_id))])
-            .select('id', 'name', 'source', 'ctx', 'enabled')
+            .select('id', 'name', 'token', 'source', 'ctx', 'enabled')
         ).map((k) => [Number(k.id), k]),
       );
       const items = pairs.map((p, n) => {
@@ -145,14 +182,21 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
       const done: Array<{ keyId: number; lang: string; value: string }> = [];
       const translatedPairs: Pair[] = [];
       const failedPairs: Pair[] = [];
+      const failures = new Map<Pair, Failure>();
+      const fail = (p: Pair, reason: string, token: string | null) => {
+        failedPairs.push(p);
+        failures.set(p, { reason, token });
+      };
       pairs.forEach((p, n) => {
         const o = outcomes.get(String(n));
         const k = keys.get(Number(p.key_id));
-        // The gate before storing: a value the ICU parser refuses is never written.
-        if (k && bool(k.enabled) && o?.value !== undefined && isValidIcu(o.value)) {
-          done.push({ keyId: Number(p.key_id), lang: p.lang, value: o.value });
-          translatedPairs.push(p);
-        } else failedPairs.push(p);
+        if (!k || !bool(k.enabled)) return fail(p, k ? 'the key is disabled' : 'the key no longer exists', null);
+        if (o?.value === undefined) return fail(p, o?.error ?? 'the engine returned no translation', k.token);
+        // The fill gate before storing, whatever the engine checked: a value that would be refused is never written.
+        const problem = checkFill(k.source, o.value, p.lang);
+        if (problem) return fail(p, problem, k.token);
+        done.push({ keyId: Number(p.key_id), lang: p.lang, value: o.value });
+        translatedPairs.push(p);
       });
       const now = Date.now();
       const ok = await db.transaction(async (trx) => {
@@ -174,6 +218,12 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
         await storeValues(trx, job.project_id, values, now);
         const nTranslated = await setPairs(trx, jobId, translated, 'translated');
         const nFailed = await setPairs(trx, jobId, failed, 'failed');
+        await recordFailures(
+          trx,
+          jobId,
+          failed.map((pair) => ({ pair, failure: failures.get(pair)! })),
+          now,
+        );
         await trx('fill_jobs')
           .where({ id: jobId })
           .update({
@@ -194,8 +244,11 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
     if (err instanceof LeaseLost) throw err;
     // The engine failed a whole batch: the queue retries the job (it resumes at its pending pairs);
     // on the last attempt the job ends failed and its hold is released.
+    // A failure of the engine as a whole (down, or refusing every request: a key or model to fix) is the endpoint's,
+    // not the pairs': the next push after the fix queues them again.
     const permanent = err instanceof EngineUnavailableError && !err.retryable;
-    if (ctx.lastAttempt || permanent) await finish(db, ctx, jobId, 'failed', Date.now());
+    if (ctx.lastAttempt || permanent)
+      await finish(db, ctx, jobId, 'failed', Date.now(), `the engine failed: ${(err as Error).message}`);
     if (!permanent) throw err;
   }
 }

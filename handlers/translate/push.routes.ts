@@ -193,6 +193,9 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
       const s = keyId == null ? undefined : states.get(`${keyId}|${lang}`);
       if (s?.value) r.translated.push(lang);
       else if (s?.liveJob) r.pending.push(lang);
+      // Its fill failed for a reason the same source will meet again: left alone until the source changes (a copy
+      // edit read before its carry, as a dry run reads it, is a new source).
+      else if (s?.stuck && r.outcome !== 'carriedOver') continue;
       else if (!r.gated) {
         r.pending.push(lang);
         estimate += cost;

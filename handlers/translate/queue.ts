@@ -70,7 +70,8 @@ export async function enqueueFill(
         .andWhere((w) => {
           w.whereNull('job_id').orWhereIn('job_id', trx('fill_jobs').select('id').whereIn('status', FINAL));
         })
-        .update({ job_id: id, updated_at: now });
+        // A claim is a new attempt: an earlier failure no longer describes the pair.
+        .update({ job_id: id, fail_reason: null, fail_token: null, updated_at: now });
     }
   }
   const mine = await trx('translations').where({ project_id: project.id, job_id: id }).select('key_id', 'lang');

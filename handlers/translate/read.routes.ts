@@ -6,6 +6,7 @@ import { invalidArgument, notFound } from '../platform/errors.js';
 import { pullVersionFile } from '../publish/pull.js';
 import type { Handler } from '../platform/pipeline.js';
 import { readRecord } from '../platform/requests.js';
+import { cellStates } from './cells.js';
 
 export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   const { db } = ctx.app;
@@ -41,20 +42,17 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     const langs = q.lang !== undefined ? [normalizeLanguage(q.lang)] : live;
     if (q.lang !== undefined && !live.includes(langs[0]))
       throw invalidArgument(`${langs[0]} is not a target language of this project.`);
-    const rows = await db('translations')
-      .where({ key_id: key.id })
-      .whereIn('lang', langs)
-      .select('lang', 'status', 'value');
-    const byLang = new Map(rows.map((r) => [r.lang, r]));
-    const translations: Record<string, { status: string; value?: string }> = {};
+    const cells = await cellStates(db, [Number(key.id)], langs);
+    const translations: Record<string, { status: string; value?: string; reason?: string }> = {};
     for (const lang of langs) {
-      const r = byLang.get(lang);
-      translations[lang] =
-        r && r.status !== 'pending' && r.value != null ? { status: r.status, value: r.value } : { status: 'pending' };
+      const c = cells.get(`${key.id}|${lang}`);
+      if (c?.value && c.row.value != null) translations[lang] = { status: c.row.status, value: c.row.value };
+      else if (c?.failed) translations[lang] = { status: 'failed', reason: c.failed };
+      else translations[lang] = { status: 'pending' };
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(db, project, q as { version: string; format?: string; lang?: string });
+  return pullVersionFile(db, project, q as Parameters<typeof pullVersionFile>[2]);
 };
 
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {

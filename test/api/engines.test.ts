@@ -480,3 +480,16 @@ test('createEngine follows TRANSLATION_ENGINE', (t) => {
   t.true(engine instanceof OpenAIEngine);
   t.is(engine!.maxBatch, 40);
 });
+
+test('pseudo: printf specifiers with length modifiers and positions, %%, ICU arguments and attributed markup survive', (t) => {
+  const printf = '%lld files, %1$@ at %.2f%% {name} %ld %zu %hd';
+  t.is(pseudoLocalize(printf, 'de'), '[%lld ƒîļéš, %1$@ áţ %.2f%% {name} %ld %zu %hd~~~~~~~~~~~~]');
+  const terms = 'By continuing you accept the <a href="/terms">terms</a>';
+  t.is(pseudoLocalize(terms, 'de'), '[Ɓý çöñţîñûîñĝ ýöû áççéþţ ţĥé <a href="/terms">ţéŕɱš</a>~~~~~~~~~~~]');
+  // Markup that is not rich text inside a plural: the tag as written, the plural given Polish categories.
+  t.is(
+    pseudoLocalize("Don't <a href='x'>go</a> {n, plural, one {# file} other {# files}}", 'pl'),
+    "[Ðöñ'ţ <a href='x'>ĝö</a> {n, plural, one {# ƒîļé} few {# ƒîļéš} many {# ƒîļéš} other {# ƒîļéš}}~~~~~~~~~~]",
+  );
+  for (const source of [printf, terms]) t.is(checkTranslation(source, pseudoLocalize(source, 'ja'), 'ja'), null);
+});

@@ -118,3 +118,30 @@ test('rejection labels and capped lists', (t) => {
   t.deepEqual(capList(list, 50).slice(0, 2), ['k0 [de]', 'k1 [de]']);
   t.deepEqual(capList(['a'], 50), ['a']);
 });
+
+test('printf specifiers are compared like arguments, branch by branch; %% is an escape, not an argument', (t) => {
+  t.deepEqual(gateCell('%lld files, %1$@ at %.2f%%', '%1$@: %lld Dateien bei %.2f%%', 'de'), {});
+  t.deepEqual(gateCell('%lld files', '%d Dateien', 'de'), {
+    icu: 'printf specifiers differ: missing %lld; unexpected %d',
+  });
+  t.deepEqual(gateCell('Shared by %1$@', 'Geteilt', 'de'), { icu: 'printf specifiers differ: missing %1$@' });
+  t.deepEqual(gateCell('%.2f km', '%.1f km', 'de'), { icu: 'printf specifiers differ: missing %.2f; unexpected %.1f' });
+  t.deepEqual(gateCell('100%% done', '100 % erledigt', 'de'), {});
+  t.deepEqual(gateCell('50% off', '50 % Rabatt', 'de'), {});
+  const plural = '{count, plural, one {%lld file} other {%lld files}}';
+  t.deepEqual(
+    gateCell(plural, '{count, plural, one {%lld plik} few {%lld pliki} many {%lld plików} other {%lld pliku}}', 'pl'),
+    {},
+  );
+  t.deepEqual(
+    gateCell(plural, '{count, plural, one {%lld plik} few {pliki} many {%lld plików} other {%lld pliku}}', 'pl'),
+    {
+      icu: 'printf specifiers differ (few): missing %lld',
+    },
+  );
+  // A missing ICU argument is named first; markup stays the markup verdict.
+  t.deepEqual(gateCell('<b>%lld</b> {name}', '%lld', 'de').icu, 'missing placeholder {name}');
+  t.deepEqual(gateCell('<a href="/terms">%d terms</a>', '%d Bedingungen', 'de'), {
+    markup: 'tags differ: expected <a> </a>, got none',
+  });
+});

@@ -1,6 +1,6 @@
 // ICU arguments as printf specifiers for Android and Apple files, numbered by the source's order.
 import test from 'ava';
-import { ANDROID, APPLE, argOrder, icuToPrintf, orderOf } from '../../publisher/printf.js';
+import { ANDROID, APPLE, argOrder, icuToPrintf, orderOf, printfSpecifiers } from '../../publisher/printf.js';
 
 test('arguments are numbered by their first appearance in the source, in every language', (t) => {
   const order = argOrder('{user} shared {file} with {team}');
@@ -25,4 +25,14 @@ test('values without ICU arguments, or that printf cannot express, are written u
   for (const text of ['%1$s of %2$s', "Don't stop", '100%', 'Plain text']) t.is(icuToPrintf(text, [], ANDROID), text);
   t.is(icuToPrintf('{g, select, a {x} other {y}}', ['g'], ANDROID), '{g, select, a {x} other {y}}');
   t.is(icuToPrintf('{broken', [], ANDROID), '{broken');
+});
+
+test('printfSpecifiers finds every conversion with its length modifier, position and precision', (t) => {
+  const text = 'a %lld b %1$@ c %.2f d %% e %d %s %1$s %@ %ld %zu %hd %-5.1f %u 50% off';
+  t.deepEqual(
+    printfSpecifiers(text).map((s) => s.spec),
+    ['%lld', '%1$@', '%.2f', '%%', '%d', '%s', '%1$s', '%@', '%ld', '%zu', '%hd', '%-5.1f', '%u'],
+  );
+  for (const s of printfSpecifiers(text)) t.is(text.slice(s.index, s.index + s.spec.length), s.spec);
+  t.deepEqual(printfSpecifiers('No printf {name} here'), []);
 });

@@ -68,7 +68,8 @@ test.serial(
     const hello = (await readKey(p.client, p.projectId, 'hello_name')).data!;
     t.deepEqual(hello.translations.de, { status: 'translated', value: 'DE Hello {name}' });
     const broken = (await readKey(p.client, p.projectId, 'broken')).data!;
-    t.deepEqual(broken.translations.de, { status: 'pending' });
+    t.like(broken.translations.de, { status: 'failed' });
+    t.regex(broken.translations.de.reason ?? '', /invalid ICU syntax/);
     const w = (await svc.service.app.db('workspaces').where({ id: p.workspaceId }).first())!;
     t.is(Number(w.balance_mc), 10_000 - 15);
     t.is(Number(w.held_mc), 0);

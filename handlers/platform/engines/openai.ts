@@ -1,9 +1,10 @@
 // Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI v1, Ollama, vLLM, llama.cpp server).
-// Many strings per request, one target language per request; every answer goes through the ICU gate and the
+// Many strings per request, one target language per request; every answer goes through the fill gate and the
 // ones that fail it get one more chance in a follow-up request carrying the reason.
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
-import { checkTranslation, conformPlurals, pluralCategories } from '../../../publisher/icu.js';
+import { checkFill } from '../../../publisher/gates.js';
+import { conformPlurals, pluralCategories } from '../../../publisher/icu.js';
 import {
   EngineUnavailableError,
   type TranslationEngine,
@@ -150,7 +151,8 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
     '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
     '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
-    '- Keep markup tags such as <b>...</b> or <link>...</link> with the same names and nesting; translate the text between them.',
+    '- Keep markup tags such as <b>...</b>, <link>...</link> or <a href="...">...</a> with the same names, attributes and nesting; translate the text between them, never attribute values.',
+    '- Keep printf specifiers such as %@, %1$@, %lld, %d, %s, %1$s, %.2f and %% exactly as written, each as often as in the source.',
     '- Keep plural, selectordinal and select structure: the same argument names, the keywords plural/selectordinal/select and the select keys stay untouched; translate only the text inside each branch and keep # where the number goes.',
     `- Every {x, plural, ...} in a translation must have exactly these categories for ${tgt}: ${cats} (keep exact =N branches of the source as well), each written with the grammatically correct form for that category.`,
     "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
@@ -280,7 +282,7 @@ export class OpenAIEngine implements TranslationEngine {
     }));
   }
 
-  /** Runs each answer through the ICU gate. */
+  /** Runs each answer through the fill gate (ICU, markup, printf). */
   private judge(items: TranslationItem[], answers: Map<string, unknown> | string): Attempted[] {
     return items.map((item) => {
       if (typeof answers === 'string') return { item, problem: answers };
@@ -289,7 +291,7 @@ export class OpenAIEngine implements TranslationEngine {
       if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
       if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
       const value = conformPlurals(raw, item.targetLang);
-      const problem = checkTranslation(item.source, value, item.targetLang);
+      const problem = checkFill(item.source, value, item.targetLang);
       return problem ? { item, problem } : { item, value };
     });
   }

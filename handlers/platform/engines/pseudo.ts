@@ -1,14 +1,9 @@
 // Pseudo-localization: a deterministic, offline engine that makes untranslated, truncated or concatenated UI
 // text obvious (accents, ~30% expansion, brackets) while keeping every piece of ICU structure intact.
 import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import {
-  checkTranslation,
-  conformAst,
-  parseIcu,
-  pluralCategories,
-  printIcu,
-  type IcuAst,
-} from '../../../publisher/icu.js';
+import { checkFill } from '../../../publisher/gates.js';
+import { conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../../../publisher/icu.js';
+import { printfSpecifiers } from '../../../publisher/printf.js';
 import type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
 
 const FROM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -17,9 +12,9 @@ const TO = 'áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜ
 const MAP: string[] = [];
 for (let i = 0; i < FROM.length; i++) MAP[FROM.charCodeAt(i)] = TO[i];
 
-// Text that other layers interpret (HTML entities, printf conversions, URLs) must survive letter for letter.
-const PROTECTED =
-  /&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXoeEgGc@]|%%|\b[a-z][a-z0-9+.-]*:\/\/\S+/g;
+// Text that other layers interpret (HTML entities, markup a source carries as text, URLs, printf conversions with
+// their length modifiers such as `%lld`) must survive letter for letter.
+const PROTECTED = /&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);|<\/?[A-Za-z][^<>]*>|\b[a-z][a-z0-9+.-]*:\/\/\S+/g;
 
 function accentPlain(s: string): string {
   let out = '';
@@ -30,13 +25,28 @@ function accentPlain(s: string): string {
   return out;
 }
 
+/** Offsets [start, end) of the protected runs of `s`, in order and not overlapping. */
+function protectedRuns(s: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const m of s.matchAll(PROTECTED)) runs.push([m.index, m.index + m[0].length]);
+  for (const p of printfSpecifiers(s)) runs.push([p.index, p.index + p.spec.length]);
+  runs.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of runs) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] < last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push(r);
+  }
+  return merged;
+}
+
 function accent(s: string): string {
-  if (!s.includes('&') && !s.includes('%') && !s.includes('://')) return accentPlain(s);
+  if (!s.includes('&') && !s.includes('%') && !s.includes('://') && !s.includes('<')) return accentPlain(s);
   let out = '';
   let last = 0;
-  for (const m of s.matchAll(PROTECTED)) {
-    out += accentPlain(s.slice(last, m.index)) + m[0];
-    last = m.index + m[0].length;
+  for (const [from, to] of protectedRuns(s)) {
+    out += accentPlain(s.slice(last, from)) + s.slice(from, to);
+    last = to;
   }
   return out + accentPlain(s.slice(last));
 }
@@ -70,7 +80,24 @@ function pseudoNodes(nodes: MessageFormatElement[]): number {
  * Throws when `source` is not valid ICU.
  */
 export function pseudoLocalize(source: string, targetLang: string): string {
-  let ast: IcuAst = parseIcu(source);
+  try {
+    return pseudoMessage(parseIcu(source), targetLang);
+  } catch (e) {
+    if (!source.includes('<')) throw e;
+  }
+  // Markup that is not ICU rich text (`<a href="/terms">`, `<br>`): each tag stands in as an argument of a name no
+  // message uses, and is put back as written. Printing the tags as literal text would quote them (`'<a …>'`).
+  if (source.includes(TAG_ARG)) throw new SyntaxError(`source uses the reserved name ${TAG_ARG}`);
+  const tagsAsWritten: string[] = [];
+  const masked = source.replace(TAG, (tag) => `{${TAG_ARG}${tagsAsWritten.push(tag) - 1}}`);
+  return pseudoMessage(parseIcu(masked), targetLang).replace(TAG_ARGUMENT, (_, n: string) => tagsAsWritten[Number(n)]);
+}
+
+const TAG = /<\/?[A-Za-z][^<>{}]*>/g;
+const TAG_ARG = '__glossa_tag_';
+const TAG_ARGUMENT = /\{__glossa_tag_(\d+)\}/g;
+
+function pseudoMessage(ast: IcuAst, targetLang: string): string {
   conformAst(ast, pluralCategories(targetLang));
   const only = ast.length === 1 ? ast[0] : null;
   if (only && (only.type === TYPE.plural || only.type === TYPE.select)) {
@@ -97,7 +124,7 @@ function pseudoTranslate(items: TranslationItem[]): TranslationOutcome[] {
         error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message,
       };
     }
-    const problem = checkTranslation(item.source, value, item.targetLang);
+    const problem = checkFill(item.source, value, item.targetLang);
     return problem ? { id: item.id, error: problem } : { id: item.id, value };
   });
 }

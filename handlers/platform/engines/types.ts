@@ -13,7 +13,7 @@ export interface TranslationItem {
 
 /**
  * Exactly one of value/error. A value has been through conformPlurals for the item's targetLang and passes
- * checkTranslation; anything else is reported as error (a short reason), never thrown.
+ * checkFill (publisher/gates.ts: ICU, markup, printf); anything else is reported as error (a short reason), never thrown.
  */
 export interface TranslationOutcome {
   id: string;

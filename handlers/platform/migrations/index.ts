@@ -7,6 +7,7 @@ import * as m003 from './003_sync.js';
 import * as m004 from './004_publish.js';
 import * as m005 from './005_prepared.js';
 import * as m006 from './006_integrity.js';
+import * as m007 from './007_fill_failures.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -15,6 +16,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '004_publish': m004,
   '005_prepared': m005,
   '006_integrity': m006,
+  '007_fill_failures': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
