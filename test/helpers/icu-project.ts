@@ -3,6 +3,7 @@
 // translations set as a person sets them (internal PUT …/translations/{lang}), every language manual so no engine
 // touches them. Each consumer test pulls its file from the published version and asserts what a user would see.
 import { createTestProject, type TestProject, type TestService } from './service.js';
+import type { Schemas } from './typed.js';
 
 export const ICU_LANGS = ['de', 'fr', 'ja', 'ar', 'pl', 'ru', 'zh-hans', 'pt-br'] as const;
 type Lang = (typeof ICU_LANGS)[number];
@@ -211,6 +212,8 @@ export const ICU_KEYS: FixtureKey[] = [
 
 export interface IcuProject extends TestProject {
   versionId: string;
+  /** The publish result (formatWarnings among it). */
+  published: Schemas['PublishResult'];
   /** GET /translations?version=…&format=…&lang=… of the published version. */
   pull(format: string, lang?: string): Promise<Response>;
 }
@@ -249,5 +252,5 @@ export async function icuProject(svc: TestService, formats: string[] = []): Prom
       `${svc.baseUrl}/projects/${projectId}/translations?${new URLSearchParams({ version: versionId, format, ...(lang ? { lang } : {}) })}`,
       { headers: { Authorization: `Bearer ${p.apiKey}` } },
     );
-  return { ...p, versionId, pull };
+  return { ...p, versionId, published: published.data, pull };
 }

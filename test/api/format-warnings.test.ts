@@ -1,0 +1,74 @@
+// What a publish and a pull say about messages a platform cannot express (spec: PublishResult.formatWarnings, the
+// version pull's Glossa-Format-Warnings and Content-Disposition): reported, never silent, and named where the
+// platform keeps the file.
+import test from 'ava';
+import { icuProject, type IcuProject } from '../helpers/icu-project.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let p: IcuProject;
+test.before(async () => {
+  svc = await startTestService();
+  p = await icuProject(svc, ['android_xml', 'json']);
+});
+test.after.always(() => svc?.stop());
+
+test('the publish result lists the fallbacks of its files, capped, with the total', (t) => {
+  const { formatWarnings, formatWarningsTotal } = p.published;
+  t.true(formatWarningsTotal >= formatWarnings.length);
+  t.true(formatWarnings.length <= 100);
+  // A select has no Android resource: written as its `other` branch and said so, in every language that has it.
+  t.true(
+    formatWarnings.some((w) => /^post\.liked \[de\] android_xml: .*select \{gender\}/.test(w)),
+    formatWarnings.join('\n'),
+  );
+  // ICU JSON expresses everything: it never warns.
+  t.false(formatWarnings.some((w) => / json: /.test(w)));
+});
+
+test('a pull counts its own fallbacks and names the file at its platform path', async (t) => {
+  const android = await p.pull('android_xml', 'pt-br');
+  t.is(android.status, 200);
+  t.true(Number(android.headers.get('glossa-format-warnings')) > 0);
+  t.regex(android.headers.get('content-disposition') ?? '', /^attachment; filename="values-pt-rBR\/strings\.xml"/);
+  const zh = await p.pull('android_xml', 'zh-hans');
+  t.regex(zh.headers.get('content-disposition') ?? '', /filename="values-b\+zh\+Hans\/strings\.xml"/);
+  const base = await p.pull('android_xml', 'en');
+  t.regex(base.headers.get('content-disposition') ?? '', /filename="values\/strings\.xml"/);
+  const json = await p.pull('json', 'pt-br');
+  t.is(json.headers.get('glossa-format-warnings'), '0');
+  t.regex(json.headers.get('content-disposition') ?? '', /filename="locales\/pt-BR\.json"/);
+  const po = await p.pull('po', 'pt-br');
+  t.regex(po.headers.get('content-disposition') ?? '', /filename="pt_BR\/LC_MESSAGES\/messages\.po"/);
+  const arb = await p.pull('arb', 'zh-hans');
+  t.regex(arb.headers.get('content-disposition') ?? '', /filename="app_zh_Hans\.arb"/);
+  const strings = await p.pull('ios_strings', 'pt-br');
+  t.regex(strings.headers.get('content-disposition') ?? '', /filename="pt-BR\.lproj\/Localizable\.strings"/);
+});
+
+test('part=stringsdict belongs to ios_strings alone', async (t) => {
+  const r = await fetch(
+    `${svc.baseUrl}/projects/${p.projectId}/translations?version=${p.versionId}&format=json&lang=de&part=stringsdict`,
+    { headers: { authorization: `Bearer ${p.apiKey}` } },
+  );
+  t.is(r.status, 400);
+  t.is(((await r.json()) as { error: string }).error, 'invalid_argument');
+});
+
+test('the manifest names languages in canonical BCP 47 and files with their platform path', async (t) => {
+  const m = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as {
+    baseLang: string;
+    languages: Array<{ code: string }>;
+    bundles: Record<string, { url: string }>;
+    files: Record<string, Record<string, { path: string; url: string }>>;
+  };
+  t.is(m.baseLang, 'en');
+  t.deepEqual(
+    m.languages.map((l) => l.code),
+    ['en', 'ar', 'de', 'fr', 'ja', 'pl', 'pt-BR', 'ru', 'zh-Hans'],
+  );
+  t.deepEqual(Object.keys(m.bundles).sort(), m.languages.map((l) => l.code).sort());
+  t.regex(m.bundles['pt-BR'].url, /\/pt-BR\.[0-9a-f]{16}\.json$/);
+  t.is(m.files.android_xml['pt-BR'].path, 'values-pt-rBR/strings.xml');
+  t.is(m.files.json['zh-Hans'].path, 'locales/zh-Hans.json');
+});
