@@ -395,6 +395,8 @@ interface I18nextPlural {
   style: 'i18next';
   count: string;
   counts?: Record<string, string>;
+  /** `_ordinal_<cat>` keys: an ICU `selectordinal` text value (the model's plural values are cardinal). */
+  ordinal?: true;
 }
 
 /**
@@ -450,23 +452,27 @@ interface Leaf {
 
 /**
  * The plural entries of suffix groups, by the index of the group's first leaf (its other leaves map to null). A group
- * merges only when it has `other` and another form, its base is not a key itself, and every form is i18next text; ordinal suffixes
- * (`_ordinal_one`) stay separate keys, since the model's plurals are cardinal.
+ * merges only when it has `other` and another form, its base is not a key itself, and every form is i18next text.
+ * Ordinal suffixes (`place_ordinal_one`) make a `selectordinal` text value `place`, unless `place` is also a cardinal
+ * plural of the file (one key cannot be both: the ordinal keys then stay separate).
  */
 function i18nextPlurals(leaves: Leaf[], seen: Set<string>, lang: string): Map<number, CatalogEntry | null> {
-  const groups = new Map<string, { path: string[]; members: Array<[string, number]> }>();
+  const groups = new Map<string, { path: string[]; ordinal: boolean; members: Array<[string, number]> }>();
   leaves.forEach((leaf, i) => {
     const m = PLURAL_SUFFIX.exec(leaf.path[leaf.path.length - 1]);
-    if (!m || m[1].endsWith('_ordinal')) return;
-    const path = [...leaf.path.slice(0, -1), m[1]];
-    const id = JSON.stringify(path);
+    if (!m) return;
+    const ordinal = m[1].endsWith('_ordinal') && m[1].length > '_ordinal'.length;
+    const path = [...leaf.path.slice(0, -1), ordinal ? m[1].slice(0, -'_ordinal'.length) : m[1]];
+    const id = JSON.stringify([ordinal, ...path]);
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { path, members: [] }));
+    if (!g) groups.set(id, (g = { path, ordinal, members: [] }));
     g.members.push([m[2], i]);
   });
   const out = new Map<number, CatalogEntry | null>();
   const merged = new Set<string>();
-  for (const { path, members } of groups.values()) {
+  // Cardinal groups first, so that a key with both kinds is the cardinal plural.
+  const ordered = [...groups.values()].sort((a, b) => Number(a.ordinal) - Number(b.ordinal));
+  for (const { path, ordinal, members } of ordered) {
     const fileKey = path.join('.');
     // A lone `reason_other` is more often a name ("Other reason") than a plural: a plural needs two forms.
     if (members.length < 2 || !members.some(([c]) => c === 'other')) continue;
@@ -489,17 +495,16 @@ function i18nextPlurals(leaves: Leaf[], seen: Set<string>, lang: string): Map<nu
     merged.add(fileKey);
     // Languages with other categories write their count as the file's `other` form does.
     const count = own(counts, 'other') ?? Object.values(counts)[0] ?? 'count';
-    const plural: I18nextPlural = { style: 'i18next', count };
+    const plural: I18nextPlural = { style: 'i18next', count, ...(ordinal ? { ordinal: true as const } : {}) };
     const differing = Object.entries(counts).filter(([, inner]) => inner !== count);
     if (differing.length) plural.counts = dict(differing);
     const meta: Record<string, unknown> = { plural, interpolation: 'i18next', placeholders: state.names };
     if (path.length > 1 && path.some((s) => s === '' || s.includes('.'))) meta.path = path;
     const [first, ...rest] = members.map(([, i]) => i).sort((a, b) => a - b);
-    out.set(first, {
-      fileKey,
-      values: dict<CatalogValue>([[lang, { kind: 'plural', arg: 'count', forms }]]),
-      meta,
-    });
+    const value: CatalogValue = ordinal
+      ? { kind: 'text', text: formsToIcu(forms).replace(/^\{count, plural,/, '{count, selectordinal,') }
+      : { kind: 'plural', arg: 'count', forms };
+    out.set(first, { fileKey, values: dict<CatalogValue>([[lang, value]]), meta });
     for (const i of rest) out.set(i, null);
   }
   return out;
@@ -509,14 +514,19 @@ function pluralMeta(entry: CatalogEntry): I18nextPlural | null {
   const p = entry.meta?.plural as Partial<I18nextPlural> | undefined;
   if (p?.style !== 'i18next') return null;
   const counts = p.counts !== null && typeof p.counts === 'object' ? p.counts : undefined;
-  return { style: 'i18next', count: typeof p.count === 'string' ? p.count : 'count', counts };
+  const count = typeof p.count === 'string' ? p.count : 'count';
+  return { style: 'i18next', count, counts, ...(p.ordinal === true ? { ordinal: true as const } : {}) };
 }
 
-function categoriesOf(lang: string): string[] {
+const CATEGORY_INDEX = new Map<string, number>(CLDR_CATEGORIES.map((c, i) => [c, i]));
+
+function categoriesOf(lang: string, ordinal: boolean): string[] {
   try {
-    return pluralCategories(languageKey(lang));
+    if (!ordinal) return pluralCategories(languageKey(lang));
+    const cats = new Intl.PluralRules(languageKey(lang), { type: 'ordinal' }).resolvedOptions().pluralCategories;
+    return [...cats].sort((a, b) => (CATEGORY_INDEX.get(a) ?? 9) - (CATEGORY_INDEX.get(b) ?? 9));
   } catch {
-    return ['one', 'other'];
+    return ordinal ? ['other'] : ['one', 'other'];
   }
 }
 
@@ -539,13 +549,13 @@ function i18nextPluralLeaves(
   warn: Warn,
 ): Array<[string, string]> {
   const names = entry.meta?.placeholders as Record<string, string> | undefined;
-  const cats = categoriesOf(lang);
+  const cats = categoriesOf(lang, plural.ordinal === true);
   const flat = flatten(icuText(v));
   if (!flat) {
     warn('not an ICU message: written as it is under every plural category');
     return cats.map((c) => [c, icuText(v)]);
   }
-  const top = flat.kind === 'plural' && !flat.ordinal && flat.offset === 0 ? flat : null;
+  const top = flat.kind === 'plural' && flat.ordinal === (plural.ordinal === true) && flat.offset === 0 ? flat : null;
   const pluralName = top?.name ?? null;
   const write = (f: Flat, cat: string): string => {
     const leaf = collapse(f, (n) => `${describe(n)} inside an i18next plural form`, warn);
@@ -576,12 +586,18 @@ function i18nextPluralLeaves(
   const opt = (k: string) => own(top.options, k);
   const other = opt('other') ?? { kind: 'leaf', parts: [] };
   const out: Array<[string, string]> = [];
-  const exactZero = Object.keys(top.options).find((k) => isExactKey(k) && Number(k.replace(/^=\s*/, '')) === 0);
+  // i18next's `_zero` lookup is for cardinal counts only.
+  const ordinal = plural.ordinal === true;
+  const exactZero = ordinal
+    ? undefined
+    : Object.keys(top.options).find((k) => isExactKey(k) && Number(k.replace(/^=\s*/, '')) === 0);
   const zero = cats.includes('zero')
     ? (opt(exactZero ?? 'zero') ?? opt('zero') ?? other)
     : exactZero !== undefined
       ? opt(exactZero)
-      : opt('zero');
+      : ordinal
+        ? undefined
+        : opt('zero');
   if (exactZero !== undefined && cats.includes('zero') && opt('zero'))
     warn(`${exactZero} and zero: i18next has one _zero for both; written with ${exactZero}`);
   if (zero) out.push(['zero', write(zero, 'zero')]);
@@ -589,7 +605,7 @@ function i18nextPluralLeaves(
   for (const k of Object.keys(top.options)) {
     if (isExactKey(k) && k !== exactZero)
       warn(`plural ${k}: i18next has no exact-number form; the category form is used`);
-    else if (!isExactKey(k) && k !== 'zero' && !cats.includes(k))
+    else if (!isExactKey(k) && (k !== 'zero' || ordinal) && !cats.includes(k))
       warn(`plural ${k}: not a category of ${lang}; left out`);
   }
   return out;
@@ -686,7 +702,8 @@ export function renderBaseOnly(catalog: Catalog, opts: RenderOptions, nested: bo
     const plural = pluralMeta(entry);
     if (plural) {
       const warn: Warn = (reason) => opts.warn?.({ key: entry.fileKey, lang, reason });
-      for (const [cat, text] of i18nextPluralLeaves(entry, v, lang, plural, warn)) place(entry, `_${cat}`, text);
+      const suffix = plural.ordinal ? '_ordinal_' : '_';
+      for (const [cat, text] of i18nextPluralLeaves(entry, v, lang, plural, warn)) place(entry, suffix + cat, text);
       continue;
     }
     place(entry, '', renderLeaf(entry, v));

@@ -72,6 +72,10 @@ const NESTED = `${JSON.stringify(
     },
     greeting: 'Hello, {{name}}!',
     reason_other: 'Another reason',
+    place_ordinal_one: '{{count}}st place',
+    place_ordinal_two: '{{count}}nd place',
+    place_ordinal_few: '{{count}}rd place',
+    place_ordinal_other: '{{count}}th place',
   },
   null,
   2,
@@ -97,6 +101,10 @@ for (const format of ['nested_json', 'json'] as const) {
                 'cart.title': 'Cart',
                 greeting: 'Hello, {{name}}!',
                 reason_other: 'Another reason',
+                place_ordinal_one: '{{count}}st place',
+                place_ordinal_two: '{{count}}nd place',
+                place_ordinal_few: '{{count}}rd place',
+                place_ordinal_other: '{{count}}th place',
               },
               null,
               2,
@@ -104,9 +112,9 @@ for (const format of ['nested_json', 'json'] as const) {
           : NESTED;
       const r = await sync(p, file, format);
       t.is(r.response.status, 200, JSON.stringify(r.error));
-      t.is(r.data!.created, 4);
+      t.is(r.data!.created, 5);
       // One plural key (its zero form is i18next's "count is 0", ICU `=0` in English); a lone `_other` is a name.
-      t.deepEqual(await keyNames(p), ['cart.item', 'cart.title', 'greeting', 'reason_other']);
+      t.deepEqual(await keyNames(p), ['cart.item', 'cart.title', 'greeting', 'place', 'reason_other']);
       const key = (await keyRows(p)).find((k) => k.key === 'cart.item')!;
       t.deepEqual(key.forms, {
         '=0': 'Your cart is empty',
@@ -122,6 +130,10 @@ for (const format of ['nested_json', 'json'] as const) {
       // A person writes the Polish and Arabic plurals.
       t.is((await setCell(p, 'cart.item', 'pl', PL)).response.status, 200);
       t.is((await setCell(p, 'cart.item', 'ar', AR)).response.status, 200);
+      // Ordinal suffixes are one `selectordinal` key; Polish writes every ordinal the same way.
+      const place = (await keyRows(p)).find((k) => k.key === 'place')!;
+      t.is(place.source, '{count, selectordinal, one {#st place} two {#nd place} few {#rd place} other {#th place}}');
+      t.is((await setCell(p, 'place', 'pl', '{count, selectordinal, other {#. miejsce}}')).response.status, 200);
       const version = await publish(p);
 
       // Polish: one, few, many, other (plus `_zero` for `=0`), read by i18next's own plural rules.
@@ -144,6 +156,8 @@ for (const format of ['nested_json', 'json'] as const) {
       t.is(tp(22), '22 produkty w koszyku Ani');
       t.is(tp(1.5), '1.5 produktu w koszyku Ani');
       t.is(tp(0), 'Koszyk jest pusty');
+      t.is(plT.t('place', { count: 3, ordinal: true }), '3. miejsce');
+      t.false(Object.hasOwn(pl, 'place_ordinal_one'), 'Polish has only the `other` ordinal');
       // Plain keys stay plain (their pseudo fill): i18next interpolates them.
       t.regex(
         format === 'json'
@@ -175,13 +189,25 @@ for (const format of ['nested_json', 'json'] as const) {
       );
 
       // Round trip: the base file comes back byte for byte, in the same suffix style.
-      t.is(await pull(p, version, format, 'en'), file);
+      const en = await pull(p, version, format, 'en');
+      t.is(en, file);
+      const enT = await i18n('en', JSON.parse(en));
+      const ord = (count: number) => enT.t('place', { count, ordinal: true });
+      t.deepEqual([1, 2, 3, 4, 11, 21, 22].map(ord), [
+        '1st place',
+        '2nd place',
+        '3rd place',
+        '4th place',
+        '11th place',
+        '21st place',
+        '22nd place',
+      ]);
     },
   );
 }
 
 test.serial(
-  'keys a file does not make one plural stay separate: a lone _one, a base key beside its suffixes, _foo, ordinals',
+  'keys a file does not make one plural stay separate: a lone _one, a base key beside its suffixes, _foo, an ordinal of a cardinal plural',
   async (t) => {
     const p = await createTestProject(svc, { languages: [{ code: 'pl' }] });
     const file = `${JSON.stringify(
@@ -192,9 +218,10 @@ test.serial(
         dup_other: '{{count}} items',
         x_foo: 'Foo',
         x_other: 'Other x',
-        place_ordinal_one: '{{count}}st',
-        place_ordinal_two: '{{count}}nd',
-        place_ordinal_other: '{{count}}th',
+        both_one: '{{count}} prize',
+        both_other: '{{count}} prizes',
+        both_ordinal_one: '{{count}}st prize',
+        both_ordinal_other: '{{count}}th prize',
         __proto___one: 'one proto',
         __proto___other: '{{count}} protos',
         constructor_one: 'one constructor',
@@ -206,10 +233,21 @@ test.serial(
     const r = await sync(p, file, 'json');
     t.is(r.response.status, 200, JSON.stringify(r.error));
     const names = await keyNames(p);
-    for (const separate of ['lone_one', 'dup', 'dup_one', 'dup_other', 'x_foo', 'x_other', 'place_ordinal_one'])
-      t.true(names.includes(separate), separate);
-    // `__proto__` has no letters once canonicalized (a hashed name); `constructor` is a plural key of its own.
-    t.true(names.includes('constructor'));
+    // One key cannot be both a cardinal and an ordinal plural: `both` is the cardinal one, its ordinals stay keys.
+    // `__proto__` and `constructor` are plural keys of their own (canonical names `proto` and `constructor`).
+    t.deepEqual(names, [
+      'both',
+      'both_ordinal_one',
+      'both_ordinal_other',
+      'constructor',
+      'dup',
+      'dup_one',
+      'dup_other',
+      'lone_one',
+      'proto',
+      'x_foo',
+      'x_other',
+    ]);
     t.is(r.data!.created, 11);
     const version = await publish(p);
     t.is(await pull(p, version, 'json', 'en'), file);
