@@ -1,6 +1,7 @@
 // Export collisions (the spec's 409 `export_collision`): keys that collapse to one name in a lossy format.
 import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
+import { arbName } from './formats/arb.js';
 import type { Snapshot } from './snapshot.js';
 
 interface CollisionGroup {
@@ -9,12 +10,14 @@ interface CollisionGroup {
   keys: string[];
 }
 
-/** The name a key takes in a format whose names are narrower than ours (android_xml, po). */
+/** The name a key takes in a format whose names are narrower than ours (android_xml, po, arb). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
   const spelled = k.fileKey ?? k.name;
   if (format === 'android_xml') return spelled.replace(/[^A-Za-z0-9_]/g, '_');
   // A PO entry is identified by its context and source text.
   if (format === 'po') return `${k.ctx ?? ''}\u0004${k.source}`;
+  // An ARB resource name is a Dart identifier: the renderer's own rule (formats/arb.ts).
+  if (format === 'arb') return arbName(spelled);
   return null;
 }
 

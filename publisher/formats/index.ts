@@ -93,7 +93,7 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     extension: 'arb',
     contentType: JSON_TYPE,
     syncable: false,
-    lossy: false,
+    lossy: true,
     multiLanguage: false,
     path: (lang) => `app_${platformLocale(lang, 'posix')}.arb`,
   },

@@ -15,6 +15,7 @@ import { parse as parseIcuMessage } from '@formatjs/icu-messageformat-parser';
 import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../publisher/catalog.js';
 import { FORMATS } from '../../publisher/formats/index.js';
 import { icuText } from '../../publisher/formats/json.js';
+import { arbName } from '../../publisher/formats/arb.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 const INSTALL = 'apt-get update && apt-get install -y gettext libxml2-utils gnustep-base-runtime';
@@ -453,7 +454,7 @@ type JsonRoot = Record<string, unknown> & {
 };
 
 const JSON_VIEWS: Record<
-  'json' | 'nested_json' | 'angular_json' | 'arb',
+  'json' | 'nested_json' | 'angular_json',
   (root: JsonRoot, lang: string) => (key: string) => unknown
 > = {
   json: (root) => (key) => root[key],
@@ -462,10 +463,6 @@ const JSON_VIEWS: Record<
   angular_json: (root, lang) => {
     if (root.locale !== lang) throw new Error(`locale ${root.locale} instead of ${lang}`);
     return (key) => root.translations![key];
-  },
-  arb: (root, lang) => {
-    if (root['@@locale'] !== lang) throw new Error(`@@locale ${root['@@locale']} instead of ${lang}`);
-    return (key) => root[key];
   },
 };
 
@@ -497,13 +494,38 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
       })(root);
       t.is(strings.length, count, `${format} ${lang}: value count`);
     }
-    if (format === 'arb')
-      t.is(
-        (JSON.parse(render('arb', 'en')) as Record<string, { description: string }>)['@files'].description,
-        'Number of files in the folder',
-      );
   });
 }
+
+// ARB is written for gen-l10n (test/api/arb-runtime.test.ts holds it to gen-l10n's rules): Dart names, `#` as the
+// plural's argument, metadata in the base file only.
+test('arb: JSON.parse reads every language, each value is ICU under its Dart name, with no # left', (t) => {
+  for (const lang of LANGS) {
+    const root = JSON.parse(render('arb', lang)) as JsonRoot;
+    t.is(root['@@locale'], lang);
+    for (const e of CATALOG.entries) {
+      const got = root[arbName(e.fileKey)];
+      if (!e.values[lang]) {
+        t.is(got, undefined, `arb ${lang}: ${e.fileKey} has no value to write`);
+        continue;
+      }
+      icuParses(t, `arb ${lang} ${e.fileKey}`, got);
+      t.false(/#/.test(got as string), `arb ${lang} ${e.fileKey}: ${String(got)}`);
+    }
+    t.is(
+      Object.keys(root).some((k) => k.startsWith('@') && k !== '@@locale'),
+      lang === BASE,
+      lang,
+    );
+  }
+  const en = JSON.parse(render('arb', 'en')) as Record<string, { description: string; placeholders?: unknown }>;
+  t.is(en['@files'].description, 'Number of files in the folder');
+  t.deepEqual(en['@files'].placeholders, { count: { type: 'num', format: 'decimalPattern' } });
+  t.is(
+    (JSON.parse(render('arb', 'pl')) as JsonRoot).files,
+    '{count, plural, one {{count} plik} few {{count} pliki} many {{count} plików} other {{count} pliku}}',
+  );
+});
 
 test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals carry each language's categories", (t) => {
   const out = FORMATS.xcstrings.render(catalogAs('xcstrings'), { languages: LANGS, baseLanguage: BASE });
