@@ -1,6 +1,7 @@
 // Export collisions (the spec's 409 `export_collision`): keys that collapse to one name in a lossy format.
 import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
+import { resourceName } from './formats/android_xml.js';
 import { arbName } from './formats/arb.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -13,7 +14,8 @@ interface CollisionGroup {
 /** The name a key takes in a format whose names are narrower than ours (android_xml, po, arb). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
   const spelled = k.fileKey ?? k.name;
-  if (format === 'android_xml') return spelled.replace(/[^A-Za-z0-9_]/g, '_');
+  // The renderer's own rule, so the check refuses exactly the keys the file would merge.
+  if (format === 'android_xml') return resourceName(spelled);
   // A PO entry is identified by its context and source text.
   if (format === 'po') return `${k.ctx ?? ''}\u0004${k.source}`;
   // An ARB resource name is a Dart identifier: the renderer's own rule (formats/arb.ts).

@@ -5,6 +5,12 @@
 // A value is the element's content as text: inline markup (`<b>`, `<xliff:g …>`) is kept as written, CDATA is
 // unwrapped (meta.cdata remembers it), XML entities in text are decoded, and Android's escapes are resolved
 // (`\'` `\"` `\n` `\t` `\\` `\@` `\?` `\uXXXX`; unescaped double quotes only delimit whitespace-preserving spans).
+//
+// Rendering reads each value as ICU (publisher/convert.ts) and writes what Android's runtime can show: a message
+// whose source is a cardinal plural (a plural inside a sentence hoisted into whole sentences) is a `<plurals>` with
+// the language's CLDR quantities, anything else a `<string>`; arguments are positional printf specifiers numbered by
+// the source (`%1$s`, a count `%1$d`); ICU quoting is resolved and the text escaped for aapt2. What Android cannot
+// express is written as a documented fallback and reported through `warn` (README "What each file can express").
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import {
   dict,
@@ -13,8 +19,22 @@ import {
   type CatalogEntry,
   type CatalogValue,
   type FormatModule,
+  type RenderOptions,
 } from '../catalog.js';
-import { ANDROID, icuToPrintf, orderOf } from '../printf.js';
+import {
+  collapse,
+  describe,
+  exactValue,
+  flatten,
+  leaves,
+  splitOptions,
+  type Flat,
+  type Part,
+  type Warn,
+} from '../convert.js';
+import { isExactKey } from '../icu.js';
+import { bcp47 } from '../languages.js';
+import { ANDROID, argOrder, leafToPrintf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
@@ -239,7 +259,138 @@ function textToContent(text: string, cdata: boolean, quoted = false): string {
 
 const commentXml = (c: string) => `<!-- ${c.replace(/--/g, '- -')} -->`;
 
-function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
+/**
+ * A key as an Android resource name: aapt2 takes Java identifier characters (and `.`, which the R class turns into
+ * `_` anyway), and refuses a leading digit. Keys are written with `[A-Za-z0-9_]` only, every other character as `_`,
+ * and `_` before a leading digit, so the name a file holds is the name the app's code uses. publisher/collisions.ts
+ * refuses the keys this maps onto one name.
+ */
+export function resourceName(key: string): string {
+  const name = key.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[0-9]/.test(name) ? `_${name}` : name;
+}
+
+const QUANTITIES = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+/** The CLDR plural categories Android's runtime picks from for `lang`, or null for a language Intl does not know. */
+function categoriesOf(lang: string): string[] | null {
+  try {
+    const tag = bcp47(lang);
+    if (!Intl.PluralRules.supportedLocalesOf([tag]).length) return null;
+    return new Intl.PluralRules(tag).resolvedOptions().pluralCategories;
+  } catch {
+    return null;
+  }
+}
+
+// Counts that tell CLDR's integer rules apart: every rule is periodic in 100 or 1000, except French-style `many`
+// for millions.
+const SAMPLES = [...Array.from({ length: 1100 }, (_, i) => i), 1_000_000, 2_000_000, 1_000_001];
+const exactCategories = new Map<string, Map<number, string>>();
+
+/**
+ * For `lang`, the integers that are alone in their plural category (`zero` is 0 alone in Arabic, `one` is 1 alone in
+ * English): an ICU `=N` on such a number is exactly that category's item on Android.
+ */
+function exactCategory(lang: string, n: number): string | null {
+  const tag = bcp47(lang);
+  let alone = exactCategories.get(tag);
+  if (!alone) {
+    const rules = new Intl.PluralRules(tag);
+    const members = new Map<string, number[]>();
+    for (const i of SAMPLES) {
+      const c = rules.select(i);
+      const m = members.get(c);
+      if (m) m.push(i);
+      else members.set(c, [i]);
+    }
+    alone = new Map([...members].filter(([, m]) => m.length === 1).map(([c, [i]]) => [i, c]));
+    exactCategories.set(tag, alone);
+  }
+  return alone.get(n) ?? null;
+}
+
+type Selector = Exclude<Flat, { kind: 'leaf' }>;
+
+/**
+ * The tree Android can write: at most one cardinal plural, on top. A select and a selectordinal anywhere, and a
+ * plural inside another, are written as their `other` branch (reported through `warn`).
+ */
+function androidTree(flat: Flat, warn: Warn): Flat {
+  const top = collapse(flat, (n) => (n.kind === 'select' || n.ordinal ? describe(n) : null), warn);
+  if (top.kind !== 'plural') return top;
+  const options = dict<Flat>();
+  for (const [k, v] of Object.entries(top.options))
+    options[k] = collapse(v, (n) => `${describe(n)} inside plural {${top.name}}`, warn);
+  return { ...top, options };
+}
+
+/** What the app passes for an argument: its value, or a string it formatted as a date, a time or a styled number. */
+function slotKind(p: Exclude<Part, { type: 'text' }>): string {
+  if (p.type === 'date' || p.type === 'time') return p.type;
+  if (p.type === 'number' && p.style !== null && p.style !== 'integer') return 'number';
+  return 'value';
+}
+
+/**
+ * The printf arguments of a key, from its source so that every language numbers alike. Each argument the Android
+ * form of the source uses (a collapsed select's argument is not one) takes one position, in the order the source
+ * first names them; one the source uses in two ways (`{when, date}` and `{when, time}`) takes one position per way,
+ * since the app formats each into its own string. `slot` names a part's position in `order`.
+ */
+function printfArguments(
+  icu: string | null,
+  flat: Flat | null,
+): {
+  order: string[];
+  slot: (p: Exclude<Part, { type: 'text' }>) => string;
+} {
+  const kinds = new Map<string, string[]>();
+  const seen = (name: string, kind: string) => {
+    const k = kinds.get(name) ?? [];
+    if (!k.includes(kind)) kinds.set(name, [...k, kind]);
+  };
+  if (flat) {
+    const tree = androidTree(flat, () => undefined);
+    if (tree.kind === 'plural') seen(tree.name, 'value');
+    for (const parts of leaves(tree)) for (const p of parts) if (p.type !== 'text') seen(p.name, slotKind(p));
+  }
+  const slotName = (name: string, kind: string) => ((kinds.get(name)?.length ?? 0) > 1 ? `${name} (${kind})` : name);
+  const order =
+    icu === null || !flat ? [] : argOrder(icu).flatMap((n) => (kinds.get(n) ?? []).map((k) => slotName(n, k)));
+  return { order, slot: (p) => slotName(p.name, slotKind(p)) };
+}
+
+const hasArguments = (tree: Flat) => leaves(tree).some((parts) => parts.some((p) => p.type !== 'text'));
+
+/**
+ * A plural's items as Android's runtime picks them: one per CLDR category of `lang` the message has. An exact match
+ * `=N` becomes the item of a category that holds N alone in `lang` (Arabic `=0` → `zero`); any other has no
+ * Android equivalent (English has no `zero`: the runtime never picks it for 0) and is left out, reported. An offset
+ * is dropped, reported: the app passes the count minus the offset, which is what `#` showed.
+ */
+function pluralItems(tree: Selector & { kind: 'plural' }, lang: string, warn: Warn): Array<[string, Flat]> {
+  const categories = categoriesOf(lang);
+  const { categories: named, exact } = splitOptions(tree.options);
+  const items = dict<Flat>();
+  for (const c of named) if (!categories || categories.includes(c)) items[c] = tree.options[c];
+  if (tree.offset)
+    warn(
+      `plural {${tree.name}} offset:${tree.offset}: Android plurals have no offset; the app passes ${tree.name} − ${tree.offset} as the quantity and the argument`,
+    );
+  for (const key of exact) {
+    const n = exactValue(key) - tree.offset;
+    const c = categories && Number.isInteger(n) && n >= 0 ? exactCategory(lang, n) : null;
+    if (c) items[c] = tree.options[key];
+    else
+      warn(
+        `plural {${tree.name}} ${key}: Android plurals have no exact match and no ${lang} quantity holds ${exactValue(key)} alone; left out (the app tests ${exactValue(key)} itself)`,
+      );
+  }
+  return QUANTITIES.filter((q) => q in items).map((q) => [q, items[q]]);
+}
+
+function renderAndroid(catalog: Catalog, opts: RenderOptions): string {
   const lang = opts.languages[0] ?? opts.baseLanguage;
   const lines: string[] = [];
   for (const entry of catalog.entries) {
@@ -247,31 +398,23 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
     const v: CatalogValue | undefined = valueFor(entry, lang);
     const stringArray = Array.isArray(m.stringArray) ? (m.stringArray as string[]) : null;
     if (!v && !stringArray) continue;
-    const attrs = [`name="${escapeAttr(entry.fileKey)}"`];
+    // One report per reason and cell, however many branches carried it.
+    const reasons = new Set<string>();
+    const warn: Warn = (reason) => reasons.add(reason);
+    const attrs = [`name="${escapeAttr(resourceName(entry.fileKey))}"`];
     if (m.translatable === false) attrs.push('translatable="false"');
     for (const [k, a] of Object.entries((m.attributes as Record<string, string> | undefined) ?? {}))
       attrs.push(`${k}="${escapeAttr(a)}"`);
     if (entry.comment) lines.push(`    ${commentXml(entry.comment)}`);
     const cdata = m.cdata === true;
-    const order = orderOf(entry.source ?? v);
-    if (v?.kind === 'plural') {
-      lines.push(`    <plurals ${attrs.join(' ')}>`);
-      for (const [q, f] of Object.entries(v.forms)) {
-        if (q.startsWith('=')) continue; // Android quantities are CLDR categories only
-        lines.push(
-          `        <item quantity="${q}">${textToContent(icuToPrintf(f, order, ANDROID, v.arg ?? 'count'), cdata, m.quoted === true)}</item>`,
-        );
-      }
-      lines.push('    </plurals>');
-    } else if (v) {
-      lines.push(
-        `    <string ${attrs.join(' ')}>${textToContent(icuToPrintf(icuText(v), order, ANDROID), cdata, m.quoted === true)}</string>`,
-      );
-    } else if (stringArray) {
+    const quoted = m.quoted === true;
+    if (v) lines.push(...renderValue(entry, v, lang, attrs.join(' '), { cdata, quoted }, warn));
+    else if (stringArray) {
       lines.push(`    <string-array ${attrs.join(' ')}>`);
       for (const item of stringArray) lines.push(`        <item>${textToContent(item, false)}</item>`);
       lines.push('    </string-array>');
     }
+    for (const reason of reasons) opts.warn?.({ key: entry.fileKey, lang, reason });
   }
   const rootAttrs: Record<string, string> = {
     ...((catalog.meta?.rootAttributes as Record<string, string> | undefined) ?? {}),
@@ -282,6 +425,68 @@ function renderAndroid(catalog: Catalog, opts: { languages: string[]; baseLangua
     .map(([k, a]) => ` ${k}="${escapeAttr(a)}"`)
     .join('');
   return `<?xml version="1.0" encoding="utf-8"?>\n<resources${ns}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</resources>\n`;
+}
+
+/** One value as a `<string>` or a `<plurals>` (whichever the source is, so every language has the same resource). */
+function renderValue(
+  entry: CatalogEntry,
+  v: CatalogValue,
+  lang: string,
+  attrs: string,
+  style: { cdata: boolean; quoted: boolean },
+  warn: Warn,
+): string[] {
+  const content = (text: string) => textToContent(text, style.cdata, style.quoted);
+  const icu = icuText(v);
+  const flat = flatten(icu);
+  const sourceIcu = entry.source ? icuText(entry.source) : icu;
+  const sourceFlat = sourceIcu === icu ? flat : flatten(sourceIcu);
+  const asPlurals = sourceFlat ? androidTree(sourceFlat, () => undefined).kind === 'plural' : v.kind === 'plural';
+  if (!flat) {
+    // Not ICU (a synced file's own text that ICU cannot read): written as the file had it.
+    if (v.kind === 'text') return [`    <string ${attrs}>${content(v.text)}</string>`];
+    const forms = Object.entries(v.forms).filter(([q]) => {
+      if (!isExactKey(q)) return true;
+      warn(`plural ${q}: Android plurals have no exact match; left out`);
+      return false;
+    });
+    return [
+      `    <plurals ${attrs}>`,
+      ...forms.map(([q, f]) => `        <item quantity="${escapeAttr(q)}">${content(f)}</item>`),
+      '    </plurals>',
+    ];
+  }
+  let tree = androidTree(flat, warn);
+  if (!asPlurals && tree.kind === 'plural') {
+    warn(`${describe(tree)}: the source is not a plural; written as its \`other\` branch`);
+    tree = collapse(
+      tree,
+      () => 'plural',
+      () => undefined,
+    );
+  }
+  const { order, slot } = printfArguments(sourceIcu, sourceFlat);
+  // A message with no argument is not formatted by the app: its `%` stays as written (a synced file's `%1$s`).
+  const formatted = order.length > 0 || hasArguments(tree);
+  const sentence = (f: Flat) => {
+    const parts = f.kind === 'leaf' ? f.parts : [];
+    return formatted
+      ? leafToPrintf(
+          parts.map((p) => (p.type === 'text' ? p : { ...p, name: slot(p) })),
+          order,
+          ANDROID,
+          warn,
+        )
+      : parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  };
+  if (!asPlurals) return [`    <string ${attrs}>${content(sentence(tree))}</string>`];
+  // A translation that is no plural (a language without plural forms, written as a sentence) is the `other` item.
+  const items: Array<[string, Flat]> = tree.kind === 'plural' ? pluralItems(tree, lang, warn) : [['other', tree]];
+  return [
+    `    <plurals ${attrs}>`,
+    ...items.map(([q, f]) => `        <item quantity="${q}">${content(sentence(f))}</item>`),
+    '    </plurals>',
+  ];
 }
 
 export const format: FormatModule = {

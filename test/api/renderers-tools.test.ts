@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parse as parseIcuMessage } from '@formatjs/icu-messageformat-parser';
 import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../publisher/catalog.js';
 import { FORMATS } from '../../publisher/formats/index.js';
+import { resourceName } from '../../publisher/formats/android_xml.js';
 import { icuText } from '../../publisher/formats/json.js';
 import { arbName } from '../../publisher/formats/arb.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
@@ -386,10 +387,10 @@ test('android_xml: xmllint accepts every language; apostrophes, quotes and a lea
       const items: Array<[string, string]> =
         v.kind === 'plural'
           ? Object.entries(v.forms).map(([q, f]) => [
-              `/resources/plurals[@name="${e.fileKey}"]/item[@quantity="${q}"]`,
+              `/resources/plurals[@name="${resourceName(e.fileKey)}"]/item[@quantity="${q}"]`,
               icuToPrintf(f, order, ANDROID, v.arg ?? 'count'),
             ])
-          : [[`/resources/string[@name="${e.fileKey}"]`, icuToPrintf(v.text, order, ANDROID)]];
+          : [[`/resources/string[@name="${resourceName(e.fileKey)}"]`, icuToPrintf(v.text, order, ANDROID)]];
       for (const [expr, want] of items) {
         const raw = xpathString(file, expr);
         // aapt drops an unescaped double quote and refuses an unescaped apostrophe.
