@@ -126,6 +126,8 @@ const icuFormat = (key: string, lang: string, values: Record<string, string | nu
 
 let svc: TestService;
 let table: Table;
+/** What each pull said: the file name it announced, and how many fallbacks it reported. */
+const pulled = new Map<string, { fileName: string | undefined; warnings: number }>();
 
 test.before(async () => {
   for (const tool of ['aapt2']) if (spawnSync(tool, ['version']).error) throw new Error(`${tool} is not installed`);
@@ -138,6 +140,10 @@ test.before(async () => {
     if (res.status !== 200) throw new Error(`pull android_xml ${lang}: ${res.status} ${await res.text()}`);
     const folder = lang === BASE ? 'values' : `values-${platformLocale(lang, 'android')}`;
     const body = await res.text();
+    pulled.set(lang, {
+      fileName: /filename="([^"]*)"/.exec(res.headers.get('content-disposition') ?? '')?.[1],
+      warnings: Number(res.headers.get('glossa-format-warnings')),
+    });
     fs.mkdirSync(path.join(dir, 'res', folder), { recursive: true });
     fs.writeFileSync(path.join(dir, 'res', folder, 'strings.xml'), body);
   }
@@ -184,6 +190,12 @@ const COUNTS = [1, 2, 3, 4, 5, 7, 11, 12, 14, 21, 22, 25, 100, 101, 102, 111, 99
 
 test('every language is compiled into its own configuration (values-pt-rBR, values-b+zh+Hans)', (t) => {
   t.deepEqual(toolWarnings, [], 'aapt2 compiles and links without a warning');
+  for (const lang of LANGS) {
+    // The pull names the file where aapt2 needs it, and counts the fallbacks it holds (every language has a select).
+    const folder = lang === BASE ? 'values' : `values-${platformLocale(lang, 'android')}`;
+    t.is(pulled.get(lang)?.fileName, `${folder}/strings.xml`, lang);
+    t.true((pulled.get(lang)?.warnings ?? 0) > 0, `${lang}: Glossa-Format-Warnings`);
+  }
   const configs = [...(table.get('string/home_welcome')?.keys() ?? [])].sort();
   t.deepEqual(configs, ['', 'ar', 'b+zh+Hans', 'de', 'fr', 'ja', 'pl', 'pt-rBR', 'ru'].sort());
   // Resource names are what the app's code writes: R.string.home_welcome for the key home.welcome.
