@@ -373,7 +373,11 @@ function pluralItems(tree: Selector & { kind: 'plural' }, lang: string, warn: Wa
   const categories = categoriesOf(lang);
   const { categories: named, exact } = splitOptions(tree.options);
   const items = dict<Flat>();
-  for (const c of named) if (!categories || categories.includes(c)) items[c] = tree.options[c];
+  for (const c of named) {
+    // A category the language lacks is one ICU never picks either; a name that is no category at all is reported.
+    if (!QUANTITIES.includes(c)) warn(`plural {${tree.name}} ${c}: not a CLDR plural category; left out`);
+    else if (!categories || categories.includes(c)) items[c] = tree.options[c];
+  }
   if (tree.offset)
     warn(
       `plural {${tree.name}} offset:${tree.offset}: Android plurals have no offset; the app passes ${tree.name} − ${tree.offset} as the quantity and the argument`,

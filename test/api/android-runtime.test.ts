@@ -361,6 +361,9 @@ test('fallbacks are reported: =N without a category holding N alone, offset; =0 
   r = one('{n, plural, =0 {None} other {# items}}', 'ar', '{n, plural, =0 {لا شيء} other {# عنصر}}');
   t.true(r.xml.includes('<item quantity="zero">لا شيء</item>'), r.xml);
   t.deepEqual(r.reasons, []);
+  r = one('{n, plural, one {# item} several {# items} other {# items}}');
+  t.false(r.xml.includes('several'));
+  t.deepEqual(r.reasons, ['k en: plural {n} several: not a CLDR plural category; left out']);
   r = one('{n, plural, offset:1 one {you and # other} other {you and # others}}');
   t.true(r.xml.includes('<item quantity="other">you and %1$d others</item>'));
   t.deepEqual(r.reasons, [
