@@ -1,9 +1,10 @@
 // Export collisions (the spec's 409 `export_collision`): keys that collapse to one name in a lossy format.
 import type { FormatId } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
-import { resourceName } from './formats/android_xml.js';
 import { arbName } from './formats/arb.js';
-import type { Snapshot } from './snapshot.js';
+import { resourceName } from './formats/android_xml.js';
+import { poCollisions } from './formats/po.js';
+import { snapshotCatalog, type Snapshot } from './snapshot.js';
 
 interface CollisionGroup {
   format: FormatId;
@@ -11,13 +12,11 @@ interface CollisionGroup {
   keys: string[];
 }
 
-/** The name a key takes in a format whose names are narrower than ours (android_xml, po, arb). */
+/** The name a key takes in a format whose names are narrower than ours (android_xml, arb). */
 function exportName(format: FormatId, k: Snapshot['keys'][number]): string | null {
   const spelled = k.fileKey ?? k.name;
   // The renderer's own rule, so the check refuses exactly the keys the file would merge.
   if (format === 'android_xml') return resourceName(spelled);
-  // A PO entry is identified by its context and source text.
-  if (format === 'po') return `${k.ctx ?? ''}\u0004${k.source}`;
   // An ARB resource name is a Dart identifier: the renderer's own rule (formats/arb.ts).
   if (format === 'arb') return arbName(spelled);
   return null;
@@ -36,13 +35,20 @@ export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup
       }
       continue;
     }
+    if (format === 'po') {
+      // gettext's own rule, the renderer's: one message per msgctxt and msgid, refused only where keys disagree.
+      const catalog = snapshotCatalog(s, 'po');
+      const languages = [s.baseLang, ...s.languages];
+      for (const g of poCollisions(catalog, { languages, baseLanguage: s.baseLang }))
+        groups.push({ format, name: g.name, keys: g.entries.map((i) => s.keys[i].name) });
+      continue;
+    }
     const by = new Map<string, string[]>();
     for (const k of s.keys) {
       const name = exportName(format, k);
       if (name !== null) by.set(name, [...(by.get(name) ?? []), k.name]);
     }
-    for (const [name, keys] of by)
-      if (keys.length > 1) groups.push({ format, name: name.replace('\u0004', ' | '), keys });
+    for (const [name, keys] of by) if (keys.length > 1) groups.push({ format, name, keys });
   }
   return groups;
 }

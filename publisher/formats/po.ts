@@ -1,5 +1,6 @@
-// GNU gettext PO/POT, through gettext-parser. One language per file: msgid is the source text and the key,
-// msgctxt the context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories.
+// GNU gettext PO/POT, through gettext-parser. One language per file: msgid is the base language's text, msgctxt the
+// context, msgstr the translation; msgstr[n] of a plural entry maps to the language's CLDR categories. A file read
+// from PO (its msgid its key) is written back as it was; a project's messages are converted (renderPo).
 import { po as gettextPo, type GetTextTranslation, type GetTextTranslations } from 'gettext-parser';
 import {
   dict,
@@ -9,10 +10,12 @@ import {
   type CatalogEntry,
   type CatalogValue,
   type FormatModule,
+  type RenderOptions,
 } from '../catalog.js';
+import { collapse, describe, flatten, splitOptions, writeLeaf, type Flat, type Part, type Warn } from '../convert.js';
 import { icuToForms, pluralCategories } from '../icu.js';
 import { fileSpelling, hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
-import { languageKey } from '../languages.js';
+import { languageKey, platformLocale } from '../languages.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -82,21 +85,23 @@ const PLURAL_EXPR: Record<string, string> = {
   as: '(n > 1)',
 };
 
-/** Categories (msgstr order) and the Plural-Forms expression to write for a language. */
-function pluralFormsFor(lang: string): { categories: string[]; expr: string } {
+/**
+ * Categories (msgstr order) and the Plural-Forms expression to write for a language; `known` is false when no
+ * expression is known for its categories and only `other` is written (the renderer warns of each plural).
+ */
+function pluralFormsFor(lang: string): { categories: string[]; expr: string; known: boolean } {
   let cats: string[];
   try {
     cats = pluralCategories(lang);
   } catch {
-    return { categories: ['one', 'other'], expr: '(n != 1)' };
+    return { categories: ['one', 'other'], expr: '(n != 1)', known: true };
   }
   const tag = languageKey(lang);
   const expr = own(PLURAL_EXPR, tag) ?? own(PLURAL_EXPR, tag.split('-')[0]);
-  if (expr) return { categories: cats, expr };
-  if (cats.length === 1) return { categories: cats, expr: '0' };
-  if (cats.length === 2 && cats[0] === 'one') return { categories: cats, expr: '(n != 1)' };
-  // No expression known for this language's categories: write the one form every language has.
-  return { categories: ['other'], expr: '0' };
+  if (expr) return { categories: cats, expr, known: true };
+  if (cats.length === 1) return { categories: cats, expr: '0', known: true };
+  if (cats.length === 2 && cats[0] === 'one') return { categories: cats, expr: '(n != 1)', known: true };
+  return { categories: ['other'], expr: '0', known: false };
 }
 
 const splitLines = (s: string | undefined) => (s ? s.split('\n') : []);
@@ -211,17 +216,168 @@ function parsePo(text: string): Catalog {
   return { format: 'po', sourceLanguage: null, language, entries, meta };
 }
 
-/** gettext spells regions with an underscore and in upper case: `pt_BR`. */
-function gettextLanguage(lang: string): string {
-  if (lang.includes('_') || !lang.includes('-')) return lang;
-  try {
-    return Intl.getCanonicalLocales(lang)[0].replace(/-/g, '_');
-  } catch {
-    return lang.replace(/-/g, '_');
+// ---------------------------------------------------------------------------------------------------------------
+// A project's messages as gettext programs look them up. msgid is the base language's text, msgctxt the key's ctx,
+// msgid_plural the `other` form; the key name is an extracted comment. Placeholders are python-brace-format
+// (`{name}`, a plural's `#` as `{count}`, literal braces doubled), the flavour Python's gettext, Babel and Django's
+// `format()` read. What gettext cannot express falls back as README "What each file can express" says, with a warning.
+
+/** A message reduced to what gettext can hold: one text, or one cardinal plural of texts by CLDR category. */
+type Shape = { kind: 'text'; parts: Part[] } | { kind: 'plural'; name: string; forms: Record<string, Part[]> };
+
+const leafParts = (f: Flat | undefined): Part[] => (f?.kind === 'leaf' ? f.parts : []);
+
+/** `icu` as gettext can hold it; each fallback applied is told to `warn`. */
+function shapeOf(icu: string, warn: Warn): Shape {
+  const flat = flatten(icu);
+  if (!flat) {
+    warn('not an ICU message: written as it is');
+    return { kind: 'text', parts: [{ type: 'text', text: icu }] };
   }
+  let plural: string | null = null;
+  const kept = collapse(
+    flat,
+    (node) => {
+      if (node.kind === 'select') return `${describe(node)} (gettext chooses forms by a number only)`;
+      if (node.ordinal) return `${describe(node)} (gettext has no ordinal forms)`;
+      if (plural !== null) return `${describe(node)} inside plural {${plural}} (a gettext message has one plural)`;
+      plural = node.name;
+      return null;
+    },
+    warn,
+  );
+  if (kept.kind === 'leaf') return { kind: 'text', parts: kept.parts };
+  // What collapse kept is the one cardinal plural, every option a leaf.
+  const forms = dict<Part[]>();
+  const { categories, exact } = splitOptions(kept.options);
+  for (const key of exact) warn(`\`${key}\` of plural {${kept.name}} dropped (gettext chooses forms by category only)`);
+  for (const c of categories) forms[c] = leafParts(kept.options[c]);
+  if (kept.kind === 'plural' && kept.offset)
+    warn(
+      `plural {${kept.name}} offset:${kept.offset}: gettext has no offset; the app passes {${kept.name}} minus ${kept.offset} to ngettext and format()`,
+    );
+  return { kind: 'plural', name: kept.name, forms };
 }
 
-function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
+/** The message needs `str.format()`: it has a placeholder or a literal brace (written doubled). */
+const isFormat = (shape: Shape) =>
+  (shape.kind === 'text' ? [shape.parts] : Object.values(shape.forms)).some((parts) =>
+    parts.some((p) => p.type !== 'text' || /[{}]/.test(p.text)),
+  );
+
+/** A sentence in python-brace-format (`format`) or as plain text. Numbers and dates are the app's to format. */
+function writeParts(parts: Part[], format: boolean, warn: Warn): string {
+  const typed = (p: Extract<Part, { type: 'number' | 'date' | 'time' }>) => {
+    if (p.type !== 'number' || p.style !== null)
+      warn(`{${p.name}, ${p.type}${p.style ? `, ${p.style}` : ''}} written as {${p.name}}: the app formats it`);
+    return `{${p.name}}`;
+  };
+  return writeLeaf(parts, {
+    text: (p) => (format ? p.text.replace(/[{}]/g, '$&$&') : p.text),
+    arg: (p) => `{${p.name}}`,
+    count: (p) => `{${p.name}}`,
+    number: typed,
+    date: typed,
+    time: typed,
+  });
+}
+
+/** The base language's value of an entry built from a project, or null for an entry read from a PO file. */
+function sourceOf(entry: CatalogEntry, baseLanguage: string): string | null {
+  if (entry.source) return icuText(entry.source);
+  const base = languageKey(baseLanguage);
+  for (const [lang, v] of Object.entries(entry.values)) if (languageKey(lang) === base) return icuText(v);
+  return null;
+}
+
+/** What identifies a gettext message, and what the source says of it. */
+interface PoIdentity {
+  ctx: string | null;
+  msgid: string;
+  msgidPlural?: string;
+  format: boolean;
+  /** The entry came from a project (else it is a PO file's own message, written back as the file had it). */
+  project: boolean;
+}
+
+function identityOf(entry: CatalogEntry, baseLanguage: string): PoIdentity {
+  const ctx = entry.ctx ?? null;
+  const source = sourceOf(entry, baseLanguage);
+  if (source === null) {
+    const m = entry.meta ?? {};
+    const msgidPlural = typeof m.msgidPlural === 'string' ? m.msgidPlural : undefined;
+    return { ctx, msgid: entry.fileKey, msgidPlural, format: false, project: false };
+  }
+  // The source's fallbacks are reported by the base language's file, which writes the same shape as its msgstr.
+  const shape = shapeOf(source, () => {});
+  const format = isFormat(shape);
+  const quiet = () => {};
+  if (shape.kind === 'text') return { ctx, msgid: writeParts(shape.parts, format, quiet), format, project: true };
+  const other = shape.forms.other ?? [];
+  return {
+    ctx,
+    msgid: writeParts(shape.forms.one ?? other, format, quiet),
+    msgidPlural: writeParts(other, format, quiet),
+    format,
+    project: true,
+  };
+}
+
+/** The msgstr (or msgstr[n], by `categories`) of a project entry in one language. */
+function msgstrsOf(id: PoIdentity, v: CatalogValue | undefined, categories: string[], warn: Warn): string[] {
+  if (!v) return id.msgidPlural !== undefined ? categories.map(() => '') : [''];
+  const shape = shapeOf(icuText(v), warn);
+  const write = (parts: Part[]) => newlinesOf(id.msgid, writeParts(parts, id.format, warn));
+  if (id.msgidPlural === undefined) {
+    if (shape.kind === 'text') return [write(shape.parts)];
+    warn(`plural {${shape.name}} of a message whose source has none: written as its \`other\` form`);
+    return [write(shape.forms.other ?? [])];
+  }
+  if (shape.kind === 'text') return categories.map(() => write(shape.parts));
+  return categories.map((c) => write(own(shape.forms, c) ?? shape.forms.other ?? []));
+}
+
+const identityKey = (id: PoIdentity) => JSON.stringify([id.ctx, id.msgid]);
+const identityName = (id: PoIdentity) => (id.ctx === null ? id.msgid : `${id.ctx} | ${id.msgid}`);
+
+/**
+ * Keys that gettext would have to hold as one message but cannot: the same msgctxt and msgid with a different
+ * msgid_plural or a different msgstr in one of `languages`. Keys that agree everywhere are one message (the renderer
+ * lists each key name): nothing is lost, so nothing is refused. publisher/collisions.ts answers these as
+ * `export_collision`; the renderer merges by the same identity, so the two agree by construction.
+ */
+export function poCollisions(
+  catalog: Catalog,
+  opts: { languages: string[]; baseLanguage: string },
+): Array<{ name: string; entries: number[] }> {
+  const groups = new Map<string, { id: PoIdentity; entries: number[] }>();
+  catalog.entries.forEach((entry, i) => {
+    const id = identityOf(entry, opts.baseLanguage);
+    const key = identityKey(id);
+    const g = groups.get(key);
+    if (g) g.entries.push(i);
+    else groups.set(key, { id, entries: [i] });
+  });
+  const out: Array<{ name: string; entries: number[] }> = [];
+  for (const { id, entries } of groups.values()) {
+    if (entries.length < 2) continue;
+    const contents = entries.map((i) => contentOf(catalog.entries[i], opts));
+    if (contents.some((c) => c !== contents[0])) out.push({ name: identityName(id), entries });
+  }
+  return out;
+}
+
+/** Everything a message holds in every language but its comments, as one comparable string. */
+function contentOf(entry: CatalogEntry, opts: { languages: string[]; baseLanguage: string }): string {
+  const id = identityOf(entry, opts.baseLanguage);
+  const quiet = () => {};
+  return JSON.stringify([
+    id.msgidPlural ?? null,
+    ...opts.languages.map((lang) => msgstrsOf(id, valueFor(entry, lang), pluralFormsFor(lang).categories, quiet)),
+  ]);
+}
+
+function renderPo(catalog: Catalog, opts: RenderOptions): string {
   const lang = opts.languages[0] ?? opts.baseLanguage;
   const meta = catalog.meta ?? {};
   const fileHeaders = (meta.headers as Record<string, string> | undefined) ?? {};
@@ -231,6 +387,7 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
   headers['Content-Type'] ??= 'text/plain; charset=UTF-8';
   headers['Content-Transfer-Encoding'] ??= '8bit';
   let categories: string[];
+  let knownForms = true;
   if (languageKey(lang) === UNKNOWN_LANGUAGE) {
     // The values of a file that named no language: write them back under the file's own plural header.
     categories = categoriesFor(null, fileCount || 2);
@@ -238,7 +395,8 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
   } else {
     const forms = pluralFormsFor(lang);
     categories = forms.categories;
-    headers.Language = gettextLanguage(fileSpelling(lang, catalog));
+    knownForms = forms.known;
+    headers.Language = platformLocale(fileSpelling(lang, catalog), 'posix');
     // The file's own expression is kept when it is for this language and has the count we write.
     const sameLanguage = catalog.language != null && languageKey(catalog.language) === languageKey(lang);
     if (!(sameLanguage && fileCount === categories.length)) {
@@ -256,21 +414,46 @@ function renderPo(catalog: Catalog, opts: { languages: string[]; baseLanguage: s
   // and Object.prototype, and the msgid was then set on them). Dicts keep them data; gettext-parser reads own keys.
   const translations: GetTextTranslations['translations'] = dict([['', dict([['', header]])]]);
   const rank = new Map<GetTextTranslation, number>();
+  // Entries with one identity are one message: the first writes it, the others add their key names (poCollisions).
+  const written = new Map<string, { t: GetTextTranslation; content: string; first: string; notes: string[] }>();
   for (const entry of catalog.entries) {
-    const m = entry.meta ?? {};
+    const warn: Warn = (reason) => opts.warn?.({ key: entry.fileKey, lang, reason });
+    const id = identityOf(entry, opts.baseLanguage);
     const v = valueFor(entry, lang);
-    const t: GetTextTranslation = { msgid: entry.fileKey, msgstr: [''] };
-    if (entry.ctx != null) t.msgctxt = entry.ctx;
-    const plural = pluralOf(v, typeof m.msgidPlural === 'string');
-    if (typeof m.msgidPlural === 'string' || plural) {
-      t.msgid_plural = typeof m.msgidPlural === 'string' ? m.msgidPlural : entry.fileKey;
-      t.msgstr = categories.map((c) => newlinesOf(entry.fileKey, plural?.[c] ?? plural?.other ?? ''));
-    } else if (v) {
-      t.msgstr = [newlinesOf(entry.fileKey, icuText(v))];
+    const t: GetTextTranslation = { msgid: id.msgid, msgstr: [''] };
+    if (id.ctx !== null) t.msgctxt = id.ctx;
+    if (id.project) {
+      if (id.msgidPlural !== undefined) {
+        t.msgid_plural = id.msgidPlural;
+        if (!knownForms) warn(`plural: no gettext Plural-Forms known for ${lang}, written as its \`other\` form`);
+      }
+      t.msgstr = msgstrsOf(id, v, categories, warn);
+    } else {
+      const plural = pluralOf(v, id.msgidPlural !== undefined);
+      if (id.msgidPlural !== undefined || plural) {
+        t.msgid_plural = id.msgidPlural ?? entry.fileKey;
+        t.msgstr = categories.map((c) => newlinesOf(entry.fileKey, plural?.[c] ?? plural?.other ?? ''));
+      } else if (v) {
+        t.msgstr = [newlinesOf(entry.fileKey, icuText(v))];
+      }
     }
-    t.comments = commentsOf(entry, v);
-    (translations[entry.ctx ?? ''] ??= dict())[entry.fileKey] = t;
-    rank.set(t, rank.size);
+    t.comments = commentsOf(entry, v, id);
+    const key = identityKey(id);
+    const content = JSON.stringify([t.msgid_plural ?? null, t.msgstr]);
+    const seen = written.get(key);
+    if (!seen) {
+      written.set(key, { t, content, first: entry.fileKey, notes: t.comments.extracted ? [t.comments.extracted] : [] });
+      (translations[entry.ctx ?? ''] ??= dict())[id.msgid] = t;
+      rank.set(t, rank.size);
+    } else if (seen.content === content) {
+      const note = t.comments.extracted;
+      if (note && !seen.notes.includes(note)) seen.notes.push(note);
+      (seen.t.comments ??= {}).extracted = seen.notes.join('\n');
+    } else {
+      warn(
+        `same msgctxt and msgid as ${seen.first} with another translation: gettext holds one message, ${seen.first}'s`,
+      );
+    }
   }
   const sort = (a: GetTextTranslation, b: GetTextTranslation) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0);
   return gettextPo.compile({ charset: 'utf-8', headers, translations }, { sort }).toString('utf8');
@@ -296,11 +479,23 @@ function pluralOf(v: CatalogValue | undefined, entryIsPlural: boolean): Record<s
   return entryIsPlural ? (icuToForms(v.text)?.forms ?? null) : null;
 }
 
-function commentsOf(entry: CatalogEntry, v: CatalogValue | undefined): GetTextTranslation['comments'] {
+function commentsOf(
+  entry: CatalogEntry,
+  v: CatalogValue | undefined,
+  id: PoIdentity,
+): NonNullable<GetTextTranslation['comments']> {
   const m = entry.meta ?? {};
   const c: NonNullable<GetTextTranslation['comments']> = {};
   const parsedComment = [m.extractedComment, m.translatorComment].filter((s) => s).join('\n');
-  if (entry.comment && entry.comment !== parsedComment) {
+  if (id.project) {
+    // The key name is how a team finds the message in the service; the program looks it up by its text.
+    // A line ending in a backslash would continue onto the next for msgfmt's reader: a space ends it.
+    c.extracted = [entry.fileKey, entry.comment]
+      .filter((s) => s)
+      .join('\n')
+      .replace(/\\$/gm, '\\ ');
+    if (typeof m.translatorComment === 'string') c.translator = m.translatorComment;
+  } else if (entry.comment && entry.comment !== parsedComment) {
     c.extracted = entry.comment;
   } else {
     if (typeof m.translatorComment === 'string') c.translator = m.translatorComment;
@@ -309,12 +504,15 @@ function commentsOf(entry: CatalogEntry, v: CatalogValue | undefined): GetTextTr
   if (Array.isArray(m.references)) c.reference = m.references.join('\n');
   if (typeof m.previous === 'string') c.previous = m.previous;
   let flags = Array.isArray(m.flags) ? (m.flags as string[]) : [];
+  if (id.format && !flags.includes(PYTHON_BRACE)) flags = [...flags, PYTHON_BRACE];
   // fuzzy follows the value: a value that is no longer in the fuzzy state drops the flag
   if (v && v.state !== 'fuzzy') flags = flags.filter((f) => f !== 'fuzzy');
   if (v?.state === 'fuzzy' && !flags.includes('fuzzy')) flags = ['fuzzy', ...flags];
   if (flags.length) c.flag = flags.join(', ');
   return c;
 }
+
+const PYTHON_BRACE = 'python-brace-format';
 
 export const format: FormatModule = {
   id: 'po',

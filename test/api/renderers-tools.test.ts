@@ -28,7 +28,7 @@ const LANGS = ['en', 'de', 'pl', 'ar', 'ja'];
 const text = (t: string): CatalogValue => ({ kind: 'text', text: t });
 const plural = (forms: Record<string, string>): CatalogValue => ({ kind: 'plural', arg: 'count', forms });
 
-// Keys are resource-name shaped (the shape Android needs); PO_SHAPED below rekeys them by source text as a PO project has them.
+// Keys are resource-name shaped (the shape Android needs); PO_SHAPED below rekeys them by source text.
 const CATALOG: Catalog = {
   format: 'json',
   sourceLanguage: null,
@@ -155,8 +155,8 @@ const CATALOG: Catalog = {
 const catalogAs = (format: FormatId, c: Catalog = CATALOG): Catalog => ({ ...c, format });
 
 /**
- * The same strings as a project synced from PO files holds them: the msgid is the English text, a plural keeps its
- * msgid_plural, and the format-string entries carry xgettext's flags, so `--check-format` has something to check.
+ * The same strings keyed by their English text, as a project that came from PO names them (a plural's key its `one`
+ * form), and the format-string entries carry xgettext's flags, so `--check-format` has something to check.
  */
 const PO_SHAPED: Catalog = {
   ...CATALOG,
@@ -266,11 +266,25 @@ function ngettextForms(
 // gettext ignores LANGUAGE under the C locale; C.UTF-8 is built into glibc.
 const gettextEnv = (dir: string, lang: string) => ({ LANGUAGE: lang, LC_ALL: 'C.UTF-8', TEXTDOMAINDIR: dir });
 
+/**
+ * What a gettext program passes to look a message up: the base language's text in python-brace-format (a plural's
+ * `#` as `{count}`), whatever the key is named. The catalog's texts have no braces, so nothing is doubled here.
+ */
+const brace = (icu: string) => icu.replace(/#/g, '{count}');
+function lookupOf(e: CatalogEntry): { msgid: string; msgidPlural?: string } {
+  const en = e.values[BASE];
+  if (en.kind === 'plural') return { msgid: brace(en.forms.one), msgidPlural: brace(en.forms.other) };
+  return { msgid: en.text };
+}
+
+// The msgid is the English text whether the project named its keys like resources or by their text (as a project
+// that came from PO has them): the key name is only the message's `#.` comment, and both catalogs give the program
+// the same lookups.
 for (const [variant, catalog] of [
   ['resource keys', CATALOG],
-  ['source-text msgids', PO_SHAPED],
+  ['source-text keys', PO_SHAPED],
 ] as const) {
-  test(`po (${variant}): msgfmt --check-format --check-header accepts every language, Plural-Forms fits the language, gettext finds every string`, (t) => {
+  test(`po (${variant}): msgfmt --check-format --check-header accepts every language, Plural-Forms fits the language, gettext finds every string by its English text`, (t) => {
     const domain = variant === 'resource keys' ? 'keys' : 'source';
     const localeDir = path.join(TMP, `locale-${domain}`);
     for (const lang of LANGS) {
@@ -286,19 +300,20 @@ for (const [variant, catalog] of [
       t.is(header.nplurals, NPLURALS[lang], `${lang}: Plural-Forms nplurals`);
 
       for (const e of catalog.entries) {
+        t.true(po.includes(`#. ${e.fileKey.split('\n')[0]}`), `${lang}: the key ${e.fileKey} is the message's comment`);
         const v = e.values[lang];
         if (!v) continue;
+        const { msgid, msgidPlural } = lookupOf(e);
         if (v.kind === 'plural') {
-          const msgidPlural = typeof e.meta?.msgidPlural === 'string' ? e.meta.msgidPlural : e.fileKey;
           // The Plural-Forms expression, run by gettext, must pick the form of the CLDR category of every n.
           const rules = new Intl.PluralRules(lang);
-          const got = ngettextForms(domain, localeDir, lang, e.fileKey, msgidPlural, 250);
-          const want = got.map((_, n) => v.forms[rules.select(n)]);
-          t.deepEqual(got, want, `${lang}: ngettext forms of ${e.fileKey}`);
+          const got = ngettextForms(domain, localeDir, lang, msgid, msgidPlural!, 250);
+          const want = got.map((_, n) => brace(v.forms[rules.select(n)]));
+          t.deepEqual(got, want, `${lang}: ngettext forms of ${msgid}`);
         } else {
-          const args = ['-d', domain, ...(e.ctx ? ['-c', e.ctx] : []), e.fileKey];
+          const args = ['-d', domain, ...(e.ctx ? ['-c', e.ctx] : []), msgid];
           const r = run('gettext', args, { env: gettextEnv(localeDir, lang) });
-          t.is(r.stdout, v.text, `${lang}: gettext ${JSON.stringify(e.fileKey)}`);
+          t.is(r.stdout, v.text, `${lang}: gettext ${JSON.stringify(msgid)}`);
         }
       }
     }

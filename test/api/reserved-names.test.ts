@@ -130,8 +130,9 @@ function checkFile(t: ExecutionContext, format: Format, lang: string, text: stri
       t.regex(text, new RegExp(`<(string|plurals) name="${escapeRe(resourceName(e.name))}">`), where(e));
       continue;
     } else {
-      const ctx = e.ctx === undefined ? '' : `msgctxt "${escapeRe(e.ctx)}"\\n`;
-      t.regex(text, new RegExp(`^${ctx}msgid "${escapeRe(e.name)}"$`, 'm'), where(e));
+      // gettext looks a message up by its text: the key name is its extracted comment (`#. name`).
+      const ctx = e.ctx === undefined ? '' : `(?:#.*\\n)*msgctxt "${escapeRe(e.ctx)}"\\n`;
+      t.regex(text, new RegExp(`^#\\. ${escapeRe(e.name)}\\n${ctx}`, 'm'), where(e));
       continue;
     }
     t.truthy(value, where(e));
