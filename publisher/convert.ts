@@ -60,12 +60,22 @@ export function flatten(icu: string): Flat | null {
   const simple = simpleArguments(icu);
   if (simple && !simple.length) return plainText(icu);
   try {
-    return toFlat(hoistSelectors(parseIcu(icu, 'text')), null);
+    const ast = parseIcu(icu, 'text');
+    return toFlat(needsHoisting(ast) ? hoistSelectors(ast) : ast, null);
   } catch {
     // Not ICU, or a plural with an offset whose `#` sits outside it, which hoisting leaves beside other text.
     return null;
   }
 }
+
+// hoistSelectors deep-copies the whole message, ten times the parse's cost: most plurals and selects are whole
+// sentences already (one selector, nothing beside it, at every level) and skip it.
+const needsHoisting = (ast: MessageFormatElement[]): boolean =>
+  ast.some(
+    (el) =>
+      (el.type === TYPE.plural || el.type === TYPE.select) &&
+      (ast.length > 1 || Object.values(el.options).some((o) => needsHoisting(o.value))),
+  );
 
 function toFlat(ast: MessageFormatElement[], plural: string | null): Flat {
   if (ast.length === 1 && (ast[0].type === TYPE.plural || ast[0].type === TYPE.select)) {

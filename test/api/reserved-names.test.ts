@@ -282,17 +282,23 @@ const whole: Unit[] = NAMES.flatMap(
         en: `Middle ${i}`,
         bundle: [[['mid', n, 'x'], `Middle ${i}`]],
       },
-      // A plural whose argument is the name (stays ICU in the bundle), and a count plural (i18next suffix keys).
-      ((s) => ({ unit: { key: `plural.${n}`, source: s }, key: `plural.${n}`, en: s, bundle: [[['plural', n], s]] }))(
-        `{${n}, plural, one {# thing ${i}} other {# things ${i}}}`,
-      ),
+      // A plural whose argument is the name, and a count plural: both i18next suffix keys (the first passed as count).
+      ((s) => ({
+        unit: { key: `plural.${n}`, source: s },
+        key: `plural.${n}`,
+        en: s,
+        bundle: [
+          [['plural', `${n}_one`], `{{count, number}} thing ${i}`],
+          [['plural', `${n}_other`], `{{count, number}} things ${i}`],
+        ],
+      }))(`{${n}, plural, one {# thing ${i}} other {# things ${i}}}`),
       {
         unit: { key: `count.${n}`, forms: { one: `# item ${i}`, other: `# items ${i}` } },
         key: `count.${n}`,
         en: `{count, plural, one {# item ${i}} other {# items ${i}}}`,
         bundle: [
-          [['count', `${n}_one`], `{{count}} item ${i}`],
-          [['count', `${n}_other`], `{{count}} items ${i}`],
+          [['count', `${n}_one`], `{{count, number}} item ${i}`],
+          [['count', `${n}_other`], `{{count, number}} items ${i}`],
         ],
       },
     ] as Unit[],
@@ -301,7 +307,11 @@ const whole: Unit[] = NAMES.flatMap(
     unit: { key: 'select.options', source: s },
     key: 'select.options',
     en: s,
-    bundle: [[['select', 'options'], s]],
+    // i18next context keys: `options___proto__`, …, the `other` branch as the bare key.
+    bundle: [
+      [['select', 'options'], 'other option'],
+      ...NAMES.map((n): BundleCheck => [['select', `options_${n}`], `${n} option`]),
+    ],
   }))(`{kind, select, ${NAMES.map((n) => `${n} {${n} option}`).join(' ')} other {other option}}`),
 ]);
 
@@ -530,7 +540,7 @@ const syncCases: Array<{
       [['constructor'], 'Constructor {{constructor}}'],
       [['prototype'], 'Prototype'],
       [['to', 'string'], 'To string {{name}}'],
-      [['value', 'of_one'], '{{count}} value'],
+      [['value', 'of_one'], '{{count, number}} value'],
       [['last', 'proto'], 'Last proto'],
       [['mid', 'constructor', 'x'], 'Middle constructor'],
     ],
