@@ -248,6 +248,36 @@ export interface paths {
         patch: operations["internalUpdateKey"];
         trace?: never;
     };
+    "/projects/{projectId}/keys/{key}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the engine again for the key's failed pairs
+         * @description A pair whose fill failed reads `failed` with its reason, and a pair the engine refused itself is left alone
+         *     by pushes and syncs until its source changes. This is the person's way to ask again with the same source:
+         *     the failed pairs (of `langs`, default every target language) lose their failure and are queued in one fill
+         *     job, estimated and held exactly as a push queues them; a refused hold (`402 insufficient_credits`,
+         *     `spend_cap_exceeded`) changes nothing and the pairs still read failed. Pairs that did not fail are never
+         *     queued: a key without failures answers `queued: []` and starts nothing, as does a switched-off key
+         *     (`disabled`) or one whose source awaits verification (`gated`).
+         */
+        post: operations["internalRetryFill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/keys/{key}/translations/{lang}": {
         parameters: {
             query?: never;
@@ -912,6 +942,81 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalRetryFill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Target languages to retry (default: every target language whose pair failed). A language the
+                     *     project does not have is `400 invalid_argument`; one in manual fill mode `400 fill_mode_manual`.
+                     */
+                    langs?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The languages queued again, with the job's tracking token (null when nothing was queued). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        /** @description Stored language codes. */
+                        queued: string[];
+                        /** @description Poll it like a push's. */
+                        trackingToken: string | null;
+                        /** @description Millicredits held for the job. */
+                        estimatedCredits: number;
+                        /** @description Available millicredits after the hold. */
+                        balance: number;
+                        /**
+                         * @description The key is switched off; nothing queued.
+                         * @enum {boolean}
+                         */
+                        disabled?: true;
+                        /**
+                         * @description The source awaits verification; nothing queued.
+                         * @enum {boolean}
+                         */
+                        gated?: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The hold was refused, as a push's would be; nothing changed. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description No translation engine is configured (`unavailable`), or the balance changed under the request (`billing_contended`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     internalPutTranslation: {

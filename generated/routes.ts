@@ -1382,6 +1382,34 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalRetryFill",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/{key}/retry",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "404",
+      "503"
+    ]
+  },
+  {
     "operationId": "internalPutTranslation",
     "method": "PUT",
     "path": "/projects/{projectId}/keys/{key}/translations/{lang}",

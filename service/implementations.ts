@@ -48,6 +48,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalListKeys: internalKeys.internalListKeys,
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
+  internalRetryFill: internalKeys.internalRetryFill,
 };
 
 /**

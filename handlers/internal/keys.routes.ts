@@ -1,11 +1,16 @@
-// Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list.
+// Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list, and
+// ask again for the fills that failed.
 import { contentChanged } from '../platform/content.js';
 import { getProject } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
-import { invalidArgument, notFound } from '../platform/errors.js';
+import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
+import { cellStates } from '../translate/cells.js';
+import { pairCost, readCredit } from '../translate/credits.js';
+import { enqueueFill } from '../translate/queue.js';
+import { resolveTargets } from '../translate/targets.js';
 
 async function keyByRef(db: Db, projectId: string, ref: string) {
   const key = await db('keys')
@@ -92,4 +97,68 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
       })),
     },
   };
+};
+
+/**
+ * A person asks the engine again for the key's failed pairs. They are queued by the push's own path (enqueueFill:
+ * the claim clears the failure, the estimate is held or refused with the push's 402), so a refused hold rolls back
+ * and the pairs still read failed. Only failed pairs are queued: a retry never buys a translation that exists.
+ */
+export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
+  const { db, engine, jobs } = ctx.app;
+  if (!engine)
+    throw new ApiError(
+      503,
+      'unavailable',
+      'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was queued.',
+    );
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const targets = await resolveTargets(db, p, ctx.body?.langs);
+  const body = {
+    key: key.name,
+    queued: [] as string[],
+    trackingToken: null as string | null,
+    estimatedCredits: 0,
+    balance: 0,
+  };
+  // A push leaves these keys unfilled; a retry cannot do more than a push of the key would.
+  const skip = !bool(key.enabled)
+    ? { disabled: true as const }
+    : bool(p.auto_verify) && !bool(key.source_verified)
+      ? { gated: true as const }
+      : null;
+  if (skip) {
+    body.balance = (await readCredit(db, p.workspace_id)).available;
+    return { body: { ...body, ...skip } };
+  }
+  const keyId = Number(key.id);
+  const cost = pairCost(key.source, parseJson<Record<string, string> | null>(key.forms, null));
+  const now = Date.now();
+  await db.transaction(async (trx) => {
+    const cells = await cellStates(trx, [keyId], targets);
+    const failed = targets.filter((lang) => cells.get(`${keyId}|${lang}`)?.failed != null);
+    const q = await enqueueFill(
+      trx,
+      jobs,
+      p,
+      failed.map((lang) => ({ keyId, lang, cost })),
+      now,
+    );
+    if (q) {
+      // A push claimed some of them meanwhile: they are in flight on its job, not on this one.
+      const mine = new Set<string>(
+        await trx('fill_pairs')
+          .whereIn('job_id', trx('fill_jobs').where({ tracking_token: q.trackingToken }).select('id'))
+          .pluck('lang'),
+      );
+      body.queued = failed.filter((lang) => mine.has(lang));
+      body.trackingToken = q.trackingToken;
+      body.estimatedCredits = q.estimate;
+      // The markers now name this job, which decides whether a publish counts them exhausted.
+      await contentChanged(trx, p.id, now);
+    }
+    body.balance = (await readCredit(trx, p.workspace_id, now, true)).available;
+  });
+  return { body };
 };

@@ -226,3 +226,162 @@ test.serial(
     });
   },
 );
+
+// A person's retry (the dashboard's "retry failed fills"): POST /internal/v1/projects/{projectId}/keys/{key}/retry.
+const retry = (svc: TestService, p: TestProject, key: string, langs?: string[]) =>
+  svc.admin.POST('/projects/{projectId}/keys/{key}/retry', {
+    params: { path: { projectId: p.projectId, key } },
+    ...(langs ? { body: { langs } } : {}),
+  });
+const readLang = async (p: TestProject, key: string, lang: string) =>
+  (await readKey(p.client, p.projectId, key, lang)).data!.translations[lang];
+
+test.serial(
+  'a person retries a failed pair: queued and held as a push queues it, then translated; other pairs untouched',
+  async (t) => {
+    const p = await createTestProject(openai, { languages: [{ code: 'de' }, { code: 'fr' }], creditsMc: 100_000 });
+    fake.setHandler(dropsLld);
+    await push(p, [
+      { source: '%lld files left', key: 'files.left' },
+      { source: 'Hello', key: 'hello' },
+    ]);
+    await runDue(openai);
+    const reason = (await readLang(p, 'files.left', 'de'))?.reason;
+    t.regex(reason ?? '', /^printf specifiers differ: missing %lld$/);
+    fake.setHandler(translateAll((item) => `DE ${item.source}`));
+    const asked = fake.requests.length;
+    const before = await workspace(openai, p);
+
+    // Nothing failed: nothing queued, held or asked.
+    const none = await retry(openai, p, 'hello');
+    t.is(none.response.status, 200);
+    t.like(none.data, { key: 'hello', queued: [], trackingToken: null, estimatedCredits: 0 });
+    // Refusals name what is wrong.
+    t.like((await retry(openai, p, 'no.such.key')).error, { error: 'not_found' });
+    t.is((await retry(openai, p, 'no.such.key')).response.status, 404);
+    const unknownLang = await retry(openai, p, 'files.left', ['xx']);
+    t.is(unknownLang.response.status, 400);
+    t.like(unknownLang.error, { error: 'invalid_argument', message: 'xx is not a language of this project.' });
+    t.is((await retry(openai, p, 'files.left', ['en'])).response.status, 400);
+    t.deepEqual(await workspace(openai, p), before);
+    t.like(await readLang(p, 'files.left', 'de'), { status: 'failed', reason });
+
+    // German only: its failure is gone, the push's estimate (one mc per source character) is held.
+    const de = await retry(openai, p, 'files.left', ['de']);
+    t.is(de.response.status, 200);
+    const cost = [...'%lld files left'].length;
+    t.like(de.data, { key: 'files.left', queued: ['de'], estimatedCredits: cost, balance: before.balance - cost });
+    t.regex(de.data!.trackingToken ?? '', /^trk_/);
+    t.deepEqual(await workspace(openai, p), { balance: before.balance, held: before.held + cost });
+    t.deepEqual(await readLang(p, 'files.left', 'de'), { status: 'pending' });
+    t.like(await readLang(p, 'files.left', 'fr'), { status: 'failed', reason });
+    // Asked again while in flight: nothing failed any more in German, nothing queued twice.
+    t.like((await retry(openai, p, 'files.left', ['de'])).data, { queued: [], trackingToken: null });
+
+    await runDue(openai);
+    t.like((await pollJob(p.client, p.projectId, de.data!.trackingToken!)).data, {
+      status: 'done',
+      summary: { total: 1, translated: 1, failed: 0, pending: 0 },
+    });
+    t.deepEqual(await readLang(p, 'files.left', 'de'), { status: 'translated', value: 'DE %lld files left' });
+    t.like(await readLang(p, 'files.left', 'fr'), { status: 'failed', reason });
+    t.deepEqual(await workspace(openai, p), { balance: before.balance - cost, held: before.held });
+    t.is(fake.requests.length, asked + 1);
+
+    // No languages named: every failed one (French), never the translated German.
+    const rest = (await retry(openai, p, 'files.left')).data!;
+    t.like(rest, { queued: ['fr'], estimatedCredits: cost });
+    await runDue(openai);
+    t.deepEqual(await readLang(p, 'files.left', 'fr'), { status: 'translated', value: 'DE %lld files left' });
+    t.deepEqual(await readLang(p, 'files.left', 'de'), { status: 'translated', value: 'DE %lld files left' });
+    t.like((await retry(openai, p, 'files.left')).data, { queued: [], trackingToken: null });
+  },
+);
+
+test.serial('a retry that fails again reads failed with its reason, and the next push leaves it alone', async (t) => {
+  const p = await createTestProject(openai, { languages: [{ code: 'de' }], creditsMc: 100_000 });
+  fake.setHandler(dropsLld);
+  const units = [{ source: '%lld items', key: 'items' }];
+  await push(p, units);
+  await runDue(openai);
+  t.like(await readLang(p, 'items', 'de'), { status: 'failed' });
+  const again = (await retry(openai, p, 'items')).data!;
+  t.like(again, { queued: ['de'] });
+  const asked = fake.requests.length;
+  await runDue(openai);
+  t.true(fake.requests.length > asked, 'the engine was asked again');
+  t.like((await pollJob(p.client, p.projectId, again.trackingToken!)).data, {
+    status: 'done',
+    summary: { total: 1, translated: 0, failed: 1 },
+  });
+  t.deepEqual(await readLang(p, 'items', 'de'), {
+    status: 'failed',
+    reason: 'printf specifiers differ: missing %lld',
+  });
+  const credits = await workspace(openai, p);
+  const pushed = await push(p, units);
+  t.like(pushed, { trackingToken: null, estimatedCredits: 0 });
+  t.like(pushed.units[0], { outcome: 'matched', translated: [], pending: [] });
+  t.deepEqual(await workspace(openai, p), credits);
+});
+
+test.serial(
+  'a retry spends like a push: without credits it meets the push refusal and changes nothing; a switched-off key queues nothing',
+  async (t) => {
+    const p = await createTestProject(openai, { languages: [{ code: 'de' }], creditsMc: 100_000 });
+    fake.setHandler(dropsLld);
+    await push(p, [{ source: '%lld pages', key: 'pages' }]);
+    await runDue(openai);
+    const failed = await readLang(p, 'pages', 'de');
+    t.like(failed, { status: 'failed' });
+    fake.setHandler(translateAll((item) => `DE ${item.source}`));
+    const setCredits = (creditsMc: number) =>
+      openai.admin.PATCH('/workspaces/{workspaceId}', {
+        params: { path: { workspaceId: p.workspaceId } },
+        body: { creditsMc },
+      });
+    t.is((await setCredits(0)).response.status, 200);
+
+    const pushed = await translate(p.client, p.projectId, { units: [{ source: 'Fresh', key: 'fresh' }] });
+    t.is(pushed.response.status, 402);
+    const retried = await retry(openai, p, 'pages');
+    t.is(retried.response.status, 402);
+    t.deepEqual(retried.error, {
+      error: 'insufficient_credits',
+      message: `The estimate (${[...'%lld pages'].length} mc) exceeds the available balance (0 mc).`,
+      availableCredits: 0,
+    });
+    t.is(retried.error?.error, pushed.error?.error);
+    // Refused, the pair keeps its failure and a push still leaves it alone.
+    t.deepEqual(await readLang(p, 'pages', 'de'), failed);
+    t.like(await push(p, [{ source: '%lld pages', key: 'pages' }]), { trackingToken: null, estimatedCredits: 0 });
+    t.deepEqual(await workspace(openai, p), { balance: 0, held: 0 });
+
+    t.is((await setCredits(100_000)).response.status, 200);
+    const off = await openai.admin.PATCH('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'pages' } },
+      body: { enabled: false },
+    });
+    t.is(off.response.status, 200);
+    t.like((await retry(openai, p, 'pages')).data, { queued: [], trackingToken: null, disabled: true });
+    await openai.admin.PATCH('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'pages' } },
+      body: { enabled: true },
+    });
+    t.like((await retry(openai, p, 'pages')).data, { queued: ['de'] });
+    await runDue(openai);
+    t.deepEqual(await readLang(p, 'pages', 'de'), { status: 'translated', value: 'DE %lld pages' });
+  },
+);
+
+test.serial('a retry needs an engine, as a push does', async (t) => {
+  const none = await startTestService({ TRANSLATION_ENGINE: 'none' });
+  try {
+    const p = await createTestProject(none, { languages: [{ code: 'de' }] });
+    const r = await retry(none, p, 'anything');
+    t.is(r.response.status, 503);
+    t.like(r.error, { error: 'unavailable' });
+  } finally {
+    await none.stop();
+  }
+});
