@@ -1,7 +1,11 @@
 // Angular `ng extract-i18n --format=json`: `{"locale": "en", "translations": {"<id>": "<message>"}}`.
 // Ids are message digests (19 digits) or custom ids; they stay strings in file order. Angular writes its
 // placeholders as `{$NAME}`, which is not ICU, so they become `{NAME}` here and are written back on render.
+// Values stay ICU (intl-messageformat reads them); what Angular's own runtime cannot choose on or format (`#`, an
+// offset, selectordinal, number/date/time arguments) is written as it is and reported.
+import { TYPE } from '@formatjs/icu-messageformat-parser';
 import { FormatError, type CatalogEntry, type FormatModule } from '../catalog.js';
+import { parseIcu, simpleArguments, walkIcu } from '../icu.js';
 import {
   finishJson,
   isObject,
@@ -13,10 +17,30 @@ import {
   hasExt,
   valueFor,
   fileSpelling,
+  icuText,
   type JsonObject,
 } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
+
+/** What Angular's ICU lacks in `text`: its plural and select cases hold text and `{$NAME}` placeholders only. */
+function angularGaps(text: string): string[] {
+  // Text with simple arguments (most messages) has nothing to report: no parse.
+  if (simpleArguments(text)) return [];
+  const gaps = new Set<string>();
+  try {
+    walkIcu(parseIcu(text, 'text'), (el) => {
+      if (el.type === TYPE.pound) gaps.add('# (Angular shows it literally; the count needs a placeholder)');
+      else if (el.type === TYPE.plural && el.pluralType === 'ordinal') gaps.add(`selectordinal {${el.value}}`);
+      else if (el.type === TYPE.plural && el.offset) gaps.add(`offset in plural {${el.value}}`);
+      else if (el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time)
+        gaps.add(`{${el.value}, ${TYPE[el.type]}} (Angular formats with pipes, not in messages)`);
+    });
+  } catch {
+    gaps.add('not an ICU message');
+  }
+  return [...gaps];
+}
 
 function isAngularShape(root: { [k: string]: unknown } | Map<string, unknown>): boolean {
   const keys = root instanceof Map ? [...root.keys()] : Object.keys(root);
@@ -59,7 +83,10 @@ export const format: FormatModule = {
     const translations: JsonObject = new Map();
     for (const entry of catalog.entries) {
       const v = valueFor(entry, lang);
-      if (v) translations.set(entry.fileKey, renderLeaf(entry, v));
+      if (!v) continue;
+      for (const gap of angularGaps(icuText(v)))
+        opts.warn?.({ key: entry.fileKey, lang, reason: `${gap}: written as ICU, which Angular cannot read` });
+      translations.set(entry.fileKey, renderLeaf(entry, v));
     }
     const root: JsonObject = new Map<string, string | JsonObject>([
       ['locale', fileSpelling(lang, catalog)],

@@ -678,3 +678,36 @@ test('i18next plural suffixes: what i18next cannot choose on is written as a fal
   t.is(inst.t('shop.item', { count: 3, share: 0.25 }), '3 produkty (25%)');
   t.is(inst.t('shop.item', { count: 5, gender: 'female' }), '5 produktów');
 });
+
+test("angular_json: what Angular's ICU cannot read (#, offset, selectordinal, number/date) is written as ICU and reported", (t) => {
+  const c = getFormat('angular_json').parse(
+    JSON.stringify({
+      locale: 'en',
+      translations: {
+        ok: '{VAR_PLURAL, plural, =0 {none} other {{$INTERPOLATION} items}}',
+        pound: '{count, plural, one {# item} other {# items}}',
+        ordinal: '{n, selectordinal, one {#st} other {#th}}',
+        total: 'Total: {amount, number, ::currency/EUR} on {when, date, long}',
+        offset: '{n, plural, offset:1 =0 {nobody} other {you and {n} others}}',
+      },
+    }),
+  );
+  const warnings: string[] = [];
+  const out = getFormat('angular_json').render(c, {
+    languages: ['en'],
+    baseLanguage: 'en',
+    warn: (w) => warnings.push(`${w.key}: ${w.reason}`),
+  });
+  const written = (JSON.parse(out) as { translations: Record<string, string> }).translations;
+  t.is(written.ok, '{VAR_PLURAL, plural, =0 {none} other {{$INTERPOLATION} items}}');
+  t.is(written.pound, '{count, plural, one {# item} other {# items}}');
+  const gap = (key: string, what: string) => `${key}: ${what}: written as ICU, which Angular cannot read`;
+  t.deepEqual(warnings, [
+    gap('pound', '# (Angular shows it literally; the count needs a placeholder)'),
+    gap('ordinal', 'selectordinal {n}'),
+    gap('ordinal', '# (Angular shows it literally; the count needs a placeholder)'),
+    gap('total', '{amount, number} (Angular formats with pipes, not in messages)'),
+    gap('total', '{when, date} (Angular formats with pipes, not in messages)'),
+    gap('offset', 'offset in plural {n}'),
+  ]);
+});
