@@ -102,11 +102,10 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
   };
   for (const lang of langs) {
     await yieldTurn();
-    out.bundles[lang] = stage(
-      (h) => `${bcp47(lang)}.${h}.json`,
-      JSON.stringify(bundleFor(s, lang)),
-      'application/json; charset=utf-8',
-    );
+    const warnings: FormatWarning[] = [];
+    const bundle = JSON.stringify(bundleFor(s, lang, (w) => warnings.push(w)));
+    note('bundle', warnings);
+    out.bundles[lang] = stage((h) => `${bcp47(lang)}.${h}.json`, bundle, 'application/json; charset=utf-8');
   }
   for (const format of formats) {
     const { extension, contentType, multiLanguage, path } = REGISTRY[format];

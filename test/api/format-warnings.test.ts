@@ -22,6 +22,11 @@ test('the publish result lists the fallbacks of its files, capped, with the tota
     formatWarnings.some((w) => /^post\.liked \[de\] android_xml: .*select \{gender\}/.test(w)),
     formatWarnings.join('\n'),
   );
+  // The i18next bundles report theirs too: an offset has no i18next form.
+  t.true(
+    formatWarnings.some((w) => /^game\.players \[\w+\] bundle: .*offset/.test(w)),
+    formatWarnings.join('\n'),
+  );
   // ICU JSON expresses everything: it never warns.
   t.false(formatWarnings.some((w) => / json: /.test(w)));
 });
