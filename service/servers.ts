@@ -5,6 +5,7 @@ import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
 import { implementationOf } from './implementations.js';
 import { errorResponse, toHapiRoute } from '../handlers/platform/pipeline.js';
+import { allowCrossOrigin } from '../handlers/delivery/cors.js';
 import type { App } from '../handlers/platform/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
@@ -39,6 +40,7 @@ function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Hap
     const route = toHapiRoute(app, r, implementationOf(r.operationId));
     server.route({ ...route, path: PREFIX[r.origin] + r.path });
   }
+  if (origins.includes('delivery')) allowCrossOrigin(server);
   return server;
 }
 

@@ -1,5 +1,6 @@
 // The delivery origin's object routes: the manifest (the only mutable object: short cache, revalidated by ETag)
-// and the immutable bundles of published versions, both read from the object store and public.
+// and the immutable bundles of published versions, both read from the object store and public (cors.ts lets a
+// browser app on any origin read them).
 import type { Request } from '@hapi/hapi';
 import { LRUCache } from 'lru-cache';
 import type { App } from '../platform/app.js';
