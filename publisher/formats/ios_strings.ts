@@ -2,8 +2,16 @@
 // Escapes follow Foundation's property-list reader: `\"` `\\` `\n` `\t` `\r`, `\U1234`/`\u1234`, octal `\101`, and a
 // backslash before anything else (a newline included) stands for that character, so a backslash-newline inside a
 // key or a value continues it onto the next line with the newline kept. A repeated key: the last one wins.
-import { FormatError, type Catalog, type CatalogEntry, type FormatModule } from '../catalog.js';
-import { APPLE, icuToPrintf, orderOf } from '../printf.js';
+import {
+  FormatError,
+  own,
+  type Catalog,
+  type CatalogEntry,
+  type FormatModule,
+  type RenderOptions,
+} from '../catalog.js';
+import { APPLE, orderOf } from '../printf.js';
+import { appleMessage, type AppleMessage } from './apple.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
@@ -158,18 +166,77 @@ function parseStrings(input: string): Catalog {
 const escape = (s: string) =>
   s.replace(/[\\"\n\t\r]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c]!);
 
-function renderStrings(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
+/**
+ * Each entry of `lang` as Apple writes it (publisher/formats/apple.ts): printf numbered by the source's argument
+ * order, a plural as its forms. A value that is not ICU (a file's own `%1$s` text) is written as it is.
+ */
+function* appleEntries(catalog: Catalog, opts: RenderOptions): Generator<{ entry: CatalogEntry; msg: AppleMessage }> {
   const lang = opts.languages[0] ?? opts.baseLanguage;
-  const blocks: string[] = [];
   for (const entry of catalog.entries) {
     const v = valueFor(entry, lang);
     if (!v) continue;
+    const warn = (reason: string) => opts.warn?.({ key: entry.fileKey, lang, reason });
+    const icu = icuText(v);
+    const order = [...orderOf(entry.source ?? v)];
+    const msg = appleMessage(icu, { order, lang, positional: true, warn }) ?? { kind: 'text', text: icu };
+    yield { entry, msg };
+  }
+}
+
+// A plural is written in .strings as its `other` form, so `NSLocalizedString` without the .stringsdict (which
+// Foundation prefers for the same key) still shows a sentence; the .stringsdict carries every form.
+function renderStrings(catalog: Catalog, opts: RenderOptions): string {
+  const blocks: string[] = [];
+  for (const { entry, msg } of appleEntries(catalog, opts)) {
     const comment = entry.comment ? `/* ${entry.comment.replace(/\*\//g, '* /')} */\n` : '';
-    blocks.push(
-      `${comment}"${escape(entry.fileKey)}" = "${escape(icuToPrintf(icuText(v), orderOf(entry.source ?? v), APPLE))}";\n`,
-    );
+    const text = msg.kind === 'text' ? msg.text : (msg.forms.other ?? '');
+    blocks.push(`${comment}"${escape(entry.fileKey)}" = "${escape(text)}";\n`);
   }
   return blocks.join('\n');
+}
+
+const xml = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+// Apple's plural rule keys in the order Xcode lists them.
+const RULE_ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+/**
+ * The `.stringsdict` of `opts.languages[0]` (the companion of renderStrings' file, same directory): one entry per
+ * plural message, as Xcode writes it (XML property list 1.0, tab-indented). The format key is the plural variable
+ * alone (`%#@count@`, or `%2$#@count@` when the count is not the first argument): hoisting put the whole sentence
+ * in every form. Foundation picks the form by the language's plural rules, with `zero` for 0 in every language.
+ */
+export function renderStringsdict(catalog: Catalog, opts: RenderOptions): string {
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+    '<plist version="1.0">',
+    '<dict>',
+  ];
+  for (const { entry, msg } of appleEntries(catalog, opts)) {
+    if (msg.kind !== 'plural') continue;
+    // The variable is a dictionary key beside NSStringLocalizedFormatKey: a message argument of that name is renamed.
+    const variable = msg.arg === 'NSStringLocalizedFormatKey' ? `${msg.arg}_` : msg.arg;
+    lines.push(
+      `\t<key>${xml(entry.fileKey)}</key>`,
+      '\t<dict>',
+      '\t\t<key>NSStringLocalizedFormatKey</key>',
+      `\t\t<string>%${msg.argNum > 1 ? `${msg.argNum}$` : ''}#@${xml(variable)}@</string>`,
+      `\t\t<key>${xml(variable)}</key>`,
+      '\t\t<dict>',
+      '\t\t\t<key>NSStringFormatSpecTypeKey</key>',
+      '\t\t\t<string>NSStringPluralRuleType</string>',
+      '\t\t\t<key>NSStringFormatValueTypeKey</key>',
+      `\t\t\t<string>${APPLE.number}</string>`,
+    );
+    for (const cat of RULE_ORDER) {
+      const form = own(msg.forms, cat);
+      if (form !== undefined) lines.push(`\t\t\t<key>${cat}</key>`, `\t\t\t<string>${xml(form)}</string>`);
+    }
+    lines.push('\t\t</dict>', '\t</dict>');
+  }
+  lines.push('</dict>', '</plist>', '');
+  return lines.join('\n');
 }
 
 export const format: FormatModule = {

@@ -16,10 +16,15 @@ import {
   type CatalogEntry,
   type CatalogValue,
   type FormatModule,
+  type RenderOptions,
 } from '../catalog.js';
+import { flatten, leaves } from '../convert.js';
 import { formsToIcu, parseIcu } from '../icu.js';
 import { languageKey } from '../languages.js';
+import { orderOf, printfSpecifiers } from '../printf.js';
+import { appleMessage, type AppleOptions } from './apple.js';
 import {
+  icuText,
   fromPlain,
   hasExt,
   isObject,
@@ -395,8 +400,129 @@ function substitutionsFor(entry: CatalogEntry, lang: string): Substitutions | un
   return byLang(all, lang) ?? Object.values(all)[0];
 }
 
-function renderLocalization(entry: CatalogEntry, lang: string): JsonValue | undefined {
+// ---------------------------------------------------------------------------------------------------------------
+// ICU values (strings pushed with POST /translate, or synced from another format) as Xcode writes them
+// (publisher/formats/apple.ts): `%@` / `%lld`, positional (`%1$@`) when the source has more than one argument; a
+// message that is one plural over its only argument as `variations.plural`; a plural inside a sentence (or over one
+// of several arguments) as Xcode's `%#@count@` token with a substitution (`argNum`, `formatSpecifier` `lld`, its
+// own plural variations, `%arg` for the count). A select cannot be expressed (String Catalogs vary by plural and
+// device, not by an argument's value): its `other` branch is written and reported.
+
+/**
+ * Whether an entry holds ICU to convert rather than a String Catalog's own printf text. A catalog that no
+ * xcstrings file was synced into holds ICU only. In one that was, a key keeps what the file had, unless it came
+ * from elsewhere (no xcstrings meta) with ICU arguments in its source and no printf specifier.
+ */
+function icuAuthored(catalog: Catalog, entry: CatalogEntry): boolean {
+  const meta = entry.meta;
+  if (meta?.substitutions !== undefined || meta?.raw !== undefined) return false;
+  if (catalog.sourceLanguage === null) return true;
+  if (meta || !entry.source) return false;
+  const icu = icuText(entry.source);
+  if (printfSpecifiers(icu).some((s) => s.spec !== '%%')) return false;
+  const flat = flatten(icu);
+  return !!flat && leaves(flat).some((parts) => parts.some((p) => p.type !== 'text'));
+}
+
+const pluralVariation = (forms: Record<string, string>, state: string): JsonObject => {
+  const plural: JsonObject = new Map();
+  for (const [cat, v] of Object.entries(forms)) plural.set(cat, unitNode(v, state));
+  return new Map([['plural', plural]]);
+};
+
+const substitutionNode = (argNum: number, forms: Record<string, string>, state: string): JsonObject =>
+  new Map<string, JsonValue>([
+    ['argNum', argNum],
+    ['formatSpecifier', 'lld'],
+    ['variations', pluralVariation(forms, state)],
+  ]);
+
+/**
+ * A message whose top level is text and arguments around cardinal plurals without offset: the text with one
+ * `%#@name@` token per plural, and their substitutions. Null for any other shape (hoisted by convertValue).
+ */
+function sentenceSubstitutions(icu: string, base: AppleOptions, state: string): JsonObject | null {
+  let ast: MessageFormatElement[];
+  try {
+    ast = parseIcu(icu, 'text');
+  } catch {
+    return null;
+  }
+  const plurals = ast.filter((el) => el.type === TYPE.plural);
+  if (!plurals.length || ast.length === 1) return null;
+  if (
+    ast.some(
+      (el) => el.type === TYPE.select || (el.type === TYPE.plural && (el.pluralType !== 'cardinal' || el.offset)),
+    )
+  )
+    return null;
+  if (plurals.some((el) => !el.location)) return null;
+  const subs: JsonObject = new Map();
+  const tokens = dict<string>();
+  const order = [...base.order];
+  let main = '';
+  let from = 0;
+  plurals.forEach((el, i) => {
+    if (el.type !== TYPE.plural) return;
+    const loc = el.location!;
+    const source = icu.slice(loc.start.offset, loc.end.offset);
+    const msg = appleMessage(source, { ...base, order: [...base.order], countAs: { name: el.value, text: '%arg' } });
+    if (msg?.kind !== 'plural') return;
+    let name = el.value;
+    for (let n = 2; subs.has(name); n++) name = `${el.value}_${n}`;
+    // A placeholder argument stands for the token while the text around it is written as printf.
+    const placeholder = `__xcstrings_substitution_${i}`;
+    main += `${icu.slice(from, loc.start.offset)}{${placeholder}}`;
+    from = loc.end.offset;
+    tokens[placeholder] = `%#@${name}@`;
+    subs.set(name, substitutionNode(msg.argNum, msg.forms, state));
+  });
+  if (subs.size !== plurals.length) return null;
+  main += icu.slice(from);
+  const text = appleMessage(main, { ...base, order });
+  if (text?.kind !== 'text') return null;
+  // The placeholders came after every real argument, so their numbers are theirs alone.
+  const value = text.text.replace(/%%|%(\d+)\$@/g, (m, pos?: string) => {
+    const name = pos ? order[Number(pos) - 1] : undefined;
+    return name !== undefined && Object.hasOwn(tokens, name) ? tokens[name] : m;
+  });
+  const node = unitNode(value, state);
+  node.set('substitutions', subs);
+  return node;
+}
+
+function convertValue(entry: CatalogEntry, lang: string, v: CatalogValue, warn: (reason: string) => void): JsonObject {
+  const state = v.state ?? DEFAULT_STATE;
+  const icu = icuText(v);
+  const order = [...orderOf(entry.source ?? v)];
+  const base: AppleOptions = { order, lang, positional: order.length > 1, warn };
+  const sentence = sentenceSubstitutions(icu, base, state);
+  if (sentence) return sentence;
+  const msg = appleMessage(icu, base) ?? { kind: 'text', text: icu };
+  if (msg.kind === 'text') return unitNode(msg.text, state);
+  // Xcode varies a whole string by plural only when the count is its one argument; else it substitutes.
+  if (order.length === 1) return new Map([['variations', pluralVariation(msg.forms, state)]]);
+  const node = unitNode(`%#@${msg.arg}@`, state);
+  const forms = appleMessage(icu, {
+    ...base,
+    order: [...orderOf(entry.source ?? v)],
+    countAs: { name: msg.arg, text: '%arg' },
+    warn: () => {},
+  });
+  node.set(
+    'substitutions',
+    new Map([[msg.arg, substitutionNode(msg.argNum, forms?.kind === 'plural' ? forms.forms : msg.forms, state)]]),
+  );
+  return node;
+}
+
+function renderLocalization(
+  entry: CatalogEntry,
+  lang: string,
+  convert: ((v: CatalogValue) => JsonObject) | null,
+): JsonValue | undefined {
   const v = byLang(entry.values, lang);
+  if (convert) return v && convert(v);
   const raw = byLang(entry.meta?.raw as Record<string, unknown> | undefined, lang);
   if (raw === undefined) return v && renderValue(v, substitutionsFor(entry, lang));
   const node = fromPlain(raw);
@@ -438,7 +564,7 @@ function appleSpelling(lang: string): string {
   }
 }
 
-function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLanguage: string }): string {
+function renderCatalog(catalog: Catalog, opts: RenderOptions): string {
   const wanted = new Set(opts.languages.map(languageKey));
   const strings: JsonObject = new Map();
   for (const entry of catalog.entries) {
@@ -456,7 +582,11 @@ function renderCatalog(catalog: Catalog, opts: { languages: string[]; baseLangua
     const locs: JsonObject = new Map();
     for (const [n, lang] of spelled) {
       if (!wanted.has(n)) continue;
-      const loc = renderLocalization(entry, lang);
+      const convert = icuAuthored(catalog, entry)
+        ? (v: CatalogValue) =>
+            convertValue(entry, lang, v, (reason) => opts.warn?.({ key: entry.fileKey, lang, reason }))
+        : null;
+      const loc = renderLocalization(entry, lang, convert);
       if (loc !== undefined) locs.set(appleSpelling(lang), loc);
     }
     if (locs.size || meta.emptyLocalizations === true) e.set('localizations', locs);

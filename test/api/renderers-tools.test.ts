@@ -17,6 +17,7 @@ import { FORMATS } from '../../publisher/formats/index.js';
 import { resourceName } from '../../publisher/formats/android_xml.js';
 import { icuText } from '../../publisher/formats/json.js';
 import { arbName } from '../../publisher/formats/arb.js';
+import { renderStringsdict } from '../../publisher/formats/ios_strings.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 const INSTALL = 'apt-get update && apt-get install -y gettext libxml2-utils gnustep-base-runtime';
@@ -446,8 +447,26 @@ test('ios_strings: plparse reads every language as a dictionary and plget gives 
       if (!v) continue;
       const r = run('plget', [e.fileKey], { input: strings });
       t.is(r.status, 0, r.stderr);
-      t.is(r.stdout, icuText(v), `${lang}: plget ${e.fileKey}`);
+      // A plural is its `other` form in .strings (the .stringsdict below has every form), its count `%1$lld`.
+      const expected = v.kind === 'plural' ? v.forms.other.replace('#', '%1$lld') : v.text;
+      t.is(r.stdout, expected, `${lang}: plget ${e.fileKey}`);
     }
+
+    // The companion .stringsdict: an XML property list plparse reads, whose plural entry plget finds.
+    const dict = renderStringsdict(catalogAs('ios_strings'), { languages: [lang], baseLanguage: BASE });
+    write(`strings/${lang}.lproj/Localizable.stringsdict`, dict);
+    // plparse reads the file in the locale's C-string encoding whatever the XML declaration says (see above).
+    const parsedDict = run('plparse', [write(`strings-bom/${lang}.stringsdict`, `\ufeff${dict}`)]);
+    t.is(parsedDict.status, 0, parsedDict.stderr);
+    t.regex(parsedDict.stderr, /- a dictionary$/m, `plparse on ${lang}.stringsdict: ${parsedDict.stderr}`);
+    const files = run('plget', ['files'], { input: dict });
+    t.is(files.status, 0, files.stderr);
+    t.regex(files.stdout, /NSStringLocalizedFormatKey = "%#@count@";/, `${lang}: stringsdict files`);
+    const filesValue = CATALOG.entries.find((e) => e.fileKey === 'files')!.values[lang];
+    const other = filesValue.kind === 'plural' ? filesValue.forms.other : '';
+    // plget prints what it read as an old-style plist, non-ASCII characters as `\U0661` escapes.
+    const shown = files.stdout.replace(/\\U([0-9A-Fa-f]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    t.true(shown.includes(`other = "${other.replace('#', '%1$lld')}"`), `${lang}: stringsdict files other form`);
   }
 });
 
@@ -563,10 +582,9 @@ test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals
       if (v.kind === 'plural') {
         const forms = locs[lang].variations!.plural;
         t.deepEqual(Object.keys(forms).sort(), Object.keys(v.forms).sort(), `${where}: categories`);
-        for (const [cat, f] of Object.entries(v.forms)) {
-          icuParses(t, `${where} ${cat}`, forms[cat].stringUnit.value);
-          t.is(forms[cat].stringUnit.value, f, `${where} ${cat}`);
-        }
+        // Values from a project are ICU: Xcode's `%lld` stands for `#` (publisher/formats/apple.ts).
+        for (const [cat, f] of Object.entries(v.forms))
+          t.is(forms[cat].stringUnit.value, f.replace('#', '%lld'), `${where} ${cat}`);
       } else {
         icuParses(t, where, locs[lang].stringUnit!.value);
         t.is(locs[lang].stringUnit!.value, v.text, where);
