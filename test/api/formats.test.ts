@@ -711,3 +711,27 @@ test("angular_json: what Angular's ICU cannot read (#, offset, selectordinal, nu
     gap('offset', 'offset in plural {n}'),
   ]);
 });
+
+test('xcstrings: in a synced catalog, a key pushed beside the file is converted and the file’s own keys are not', (t) => {
+  const text = (s: string) => ({ kind: 'text' as const, text: s });
+  const c: Catalog = {
+    format: 'xcstrings',
+    sourceLanguage: 'en',
+    entries: [
+      // From the file: printf already, and literal braces in plain text, both written as they are.
+      { fileKey: '%@ found', source: text('%@ found'), values: { en: text('%@ found'), de: text('%@ gefunden') } },
+      {
+        fileKey: 'braces',
+        source: text('Tap {here}'),
+        values: { en: text('Tap {here}') },
+        meta: { extractionState: 'manual' },
+      },
+      // Pushed with POST /translate: ICU arguments, no meta.
+      { fileKey: 'welcome', source: text('Hi {name}'), values: { en: text('Hi {name}'), de: text('Hallo {name}') } },
+    ],
+  };
+  const out = JSON.parse(FORMATS.xcstrings.render(c, { languages: ['en', 'de'], baseLanguage: 'en' })) as XcStrings;
+  t.is(out.strings['%@ found'].localizations.de.stringUnit!.value, '%@ gefunden');
+  t.is(out.strings.braces.localizations.en.stringUnit!.value, 'Tap {here}');
+  t.is(out.strings.welcome.localizations.de.stringUnit!.value, 'Hallo %@');
+});
