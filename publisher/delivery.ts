@@ -15,13 +15,17 @@ export interface RenderedFile {
   warnings: FormatWarning[];
 }
 
-/** Renders one file of a version: every language for catalog formats, else `lang` alone. */
-export function renderFile(s: Snapshot, format: FormatId, lang: string): RenderedFile {
-  const { module, multiLanguage } = REGISTRY[format];
+/**
+ * Renders one file of a version: every language for catalog formats, else `lang` alone; `companion`: the format's
+ * companion file instead (REGISTRY `companion`, Apple's `.stringsdict`), from the same catalog.
+ */
+export function renderFile(s: Snapshot, format: FormatId, lang: string, companion = false): RenderedFile {
+  const info = REGISTRY[format];
+  const render = companion && info.companion ? info.companion.render : info.module.render;
   const warnings: FormatWarning[] = [];
   const warn = (w: FormatWarning) => warnings.push(w);
-  if (multiLanguage) {
-    const body = module.render(snapshotCatalog(s, format), {
+  if (info.multiLanguage) {
+    const body = render(snapshotCatalog(s, format), {
       languages: [s.baseLang, ...s.languages],
       baseLanguage: s.baseLang,
       warn,
@@ -31,7 +35,7 @@ export function renderFile(s: Snapshot, format: FormatId, lang: string): Rendere
   const isBase = lang === s.baseLang;
   const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
   catalog.language = lang;
-  return { body: module.render(catalog, { languages: [lang], baseLanguage: s.baseLang, warn }), warnings };
+  return { body: render(catalog, { languages: [lang], baseLanguage: s.baseLang, warn }), warnings };
 }
 
 /** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
@@ -45,6 +49,8 @@ export interface ManifestObject {
   size: number;
   /** Where the platform keeps the file (REGISTRY path), for files; bundles have none. */
   path?: string;
+  /** The file's companion (REGISTRY `companion`: Apple's `.stringsdict`). */
+  stringsdict?: ManifestObject;
 }
 
 /** How many warnings a delivery keeps by name; `formatWarningsTotal` counts them all. */
@@ -108,7 +114,7 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
     out.bundles[lang] = stage((h) => `${bcp47(lang)}.${h}.json`, bundle, 'application/json; charset=utf-8');
   }
   for (const format of formats) {
-    const { extension, contentType, multiLanguage, path } = REGISTRY[format];
+    const { extension, contentType, multiLanguage, path, companion } = REGISTRY[format];
     out.files[format] = {};
     for (const lang of multiLanguage ? [s.baseLang] : langs) {
       await yieldTurn();
@@ -117,6 +123,15 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
       const obj = stage((h) => `${format}.${bcp47(lang)}.${h}.${extension}`, file.body, contentType);
       if (multiLanguage) for (const l of langs) out.files[format][l] = { ...obj, path: path(l, l === s.baseLang) };
       else out.files[format][lang] = { ...obj, path: path(lang, lang === s.baseLang) };
+      if (companion) {
+        // Its fallbacks are the file's own (the same messages), already noted.
+        const part = stage(
+          (h) => `${format}.${bcp47(lang)}.${h}.${companion.extension}`,
+          renderFile(s, format, lang, true).body,
+          companion.contentType,
+        );
+        out.files[format][lang][companion.name] = { ...part, path: companion.path(lang) };
+      }
     }
   }
   return out;
@@ -127,7 +142,11 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
  * layout, handlers/platform/objects.ts `objectKeys`).
  */
 export function manifestFor(projectId: string, versionId: string, snapshotAt: number, r: DeliveryIndex): string {
-  const url = (o: ManifestObject): ManifestObject => ({ ...o, url: `bundles/${versionId}/${o.url}` });
+  const url = (o: ManifestObject): ManifestObject => ({
+    ...o,
+    url: `bundles/${versionId}/${o.url}`,
+    ...(o.stringsdict ? { stringsdict: url(o.stringsdict) } : {}),
+  });
   const byLanguage = (objs: Record<string, ManifestObject>) =>
     Object.fromEntries(Object.entries(objs).map(([l, o]) => [bcp47(l), url(o)]));
   return JSON.stringify({

@@ -42,13 +42,15 @@ export async function pullVersionFile(
   if (lang !== snapshot.baseLang && !snapshot.languages.includes(lang))
     throw notFound(`Version ${v.id} has no ${lang}.`);
   collisionCheck(snapshot, [format]);
-  const file = renderFile(snapshot, format, lang);
+  const info = REGISTRY[format];
+  const companion = query.part !== undefined && query.part !== 'strings' ? info.companion : undefined;
+  const file = renderFile(snapshot, format, lang, companion !== undefined);
   return {
     body: file.body,
-    type: REGISTRY[format].contentType,
+    type: companion?.contentType ?? info.contentType,
     headers: {
       'Cache-Control': 'private, max-age=60',
-      'Content-Disposition': disposition(REGISTRY[format].path(lang, lang === snapshot.baseLang)),
+      'Content-Disposition': disposition(companion?.path(lang) ?? info.path(lang, lang === snapshot.baseLang)),
       'Glossa-Format-Warnings': String(file.warnings.length),
     },
   };

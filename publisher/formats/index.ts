@@ -9,7 +9,7 @@ import { format as xcstrings } from './xcstrings.js';
 import { format as androidXml } from './android_xml.js';
 import { format as po } from './po.js';
 import { format as arb } from './arb.js';
-import { format as iosStrings } from './ios_strings.js';
+import { format as iosStrings, renderStringsdict } from './ios_strings.js';
 import { bcp47, platformLocale } from '../languages.js';
 
 interface FormatInfo {
@@ -29,6 +29,17 @@ interface FormatInfo {
    * the file name a pull announces and the path in an export. `isBase`: Android's base file has no qualifier.
    */
   path: (lang: string, isBase: boolean) => string;
+  /**
+   * A second file the platform reads beside each language's file, rendered from the same catalog: Apple's
+   * `.stringsdict`, which holds the plurals `.strings` cannot. Pulled with `part=<name>`, delivered beside the file.
+   */
+  companion?: {
+    name: 'stringsdict';
+    extension: string;
+    contentType: string;
+    path: (lang: string) => string;
+    render: FormatModule['render'];
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -69,6 +80,13 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     lossy: false,
     multiLanguage: false,
     path: (lang) => `${platformLocale(lang, 'apple')}.lproj/Localizable.strings`,
+    companion: {
+      name: 'stringsdict',
+      extension: 'stringsdict',
+      contentType: 'application/x-plist; charset=utf-8',
+      path: (lang) => `${platformLocale(lang, 'apple')}.lproj/Localizable.stringsdict`,
+      render: renderStringsdict,
+    },
   },
   xcstrings: {
     module: xcstrings,

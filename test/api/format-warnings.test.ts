@@ -77,3 +77,29 @@ test('the manifest names languages in canonical BCP 47 and files with their plat
   t.is(m.files.android_xml['pt-BR'].path, 'values-pt-rBR/strings.xml');
   t.is(m.files.json['zh-Hans'].path, 'locales/zh-Hans.json');
 });
+
+test('ios_strings comes with its .stringsdict: pulled with part=stringsdict and delivered beside the .strings', async (t) => {
+  const apple = await icuProject(svc, ['ios_strings']);
+  const r = await fetch(
+    `${svc.baseUrl}/projects/${apple.projectId}/translations?version=${apple.versionId}&format=ios_strings&lang=pt-br&part=stringsdict`,
+    { headers: { authorization: `Bearer ${apple.apiKey}` } },
+  );
+  t.is(r.status, 200);
+  t.regex(r.headers.get('content-type') ?? '', /^application\/x-plist/);
+  t.regex(r.headers.get('content-disposition') ?? '', /filename="pt-BR\.lproj\/Localizable\.stringsdict"/);
+  const plist = await r.text();
+  t.regex(plist, /<key>cart\.items<\/key>[\s\S]*?<key>NSStringLocalizedFormatKey<\/key>/);
+  const strings = await apple.pull('ios_strings', 'pt-br');
+  // Both describe the same messages: the same fallbacks, counted once in the publish result.
+  t.is(r.headers.get('glossa-format-warnings'), strings.headers.get('glossa-format-warnings'));
+  const m = (await (await fetch(`${svc.deliveryUrl}/projects/${apple.projectId}/manifest`)).json()) as {
+    files: Record<string, Record<string, { path: string; url: string; stringsdict?: { url: string; path: string } }>>;
+  };
+  const pt = m.files.ios_strings['pt-BR'];
+  t.is(pt.path, 'pt-BR.lproj/Localizable.strings');
+  t.is(pt.stringsdict?.path, 'pt-BR.lproj/Localizable.stringsdict');
+  const delivered = await fetch(
+    new URL(pt.stringsdict!.url, `${svc.deliveryUrl}/projects/${apple.projectId}/manifest`),
+  );
+  t.is(await delivered.text(), plist);
+});
