@@ -3,7 +3,7 @@
 // Manifests and bundles name languages in canonical BCP 47 (`pt-BR`), as i18next and the browser ask for them; the
 // API's own codes stay lowercase (spec: addLanguage).
 import { createHash } from 'node:crypto';
-import type { FormatId, FormatWarning } from './catalog.js';
+import type { FormatId, FormatModule, FormatWarning } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import { bundleFor } from './bundle.js';
 import { bcp47 } from './languages.js';
@@ -21,7 +21,9 @@ export interface RenderedFile {
  */
 export function renderFile(s: Snapshot, format: FormatId, lang: string, companion = false): RenderedFile {
   const info = REGISTRY[format];
-  const render = companion && info.companion ? info.companion.render : info.module.render;
+  const part = companion ? info.companion : undefined;
+  const render: FormatModule['render'] = (catalog, opts) =>
+    part ? part.render(catalog, opts) : info.module.render(catalog, opts);
   const warnings: FormatWarning[] = [];
   const warn = (w: FormatWarning) => warnings.push(w);
   if (info.multiLanguage) {
