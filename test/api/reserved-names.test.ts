@@ -106,6 +106,16 @@ interface Expect {
   en?: string;
 }
 
+/** A simple ICU message as the xcstrings renderer writes a pushed key: `%@`, or `%1$@`… with several arguments. */
+function xcstringsPrintf(icu: string | undefined): string | undefined {
+  if (icu === undefined) return undefined;
+  // A select has no Apple form: its `other` branch, reported (README "What each file can express").
+  const select = /^\{\w+, select, .* other \{([^{}]*)\}\}$/.exec(icu);
+  if (select) return select[1];
+  const names = [...new Set([...icu.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
+  return icu.replace(/\{(\w+)\}/g, (_, n: string) => (names.length === 1 ? '%@' : `%${names.indexOf(n) + 1}$@`));
+}
+
 /** Checks that a rendered file of `format` holds every expected key as data (and its base value where given). */
 function checkFile(t: ExecutionContext, format: Format, lang: string, text: string, expect: Expect[], label: string) {
   const where = (e: Expect) => `${label} ${format} ${lang}: ${e.name}`;
@@ -136,8 +146,14 @@ function checkFile(t: ExecutionContext, format: Format, lang: string, text: stri
       continue;
     }
     t.truthy(value, where(e));
-    // ARB's placeholders are Dart parameter names too (`{__proto__}` is `{proto}`).
-    const en = format === 'arb' ? e.en?.replace(/\{(\w+)\}/g, (_, n: string) => `{${arbName(n)}}`) : e.en;
+    // ARB's placeholders are Dart parameter names too (`{__proto__}` is `{proto}`); a pushed key's xcstrings value
+    // is printf, as Xcode writes it (`%@` for a lone argument, else positional).
+    const en =
+      format === 'arb'
+        ? e.en?.replace(/\{(\w+)\}/g, (_, n: string) => `{${arbName(n)}}`)
+        : format === 'xcstrings'
+          ? xcstringsPrintf(e.en)
+          : e.en;
     if (lang === 'en' && en !== undefined && typeof value === 'string') t.is(value, en, where(e));
   }
 }
