@@ -12,7 +12,7 @@ import {
 } from '@formatjs/icu-messageformat-parser';
 import { hoistSelectors } from '@formatjs/icu-messageformat-parser/manipulator.js';
 import { dict } from './catalog.js';
-import { isExactKey, parseIcu, simpleArguments } from './icu.js';
+import { isExactKey, parseIcu, SIMPLE_ARGUMENT, simpleArguments } from './icu.js';
 
 /** One piece of a sentence between selectors. Literal text has its ICU quoting resolved (`'{'` is `{`). */
 export type Part =
@@ -58,7 +58,7 @@ const plainText = (text: string): Flat => ({ kind: 'leaf', parts: text ? [{ type
 export function flatten(icu: string): Flat | null {
   // Text with simple arguments only (most messages): no selector to hoist, no quoting to resolve.
   const simple = simpleArguments(icu);
-  if (simple && !simple.length) return plainText(icu);
+  if (simple) return simple.length ? simpleLeaf(icu) : plainText(icu);
   try {
     const ast = parseIcu(icu, 'text');
     return toFlat(needsHoisting(ast) ? hoistSelectors(ast) : ast, null);
@@ -66,6 +66,20 @@ export function flatten(icu: string): Flat | null {
     // Not ICU, or a plural with an offset whose `#` sits outside it, which hoisting leaves beside other text.
     return null;
   }
+}
+
+/** A message of text and `{name}` arguments only (simpleArguments), split without a parse: most cells of a publish. */
+function simpleLeaf(icu: string): Flat {
+  const parts: Part[] = [];
+  let from = 0;
+  SIMPLE_ARGUMENT.lastIndex = 0;
+  for (let m = SIMPLE_ARGUMENT.exec(icu); m; m = SIMPLE_ARGUMENT.exec(icu)) {
+    if (m.index > from) parts.push({ type: 'text', text: icu.slice(from, m.index) });
+    parts.push({ type: 'arg', name: m[1] });
+    from = m.index + m[0].length;
+  }
+  if (from < icu.length) parts.push({ type: 'text', text: icu.slice(from) });
+  return { kind: 'leaf', parts };
 }
 
 // hoistSelectors deep-copies the whole message, ten times the parse's cost: most plurals and selects are whole

@@ -10,7 +10,7 @@ import { bcp47 } from './languages.js';
 import { snapshotCatalog, type Snapshot } from './snapshot.js';
 
 /** A rendered file and the cells it wrote in a documented fallback (publisher/convert.ts). */
-export interface RenderedFile {
+interface RenderedFile {
   body: string;
   warnings: FormatWarning[];
 }
@@ -41,7 +41,7 @@ export function renderFile(s: Snapshot, format: FormatId, lang: string, companio
 }
 
 /** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
-export const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
+const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 

@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { Logger } from './log.js';
 import { dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
+import type { JobRow } from './tables.js';
 
 export interface JobContext<P = unknown> {
   db: Db;
@@ -208,15 +209,17 @@ export class JobQueue {
   /** Done, requeued with backoff, or failed; nothing when the claim was lost (the job belongs to another claim). */
   private async finish(job: ClaimedJob, now: number, error?: unknown): Promise<boolean> {
     const reg = this.kinds.get(job.kind);
-    const mine = this.db('jobs').where(this.claimOf(job));
+    // Each write is one autocommit statement fenced by the claim, so one that lost a MySQL deadlock to a claim or
+    // a publish (which rolls back only that statement) is simply tried again.
+    const mine = (row: Partial<JobRow>) => retryContended(() => this.db('jobs').where(this.claimOf(job)).update(row));
     const lastError = () => String((error as Error)?.stack ?? error).slice(0, 4000);
     let n: number;
     if (!error) {
-      n = await mine.update({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
+      n = await mine({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
     } else if (job.attempts < job.max_attempts) {
       const { backoffMs } = this.retryOf(job.kind);
       const delay = backoffMs[Math.min(job.attempts - 1, backoffMs.length - 1)];
-      n = await mine.update({
+      n = await mine({
         state: 'queued',
         run_at: now + delay,
         locked_until: null,
@@ -224,7 +227,7 @@ export class JobQueue {
         updated_at: now,
       });
     } else {
-      n = await mine.update({
+      n = await mine({
         state: 'failed',
         unique_key: null,
         locked_until: null,
@@ -235,7 +238,7 @@ export class JobQueue {
     }
     if (n === 0) return false;
     if (reg?.sweepEveryMs && (!error || job.attempts >= job.max_attempts)) {
-      await this.enqueueSweep(job.kind, reg.sweepEveryMs, now);
+      await retryContended(() => this.enqueueSweep(job.kind, reg.sweepEveryMs!, now));
     }
     return !error;
   }

@@ -93,7 +93,7 @@ interface RateWindowRow {
   count: number;
 }
 
-interface JobRow {
+export interface JobRow {
   id: Int64;
   kind: string;
   payload: JsonText;
