@@ -58,7 +58,7 @@ const plainText = (text: string): Flat => ({ kind: 'leaf', parts: text ? [{ type
 export function flatten(icu: string): Flat | null {
   // Text with simple arguments only (most messages): no selector to hoist, no quoting to resolve.
   const simple = simpleArguments(icu);
-  if (simple) return simple.length ? simpleLeaf(icu) : plainText(icu);
+  if (simple) return simple.length ? { kind: 'leaf', parts: simpleParts(icu) } : plainText(icu);
   try {
     const ast = parseIcu(icu, 'text');
     return toFlat(needsHoisting(ast) ? hoistSelectors(ast) : ast, null);
@@ -69,7 +69,7 @@ export function flatten(icu: string): Flat | null {
 }
 
 /** A message of text and `{name}` arguments only (simpleArguments), split without a parse: most cells of a publish. */
-function simpleLeaf(icu: string): Flat {
+export function simpleParts(icu: string): Part[] {
   const parts: Part[] = [];
   let from = 0;
   SIMPLE_ARGUMENT.lastIndex = 0;
@@ -79,7 +79,7 @@ function simpleLeaf(icu: string): Flat {
     from = m.index + m[0].length;
   }
   if (from < icu.length) parts.push({ type: 'text', text: icu.slice(from) });
-  return { kind: 'leaf', parts };
+  return parts;
 }
 
 // hoistSelectors deep-copies the whole message, ten times the parse's cost: most plurals and selects are whole

@@ -26,13 +26,14 @@ import {
   describe,
   exactValue,
   flatten,
+  simpleParts,
   leaves,
   splitOptions,
   type Flat,
   type Part,
   type Warn,
 } from '../convert.js';
-import { isExactKey } from '../icu.js';
+import { isExactKey, simpleArguments } from '../icu.js';
 import { bcp47 } from '../languages.js';
 import { ANDROID, argOrder, leafToPrintf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
@@ -402,9 +403,6 @@ function renderAndroid(catalog: Catalog, opts: RenderOptions): string {
     const v: CatalogValue | undefined = valueFor(entry, lang);
     const stringArray = Array.isArray(m.stringArray) ? (m.stringArray as string[]) : null;
     if (!v && !stringArray) continue;
-    // One report per reason and cell, however many branches carried it.
-    const reasons = new Set<string>();
-    const warn: Warn = (reason) => reasons.add(reason);
     const attrs = [`name="${escapeAttr(resourceName(entry.fileKey))}"`];
     if (m.translatable === false) attrs.push('translatable="false"');
     for (const [k, a] of Object.entries((m.attributes as Record<string, string> | undefined) ?? {}))
@@ -412,13 +410,18 @@ function renderAndroid(catalog: Catalog, opts: RenderOptions): string {
     if (entry.comment) lines.push(`    ${commentXml(entry.comment)}`);
     const cdata = m.cdata === true;
     const quoted = m.quoted === true;
-    if (v) lines.push(...renderValue(entry, v, lang, attrs.join(' '), { cdata, quoted }, warn));
+    // One report per reason and cell, however many branches carried it; the set only when there is one.
+    let reasons: Set<string> | undefined;
+    if (v)
+      lines.push(
+        ...renderValue(entry, v, lang, attrs.join(' '), { cdata, quoted }, (r) => (reasons ??= new Set()).add(r)),
+      );
     else if (stringArray) {
       lines.push(`    <string-array ${attrs.join(' ')}>`);
       for (const item of stringArray) lines.push(`        <item>${textToContent(item, false)}</item>`);
       lines.push('    </string-array>');
     }
-    for (const reason of reasons) opts.warn?.({ key: entry.fileKey, lang, reason });
+    if (reasons) for (const reason of reasons) opts.warn?.({ key: entry.fileKey, lang, reason });
   }
   const rootAttrs: Record<string, string> = {
     ...((catalog.meta?.rootAttributes as Record<string, string> | undefined) ?? {}),
@@ -440,10 +443,18 @@ function renderValue(
   style: { cdata: boolean; quoted: boolean },
   warn: Warn,
 ): string[] {
-  const content = (text: string) => textToContent(text, style.cdata, style.quoted);
   const icu = icuText(v);
-  const flat = flatten(icu);
   const sourceIcu = entry.source ? icuText(entry.source) : icu;
+  // Text and simple `{name}` arguments in both (most cells of a publish): no tree to build, nothing to report.
+  const sourceArgs = v.kind === 'text' && entry.source?.kind !== 'plural' ? simpleArguments(sourceIcu) : null;
+  const valueArgs = sourceArgs && simpleArguments(icu);
+  if (sourceArgs && valueArgs) {
+    const formatted = sourceArgs.length > 0 || valueArgs.length > 0;
+    const text = formatted ? leafToPrintf(simpleParts(icu), sourceArgs, ANDROID, warn) : icu;
+    return [`    <string ${attrs}>${textToContent(text, style.cdata, style.quoted)}</string>`];
+  }
+  const content = (text: string) => textToContent(text, style.cdata, style.quoted);
+  const flat = flatten(icu);
   const sourceFlat = sourceIcu === icu ? flat : flatten(sourceIcu);
   const asPlurals = sourceFlat ? androidTree(sourceFlat, () => undefined).kind === 'plural' : v.kind === 'plural';
   if (!flat) {

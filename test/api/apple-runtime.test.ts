@@ -19,9 +19,10 @@ import { dict, type Catalog, type FormatWarning } from '../../publisher/catalog.
 import { FORMATS } from '../../publisher/formats/index.js';
 import { renderStringsdict } from '../../publisher/formats/ios_strings.js';
 import { argOrder } from '../../publisher/printf.js';
-import { snapshotCatalog, type Snapshot } from '../../publisher/snapshot.js';
+import { snapshotCatalog } from '../../publisher/snapshot.js';
 import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { icuSnapshot } from '../helpers/snapshots.js';
 import type { XcLocalization, XcStrings } from '../helpers/xcstrings.js';
 
 const LANGS = ['de', 'pl', 'ar', 'ja', 'ru', 'zh-hans', 'pt-br'] as const;
@@ -60,21 +61,7 @@ function plparse(name: string, body: string): string {
 const valueIn = (k: (typeof ICU_KEYS)[number], lang: string): string =>
   lang === 'en' ? k.source : ((k.values as Record<string, string | undefined>)[lang] ?? k.source);
 
-const SNAPSHOT: Snapshot = {
-  baseLang: 'en',
-  languages: [...ICU_LANGS],
-  keys: ICU_KEYS.map((k) => ({
-    name: k.key,
-    fileKey: null,
-    comment: null,
-    meta: null,
-    ctx: k.ctx ?? null,
-    source: k.source,
-    forms: null,
-    cells: dict(ICU_LANGS.map((l) => [l, { value: valueIn(k, l), status: 'approved' }] as const)),
-  })),
-  catalogs: {},
-};
+const SNAPSHOT = icuSnapshot();
 
 function catalogOf(lang: string): Catalog {
   const c = snapshotCatalog(SNAPSHOT, 'ios_strings', [lang], false);

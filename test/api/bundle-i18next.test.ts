@@ -10,20 +10,18 @@ import { bundleFor } from '../../publisher/bundle.js';
 import type { FormatWarning } from '../../publisher/catalog.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import type { components } from '../../generated/openapi.js';
-import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
+import { deliveredIcuProject, ICU_KEYS, ICU_LANGS } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { snapshotOf } from '../helpers/snapshots.js';
 
 type Manifest = components['schemas']['Manifest'];
 
 let svc: TestService;
-let p: IcuProject;
 let manifestUrl: string;
 let manifest: Manifest;
 test.before(async () => {
   svc = await startTestService();
-  p = await icuProject(svc);
-  manifestUrl = `${svc.deliveryUrl}/projects/${p.projectId}/manifest`;
-  manifest = (await (await fetch(manifestUrl)).json()) as Manifest;
+  ({ manifestUrl, manifest } = await deliveredIcuProject(svc));
 });
 test.after.always(() => svc?.stop());
 
@@ -136,26 +134,8 @@ test('what a Polish, Arabic, German and English user sees, spelled out', async (
 
 // --- bundleFor on its own: the fixture's warnings, and every fallback ---
 
-function snapshot(
-  keys: Array<{ name: string; source: string; values?: Record<string, string> }>,
-  baseLang = 'en',
-): Snapshot {
-  return {
-    baseLang,
-    languages: [...new Set(keys.flatMap((k) => Object.keys(k.values ?? {})))],
-    catalogs: {},
-    keys: keys.map((k) => ({
-      name: k.name,
-      fileKey: null,
-      comment: null,
-      meta: null,
-      ctx: null,
-      source: k.source,
-      forms: null,
-      cells: Object.fromEntries(Object.entries(k.values ?? {}).map(([l, value]) => [l, { value, status: 'approved' }])),
-    })),
-  };
-}
+const snapshot = (keys: Array<{ name: string; source: string; values?: Record<string, string> }>, baseLang = 'en') =>
+  snapshotOf(keys, { baseLang });
 
 function render(s: Snapshot, lang: string) {
   const warnings: FormatWarning[] = [];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { chromium } from 'playwright-core';
 import type { components } from '../../generated/openapi.js';
-import { icuProject, type IcuProject } from '../helpers/icu-project.js';
+import { deliveredIcuProject, type IcuProject } from '../helpers/icu-project.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
 type Manifest = components['schemas']['Manifest'];
@@ -21,9 +21,7 @@ let manifestUrl: string;
 let manifest: Manifest;
 test.before(async () => {
   svc = await startTestService();
-  p = await icuProject(svc);
-  manifestUrl = `${svc.deliveryUrl}/projects/${p.projectId}/manifest`;
-  manifest = (await (await fetch(manifestUrl)).json()) as Manifest;
+  ({ p, manifestUrl, manifest } = await deliveredIcuProject(svc));
 });
 test.after.always(() => svc?.stop());
 

@@ -9,13 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { dict, type Catalog, type CatalogValue, type FormatWarning } from '../../publisher/catalog.js';
+import { type Catalog, type CatalogValue, type FormatWarning } from '../../publisher/catalog.js';
 import { sync } from '../../sdk/client.js';
 import { findCollisions } from '../../publisher/collisions.js';
 import { FORMATS } from '../../publisher/formats/index.js';
 import type { Snapshot } from '../../publisher/snapshot.js';
 import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { snapshotOf } from '../helpers/snapshots.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -374,21 +375,14 @@ test('the base language file holds msgstr = msgid, and the python-brace-format f
 // ---------------------------------------------------------------------------------------------------------------
 // Export collisions: the renderer's rule
 
-const snapshot = (keys: Array<{ name: string; ctx?: string; source: string; de?: string }>): Snapshot => ({
-  baseLang: 'en',
-  languages: ['de'],
-  catalogs: {},
-  keys: keys.map((k) => ({
-    name: k.name,
-    fileKey: null,
-    comment: null,
-    meta: null,
-    ctx: k.ctx ?? null,
-    source: k.source,
-    forms: null,
-    cells: dict(k.de === undefined ? [] : [['de', { value: k.de, status: 'approved' }]]),
-  })),
-});
+const snapshot = (keys: Array<{ name: string; ctx?: string; source: string; de?: string }>): Snapshot =>
+  snapshotOf(
+    keys.map(({ de, ...k }): Parameters<typeof snapshotOf>[0][number] => ({
+      ...k,
+      values: de === undefined ? {} : { de },
+    })),
+    { languages: ['de'] },
+  );
 
 test('findCollisions(po) refuses exactly what gettext cannot hold as one message', (t) => {
   const po = (s: Snapshot) => findCollisions(s, ['po']);

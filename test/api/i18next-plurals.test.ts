@@ -4,7 +4,14 @@
 import test from 'ava';
 import i18next from 'i18next';
 import { sync as syncCall } from '../../sdk/client.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestProject,
+  publishSkipping,
+  pullText,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { readKey } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -32,23 +39,8 @@ const keyNames = async (p: TestProject) =>
     .map((k) => k.key)
     .sort();
 
-async function publish(p: TestProject): Promise<string> {
-  const v = await p.client.POST('/projects/{projectId}/publish', {
-    params: { path: { projectId: p.projectId } },
-    body: { incompleteMode: 'skip' },
-  });
-  if (!v.data) throw new Error(JSON.stringify(v.error));
-  return v.data.versionId;
-}
-
-async function pull(p: TestProject, version: string, format: string, lang: string): Promise<string> {
-  const r = await fetch(
-    `${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ version, format, lang })}`,
-    { headers: { authorization: `Bearer ${p.apiKey}` } },
-  );
-  if (r.status !== 200) throw new Error(`pull ${format} ${lang}: ${r.status} ${await r.text()}`);
-  return r.text();
-}
+const publish = publishSkipping;
+const pull = (p: TestProject, version: string, format: string, lang: string) => pullText(svc, p, version, format, lang);
 
 /** A fresh i18next instance reading `resources` as the app would (no ICU plugin, default `_` plural separator). */
 async function i18n(lng: string, resources: unknown) {

@@ -5,7 +5,14 @@
 import test from 'ava';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { translate } from '../../sdk/client.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestProject,
+  publishSkipping,
+  pullText,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -21,23 +28,8 @@ const setCell = (p: TestProject, key: string, lang: string, value: string) =>
     body: { value, status: 'reviewed' },
   });
 
-async function publish(p: TestProject): Promise<string> {
-  const v = await p.client.POST('/projects/{projectId}/publish', {
-    params: { path: { projectId: p.projectId } },
-    body: { incompleteMode: 'skip' },
-  });
-  if (!v.data) throw new Error(JSON.stringify(v.error));
-  return v.data.versionId;
-}
-
-async function pull(p: TestProject, version: string, format: string, lang: string): Promise<string> {
-  const r = await fetch(
-    `${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ version, format, lang })}`,
-    { headers: { authorization: `Bearer ${p.apiKey}` } },
-  );
-  if (r.status !== 200) throw new Error(`pull ${format} ${lang}: ${r.status} ${await r.text()}`);
-  return r.text();
-}
+const publish = publishSkipping;
+const pull = (p: TestProject, version: string, format: string, lang: string) => pullText(svc, p, version, format, lang);
 
 type Tree = { [k: string]: string | Tree };
 

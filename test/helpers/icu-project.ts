@@ -254,3 +254,11 @@ export async function icuProject(svc: TestService, formats: string[] = []): Prom
     );
   return { ...p, versionId, published: published.data, pull };
 }
+
+/** icuProject with its delivery manifest, as a browser or i18next-http-backend reads it from the delivery origin. */
+export async function deliveredIcuProject(svc: TestService) {
+  const p = await icuProject(svc);
+  const manifestUrl = `${svc.deliveryUrl}/projects/${p.projectId}/manifest`;
+  const manifest = (await (await fetch(manifestUrl)).json()) as Schemas['Manifest'];
+  return { p, manifestUrl, manifest };
+}

@@ -180,3 +180,29 @@ export async function createTestKey(
   if (!k.data) throw new Error(`key: ${JSON.stringify(k.error)}`);
   return k.data.apiKey;
 }
+
+/** POST /publish with `incompleteMode: skip` (a key without a value is left out, not baked from the source). */
+export async function publishSkipping(p: TestProject): Promise<string> {
+  const v = await p.client.POST('/projects/{projectId}/publish', {
+    params: { path: { projectId: p.projectId } },
+    body: { incompleteMode: 'skip' },
+  });
+  if (!v.data) throw new Error(JSON.stringify(v.error));
+  return v.data.versionId;
+}
+
+/** A published version's file as text (GET /translations?version=…&format=…&lang=…); anything but 200 throws. */
+export async function pullText(
+  svc: TestService,
+  p: TestProject,
+  version: string,
+  format: string,
+  lang: string,
+): Promise<string> {
+  const r = await fetch(
+    `${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams({ version, format, lang })}`,
+    { headers: { authorization: `Bearer ${p.apiKey}` } },
+  );
+  if (r.status !== 200) throw new Error(`pull ${format} ${lang}: ${r.status} ${await r.text()}`);
+  return r.text();
+}
