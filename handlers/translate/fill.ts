@@ -110,7 +110,8 @@ async function finish(db: Db, ctx: JobContext, jobId: number, status: string, no
       const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
       if (reason)
         await trx('translations')
-          .where({ job_id: jobId, status: 'pending' })
+          // project_id first: translations_project_job_index (migration 008) finds the job's cells.
+          .where({ project_id: job.project_id, job_id: jobId, status: 'pending' })
           .whereIn(
             ['key_id', 'lang'],
             trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).select('key_id', 'lang'),

@@ -8,6 +8,7 @@ import * as m004 from './004_publish.js';
 import * as m005 from './005_prepared.js';
 import * as m006 from './006_integrity.js';
 import * as m007 from './007_fill_failures.js';
+import * as m008 from './008_translations_job_index.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -17,6 +18,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '005_prepared': m005,
   '006_integrity': m006,
   '007_fill_failures': m007,
+  '008_translations_job_index': m008,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
