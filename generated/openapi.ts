@@ -1542,6 +1542,8 @@ export interface components {
             size: number;
             /** @description Files only: where the platform keeps the file (`values-pt-rBR/strings.xml`). */
             path?: string;
+            /** @description Files only: how many messages the file writes in a documented fallback (its pull's `Glossa-Format-Warnings`). */
+            warnings?: number;
             /** @description `ios_strings` only: the language's `Localizable.stringsdict`, which holds its plurals. */
             stringsdict?: components["schemas"]["ManifestObject"];
         };

@@ -53,6 +53,8 @@ export interface ManifestObject {
   path?: string;
   /** The file's companion (REGISTRY `companion`: Apple's `.stringsdict`). */
   stringsdict?: ManifestObject;
+  /** Files only: how many messages the file writes in a documented fallback (what its pull's header counts). */
+  warnings?: number;
 }
 
 /** How many warnings a delivery keeps by name; `formatWarningsTotal` counts them all. */
@@ -123,8 +125,10 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
       const file = renderFile(s, format, lang);
       note(format, file.warnings);
       const obj = stage((h) => `${format}.${bcp47(lang)}.${h}.${extension}`, file.body, contentType);
-      if (multiLanguage) for (const l of langs) out.files[format][l] = { ...obj, path: path(l, l === s.baseLang) };
-      else out.files[format][lang] = { ...obj, path: path(lang, lang === s.baseLang) };
+      const warnings = file.warnings.length;
+      if (multiLanguage)
+        for (const l of langs) out.files[format][l] = { ...obj, path: path(l, l === s.baseLang), warnings };
+      else out.files[format][lang] = { ...obj, path: path(lang, lang === s.baseLang), warnings };
       if (companion) {
         // Its fallbacks are the file's own (the same messages), already noted.
         const part = stage(
@@ -132,7 +136,7 @@ export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<
           renderFile(s, format, lang, true).body,
           companion.contentType,
         );
-        out.files[format][lang][companion.name] = { ...part, path: companion.path(lang) };
+        out.files[format][lang][companion.name] = { ...part, path: companion.path(lang), warnings };
       }
     }
   }

@@ -52,7 +52,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(db, project, q as Parameters<typeof pullVersionFile>[2]);
+  return pullVersionFile(db, ctx.app.objects, project, q as Parameters<typeof pullVersionFile>[3]);
 };
 
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {

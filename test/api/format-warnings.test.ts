@@ -103,3 +103,26 @@ test('ios_strings comes with its .stringsdict: pulled with part=stringsdict and 
   );
   t.is(await delivered.text(), plist);
 });
+
+test('a pull of a format the version rendered returns the stored object; another format is rendered', async (t) => {
+  const m = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as {
+    files: Record<string, Record<string, { url: string; warnings: number }>>;
+  };
+  const de = m.files.android_xml.de;
+  const delivered = await (await fetch(new URL(de.url, `${svc.deliveryUrl}/projects/${p.projectId}/manifest`))).text();
+  const pulled = await p.pull('android_xml', 'de');
+  t.is(await pulled.text(), delivered);
+  t.is(pulled.headers.get('glossa-format-warnings'), String(de.warnings));
+  t.regex(pulled.headers.get('content-type') ?? '', /^application\/xml/);
+  // The stored bytes are what the pull answers: changed in the store (never done by the service), the pull says so.
+  const key = `v1/projects/${p.projectId}/${de.url}`;
+  await svc.service.app.objects.put(key, `${delivered}<!-- stored -->`, {
+    contentType: 'application/xml; charset=utf-8',
+    cacheControl: 'public, max-age=31536000, immutable',
+  });
+  t.is(await (await p.pull('android_xml', 'de')).text(), `${delivered}<!-- stored -->`);
+  // po is not configured: rendered from the snapshot, with its own count.
+  const po = await p.pull('po', 'de');
+  t.is(po.status, 200);
+  t.regex(await po.text(), /msgid "Welcome, \{name\}!"/);
+});
