@@ -1,11 +1,13 @@
 // Builds the two Hapi servers: the main origin (public /v1 API, internal /internal/v1 API, dashboard) and the
 // delivery origin. Routes come from the generated route table; a route with no implementation answers 501.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
 import { implementationOf } from './implementations.js';
 import { errorResponse, toHapiRoute } from '../handlers/platform/pipeline.js';
 import { allowCrossOrigin } from '../handlers/delivery/cors.js';
+import { answerFromMemory } from '../handlers/delivery/memory.js';
 import type { App } from '../handlers/platform/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
@@ -40,8 +42,23 @@ function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Hap
     const route = toHapiRoute(app, r, implementationOf(r.operationId));
     server.route({ ...route, path: PREFIX[r.origin] + r.path });
   }
-  if (origins.includes('delivery')) allowCrossOrigin(server);
+  if (origins.includes('delivery')) {
+    allowCrossOrigin(server);
+    // The per-request debug line is written by Hapi's response event: with it on, every answer goes through Hapi.
+    if (!app.log.isLevelEnabled('debug')) answerBundlesFromMemory(server);
+  }
   return server;
+}
+
+/** Bundles held in memory are answered before Hapi sees the request (handlers/delivery/memory.ts). */
+function answerBundlesFromMemory(server: Hapi.Server) {
+  const listener = server.listener;
+  const hapiHandlers = listener.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  listener.removeAllListeners('request');
+  listener.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (answerFromMemory(req, res)) return;
+    for (const h of hapiHandlers) h(req, res);
+  });
 }
 
 /**

@@ -4,11 +4,11 @@ import type { Server } from '@hapi/hapi';
 // Delivery is public and cookie-free: every answer of the delivery origin (objects, health, and their 304s and
 // 404s) may be read by a page on any origin, with no credentials. The same on every request, with or without an
 // Origin header, so that a CDN caching one answer serves it right to every caller.
-const CROSS_ORIGIN: Record<string, string> = {
+export const CROSS_ORIGIN = {
   'Access-Control-Allow-Origin': '*',
   // What a client reads beyond the CORS-safelisted headers: the ETag it revalidates the manifest with.
   'Access-Control-Expose-Headers': 'ETag',
-};
+} as const;
 
 // A GET with If-None-Match (the manifest's revalidation) is not a simple request: the browser asks first. The
 // answer names every header a conditional or ranged fetch sends, and may be cached by the browser for a day.

@@ -2,8 +2,8 @@
 // and the immutable bundles of published versions, both read from the object store and public (cors.ts lets a
 // browser app on any origin read them).
 import type { Request } from '@hapi/hapi';
-import { LRUCache } from 'lru-cache';
 import type { App } from '../platform/app.js';
+import { cachedBundle, keepBundle } from './bundles.js';
 import { bytes, type Bytes } from '../platform/contract.js';
 import { hotRow } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
@@ -51,27 +51,18 @@ async function manifestOf(app: App, request: Request, projectId: string): Promis
   return serve(request, obj, obj.cacheControl || MANIFEST_CACHE);
 }
 
-// Bundles never change once written (their names carry the version and a content hash), so keeping recent ones
-// in memory is correct in every process: no invalidation is ever needed. Bounded by total bytes.
-const CACHE_BYTES = 64 * 1024 * 1024;
-const immutable = new LRUCache<string, StoredObject>({
-  maxSize: CACHE_BYTES,
-  maxEntrySize: CACHE_BYTES / 8,
-  sizeCalculation: (o) => Math.max(1, o.body.length),
-});
-
 export const getBundle: Handler<'getBundle'> = (ctx) =>
   bundleOf(ctx.app, ctx.request, [ctx.params.projectId, ctx.params.versionId, ctx.params.file]);
 
 async function bundleOf(app: App, request: Request, segments: string[]): Promise<ObjectReply> {
   // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
   if (!segments.every(isSafeSegment)) throw new ApiError(404, 'not_found', 'No such bundle.');
-  const key = objectKeys.bundle(segments[0], segments[1], segments[2]);
-  let obj = immutable.get(key);
+  const [projectId, versionId, file] = segments;
+  let obj = cachedBundle(projectId, versionId, file);
   if (!obj) {
-    obj = (await app.objects.get(key)) ?? undefined;
+    obj = (await app.objects.get(objectKeys.bundle(projectId, versionId, file))) ?? undefined;
     if (!obj) throw new ApiError(404, 'not_found', 'No such bundle.');
-    immutable.set(key, obj);
+    keepBundle(projectId, versionId, file, obj);
   }
   // Bundles are named by content hash, so whatever the store holds, the answer may be cached forever.
   return serve(request, obj, IMMUTABLE);
