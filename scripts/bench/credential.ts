@@ -1,5 +1,6 @@
-// Issue 2: requests per second of GET /credential (auth, project, rate-limit window and scope all in the
-// database) against a bare Hapi route with a constant body, same client and concurrency. Target >= 0.5.
+// Issue 13, goal 6: requests per second of GET /credential (auth, project, rate-limit window and scope all in
+// the database) against a bare Node `http` server answering the same JSON, same client and concurrency.
+// Target >= 0.6.
 // The two servers are measured in alternating rounds and the median round's ratio is reported, so a
 // slow patch of the machine weighs on both sides instead of on one.
 import path from 'node:path';
@@ -11,7 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
 
 export const scenario: Scenario = {
-  name: 'GET /credential vs bare Hapi route (req/s)',
+  name: 'GET /credential vs a bare Node http server answering the same JSON (req/s)',
   async run() {
     // Load is spread round-robin over enough projects that none reaches its 120 requests a minute: the real
     // limit stays in force and no round is refused.
@@ -47,7 +48,7 @@ export const scenario: Scenario = {
       figure: `${median.ours.toFixed(0)} req/s (rounds: ${show((r) => r.ours)})`,
       baseline: `${median.bare.toFixed(0)} req/s (rounds: ${show((r) => r.bare)})`,
       ratio: median.ours / median.bare,
-      target: '>= 0.5',
+      target: '>= 0.6',
     };
   },
 };
