@@ -22,15 +22,32 @@ function exportName(format: FormatId, k: Snapshot['keys'][number]): string | nul
   return null;
 }
 
+/** The first index of sorted `names` not below `x` (code-unit order, as Array.prototype.sort compares). */
+function lowerBound(names: string[], x: string): number {
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (names[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup[] {
   const groups: CollisionGroup[] = [];
   for (const format of formats) {
     if (!REGISTRY[format].lossy) continue;
     if (format === 'nested_json') {
       // A key that is also a group of other keys (`a.b` and `a.b.c`) cannot be written as nested JSON.
-      const names = new Set(s.keys.map((k) => k.fileKey ?? k.name));
+      // Sorted, the names under `n.` are one run that starts where `n.` would go: found by bisection, so the
+      // check stays n log n (a prefix scan per name took 3 s at 10,000 keys).
+      const names = [...new Set(s.keys.map((k) => k.fileKey ?? k.name))].sort();
       for (const n of names) {
-        const children = [...names].filter((m) => m.startsWith(`${n}.`));
+        const prefix = `${n}.`;
+        const children: string[] = [];
+        for (let i = lowerBound(names, prefix); i < names.length && names[i].startsWith(prefix); i++)
+          children.push(names[i]);
         if (children.length) groups.push({ format, name: n, keys: [n, ...children] });
       }
       continue;

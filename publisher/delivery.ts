@@ -9,39 +9,87 @@ import { bundleFor } from './bundle.js';
 import { bcp47 } from './languages.js';
 import { snapshotCatalog, type Snapshot } from './snapshot.js';
 
-/** A rendered file and the cells it wrote in a documented fallback (publisher/convert.ts). */
-interface RenderedFile {
+/**
+ * A rendered file: its body, how many messages it writes in a documented fallback (publisher/convert.ts), and the
+ * first WARNINGS_KEPT of them as the publish result lists them.
+ */
+export interface RenderedFile {
   body: string;
-  warnings: FormatWarning[];
+  warnings: number;
+  labels: string[];
+}
+
+/** How many warnings a delivery keeps by name; `formatWarningsTotal` counts them all. */
+const WARNINGS_KEPT = 100;
+
+/** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
+const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
+
+/** Collects a file's warnings as counts and kept labels while it renders. */
+class WarningTally {
+  count = 0;
+  labels: string[] = [];
+  constructor(private readonly format: string) {}
+  readonly warn = (w: FormatWarning) => {
+    if (this.count++ < WARNINGS_KEPT) this.labels.push(warningLabel(this.format, w));
+  };
+  file(body: string): RenderedFile {
+    return { body, warnings: this.count, labels: this.labels };
+  }
 }
 
 /**
  * Renders one file of a version: every language for catalog formats, else `lang` alone; `companion`: the format's
- * companion file instead (REGISTRY `companion`, Apple's `.stringsdict`), from the same catalog.
+ * companion file instead (REGISTRY `companion`, Apple's `.stringsdict`), from the same catalog. For a per-language
+ * file, `s` needs only that language's cells (publisher/parts.ts `languageSnapshot`).
  */
 export function renderFile(s: Snapshot, format: FormatId, lang: string, companion = false): RenderedFile {
   const info = REGISTRY[format];
   const part = companion ? info.companion : undefined;
-  const render: FormatModule['render'] = (catalog, opts) =>
-    part ? part.render(catalog, opts) : info.module.render(catalog, opts);
-  const warnings: FormatWarning[] = [];
-  const warn = (w: FormatWarning) => warnings.push(w);
+  const module: Pick<FormatModule, 'render'> = part ?? info.module;
+  const tally = new WarningTally(format);
   if (info.multiLanguage) {
-    const body = render(snapshotCatalog(s, format), {
-      languages: [s.baseLang, ...s.languages],
-      baseLanguage: s.baseLang,
-      warn,
-    });
-    return { body, warnings };
+    const catalog = snapshotCatalog(s, format);
+    return tally.file(
+      module.render(catalog, { languages: [s.baseLang, ...s.languages], baseLanguage: s.baseLang, warn: tally.warn }),
+    );
   }
   const isBase = lang === s.baseLang;
   const catalog = snapshotCatalog(s, format, isBase ? [] : [lang], isBase);
   catalog.language = lang;
-  return { body: render(catalog, { languages: [lang], baseLanguage: s.baseLang, warn }), warnings };
+  return tally.file(module.render(catalog, { languages: [lang], baseLanguage: s.baseLang, warn: tally.warn }));
 }
 
-/** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
-const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
+/** A language's i18next bundle (publisher/bundle.ts) as the delivery serves it. */
+export function renderBundle(s: Snapshot, lang: string): RenderedFile {
+  const tally = new WarningTally('bundle');
+  return tally.file(JSON.stringify(bundleFor(s, lang, tally.warn)));
+}
+
+/** Everything a version delivers for one language: its bundle and its file of each per-language format. */
+export interface LanguageRender {
+  lang: string;
+  bundle: RenderedFile;
+  files: Array<{ format: FormatId; file: RenderedFile; companion?: string }>;
+}
+
+/** The formats rendered once for every language together (xcstrings): they need every language's cells. */
+export const multiLanguageFormats = (formats: FormatId[]) => formats.filter((f) => REGISTRY[f].multiLanguage);
+
+/** Renders one language's objects from a snapshot that holds at least that language's cells. */
+export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): LanguageRender {
+  const files: LanguageRender['files'] = [];
+  for (const format of formats) {
+    if (REGISTRY[format].multiLanguage) continue;
+    const file = renderFile(s, format, lang);
+    files.push(
+      REGISTRY[format].companion
+        ? { format, file, companion: renderFile(s, format, lang, true).body }
+        : { format, file },
+    );
+  }
+  return { lang, bundle: renderBundle(s, lang), files };
+}
 
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
@@ -57,90 +105,124 @@ export interface ManifestObject {
   warnings?: number;
 }
 
-/** How many warnings a delivery keeps by name; `formatWarningsTotal` counts them all. */
-const WARNINGS_KEPT = 100;
+/** An object of a version, to be written under the version's id (or a staging token) by its file name. */
+export interface StagedObject {
+  file: string;
+  body: string;
+  contentType: string;
+}
 
-/** A version's delivery objects, rendered: what writeDelivery puts under the version's id. */
-export interface RenderedDelivery {
+/**
+ * What names a version's objects: the manifest's entries, the object list, and the fallbacks of every file (the
+ * first WARNINGS_KEPT as labels, and their count). Built from rendered languages without keeping their bodies.
+ */
+export interface DeliveryIndex {
   baseLang: string;
   langs: string[];
-  objects: Array<{ file: string; body: string; contentType: string }>;
+  objects: Array<{ file: string; contentType: string }>;
   bundles: Record<string, ManifestObject>;
   files: Record<string, Record<string, ManifestObject>>;
-  /** The first WARNINGS_KEPT fallbacks of every file, as warningLabel writes them, and their count. */
   formatWarnings: string[];
   formatWarningsTotal: number;
 }
 
-/** The same without the bodies: what a prepared publish keeps, its objects already in the store. */
-export type DeliveryIndex = Omit<RenderedDelivery, 'objects'> & {
-  objects: Array<{ file: string; contentType: string }>;
-};
-
-export const withoutBodies = (r: RenderedDelivery): DeliveryIndex => ({
-  ...r,
-  objects: r.objects.map(({ file, contentType }) => ({ file, contentType })),
-});
-
-/** Lets other work (requests, on an inline worker) run between the long synchronous steps of a render. */
-export const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A version's objects, rendered in memory with their index (small versions; tests). */
+export interface RenderedDelivery extends DeliveryIndex {
+  objects: StagedObject[];
+}
 
 /**
- * Renders every object of a version. No object depends on the version's id, so this runs before it is minted.
- * Each object is one synchronous step; the event loop gets a turn between them.
+ * Builds a version's DeliveryIndex as languages are rendered (in any order), and names each object: bundles
+ * `<lang>.<hash16>.json`, files `<format>.<lang>.<hash16>.<ext>`. Returns the objects to write; keeps only names.
  */
-export async function renderDelivery(s: Snapshot, formats: FormatId[]): Promise<RenderedDelivery> {
-  const langs = [s.baseLang, ...s.languages];
-  const out: RenderedDelivery = {
-    baseLang: s.baseLang,
-    langs,
-    objects: [],
-    bundles: {},
-    files: {},
-    formatWarnings: [],
-    formatWarningsTotal: 0,
-  };
-  const note = (format: string, warnings: FormatWarning[]) => {
-    for (const w of warnings)
-      if (out.formatWarningsTotal++ < WARNINGS_KEPT) out.formatWarnings.push(warningLabel(format, w));
-  };
-  const stage = (name: (hash: string) => string, body: string, contentType: string): ManifestObject => {
+export class DeliveryIndexer {
+  readonly index: DeliveryIndex;
+  constructor(baseLang: string, langs: string[], formats: FormatId[]) {
+    this.index = { baseLang, langs, objects: [], bundles: {}, files: {}, formatWarnings: [], formatWarningsTotal: 0 };
+    for (const f of formats) this.index.files[f] = {};
+  }
+
+  private note(file: RenderedFile) {
+    for (const label of file.labels)
+      if (this.index.formatWarnings.length < WARNINGS_KEPT) this.index.formatWarnings.push(label);
+    this.index.formatWarningsTotal += file.warnings;
+  }
+
+  private stage(
+    out: StagedObject[],
+    name: (hash: string) => string,
+    body: string,
+    contentType: string,
+  ): ManifestObject {
     const hash = hashOf(body);
     const file = name(hash.slice(0, 16));
-    out.objects.push({ file, body, contentType });
+    out.push({ file, body, contentType });
+    this.index.objects.push({ file, contentType });
     return { url: file, hash, size: Buffer.byteLength(body) };
-  };
-  for (const lang of langs) {
-    await yieldTurn();
-    const warnings: FormatWarning[] = [];
-    const bundle = JSON.stringify(bundleFor(s, lang, (w) => warnings.push(w)));
-    note('bundle', warnings);
-    out.bundles[lang] = stage((h) => `${bcp47(lang)}.${h}.json`, bundle, 'application/json; charset=utf-8');
   }
-  for (const format of formats) {
-    const { extension, contentType, multiLanguage, path, companion } = REGISTRY[format];
-    out.files[format] = {};
-    for (const lang of multiLanguage ? [s.baseLang] : langs) {
-      await yieldTurn();
-      const file = renderFile(s, format, lang);
-      note(format, file.warnings);
-      const obj = stage((h) => `${format}.${bcp47(lang)}.${h}.${extension}`, file.body, contentType);
-      const warnings = file.warnings.length;
-      if (multiLanguage)
-        for (const l of langs) out.files[format][l] = { ...obj, path: path(l, l === s.baseLang), warnings };
-      else out.files[format][lang] = { ...obj, path: path(lang, lang === s.baseLang), warnings };
-      if (companion) {
+
+  addLanguage(r: LanguageRender): StagedObject[] {
+    const out: StagedObject[] = [];
+    const { lang } = r;
+    const isBase = lang === this.index.baseLang;
+    this.note(r.bundle);
+    this.index.bundles[lang] = this.stage(
+      out,
+      (h) => `${bcp47(lang)}.${h}.json`,
+      r.bundle.body,
+      'application/json; charset=utf-8',
+    );
+    for (const { format, file, companion } of r.files) {
+      const info = REGISTRY[format];
+      this.note(file);
+      const obj = this.stage(
+        out,
+        (h) => `${format}.${bcp47(lang)}.${h}.${info.extension}`,
+        file.body,
+        info.contentType,
+      );
+      const entry: ManifestObject = { ...obj, path: info.path(lang, isBase), warnings: file.warnings };
+      if (companion !== undefined && info.companion) {
         // Its fallbacks are the file's own (the same messages), already noted.
-        const part = stage(
-          (h) => `${format}.${bcp47(lang)}.${h}.${companion.extension}`,
-          renderFile(s, format, lang, true).body,
-          companion.contentType,
+        const part = this.stage(
+          out,
+          (h) => `${format}.${bcp47(lang)}.${h}.${info.companion!.extension}`,
+          companion,
+          info.companion.contentType,
         );
-        out.files[format][lang][companion.name] = { ...part, path: companion.path(lang), warnings };
+        entry[info.companion.name] = { ...part, path: info.companion.path(lang), warnings: file.warnings };
       }
+      this.index.files[format][lang] = entry;
     }
+    return out;
   }
-  return out;
+
+  /** A file that holds every language (multiLanguage): one object, named for each language of the version. */
+  addMulti(format: FormatId, file: RenderedFile): StagedObject[] {
+    const out: StagedObject[] = [];
+    const info = REGISTRY[format];
+    this.note(file);
+    const obj = this.stage(
+      out,
+      (h) => `${format}.${bcp47(this.index.baseLang)}.${h}.${info.extension}`,
+      file.body,
+      info.contentType,
+    );
+    for (const l of this.index.langs)
+      this.index.files[format][l] = { ...obj, path: info.path(l, l === this.index.baseLang), warnings: file.warnings };
+    return out;
+  }
+}
+
+/** Every object of a version, rendered in memory (the streamed publish renders the same, one language at a time). */
+export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelivery {
+  const langs = [s.baseLang, ...s.languages];
+  const indexer = new DeliveryIndexer(s.baseLang, langs, formats);
+  const objects: StagedObject[] = [];
+  for (const lang of langs) objects.push(...indexer.addLanguage(renderLanguage(s, lang, formats)));
+  for (const format of multiLanguageFormats(formats))
+    objects.push(...indexer.addMulti(format, renderFile(s, format, s.baseLang)));
+  return { ...indexer.index, objects };
 }
 
 /**

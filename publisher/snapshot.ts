@@ -1,6 +1,5 @@
 // A snapshot is the frozen content of a version: every enabled key with its source and the cells that passed
 // the publish rules. It is stored verbatim, rendered into every format, and restored as it was.
-import { createHash } from 'node:crypto';
 import { icuToForms } from './icu.js';
 import { dict, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatId } from './catalog.js';
 
@@ -39,12 +38,6 @@ export interface Snapshot {
   keys: SnapshotKey[];
   /** File-level meta of each synced format (for faithful rendering). */
   catalogs: Record<string, CatalogMeta>;
-}
-
-/** The stored form of a snapshot and its digest (what `skipIfIdentical` compares), from one serialization. */
-export function serializeSnapshot(s: Snapshot): { body: string; digest: string } {
-  const body = JSON.stringify(s);
-  return { body, digest: createHash('sha256').update(body).digest('hex') };
 }
 
 function valueOf(icu: string, forms: Record<string, string> | null): CatalogValue {

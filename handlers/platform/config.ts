@@ -1,5 +1,6 @@
 // Every setting of README "Configuration", read once from the environment.
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type EngineName = 'pseudo' | 'openai' | 'none';
@@ -24,6 +25,8 @@ export interface Config {
   logLevel: string;
   /** Quiet time after a project's last content change before its publish is prepared (publish/prepare.ts). */
   prepareDelayMs: number;
+  /** Worker threads for the publisher's CPU-heavy steps (handlers/publish/pool.ts); 0 runs them on the event loop. */
+  publishThreads: number;
 }
 
 function flag(v: string | undefined): boolean {
@@ -68,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
     logLevel: env.LOG_LEVEL || 'info',
     prepareDelayMs: int('PREPARE_DELAY_MS', env.PREPARE_DELAY_MS, 5_000),
+    // One core stays with the event loop.
+    publishThreads: int('PUBLISH_THREADS', env.PUBLISH_THREADS, Math.max(1, availableParallelism() - 1)),
   };
 }

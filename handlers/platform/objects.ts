@@ -51,6 +51,28 @@ export const objectKeys = {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const MANIFEST_CACHE = 'public, max-age=60, must-revalidate';
 
+/**
+ * `mkdir -p`. Node's recursive mkdir answers ENOENT when a missing level cannot be made (on a read-only file system,
+ * test/api/full-disk.test.ts): then each level is made in turn, so the error is the real cause (EROFS), which a
+ * publish answers as 503 (db.ts `isStoreRefusal`).
+ */
+async function makeDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ENOENT') throw err;
+    const levels: string[] = [];
+    for (let d = dir; path.dirname(d) !== d; d = path.dirname(d)) levels.unshift(d);
+    for (const d of levels) {
+      try {
+        await mkdir(d);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'EEXIST') throw e;
+      }
+    }
+  }
+}
+
 // The folder store keeps an object's headers beside it under this suffix; reserving it in every store keeps
 // one key layout valid everywhere, so a folder can be copied into a bucket (or back) as it is.
 const META_SUFFIX = '.meta.json';
@@ -167,7 +189,7 @@ export class FolderStore implements ObjectStore {
     const data = toBuffer(body);
     const meta = Buffer.from(JSON.stringify({ contentType: opts.contentType, cacheControl: opts.cacheControl }));
     await this.serial(key, async () => {
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDir(path.dirname(file));
       await writeAtomic(file + META_SUFFIX, meta);
       await writeAtomic(file, data);
     });

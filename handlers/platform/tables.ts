@@ -259,6 +259,19 @@ interface SnapshotBodyRow {
   body: string;
 }
 
+interface SnapshotPartRow {
+  project_id: string;
+  digest: string;
+  body: string;
+  created_at: Int64;
+}
+
+interface SnapshotPartRefRow {
+  project_id: string;
+  head_digest: string;
+  part_digest: string;
+}
+
 interface PreparedPublishRow {
   project_id: string;
   content_rev: Int64;
@@ -296,6 +309,8 @@ declare module 'knex/types/tables.js' {
     versions: VersionRow;
     project_content: ProjectContentRow;
     snapshot_bodies: SnapshotBodyRow;
+    snapshot_parts: SnapshotPartRow;
+    snapshot_part_refs: SnapshotPartRefRow;
     prepared_publishes: PreparedPublishRow;
     project_locks: ProjectLockRow;
   }

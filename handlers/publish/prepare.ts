@@ -5,24 +5,16 @@
 // Every other publish (other flags, content changed since, a race lost) takes the full path: the prepared one
 // is only ever a faster way to the same version.
 import { randomBytes } from 'node:crypto';
-import { findCollisions } from '../../publisher/collisions.js';
-import { renderDelivery, withoutBodies, type DeliveryIndex } from '../../publisher/delivery.js';
-import { deletePrepared, writePrepared } from './store.js';
-import { serializeSnapshot } from '../../publisher/snapshot.js';
+import type { DeliveryIndex } from '../../publisher/delivery.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { contentRev } from '../platform/content.js';
 import { parseJson, type Db } from '../platform/db.js';
 import type { App } from '../platform/app.js';
-import {
-  buildSnapshot,
-  defaultParams,
-  gateSummary,
-  sameParams,
-  unapprovedIn,
-  type GateSummary,
-  type PublishParams,
-} from './build.js';
-import { storeSnapshot, type PreparedSource, type Unapproved } from './versions.js';
+import { defaultParams, sameParams, type GateSummary, type PublishParams } from './build.js';
+import { collectParts, deleteHead, storedSnapshot, storeHead } from './parts-store.js';
+import { deleteStaged } from './store.js';
+import { buildSnapshot, collisionsOf, publishEnv, renderSnapshot } from './stream.js';
+import type { PreparedSource, Unapproved } from './versions.js';
 
 /** What a publish needs besides the objects and the snapshot, which stay in the store and the database. */
 export interface PreparedSummary extends GateSummary {
@@ -73,28 +65,32 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
     return 'skipped';
   }
   const params = await defaultParams(db, project);
-  const built = await buildSnapshot(db, projectId, params);
+  const env = publishEnv(app);
+  const built = await buildSnapshot(env, projectId, params);
   // A publish refuses these (409 export_collision): nothing to prepare until the keys change.
-  if (findCollisions(built.snapshot, params.formats).length) {
+  if (collisionsOf(built, params.formats).length) {
     await settle(db);
     return 'skipped';
   }
-  const { snapshot } = built;
-  const serialized = serializeSnapshot(snapshot);
-  const rendered = await renderDelivery(snapshot, params.formats);
-  const summary: PreparedSummary = {
-    ...gateSummary(built),
-    keyCount: snapshot.keys.length,
-    baseLang: snapshot.baseLang,
-    languages: snapshot.languages,
-    unapproved: unapprovedIn(snapshot),
-    index: withoutBodies(rendered),
-  };
   const token = randomBytes(12).toString('hex');
   let replaced: { token: string; digest: string } | null | false;
   try {
-    // Written before the transaction, which holds the database (on SQLite, every writer) only for the rows.
-    await writePrepared(objects, projectId, token, rendered);
+    // Rendered and written before the transaction, which holds the database (on SQLite, every writer) only for the rows.
+    const index = await renderSnapshot(
+      env,
+      projectId,
+      token,
+      storedSnapshot(db, projectId, built.head, built.ref),
+      params.formats,
+    );
+    const summary: PreparedSummary = {
+      ...built.gates,
+      keyCount: built.head.keys.length,
+      baseLang: built.head.baseLang,
+      languages: built.head.languages,
+      unapproved: built.unapproved,
+      index,
+    };
     replaced = await db.transaction(async (trx) => {
       if ((await contentRev(trx, projectId)) !== rev) return false;
       const old = await trx('prepared_publishes').where({ project_id: projectId }).first('token', 'digest');
@@ -104,35 +100,36 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
           content_rev: rev,
           params: JSON.stringify(params),
           token,
-          digest: serialized.digest,
+          digest: built.digest,
           summary: JSON.stringify(summary),
           created_at: Date.now(),
         })
         .onConflict('project_id')
         .merge();
-      await storeSnapshot(trx, projectId, serialized.digest, serialized.body);
+      await storeHead(trx, projectId, built.digest, built.ref.body);
       // The replaced one's snapshot, unless a version was minted from it.
       if (
         old &&
-        old.digest !== serialized.digest &&
+        old.digest !== built.digest &&
         !(await trx('versions').where({ project_id: projectId, digest: old.digest }).first('id'))
       ) {
-        await trx('snapshot_bodies').where({ project_id: projectId, digest: old.digest }).delete();
+        await deleteHead(trx, projectId, old.digest, Date.now());
       }
       await settle(trx);
       return old ?? null;
     });
   } catch (err) {
-    await deletePrepared(objects, projectId, token);
+    await deleteStaged(objects, projectId, token);
     throw err;
   }
   if (replaced === false) {
     // Content changed while this ran: its objects describe nothing, and the change set the project due again.
-    await deletePrepared(objects, projectId, token);
+    await deleteStaged(objects, projectId, token);
+    await collectParts(db, projectId, Date.now());
     return 'changed';
   }
   // No publish can still be copying these: a publish holds the prepared row until it commits (versions.ts).
-  if (replaced) await deletePrepared(objects, projectId, replaced.token);
+  if (replaced) await deleteStaged(objects, projectId, replaced.token);
   return 'prepared';
 }
 

@@ -2,25 +2,20 @@
 // version as one file: the object its publish stored when it rendered that format, else rendered from its snapshot
 // after the same collision check a publish runs.
 import type { FormatId } from '../../publisher/catalog.js';
-import { findCollisions } from '../../publisher/collisions.js';
 import { own } from '../../publisher/catalog.js';
-import { renderFile, type ManifestObject } from '../../publisher/delivery.js';
+import type { ManifestObject } from '../../publisher/delivery.js';
 import { bcp47 } from '../../publisher/languages.js';
 import { REGISTRY } from '../../publisher/formats/index.js';
-import type { Snapshot } from '../../publisher/snapshot.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { ProjectRow, VersionRow } from '../platform/tables.js';
-import { parseJson, type Db } from '../platform/db.js';
+import { parseJson } from '../platform/db.js';
 import { bytes, type Bytes } from '../platform/contract.js';
 import { objectKeys, type ObjectStore } from '../platform/objects.js';
-import { conflict, invalidArgument, notFound } from '../platform/errors.js';
-import { loadSnapshot, projectFormats, resolveVersion } from './versions.js';
-
-export function collisionCheck(snapshot: Snapshot, formats: FormatId[]) {
-  const groups = findCollisions(snapshot, formats);
-  if (groups.length)
-    throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
-}
+import { invalidArgument, notFound } from '../platform/errors.js';
+import { openVersion, type StoredSnapshot } from './parts-store.js';
+import { runTask } from './pool.js';
+import { refuseCollisions, type PublishEnv } from './stream.js';
+import { projectFormats, resolveVersion } from './versions.js';
 
 /** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
 function disposition(path: string): string {
@@ -52,13 +47,29 @@ async function storedFile(
   return stored && { body: stored.body, warnings: target.warnings };
 }
 
+/**
+ * Renders one file of a stored snapshot from the language it is for (every language for a file that holds them
+ * all), after the collision check a publish of that format would run on those cells.
+ */
+async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId, lang: string, companion: boolean) {
+  if (REGISTRY[format].multiLanguage) {
+    const parts: Record<string, string> = {};
+    for (const l of s.head.languages) parts[l] = (await s.part(l))!;
+    return runTask(env.threads, 'renderWhole', { head: s.ref, parts, format });
+  }
+  const part = lang === s.head.baseLang ? null : await s.part(lang);
+  const out = await runTask(env.threads, 'renderFile', { head: s.ref, lang, part, formats: [format], companion });
+  refuseCollisions(out.collisions);
+  return out.file!;
+}
+
 /** GET /translations?version=...&format=...&lang=...: a published version as a file, stored or rendered. */
 export async function pullVersionFile(
-  db: Db,
-  objects: ObjectStore,
+  env: PublishEnv,
   project: ProjectRow,
   query: { version: string; format?: string; lang?: string; part?: 'strings' | 'stringsdict' },
 ) {
+  const { db, objects } = env;
   const v = await resolveVersion(db, project, query.version);
   const formats = await projectFormats(db, project);
   const format = (query.format ?? formats[0]) as FormatId | undefined;
@@ -68,14 +79,14 @@ export async function pullVersionFile(
   if (!REGISTRY[format].multiLanguage && query.lang === undefined)
     throw invalidArgument('lang is required for this format.');
   // The version row names its languages; the snapshot is read only when the file must be rendered.
-  let snapshot: Snapshot | undefined;
+  let snapshot: StoredSnapshot | undefined;
   const refs = parseJson<Array<{ code: string; isBase: boolean }>>(v.languages, []);
   let baseLang = refs.find((r) => r.isBase)?.code;
   let langs = refs.map((r) => r.code);
   if (baseLang === undefined) {
-    snapshot = await loadSnapshot(db, project.id, v.id);
-    baseLang = snapshot.baseLang;
-    langs = [snapshot.baseLang, ...snapshot.languages];
+    snapshot = await openVersion(db, project.id, v.id);
+    baseLang = snapshot.head.baseLang;
+    langs = [snapshot.head.baseLang, ...snapshot.head.languages];
   }
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : baseLang;
   if (!langs.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
@@ -88,11 +99,10 @@ export async function pullVersionFile(
     body = bytes(stored.body);
     warnings = stored.warnings;
   } else {
-    snapshot ??= await loadSnapshot(db, project.id, v.id);
-    collisionCheck(snapshot, [format]);
-    const file = renderFile(snapshot, format, lang, companion !== undefined);
+    snapshot ??= await openVersion(db, project.id, v.id);
+    const file = await renderStored(env, snapshot, format, lang, companion !== undefined);
     body = file.body;
-    warnings = file.warnings.length;
+    warnings = file.warnings;
   }
   return {
     body,

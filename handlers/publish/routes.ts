@@ -1,35 +1,35 @@
 // POST /publish and POST /versions/{versionId}/restore (spec: `publishVersion`, `restoreVersion`).
+import { randomBytes } from 'node:crypto';
 import type { FormatId } from '../../publisher/catalog.js';
-import { renderDelivery } from '../../publisher/delivery.js';
-import { capList, rejectionLabel as label } from '../../publisher/gates.js';
-import { serializeSnapshot } from '../../publisher/snapshot.js';
 import { getProject } from '../config/projects.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { bool } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
 import type { ReplyOf } from '../platform/contract.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
-import { collisionCheck } from './pull.js';
+import { defaultParams, exhaustedOf, type GateSummary, type PublishParams } from './build.js';
+import { openVersion, storedSnapshot } from './parts-store.js';
+import { runTask } from './pool.js';
+import { preparedFor, type Prepared } from './prepare.js';
+import { deleteStaged } from './store.js';
 import {
   buildSnapshot,
-  cellGate,
-  defaultParams,
-  exhaustedOf,
-  gateSummary,
-  unapprovedIn,
-  type Built,
-  type GateSummary,
-  type PublishParams,
-} from './build.js';
-import { preparedFor, type Prepared } from './prepare.js';
+  collisionsOf,
+  publishEnv,
+  refuseCollisions,
+  renderSnapshot,
+  type BuiltSnapshot,
+  type PublishEnv,
+} from './stream.js';
+import { mergeListed, type RecheckOutput } from './tasks.js';
 import {
   checkDailyCap,
   currentVersion,
-  loadSnapshot,
   mintVersion,
   PreparedStale,
   type MintContent,
   resolveVersion,
+  storeRefusal,
   unapprovedOf,
   versionView,
   type MintInput,
@@ -43,25 +43,53 @@ interface Candidate {
   mint: () => Promise<Omit<MintInput, 'project' | 'label' | 'restoredFrom'>>;
   /** Refusals only the live content needs checked (a prepared publish never has collisions). */
   check?: () => void;
+  /** After the mint, minted or not: its staged objects are copied or worthless. */
+  done?: () => Promise<void>;
 }
 
-function liveCandidate(built: Built, formats: FormatId[]): Candidate {
-  const { snapshot } = built;
-  const serialized = serializeSnapshot(snapshot);
+const newToken = () => randomBytes(12).toString('hex');
+
+/**
+ * Deletes a publish's staged objects once its mint is over. A store that refuses the delete (full, read-only) leaves
+ * them under `prepared/`, outside what delivery serves; the publish's answer stands.
+ */
+async function dropStaged(env: PublishEnv, projectId: string, token: string): Promise<void> {
+  try {
+    await deleteStaged(env.objects, projectId, token);
+  } catch (err) {
+    env.log.warn({ err, projectId, token }, 'deleting staged objects failed');
+  }
+}
+
+function liveCandidate(env: PublishEnv, project: ProjectRow, built: BuiltSnapshot, formats: FormatId[]): Candidate {
+  const token = newToken();
   return {
-    digest: serialized.digest,
-    gates: gateSummary(built),
-    check: () => collisionCheck(snapshot, formats),
+    digest: built.digest,
+    gates: built.gates,
+    check: () => refuseCollisions(collisionsOf(built, formats)),
+    // Rendered and staged before the mint's transaction, which then holds the database only while objects are copied.
     mint: async () => ({
-      digest: serialized.digest,
-      keyCount: snapshot.keys.length,
-      baseLang: snapshot.baseLang,
-      languages: snapshot.languages,
+      digest: built.digest,
+      keyCount: built.head.keys.length,
+      baseLang: built.head.baseLang,
+      languages: built.head.languages,
       formats,
-      // Rendered before the mint's transaction, which then holds the database only while objects are written.
-      unapproved: unapprovedIn(snapshot),
-      content: { body: serialized.body, rendered: await renderDelivery(snapshot, formats) },
+      unapproved: built.unapproved,
+      content: {
+        staged: {
+          token,
+          index: await renderSnapshot(
+            env,
+            project.id,
+            token,
+            storedSnapshot(env.db, project.id, built.head, built.ref),
+            formats,
+          ),
+        },
+        headBody: built.ref.body,
+      },
     }),
+    done: () => dropStaged(env, project.id, token),
   };
 }
 
@@ -95,7 +123,7 @@ const UNCHANGED = {
 
 /** The fallbacks of a version's files (publisher/delivery.ts); a prepared publish from before they were kept has none. */
 function warningsOf(content: MintContent) {
-  const index = 'rendered' in content ? content.rendered : content.prepared.index;
+  const index = 'prepared' in content ? content.prepared.index : content.staged.index;
   return { formatWarnings: index.formatWarnings ?? [], formatWarningsTotal: index.formatWarningsTotal ?? 0 };
 }
 
@@ -129,14 +157,24 @@ async function publishCandidate(
   }
   await checkDailyCap(db, project.id, Date.now());
   // skipIfIdentical again under the publish lock: of concurrent identical publishes, one mints.
-  const minted = await c.mint();
-  const v = await mintVersion(db, ctx.app.objects, {
-    ...minted,
-    project,
-    label: b.label ?? null,
-    restoredFrom: null,
-    skipIfIdentical: b.skipIfIdentical === true,
-  });
+  let minted: Awaited<ReturnType<Candidate['mint']>>;
+  let v: Awaited<ReturnType<typeof mintVersion>>;
+  try {
+    try {
+      minted = await c.mint();
+    } catch (err) {
+      throw await storeRefusal(db, project, err);
+    }
+    v = await mintVersion(db, ctx.app.objects, {
+      ...minted,
+      project,
+      label: b.label ?? null,
+      restoredFrom: null,
+      skipIfIdentical: b.skipIfIdentical === true,
+    });
+  } finally {
+    await c.done?.();
+  }
   if (v.unchanged) return { status: 200, body: versionView(v.row, UNCHANGED) };
   return {
     status: 201,
@@ -174,7 +212,12 @@ export const publishVersion: Handler<'publishVersion'> = async (ctx) => {
       if (!(err instanceof PreparedStale)) throw err;
     }
   }
-  return publishCandidate(ctx, project, liveCandidate(await buildSnapshot(db, project.id, params), formats));
+  const env = publishEnv(ctx.app);
+  return publishCandidate(
+    ctx,
+    project,
+    liveCandidate(env, project, await buildSnapshot(env, project.id, params), formats),
+  );
 };
 
 export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
@@ -190,43 +233,48 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
     });
   }
   await checkDailyCap(db, project.id, Date.now());
-  const snapshot = await loadSnapshot(db, project.id, from.id);
+  const env = publishEnv(ctx.app);
+  const stored = await openVersion(db, project.id, from.id);
+  const { head } = stored;
   // Copied verbatim; today's gates only warn about what they would refuse.
-  const icu: string[] = [];
-  const markup: string[] = [];
-  for (const k of snapshot.keys) {
-    for (const [lang, c] of Object.entries(k.cells)) {
-      if (c.fallback) continue;
-      const gate = cellGate(k.source, c.value, lang, c.imported === true);
-      if (gate.icu) icu.push(label(k.name, lang));
-      else if (gate.markup) markup.push(label(k.name, lang));
-    }
-  }
+  const rechecks: RecheckOutput[] = [];
+  for (const lang of head.languages)
+    rechecks.push(
+      await runTask(env.threads, 'recheckLanguage', { head: stored.ref, lang, part: (await stored.part(lang))! }),
+    );
+  const total = (f: (r: RecheckOutput) => number) => rechecks.reduce((n, r) => n + f(r), 0);
   const formats = JSON.parse(from.formats) as FormatId[];
-  const serialized = serializeSnapshot(snapshot);
-  const rendered = await renderDelivery(snapshot, formats);
-  const v = await mintVersion(db, ctx.app.objects, {
-    project,
-    digest: serialized.digest,
-    keyCount: snapshot.keys.length,
-    baseLang: snapshot.baseLang,
-    languages: snapshot.languages,
-    formats,
-    label: from.label,
-    restoredFrom: from.id,
-    unapproved: unapprovedOf(from),
-    content: { body: serialized.body, rendered },
-  });
+  const token = newToken();
+  let v: Awaited<ReturnType<typeof mintVersion>>;
+  let content: MintContent & { staged: unknown };
+  try {
+    content = { staged: { token, index: await renderSnapshot(env, project.id, token, stored, formats) } };
+    v = await mintVersion(db, ctx.app.objects, {
+      project,
+      digest: from.digest,
+      keyCount: head.keys.length,
+      baseLang: head.baseLang,
+      languages: head.languages,
+      formats,
+      label: from.label,
+      restoredFrom: from.id,
+      unapproved: unapprovedOf(from),
+      content,
+    });
+  } catch (err) {
+    throw await storeRefusal(db, project, err);
+  } finally {
+    await dropStaged(env, project.id, token);
+  }
   return {
     status: 201,
     body: versionView(v.row, {
       restoredFrom: from.id,
-      formatWarnings: rendered.formatWarnings,
-      formatWarningsTotal: rendered.formatWarningsTotal,
-      icuRejected: capList(icu),
-      icuRejectedTotal: icu.length,
-      markupRejected: capList(markup),
-      markupRejectedTotal: markup.length,
+      ...warningsOf(content),
+      icuRejected: mergeListed(rechecks.map((r) => r.icu)),
+      icuRejectedTotal: total((r) => r.icuTotal),
+      markupRejected: mergeListed(rechecks.map((r) => r.markup)),
+      markupRejectedTotal: total((r) => r.markupTotal),
     }),
   };
 };

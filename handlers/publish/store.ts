@@ -1,44 +1,49 @@
-// Puts a version's rendered objects into the object store: under a prepared token (publish/prepare.ts), or under
-// the version's id at publish, by copying a prepared set or writing a fresh render.
+// Puts a version's rendered objects into the object store: staged under a token (a prepared publish's, or a
+// publish's own while it renders: publish/stream.ts), then copied under the version's id when it is minted.
 import pLimit from 'p-limit';
-import { manifestFor, type DeliveryIndex, type RenderedDelivery } from '../../publisher/delivery.js';
+import { manifestFor, type DeliveryIndex, type StagedObject } from '../../publisher/delivery.js';
 import { IMMUTABLE, objectKeys, type ObjectStore } from '../platform/objects.js';
 
 /** Writes and copies in flight at once: their waits on the disk or the network overlap. */
 const IN_FLIGHT = 8;
 
-const all = (tasks: Array<() => Promise<void>>) => {
-  const limit = pLimit(IN_FLIGHT);
+const all = (tasks: Array<() => Promise<void>>, inFlight = IN_FLIGHT) => {
+  const limit = pLimit(inFlight);
   return Promise.all(tasks.map((task) => limit(task)));
 };
 
-/** Writes a rendered version's objects under the prepared token (publish/prepare.ts), for a publish to copy. */
-export async function writePrepared(
+/** Writes rendered objects under a staging token, for a mint to copy. */
+export async function writeStaged(
   objects: ObjectStore,
   projectId: string,
   token: string,
-  r: RenderedDelivery,
+  staged: StagedObject[],
+  inFlight = IN_FLIGHT,
 ): Promise<void> {
   await all(
-    r.objects.map(
+    staged.map(
       (o) => () =>
         objects.put(objectKeys.prepared(projectId, token, o.file), o.body, {
           contentType: o.contentType,
           cacheControl: IMMUTABLE,
         }),
     ),
+    inFlight,
   );
 }
 
-export async function deletePrepared(objects: ObjectStore, projectId: string, token: string): Promise<void> {
+export async function deleteStaged(objects: ObjectStore, projectId: string, token: string): Promise<void> {
   await objects.deleteTree(objectKeys.preparedTree(projectId, token));
 }
 
-/** A version's objects: rendered for it, or a prepared publish's, already in the store under its token. */
-type DeliverySource = { rendered: RenderedDelivery } | { prepared: { token: string; index: DeliveryIndex } };
+/** Objects staged under a token, and their index. */
+export interface StagedDelivery {
+  token: string;
+  index: DeliveryIndex;
+}
 
 /**
- * Writes a version's immutable objects under its id, in parallel, and returns the manifest that names them. The
+ * Copies a version's staged objects under its id, in parallel, and returns the manifest that names them. The
  * manifest is not written here: it may only name a committed version (handlers/publish/manifest.ts writes it).
  */
 export async function writeDelivery(
@@ -46,18 +51,16 @@ export async function writeDelivery(
   projectId: string,
   versionId: string,
   snapshotAt: number,
-  source: DeliverySource,
+  staged: StagedDelivery,
 ): Promise<string> {
-  const target = (file: string) => objectKeys.bundle(projectId, versionId, file);
-  const r: DeliveryIndex = 'rendered' in source ? source.rendered : source.prepared.index;
   await all(
-    'rendered' in source
-      ? source.rendered.objects.map(
-          (o) => () => objects.put(target(o.file), o.body, { contentType: o.contentType, cacheControl: IMMUTABLE }),
-        )
-      : source.prepared.index.objects.map(
-          (o) => () => objects.copy(objectKeys.prepared(projectId, source.prepared.token, o.file), target(o.file)),
+    staged.index.objects.map(
+      (o) => () =>
+        objects.copy(
+          objectKeys.prepared(projectId, staged.token, o.file),
+          objectKeys.bundle(projectId, versionId, o.file),
         ),
+    ),
   );
-  return manifestFor(projectId, versionId, snapshotAt, r);
+  return manifestFor(projectId, versionId, snapshotAt, staged.index);
 }

@@ -4,10 +4,10 @@
 // version the database does not hold.
 import type { components } from '../../generated/openapi.js';
 import type { FormatId } from '../../publisher/catalog.js';
-import type { DeliveryIndex, RenderedDelivery } from '../../publisher/delivery.js';
-import { writeDelivery } from './store.js';
+import type { DeliveryIndex } from '../../publisher/delivery.js';
+import { writeDelivery, type StagedDelivery } from './store.js';
 import { capList } from '../../publisher/gates.js';
-import type { Snapshot } from '../../publisher/snapshot.js';
+import { storeHead } from './parts-store.js';
 import { effectiveFormats } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { contentRev } from '../platform/content.js';
@@ -56,14 +56,6 @@ export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promis
   } else row = await db('versions').where({ project_id: p.id, id: ref }).first();
   if (!row) throw notFound(`No version ${ref} in this project.`);
   return row;
-}
-
-export async function loadSnapshot(db: Db, projectId: string, versionId: string): Promise<Snapshot> {
-  const row = await db('versions as v')
-    .join('snapshot_bodies as b', (j) => j.on('b.project_id', 'v.project_id').andOn('b.digest', 'v.digest'))
-    .where({ 'v.project_id': projectId, 'v.id': versionId })
-    .first<{ body: string } | undefined>('b.body');
-  return JSON.parse(row!.body) as Snapshot;
 }
 
 /** The effective output formats (spec: `addOutputFormat`): configured, else the union of every retained version's. */
@@ -146,8 +138,11 @@ export interface PreparedSource {
 /** The prepared publish was replaced, or the content changed, after the publish chose it: nothing was minted. */
 export class PreparedStale extends Error {}
 
-/** The snapshot's stored form (under `digest`) and its rendered objects, or the prepared publish that holds both. */
-export type MintContent = { body: string; rendered: RenderedDelivery } | { prepared: PreparedSource };
+/**
+ * The version's objects: a prepared publish's (its head stored with it), or staged by this publish or restore,
+ * with the snapshot's head to store (`headBody`; a restore's is stored already).
+ */
+export type MintContent = { prepared: PreparedSource } | { staged: StagedDelivery; headBody?: string };
 
 export interface MintInput {
   project: ProjectRow;
@@ -186,14 +181,22 @@ async function checkPrepared(
     throw new PreparedStale();
 }
 
-/** Stores a snapshot body once per project and digest. */
-export async function storeSnapshot(trx: Db, projectId: string, digest: string, body: string): Promise<void> {
-  const stored = await trx('snapshot_bodies').where({ project_id: projectId, digest }).first('digest');
-  if (!stored) await trx('snapshot_bodies').insert({ project_id: projectId, digest, body });
-}
-
 /** What a mint did: a new version, or (skipIfIdentical) the current one it left as it was. */
 type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchanged: true };
+
+/**
+ * What a refused write of the object store answers, before or during a mint: `503 unavailable`, nothing minted
+ * (any other error as it is).
+ */
+export async function storeRefusal(db: Db, project: ProjectRow, err: unknown): Promise<unknown> {
+  if (!isStoreRefusal(err)) return err;
+  const current = await currentVersion(db, project);
+  return new ApiError(
+    503,
+    'unavailable',
+    `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`,
+  );
+}
 
 /**
  * Mints a version. Mints of one project are serialized (lockProject), so N is read and taken by one mint at a
@@ -207,13 +210,7 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
       retryOn: isUniqueViolation,
     });
   } catch (err) {
-    if (!isStoreRefusal(err)) throw err;
-    const current = await currentVersion(db, project);
-    throw new ApiError(
-      503,
-      'unavailable',
-      `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`,
-    );
+    throw await storeRefusal(db, project, err);
   }
   if (minted.unchanged) return minted;
   try {
@@ -253,7 +250,7 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
     project.id,
     id,
     now,
-    'prepared' in content ? { prepared: content.prepared } : { rendered: content.rendered },
+    'prepared' in content ? content.prepared : content.staged,
   );
   const row: VersionRow = {
     project_id: project.id,
@@ -273,8 +270,9 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
     created_at: now,
   };
   await trx('versions').insert(row);
-  // A prepared publish stored its snapshot already.
-  if (!('prepared' in content)) await storeSnapshot(trx, project.id, m.digest, content.body);
+  // A prepared publish stored its snapshot already, and a restore names a stored one.
+  if ('headBody' in content && content.headBody !== undefined)
+    await storeHead(trx, project.id, m.digest, content.headBody);
   await trx('projects').where({ id: project.id }).update({ current_version: id });
   if (publishedToday !== null)
     await trx('publish_days')

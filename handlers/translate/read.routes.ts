@@ -4,6 +4,7 @@ import { getProject, listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import { pullVersionFile } from '../publish/pull.js';
+import { publishEnv } from '../publish/stream.js';
 import type { Handler } from '../platform/pipeline.js';
 import { readRecord } from '../platform/requests.js';
 import { cellStates } from './cells.js';
@@ -52,7 +53,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(db, ctx.app.objects, project, q as Parameters<typeof pullVersionFile>[3]);
+  return pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
 };
 
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {

@@ -4,15 +4,16 @@
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { buildSnapshot, defaultParams } from '../../handlers/publish/build.js';
+import { defaultParams } from '../../handlers/publish/build.js';
+import { collectParts, openVersion } from '../../handlers/publish/parts-store.js';
+import { buildSnapshot, publishEnv } from '../../handlers/publish/stream.js';
 import { prepareProject, preparedFor, type PreparedSummary } from '../../handlers/publish/prepare.js';
-import { loadSnapshot, mintVersion, PreparedStale } from '../../handlers/publish/versions.js';
+import { mintVersion, PreparedStale } from '../../handlers/publish/versions.js';
 import { getProject } from '../../handlers/config/projects.js';
 import { contentRev } from '../../handlers/platform/content.js';
 import { migrate, openDb } from '../../handlers/platform/db.js';
 import { migrationSource } from '../../handlers/platform/migrations/index.js';
 import { FolderStore } from '../../handlers/platform/objects.js';
-import { serializeSnapshot } from '../../publisher/snapshot.js';
 import type { components } from '../../generated/openapi.js';
 import type { TranslateUnit } from '../../sdk/client.js';
 import { errorReply, startFakeOpenAI } from '../helpers/fake-openai.js';
@@ -71,7 +72,7 @@ const linked = (p: TestProject, versionId: string) =>
 async function liveDigest(p: TestProject, flags: { mode?: 'skip' | 'source' } = {}) {
   const project = await getProject(db(), p.projectId);
   const params = { ...(await defaultParams(db(), project)), ...flags };
-  return serializeSnapshot((await buildSnapshot(db(), p.projectId, params)).snapshot).digest;
+  return (await buildSnapshot(publishEnv(svc.service.app), p.projectId, params)).digest;
 }
 
 const addFormat = (p: TestProject, format: 'json' | 'android_xml' | 'po') =>
@@ -436,6 +437,42 @@ test.serial(
 );
 
 test.serial(
+  'language parts no stored snapshot names are collected once no publish can still mint from them',
+  async (t) => {
+    const p = await project();
+    await push(p, [{ source: 'Kept' }]);
+    await quiet();
+    const v = (await publish(p)).data!;
+    const parts = () => db()('snapshot_parts').where({ project_id: p.projectId }).orderBy('digest').pluck('digest');
+    const named = async () =>
+      [...new Set(await db()('snapshot_part_refs').where({ project_id: p.projectId }).pluck('part_digest'))].sort();
+    const stored0 = await parts();
+    t.true(
+      (await named()).every((d) => stored0.includes(d)),
+      'every part a snapshot names is stored',
+    );
+    // A publish refused after its build stored parts that no snapshot will name.
+    await push(p, [{ source: 'Pending for a while' }]);
+    const refused = await publish(p, { require_complete: true });
+    t.is(refused.response.status, 409);
+    const namedNow = await named();
+    t.true((await parts()).some((d) => !namedNow.includes(d)));
+    const before = await parts();
+    await collectParts(db(), p.projectId, Date.now());
+    t.deepEqual(await parts(), before, 'young parts stay: a publish may still be minting from them');
+    await collectParts(db(), p.projectId, Date.now() + 2 * 60 * 60 * 1000);
+    t.deepEqual(await parts(), await named(), 'stale parts no snapshot names are gone, named ones kept');
+    // The version still pulls in every language (its parts were kept).
+    for (const lang of ['en', 'de', 'fr']) {
+      const res = await p.client.GET('/projects/{projectId}/translations', {
+        params: { path: { projectId: p.projectId }, query: { version: v.versionId, format: 'nested_json', lang } },
+      });
+      t.is(res.response.status, 200, lang);
+    }
+  },
+);
+
+test.serial(
   'require_complete on a prepared publish counts the markers of a job that ended since as exhausted',
   async (t) => {
     const fake = await startFakeOpenAI(() => errorReply(401, {}, 'bad key'));
@@ -580,7 +617,11 @@ test.serial(
       t.deepEqual(await old('snapshot_bodies').select('project_id', 'digest'), [
         { project_id: 'p_old', digest: 'd'.repeat(64) },
       ]);
-      t.deepEqual(await loadSnapshot(old, 'p_old', '2026.01.01.2'), JSON.parse(body));
+      // Stored whole before parts (migration 009): read a language at a time all the same.
+      const stored = await openVersion(old, 'p_old', '2026.01.01.2');
+      t.like(stored.head, { baseLang: 'en', languages: ['de'], keys: [], catalogs: {} });
+      t.is(await stored.part('de'), '[]');
+      t.is(await stored.part('fr'), null);
       t.is(await contentRev(old, 'p_old'), 0);
       t.false(await old.schema.hasTable('version_snapshots'));
     } finally {

@@ -9,6 +9,7 @@ import * as m005 from './005_prepared.js';
 import * as m006 from './006_integrity.js';
 import * as m007 from './007_fill_failures.js';
 import * as m008 from './008_translations_job_index.js';
+import * as m009 from './009_snapshot_parts.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -19,6 +20,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '006_integrity': m006,
   '007_fill_failures': m007,
   '008_translations_job_index': m008,
+  '009_snapshot_parts': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

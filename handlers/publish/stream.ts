@@ -1,0 +1,269 @@
+// A publish one language at a time (issue 13): the build reads the keys once, then each language's cells in
+// chunks, gates them on a worker thread and stores the language's part; the render reads back one part at a time,
+// renders it on a worker thread and writes its objects under a staging token. Memory holds the keys and about one
+// language; the event loop only reads, writes and hands data over, never runs a gate or a renderer.
+import type { FormatId } from '../../publisher/catalog.js';
+import { findCollisions } from '../../publisher/collisions.js';
+import {
+  DeliveryIndexer,
+  multiLanguageFormats,
+  type DeliveryIndex,
+  type StagedObject,
+} from '../../publisher/delivery.js';
+import { digestOf, languageSnapshot, type KeyHead, type SnapshotHead } from '../../publisher/parts.js';
+import { conflict } from '../platform/errors.js';
+import type { App } from '../platform/app.js';
+import type { Db } from '../platform/db.js';
+import { parseJson } from '../platform/db.js';
+import type { ObjectStore } from '../platform/objects.js';
+import type { CatalogMeta } from '../../publisher/snapshot.js';
+import { toSnapshotKey } from './live.js';
+import { storePart, type StoredSnapshot } from './parts-store.js';
+import { runTask } from './pool.js';
+import { writeStaged } from './store.js';
+import { mergeListed, type GateOutput, type HeadRef, type LanguageRows, type Listed } from './tasks.js';
+import type { Unapproved } from './versions.js';
+import type { GateSummary } from './build.js';
+
+/** Lets requests run between the steps of a long publish. */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A promise awaited later: its rejection is handled there, not reported as unhandled meanwhile. */
+function later<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+/** Rows per statement: a SQLite read blocks the event loop while it runs, so a large one is read in slices. */
+const CHUNK = 5_000;
+
+/** What the publisher's steps need of the service. */
+export interface PublishEnv {
+  db: Db;
+  objects: ObjectStore;
+  /** PUBLISH_THREADS (pool.ts). */
+  threads: number;
+  log: App['log'];
+}
+
+export const publishEnv = (app: App): PublishEnv => ({
+  db: app.db,
+  objects: app.objects,
+  threads: app.config.publishThreads,
+  log: app.log,
+});
+
+/** The live keys of a project, as a head without parts, and their ids in the same order. */
+async function readHead(db: Db, projectId: string) {
+  const project = await db('projects').where({ id: projectId }).first('base_lang');
+  const languages: string[] = (
+    await db('project_languages')
+      .where({ project_id: projectId })
+      .whereNull('removed_at')
+      .orderBy('code')
+      .select('code')
+  ).map((r) => r.code);
+  const keys: KeyHead[] = [];
+  const ids: number[] = [];
+  for (let after = 0; ;) {
+    const rows = await db('keys')
+      .where({ project_id: projectId, enabled: true, captured: false })
+      .andWhere('id', '>', after)
+      .orderBy('id')
+      .limit(CHUNK)
+      .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
+    for (const r of rows) {
+      const { cells: _cells, ...k } = toSnapshotKey(r, {});
+      keys.push(k);
+      ids.push(Number(r.id));
+    }
+    if (rows.length < CHUNK) break;
+    after = ids[ids.length - 1];
+  }
+  const catalogs = Object.fromEntries(
+    (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
+      r.format,
+      parseJson<CatalogMeta>(r.meta, {}),
+    ]),
+  );
+  return { head: { baseLang: project!.base_lang, languages, keys, catalogs }, ids };
+}
+
+/** One language's stored cells of the head's keys, as the gate task takes them. */
+async function readLanguage(
+  db: Db,
+  projectId: string,
+  lang: string,
+  indexOf: Map<number, number>,
+): Promise<LanguageRows> {
+  const index: number[] = [];
+  const value: Array<string | null> = [];
+  const status: string[] = [];
+  const imported: number[] = [];
+  const job: number[] = [];
+  for (let after = -1; ;) {
+    const rows = await db('translations')
+      .where({ project_id: projectId, lang })
+      .andWhere('key_id', '>', after)
+      .orderBy('key_id')
+      .limit(CHUNK)
+      .select('key_id', 'value', 'status', 'origin', 'job_id');
+    for (const r of rows) {
+      const i = indexOf.get(Number(r.key_id));
+      // Disabled and captured keys have cells too; they are not published.
+      if (i === undefined) continue;
+      index.push(i);
+      value.push(r.value);
+      status.push(r.status);
+      imported.push(r.origin === 'import' ? 1 : 0);
+      job.push(Number(r.job_id ?? 0));
+    }
+    if (rows.length < CHUNK) break;
+    after = Number(rows[rows.length - 1].key_id);
+  }
+  return {
+    index: Int32Array.from(index),
+    value,
+    status,
+    imported: Uint8Array.from(imported),
+    job: Float64Array.from(job),
+  };
+}
+
+/** A snapshot built and stored in parts, not yet named by any version: what a publish decides on and renders. */
+export interface BuiltSnapshot {
+  head: SnapshotHead;
+  ref: HeadRef;
+  /** The snapshot's digest (of its head, which names every part by its digest). */
+  digest: string;
+  gates: GateSummary;
+  unapproved: Unapproved;
+  /** gettext's collisions, found language by language (the other formats' are the keys' alone). */
+  poGroups: Array<{ name: string; keys: string[] }>;
+}
+
+/**
+ * Builds the snapshot a publish with these rules would freeze, storing each language's part as it goes (a part
+ * no version ends up naming is collected later: parts-store.ts).
+ */
+export async function buildSnapshot(
+  env: PublishEnv,
+  projectId: string,
+  params: { mode: 'skip' | 'source'; approvedOnly: boolean; formats: FormatId[] },
+): Promise<BuiltSnapshot> {
+  const { db } = env;
+  const { head: base, ids } = await readHead(db, projectId);
+  const indexOf = new Map<number, number>();
+  for (let i = 0; i < ids.length; i++) indexOf.set(ids[i], i);
+  // The gate task reads the keys from a head without parts (parts are what it makes).
+  const keysBody = JSON.stringify({ ...base, parts: {} });
+  const keysRef: HeadRef = { digest: digestOf(keysBody), body: keysBody };
+  const outputs: GateOutput[] = [];
+  const parts: Record<string, string> = {};
+  const now = Date.now();
+  for (const lang of base.languages) {
+    const rows = await readLanguage(db, projectId, lang, indexOf);
+    const out = await runTask(env.threads, 'gateLanguage', {
+      head: keysRef,
+      lang,
+      mode: params.mode,
+      approvedOnly: params.approvedOnly,
+      po: params.formats.includes('po'),
+      rows,
+    });
+    await storePart(db, projectId, out.digest, out.body, now);
+    parts[lang] = out.digest;
+    out.body = '';
+    outputs.push(out);
+  }
+  const head: SnapshotHead = { ...base, parts };
+  const headBody = JSON.stringify(head);
+  const digest = digestOf(headBody);
+  const markersByJob: Record<string, number> = {};
+  for (const o of outputs)
+    for (const [job, n] of Object.entries(o.markersByJob)) markersByJob[job] = (markersByJob[job] ?? 0) + n;
+  const sum = (f: (o: GateOutput) => number) => outputs.reduce((n, o) => n + f(o), 0);
+  const lists = (f: (o: GateOutput) => Listed[]) => mergeListed(outputs.map(f));
+  const poGroups = new Map<string, Set<string>>();
+  for (const o of outputs)
+    for (const g of o.poGroups) {
+      const keys = poGroups.get(g.name) ?? new Set<string>();
+      for (const k of g.keys) keys.add(k);
+      poGroups.set(g.name, keys);
+    }
+  return {
+    head,
+    ref: { digest, body: headBody },
+    digest,
+    gates: {
+      pending: sum((o) => o.pending),
+      markersByJob,
+      icuRejected: lists((o) => o.icu),
+      icuRejectedTotal: sum((o) => o.icuTotal),
+      markupRejected: lists((o) => o.markup),
+      markupRejectedTotal: sum((o) => o.markupTotal),
+    },
+    unapproved: { listed: lists((o) => o.unapproved), total: sum((o) => o.unapprovedTotal) },
+    poGroups: [...poGroups].map(([name, keys]) => ({ name, keys: [...keys] })),
+  };
+}
+
+/** The export collisions of a built snapshot in `formats`. */
+export function collisionsOf(built: BuiltSnapshot, formats: FormatId[]) {
+  const keysOnly = languageSnapshot(built.head, built.head.baseLang, null);
+  const groups = findCollisions(
+    keysOnly,
+    formats.filter((f) => f !== 'po'),
+  );
+  if (formats.includes('po')) for (const g of built.poGroups) groups.push({ format: 'po', ...g });
+  return groups;
+}
+
+/** A publish refuses keys that collapse to one name in an output format (spec: 409 `export_collision`). */
+export function refuseCollisions(groups: ReturnType<typeof findCollisions>): void {
+  if (groups.length)
+    throw conflict('export_collision', 'Keys collapse to one name in a configured output format.', { groups });
+}
+
+/** Objects written to the store at once while the next language renders. */
+const IN_FLIGHT = 8;
+
+/**
+ * Renders every object of a snapshot, a language at a time, and writes them under `token` in the staging tree
+ * (objects.ts `prepared`), from where a mint copies them under the version's id. Returns their index (manifest
+ * entries and warnings); no body stays in memory past its write.
+ */
+export async function renderSnapshot(
+  env: PublishEnv,
+  projectId: string,
+  token: string,
+  s: StoredSnapshot,
+  formats: FormatId[],
+): Promise<DeliveryIndex> {
+  const { head } = s;
+  const langs = [head.baseLang, ...head.languages];
+  const indexer = new DeliveryIndexer(head.baseLang, langs, formats);
+  const write = (objs: StagedObject[]) => writeStaged(env.objects, projectId, token, objs, IN_FLIGHT);
+  const renderOf = async (lang: string) =>
+    runTask(env.threads, 'renderLanguage', {
+      head: s.ref,
+      lang,
+      part: lang === head.baseLang ? null : await s.part(lang),
+      formats,
+    });
+  // The next language renders on its thread while this one's objects are written.
+  let next = later(renderOf(langs[0]));
+  for (let i = 0; i < langs.length; i++) {
+    const rendered = await next;
+    if (i + 1 < langs.length) next = later(renderOf(langs[i + 1]));
+    await write(indexer.addLanguage(rendered));
+    await yieldTurn();
+  }
+  for (const format of multiLanguageFormats(formats)) {
+    const parts: Record<string, string> = {};
+    for (const lang of head.languages) parts[lang] = (await s.part(lang))!;
+    const file = await runTask(env.threads, 'renderWhole', { head: s.ref, parts, format });
+    await write(indexer.addMulti(format, file));
+  }
+  return indexer.index;
+}
