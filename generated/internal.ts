@@ -380,10 +380,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/debug/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This process's event-loop delay and memory
+         * @description How long the event loop of the process answering was late (perf_hooks.monitorEventLoopDelay, sampled every
+         *     10 ms) since the service started or since the last `reset`, and its memory now. A p99 or max over 50 ms
+         *     means other clients waited for synchronous work. Each API process answers for itself.
+         */
+        get: operations["internalDebugMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        DebugMetrics: {
+            /** @description Milliseconds the event loop was late, over the window (0 with no samples yet). */
+            eventLoopDelay: {
+                p50Ms: number;
+                p99Ms: number;
+                maxMs: number;
+                meanMs: number;
+                samples: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the window began (start or last reset).
+             */
+            since: string;
+            /** @description Resident set size of the process. */
+            rssBytes: number;
+            /** @description V8 heap in use. */
+            heapUsedBytes: number;
+        };
         Error: {
             error: string;
             message: string;
@@ -1170,6 +1211,31 @@ export interface operations {
                         ran: number;
                         failed?: number;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    internalDebugMetrics: {
+        parameters: {
+            query?: {
+                /** @description After answering, start a new window (the next answer covers only what came after). */
+                reset?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebugMetrics"];
                 };
             };
             400: components["responses"]["BadRequest"];

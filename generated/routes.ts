@@ -1535,5 +1535,30 @@ export const routes: RouteSpec[] = [
       "400",
       "401"
     ]
+  },
+  {
+    "operationId": "internalDebugMetrics",
+    "method": "GET",
+    "path": "/debug/metrics",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401"
+    ]
   }
 ];

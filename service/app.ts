@@ -2,6 +2,7 @@
 import type Hapi from '@hapi/hapi';
 import { registerJobs, repairOnStart } from './jobs.js';
 import { buildServers } from './servers.js';
+import { startEventLoopMonitor } from '../handlers/internal/metrics.js';
 import type { Config } from '../handlers/platform/config.js';
 import { migrate, openDb } from '../handlers/platform/db.js';
 import { createEngine } from '../handlers/platform/engines/index.js';
@@ -36,6 +37,7 @@ export async function startService(
   config: Config,
   opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
 ): Promise<Service> {
+  startEventLoopMonitor();
   const app = await createApp(config, opts.logDestination);
   const { main, delivery } = buildServers(app, opts);
   const listen = opts.listen ?? true;

@@ -4,6 +4,7 @@ import * as config from '../handlers/config/routes.js';
 import * as credential from '../handlers/credential/routes.js';
 import * as delivery from '../handlers/delivery/routes.js';
 import * as files from '../handlers/files/routes.js';
+import * as internalDebug from '../handlers/internal/debug.routes.js';
 import * as internalJobs from '../handlers/internal/jobs.routes.js';
 import * as internalKeys from '../handlers/internal/keys.routes.js';
 import * as internalProjects from '../handlers/internal/projects.routes.js';
@@ -45,6 +46,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalCreateApiKey: internalProjects.internalCreateApiKey,
   internalRevokeApiKey: internalProjects.internalRevokeApiKey,
   internalRunDueJobs: internalJobs.internalRunDueJobs,
+  internalDebugMetrics: internalDebug.internalDebugMetrics,
   internalListKeys: internalKeys.internalListKeys,
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
