@@ -11,6 +11,8 @@
 //                              them (queue.ts's enqueueFill: one fill job per push, its estimate held); the jobs are
 //                              due at once, for run-due or the workers
 //   BENCH_PENDING_JOB_KEYS=n   keys per queued fill job; default 500 (the size of a push)
+//   BENCH_PENDING_HOLD=1       the queued fill jobs wait (run_at far ahead) until the scenario makes them due
+//                              (`update jobs set run_at = 0 where kind = 'fill'`), e.g. once its load is running
 // It runs in a process of its own, before the server starts: a bulk-seeding loop inside the server process
 // would teach V8 to pretenure allocation sites the request path shares (Node's own promise and tick objects),
 // and every later request would pay for it in old-space garbage. A real server is not seeded that way.
@@ -132,6 +134,10 @@ if (pending) {
       await contentChanged(trx, projectId, now);
     });
   }
+  if (process.env.BENCH_PENDING_HOLD === '1')
+    await db('jobs')
+      .where({ kind: 'fill', state: 'queued' })
+      .update({ run_at: now + 365 * 86_400_000 });
 }
 await db.destroy();
 writeFileSync(process.env.SEED_OUT!, JSON.stringify({ projects }));

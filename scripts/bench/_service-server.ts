@@ -17,7 +17,8 @@ const { projects } = JSON.parse(readFileSync(env.SEED_OUT, 'utf8')) as Pick<Serv
 const config = loadConfig({
   ...env,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-  WORKERS: 'off',
+  // BENCH_WORKERS=inline: job workers in this process (the default service), for scenarios that measure them.
+  WORKERS: process.env.BENCH_WORKERS === 'inline' ? 'inline' : 'off',
   ADMIN_TOKEN: 'bench',
 });
 const service = await startService(config, { port: 0, deliveryPort: 0 });
