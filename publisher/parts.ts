@@ -47,6 +47,21 @@ export function languageSnapshot(head: SnapshotHead, lang: string, part: Part | 
   return { baseLang: head.baseLang, languages: head.languages, keys, catalogs: head.catalogs };
 }
 
+/**
+ * languageSnapshot without copying the keys: sets each head key's cells to this language's, in place. For a head
+ * owned by one synchronous render at a time (a worker's parsed copy, handlers/publish/tasks.ts); the snapshot is
+ * valid until the next call on the same head.
+ */
+export function languageSnapshotInPlace(head: SnapshotHead, lang: string, part: Part | null): Snapshot {
+  const keys = head.keys as SnapshotKey[];
+  const none: Record<string, SnapshotCell> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const c = part?.[i];
+    keys[i].cells = c ? { [lang]: snapshotCell(c) } : none;
+  }
+  return { baseLang: head.baseLang, languages: head.languages, keys, catalogs: head.catalogs };
+}
+
 /** The whole snapshot, every language's cells: only for files that hold every language (xcstrings). */
 export function wholeSnapshot(head: SnapshotHead, parts: Record<string, Part>): Snapshot {
   const keys = head.keys.map((k, i) => {

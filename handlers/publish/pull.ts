@@ -71,8 +71,8 @@ export async function pullVersionFile(
 ) {
   const { db, objects } = env;
   const v = await resolveVersion(db, project, query.version);
-  const formats = await projectFormats(db, project);
-  const format = (query.format ?? formats[0]) as FormatId | undefined;
+  // The project's first format when the pull names none (reading every version's formats).
+  const format = (query.format ?? (await projectFormats(db, project))[0]) as FormatId | undefined;
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
   if (query.part === 'stringsdict' && format !== 'ios_strings')
     throw invalidArgument('part=stringsdict is a part of the ios_strings format only.');

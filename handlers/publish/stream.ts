@@ -161,16 +161,24 @@ export async function buildSnapshot(
   const outputs: GateOutput[] = [];
   const parts: Record<string, string> = {};
   const now = Date.now();
-  for (const lang of base.languages) {
-    const rows = await readLanguage(db, projectId, lang, indexOf);
-    const out = await runTask(env.threads, 'gateLanguage', {
-      head: keysRef,
-      lang,
-      mode: params.mode,
-      approvedOnly: params.approvedOnly,
-      po: params.formats.includes('po'),
-      rows,
-    });
+  const langs = base.languages;
+  // The next language's cells are read while this one is gated on its thread.
+  let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf)) : null;
+  for (let i = 0; i < langs.length; i++) {
+    const lang = langs[i];
+    const rows = await nextRows!;
+    const gating = later(
+      runTask(env.threads, 'gateLanguage', {
+        head: keysRef,
+        lang,
+        mode: params.mode,
+        approvedOnly: params.approvedOnly,
+        po: params.formats.includes('po'),
+        rows,
+      }),
+    );
+    if (i + 1 < langs.length) nextRows = later(readLanguage(db, projectId, langs[i + 1], indexOf));
+    const out = await gating;
     await storePart(db, projectId, out.digest, out.body, now);
     parts[lang] = out.digest;
     out.body = '';

@@ -8,7 +8,7 @@ import { renderFile, renderLanguage, type LanguageRender, type RenderedFile } fr
 import { capList, gateCell, rejectionLabel as label, REJECTED_CAP } from '../../publisher/gates.js';
 import {
   digestOf,
-  languageSnapshot,
+  languageSnapshotInPlace,
   wholeSnapshot,
   type Part,
   type PartCell,
@@ -148,7 +148,7 @@ export function gateLanguage(input: GateInput): GateOutput {
 
 /** gettext's collisions (formats/po.ts `poCollisions`) among this language's messages and the base's. */
 function poGroupsOf(head: SnapshotHead, lang: string, part: Part) {
-  const s = languageSnapshot(head, lang, part);
+  const s = languageSnapshotInPlace(head, lang, part);
   const catalog = snapshotCatalog(s, 'po', [lang]);
   return poCollisions(catalog, { languages: [head.baseLang, lang], baseLanguage: head.baseLang }).map((g) => ({
     name: g.name,
@@ -192,7 +192,7 @@ export interface RenderInput {
 export function renderLanguageTask(input: RenderInput): LanguageRender {
   const head = headOf(input.head);
   const part = input.part === null ? null : (JSON.parse(input.part) as Part);
-  return renderLanguage(languageSnapshot(head, input.lang, part), input.lang, input.formats);
+  return renderLanguage(languageSnapshotInPlace(head, input.lang, part), input.lang, input.formats);
 }
 
 /**
@@ -202,7 +202,7 @@ export function renderLanguageTask(input: RenderInput): LanguageRender {
 export function renderFileTask(input: RenderInput & { companion: boolean }) {
   const head = headOf(input.head);
   const part = input.part === null ? null : (JSON.parse(input.part) as Part);
-  const s = languageSnapshot(head, input.lang, part);
+  const s = languageSnapshotInPlace(head, input.lang, part);
   const format = input.formats[0];
   const collisions = findCollisions(s, [format]);
   return { collisions, file: collisions.length ? null : renderFile(s, format, input.lang, input.companion) };

@@ -37,10 +37,16 @@ export async function currentVersion(db: Db, p: ProjectRow): Promise<VersionRow 
 
 /** A version id, `current` or `previous` (the newest version older than the current one). */
 export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promise<VersionRow> {
+  // A version id (what pulls name) is one read; only `current` and `previous` need the current version.
+  if (ref !== 'current' && ref !== 'previous') {
+    const row: VersionRow | undefined = await db('versions').where({ project_id: p.id, id: ref }).first();
+    if (!row) throw notFound(`No version ${ref} in this project.`);
+    return row;
+  }
   const current = await currentVersion(db, p);
   let row: VersionRow | undefined;
   if (ref === 'current') row = current;
-  else if (ref === 'previous') {
+  else {
     row =
       current &&
       (await db('versions')
@@ -53,7 +59,7 @@ export async function resolveVersion(db: Db, p: ProjectRow, ref: string): Promis
         .orderBy('day', 'desc')
         .orderBy('seq', 'desc')
         .first());
-  } else row = await db('versions').where({ project_id: p.id, id: ref }).first();
+  }
   if (!row) throw notFound(`No version ${ref} in this project.`);
   return row;
 }
