@@ -12,7 +12,7 @@ import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { cellStates, type CellState } from './cells.js';
 import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from './credits.js';
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
-import { enqueueFill, insertMarkers } from './queue.js';
+import { enqueueFill, insertMarkers, sqliteStatements, type SqlitePrepare } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../../publisher/icu.js';
 import type { KeyRow, ProjectRow } from '../platform/tables.js';
@@ -280,7 +280,7 @@ async function push(
   // 1. Keys and pending markers. A unit that loses a race (its token or name taken meanwhile) writes nothing.
   const { queue, estimate } = await db.transaction(async (trx) => {
     if (p.creates.length) {
-      const rows = p.creates.map((c) => ({
+      const rows = p.creates.map((c): NewKey => ({
         project_id: project.id,
         name: c.name,
         token: c.unit.token,
@@ -295,21 +295,11 @@ async function push(
         created_at: now,
         updated_at: now,
       }));
-      for (const part of chunks(rows)) await insertOrKeep(trx, 'keys', part, [], 'id');
-      const mine = new Map(
-        (
-          await keysByTokens(
-            trx,
-            project.id,
-            p.creates.map((c) => c.unit.token),
-          )
-        )
-          .filter((k) => k.created_by === pushId)
-          .map((k) => [k.token, k]),
-      );
+      const raw = await sqliteStatements(trx);
+      const mine = raw ? insertKeysRaw(raw, rows) : await insertKeys(trx, project.id, rows, pushId);
       for (const c of p.creates) {
-        const k = mine.get(c.unit.token);
-        if (k) keyIds.set(c.i, Number(k.id));
+        const id = mine.get(c.unit.token);
+        if (id !== undefined) keyIds.set(c.i, id);
         else markContended(p, c.i);
       }
     }
@@ -386,6 +376,69 @@ async function push(
     return { reply: { body }, trackingToken: null };
   }
   return { reply: { body }, trackingToken: queued.trackingToken };
+}
+
+type NewKey = Pick<
+  KeyRow,
+  | 'project_id'
+  | 'name'
+  | 'token'
+  | 'source'
+  | 'forms'
+  | 'ctx'
+  | 'created_by'
+  | 'source_updated_at'
+  | 'created_at'
+  | 'updated_at'
+> & {
+  enabled: boolean;
+  source_verified: boolean;
+  captured: boolean;
+};
+
+/** The keys inserted, by token; a row whose token or name another push took meanwhile is not among them. */
+async function insertKeys(trx: Db, projectId: string, rows: NewKey[], pushId: string): Promise<Map<string, number>> {
+  for (const part of chunks(rows)) await insertOrKeep(trx, 'keys', part, [], 'id');
+  const mine = await keysByTokens(
+    trx,
+    projectId,
+    rows.map((r) => r.token),
+  );
+  return new Map(mine.filter((k) => k.created_by === pushId).map((k) => [k.token, Number(k.id)]));
+}
+
+const KEY_COLUMNS = [
+  'project_id',
+  'name',
+  'token',
+  'source',
+  'forms',
+  'ctx',
+  'enabled',
+  'source_verified',
+  'captured',
+  'created_by',
+  'source_updated_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof NewKey>;
+const KEY_SQL = `INSERT INTO keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
+
+/** insertKeys on SQLite: one prepared statement whose RETURNING says which rows went in, so nothing is read back. */
+function insertKeysRaw(raw: SqlitePrepare, rows: NewKey[]): Map<string, number> {
+  const insert = raw(KEY_SQL);
+  const mine = new Map<string, number>();
+  for (const r of rows) {
+    // better-sqlite3 binds no booleans: Knex would have written them as 0/1.
+    const [row] = insert.all(
+      ...KEY_COLUMNS.map((c) => {
+        const v = r[c];
+        return typeof v === 'boolean' ? Number(v) : v;
+      }),
+    ) as Array<{ id: number }>;
+    if (row) mine.set(r.token, Number(row.id));
+  }
+  return mine;
 }
 
 function markContended(p: Plan, i: number) {
