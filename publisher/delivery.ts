@@ -91,6 +91,8 @@ export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): 
   return { lang, bundle: renderBundle(s, lang), files };
 }
 
+const BUNDLE_TYPE = 'application/json; charset=utf-8';
+
 const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
 export interface ManifestObject {
@@ -166,12 +168,7 @@ export class DeliveryIndexer {
     const { lang } = r;
     const isBase = lang === this.index.baseLang;
     this.note(r.bundle);
-    this.index.bundles[lang] = this.stage(
-      out,
-      (h) => `${bcp47(lang)}.${h}.json`,
-      r.bundle.body,
-      'application/json; charset=utf-8',
-    );
+    this.index.bundles[lang] = this.stage(out, (h) => `${bcp47(lang)}.${h}.json`, r.bundle.body, BUNDLE_TYPE);
     for (const { format, file, companion } of r.files) {
       const info = REGISTRY[format];
       this.note(file);
@@ -195,6 +192,32 @@ export class DeliveryIndexer {
       this.index.files[format][lang] = entry;
     }
     return out;
+  }
+
+  /**
+   * A language whose objects an earlier version already holds (handlers/publish/stream.ts `reusedObjects`): its
+   * manifest entries, under `prefix`, named as they are. Returns the file names to copy.
+   */
+  reuseLanguage(
+    lang: string,
+    reused: { bundle: ManifestObject; files: Array<{ format: FormatId; entry: ManifestObject }> },
+    prefix: string,
+  ): string[] {
+    const names: string[] = [];
+    const take = (o: ManifestObject, contentType: string): ManifestObject => {
+      const file = o.url.slice(prefix.length);
+      names.push(file);
+      this.index.objects.push({ file, contentType });
+      return { ...o, url: file };
+    };
+    this.index.bundles[lang] = take(reused.bundle, BUNDLE_TYPE);
+    for (const { format, entry } of reused.files) {
+      const info = REGISTRY[format];
+      const copied = take(entry, info.contentType);
+      if (entry.stringsdict && info.companion) copied.stringsdict = take(entry.stringsdict, info.companion.contentType);
+      this.index.files[format][lang] = copied;
+    }
+    return names;
   }
 
   /** A file that holds every language (multiLanguage): one object, named for each language of the version. */

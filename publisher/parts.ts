@@ -11,6 +11,8 @@ export type KeyHead = Omit<SnapshotKey, 'cells'>;
 export interface SnapshotHead extends Omit<Snapshot, 'keys'> {
   keys: KeyHead[];
   parts: Record<string, string>;
+  /** The digest of everything but the parts: two heads with the same render each language alike from the same part. */
+  keysDigest?: string;
 }
 
 /** One cell of a part: value and status, and how it entered when that matters to rendering or restoring. */

@@ -230,7 +230,7 @@ export class FolderStore implements ObjectStore {
     const src = this.file(from);
     const dst = this.file(to);
     await this.serial(to, async () => {
-      await mkdir(path.dirname(dst), { recursive: true });
+      await makeDir(path.dirname(dst));
       await linkAtomic(src + META_SUFFIX, dst + META_SUFFIX);
       await linkAtomic(src, dst);
     });

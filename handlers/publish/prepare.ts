@@ -13,7 +13,7 @@ import type { App } from '../platform/app.js';
 import { defaultParams, sameParams, type GateSummary, type PublishParams } from './build.js';
 import { collectParts, deleteHead, storedSnapshot, storeHead } from './parts-store.js';
 import { deleteStaged } from './store.js';
-import { buildSnapshot, collisionsOf, publishEnv, renderSnapshot } from './stream.js';
+import { buildSnapshot, collisionsOf, publishEnv, renderSnapshot, reusableFor } from './stream.js';
 import type { PreparedSource, Unapproved } from './versions.js';
 
 /** What a publish needs besides the objects and the snapshot, which stay in the store and the database. */
@@ -82,6 +82,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
       token,
       storedSnapshot(db, projectId, built.head, built.ref),
       params.formats,
+      await reusableFor(env, projectId, built.head, params.formats),
     );
     const summary: PreparedSummary = {
       ...built.gates,

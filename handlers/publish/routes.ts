@@ -18,6 +18,7 @@ import {
   publishEnv,
   refuseCollisions,
   renderSnapshot,
+  reusableFor,
   type BuiltSnapshot,
   type PublishEnv,
 } from './stream.js';
@@ -84,6 +85,7 @@ function liveCandidate(env: PublishEnv, project: ProjectRow, built: BuiltSnapsho
             token,
             storedSnapshot(env.db, project.id, built.head, built.ref),
             formats,
+            await reusableFor(env, project.id, built.head, formats),
           ),
         },
         headBody: built.ref.body,
@@ -248,7 +250,8 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   let v: Awaited<ReturnType<typeof mintVersion>>;
   let content: MintContent & { staged: unknown };
   try {
-    content = { staged: { token, index: await renderSnapshot(env, project.id, token, stored, formats) } };
+    const reuse = await reusableFor(env, project.id, head, formats);
+    content = { staged: { token, index: await renderSnapshot(env, project.id, token, stored, formats, reuse) } };
     v = await mintVersion(db, ctx.app.objects, {
       project,
       digest: from.digest,

@@ -8,8 +8,13 @@ import {
   DeliveryIndexer,
   multiLanguageFormats,
   type DeliveryIndex,
+  type ManifestObject,
   type StagedObject,
 } from '../../publisher/delivery.js';
+import { own } from '../../publisher/catalog.js';
+import { REGISTRY } from '../../publisher/formats/index.js';
+import { bcp47 } from '../../publisher/languages.js';
+import { objectKeys } from '../platform/objects.js';
 import { digestOf, languageSnapshot, type KeyHead, type SnapshotHead } from '../../publisher/parts.js';
 import { conflict } from '../platform/errors.js';
 import type { App } from '../platform/app.js';
@@ -184,7 +189,7 @@ export async function buildSnapshot(
     out.body = '';
     outputs.push(out);
   }
-  const head: SnapshotHead = { ...base, parts };
+  const head: SnapshotHead = { ...base, keysDigest: keysRef.digest, parts };
   const headBody = JSON.stringify(head);
   const digest = digestOf(headBody);
   const markersByJob: Record<string, number> = {};
@@ -237,9 +242,61 @@ export function refuseCollisions(groups: ReturnType<typeof findCollisions>): voi
 const IN_FLIGHT = 8;
 
 /**
+ * The current version's objects a render may copy instead of rendering again: those of every language whose cells
+ * (part digest) are the same, when the keys, languages and file meta (`keysDigest`) and the formats are too. Only
+ * files that wrote no fallback are copied: the publish result lists fallbacks by name, which only a render tells.
+ */
+export interface Reusable {
+  versionId: string;
+  parts: Record<string, string>;
+  manifest: { bundles: Record<string, ManifestObject>; files: Record<string, Record<string, ManifestObject>> };
+}
+
+/** The project's current version as a Reusable for rendering `head` in `formats`, when it is one. */
+export async function reusableFor(
+  env: PublishEnv,
+  projectId: string,
+  head: SnapshotHead,
+  formats: FormatId[],
+): Promise<Reusable | null> {
+  const { db } = env;
+  const id = (await db('projects').where({ id: projectId }).first('current_version'))?.current_version;
+  const v =
+    id && (await db('versions').where({ project_id: projectId, id }).first('id', 'digest', 'formats', 'manifest'));
+  if (!v || !v.manifest || !head.keysDigest || parseJson<string[]>(v.formats, []).join() !== formats.join())
+    return null;
+  const stored = await db('snapshot_bodies').where({ project_id: projectId, digest: v.digest }).first('body');
+  if (!stored) return null;
+  // Parsed on a thread: a large project's head is megabytes of keys, and only two fields are wanted.
+  const index = await runTask(env.threads, 'headIndex', { head: { digest: v.digest, body: stored.body } });
+  if (index.keysDigest !== head.keysDigest || !index.parts) return null;
+  return { versionId: v.id, parts: index.parts, manifest: JSON.parse(v.manifest) as Reusable['manifest'] };
+}
+
+/** The current version's objects of `lang`, when every one of them can be copied (see Reusable). */
+function reusedObjects(r: Reusable | null, head: SnapshotHead, lang: string, formats: FormatId[]) {
+  if (!r) return null;
+  if (lang !== head.baseLang && (r.parts[lang] === undefined || r.parts[lang] !== head.parts[lang])) return null;
+  const code = bcp47(lang);
+  const bundle = own(r.manifest.bundles, code);
+  const files: Array<{ format: FormatId; entry: ManifestObject }> = [];
+  for (const format of formats) {
+    if (REGISTRY[format].multiLanguage) continue;
+    const entry = own(own(r.manifest.files, format), code);
+    if (!entry || entry.warnings !== 0) return null;
+    files.push({ format, entry });
+  }
+  const prefix = `bundles/${r.versionId}/`;
+  const named = (o: ManifestObject) =>
+    o.url.startsWith(prefix) && (!o.stringsdict || o.stringsdict.url.startsWith(prefix));
+  return bundle && named(bundle) && files.every((f) => named(f.entry)) ? { bundle, files } : null;
+}
+
+/**
  * Renders every object of a snapshot, a language at a time, and writes them under `token` in the staging tree
- * (objects.ts `prepared`), from where a mint copies them under the version's id. Returns their index (manifest
- * entries and warnings); no body stays in memory past its write.
+ * (objects.ts `prepared`), from where a mint copies them under the version's id; a language `reuse` still holds
+ * is copied from it instead. Returns the objects' index (manifest entries and warnings); no body stays in memory
+ * past its write.
  */
 export async function renderSnapshot(
   env: PublishEnv,
@@ -247,12 +304,23 @@ export async function renderSnapshot(
   token: string,
   s: StoredSnapshot,
   formats: FormatId[],
+  reuse: Reusable | null = null,
 ): Promise<DeliveryIndex> {
   const { head } = s;
   const langs = [head.baseLang, ...head.languages];
   const indexer = new DeliveryIndexer(head.baseLang, langs, formats);
   const write = (objs: StagedObject[]) => writeStaged(env.objects, projectId, token, objs, IN_FLIGHT);
+  const copy = (files: string[]) =>
+    Promise.all(
+      files.map((file) =>
+        env.objects.copy(
+          objectKeys.bundle(projectId, reuse!.versionId, file),
+          objectKeys.prepared(projectId, token, file),
+        ),
+      ),
+    );
   const renderOf = async (lang: string) =>
+    reusedObjects(reuse, head, lang, formats) ??
     runTask(env.threads, 'renderLanguage', {
       head: s.ref,
       lang,
@@ -264,7 +332,8 @@ export async function renderSnapshot(
   for (let i = 0; i < langs.length; i++) {
     const rendered = await next;
     if (i + 1 < langs.length) next = later(renderOf(langs[i + 1]));
-    await write(indexer.addLanguage(rendered));
+    if ('lang' in rendered) await write(indexer.addLanguage(rendered));
+    else await copy(indexer.reuseLanguage(langs[i], rendered, `bundles/${reuse!.versionId}/`));
     await yieldTurn();
   }
   for (const format of multiLanguageFormats(formats)) {

@@ -220,8 +220,15 @@ export function renderWholeTask(input: {
   return renderFile(wholeSnapshot(head, parts), input.format, head.baseLang);
 }
 
+/** What a render compares of a stored head (stream.ts `reusableFor`). */
+export function headIndex(input: { head: HeadRef }) {
+  const head = headOf(input.head);
+  return { keysDigest: head.keysDigest ?? null, parts: head.parts ?? null };
+}
+
 /** The tasks a worker runs, by name (pool.ts). */
 export const TASKS = {
+  headIndex,
   gateLanguage,
   recheckLanguage,
   renderLanguage: renderLanguageTask,

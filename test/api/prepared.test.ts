@@ -437,6 +437,73 @@ test.serial(
 );
 
 test.serial(
+  "a publish copies the current version's objects of each language whose cells did not change, and renders the rest",
+  async (t) => {
+    const p = await project();
+    await push(p, [
+      { source: 'Hello', key: 'hello' },
+      { source: 'Bye', key: 'bye' },
+    ]);
+    await quiet();
+    const v1 = (await publish(p)).data!;
+    const put = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'hello', lang: 'de' } },
+      body: { value: 'Hallo, geändert' },
+    });
+    t.is(put.response.status, 200);
+    // Straight after the change: the live publish, not a prepared one.
+    const v2 = (await publish(p)).data!;
+    const inode = (v: string, file: string) => statSync(path.join(versionDir(p, v), file)).ino;
+    const files = (v: string) => readdirSync(versionDir(p, v)).filter((f) => !f.endsWith('.meta.json'));
+    const of = (v: string, lang: string) => files(v).filter((f) => f.startsWith(`${lang}.`) || f.includes(`.${lang}.`));
+    for (const lang of ['en', 'fr']) {
+      t.deepEqual(of(v2.versionId, lang), of(v1.versionId, lang), `${lang}: the same objects`);
+      for (const f of of(v2.versionId, lang))
+        t.is(inode(v2.versionId, f), inode(v1.versionId, f), `${lang}: ${f} copied, not rendered`);
+    }
+    t.notDeepEqual(of(v2.versionId, 'de'), of(v1.versionId, 'de'), 'de changed: rendered again');
+    const pulled = async (v: string, lang: string) =>
+      (
+        await p.client.GET('/projects/{projectId}/translations', {
+          params: { path: { projectId: p.projectId }, query: { version: v, format: 'json', lang } },
+          parseAs: 'text',
+        })
+      ).data;
+    t.regex((await pulled(v2.versionId, 'de'))!, /Hallo, geändert/);
+    t.is(await pulled(v2.versionId, 'fr'), await pulled(v1.versionId, 'fr'));
+    const manifest = JSON.parse(
+      (await store().get(`v1/projects/${p.projectId}/manifest`))!.body.toString(),
+    ) as Schemas['Manifest'];
+    t.is(manifest.versionId, v2.versionId);
+    t.true(
+      Object.values(manifest.bundles).every((b) => b.url.startsWith(`bundles/${v2.versionId}/`)),
+      "the manifest names the new version's objects",
+    );
+  },
+);
+
+test.serial(
+  'files that wrote a fallback are rendered again, so the publish result still lists every warning',
+  async (t) => {
+    const p = await project(['android_xml']);
+    await push(p, [
+      { source: '{who, select, female {She replied} other {They replied}}', key: 'replied' },
+      { source: 'Plain', key: 'plain' },
+    ]);
+    await quiet();
+    const v1 = (await publish(p)).data!;
+    t.true(v1.formatWarningsTotal > 0);
+    await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'plain', lang: 'de' } },
+      body: { value: 'Schlicht, geändert' },
+    });
+    const v2 = (await publish(p)).data!;
+    t.is(v2.formatWarningsTotal, v1.formatWarningsTotal);
+    t.deepEqual([...v2.formatWarnings].sort(), [...v1.formatWarnings].sort());
+  },
+);
+
+test.serial(
   'language parts no stored snapshot names are collected once no publish can still mint from them',
   async (t) => {
     const p = await project();
