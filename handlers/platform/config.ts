@@ -27,6 +27,8 @@ export interface Config {
   prepareDelayMs: number;
   /** Worker threads for the publisher's CPU-heavy steps (handlers/publish/pool.ts); 0 runs them on the event loop. */
   publishThreads: number;
+  /** Snapshots of at most this many keys are gated and rendered inline, without a thread's start (pool.ts). */
+  publishInlineKeys: number;
 }
 
 function flag(v: string | undefined): boolean {
@@ -73,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prepareDelayMs: int('PREPARE_DELAY_MS', env.PREPARE_DELAY_MS, 5_000),
     // One core stays with the event loop.
     publishThreads: int('PUBLISH_THREADS', env.PUBLISH_THREADS, Math.max(1, availableParallelism() - 1)),
+    publishInlineKeys: int('PUBLISH_INLINE_KEYS', env.PUBLISH_INLINE_KEYS, 2_000),
   };
 }

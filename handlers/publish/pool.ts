@@ -22,6 +22,14 @@ function poolOf(threads: number): Piscina {
   return pool;
 }
 
+/**
+ * Where a task over a snapshot of `keys` keys runs: inline when one language of it is small enough not to hold the
+ * event loop for long (PUBLISH_INLINE_KEYS: the default 2,000 keys gate and render in about 40 ms), sparing small
+ * projects a thread's start; on the threads otherwise.
+ */
+export const threadsFor = (opts: { threads: number; inlineKeys: number }, keys: number) =>
+  keys <= opts.inlineKeys ? 0 : opts.threads;
+
 /** Runs a task on the publisher's threads (`threads` of them; 0: inline). */
 export function runTask<T extends TaskName>(threads: number, task: T, input: Input<T>): Promise<Output<T>> {
   if (threads === 0) {
@@ -34,9 +42,5 @@ export function runTask<T extends TaskName>(threads: number, task: T, input: Inp
   return poolOf(threads).run({ task, input }) as Promise<Output<T>>;
 }
 
-/** Stops the threads (the service's stop). */
-export async function closePool(): Promise<void> {
-  const p = pool;
-  pool = null;
-  await p?.destroy();
-}
+/** How many tasks the threads have run in this process (what shows a publish went through them). */
+export const threadTasksRun = () => pool?.completed ?? 0;

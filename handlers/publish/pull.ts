@@ -13,7 +13,7 @@ import { bytes, type Bytes } from '../platform/contract.js';
 import { objectKeys, type ObjectStore } from '../platform/objects.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import { openVersion, type StoredSnapshot } from './parts-store.js';
-import { runTask } from './pool.js';
+import { runTask, threadsFor } from './pool.js';
 import { refuseCollisions, type PublishEnv } from './stream.js';
 import { projectFormats, resolveVersion } from './versions.js';
 
@@ -55,10 +55,16 @@ async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId
   if (REGISTRY[format].multiLanguage) {
     const parts: Record<string, string> = {};
     for (const l of s.head.languages) parts[l] = (await s.part(l))!;
-    return runTask(env.threads, 'renderWhole', { head: s.ref, parts, format });
+    return runTask(threadsFor(env, s.head.keys.length), 'renderWhole', { head: s.ref, parts, format });
   }
   const part = lang === s.head.baseLang ? null : await s.part(lang);
-  const out = await runTask(env.threads, 'renderFile', { head: s.ref, lang, part, formats: [format], companion });
+  const out = await runTask(threadsFor(env, s.head.keys.length), 'renderFile', {
+    head: s.ref,
+    lang,
+    part,
+    formats: [format],
+    companion,
+  });
   refuseCollisions(out.collisions);
   return out.file!;
 }

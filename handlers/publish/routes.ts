@@ -9,7 +9,7 @@ import type { ReplyOf } from '../platform/contract.js';
 import type { Ctx, Handler } from '../platform/pipeline.js';
 import { defaultParams, exhaustedOf, type GateSummary, type PublishParams } from './build.js';
 import { openVersion, storedSnapshot } from './parts-store.js';
-import { runTask } from './pool.js';
+import { runTask, threadsFor } from './pool.js';
 import { preparedFor, type Prepared } from './prepare.js';
 import { deleteStaged } from './store.js';
 import {
@@ -242,7 +242,11 @@ export const restoreVersion: Handler<'restoreVersion'> = async (ctx) => {
   const rechecks: RecheckOutput[] = [];
   for (const lang of head.languages)
     rechecks.push(
-      await runTask(env.threads, 'recheckLanguage', { head: stored.ref, lang, part: (await stored.part(lang))! }),
+      await runTask(threadsFor(env, head.keys.length), 'recheckLanguage', {
+        head: stored.ref,
+        lang,
+        part: (await stored.part(lang))!,
+      }),
     );
   const total = (f: (r: RecheckOutput) => number) => rechecks.reduce((n, r) => n + f(r), 0);
   const formats = JSON.parse(from.formats) as FormatId[];

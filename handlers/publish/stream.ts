@@ -24,7 +24,7 @@ import type { ObjectStore } from '../platform/objects.js';
 import type { CatalogMeta } from '../../publisher/snapshot.js';
 import { toSnapshotKey } from './live.js';
 import { storePart, type StoredSnapshot } from './parts-store.js';
-import { runTask } from './pool.js';
+import { runTask, threadsFor } from './pool.js';
 import { writeStaged } from './store.js';
 import { mergeListed, type GateOutput, type HeadRef, type LanguageRows, type Listed } from './tasks.js';
 import type { Unapproved } from './versions.js';
@@ -46,8 +46,9 @@ const CHUNK = 5_000;
 export interface PublishEnv {
   db: Db;
   objects: ObjectStore;
-  /** PUBLISH_THREADS (pool.ts). */
+  /** PUBLISH_THREADS and PUBLISH_INLINE_KEYS (pool.ts). */
   threads: number;
+  inlineKeys: number;
   log: App['log'];
 }
 
@@ -55,6 +56,7 @@ export const publishEnv = (app: App): PublishEnv => ({
   db: app.db,
   objects: app.objects,
   threads: app.config.publishThreads,
+  inlineKeys: app.config.publishInlineKeys,
   log: app.log,
 });
 
@@ -167,13 +169,14 @@ export async function buildSnapshot(
   const parts: Record<string, string> = {};
   const now = Date.now();
   const langs = base.languages;
+  const threads = threadsFor(env, base.keys.length);
   // The next language's cells are read while this one is gated on its thread.
   let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf)) : null;
   for (let i = 0; i < langs.length; i++) {
     const lang = langs[i];
     const rows = await nextRows!;
     const gating = later(
-      runTask(env.threads, 'gateLanguage', {
+      runTask(threads, 'gateLanguage', {
         head: keysRef,
         lang,
         mode: params.mode,
@@ -268,7 +271,9 @@ export async function reusableFor(
   const stored = await db('snapshot_bodies').where({ project_id: projectId, digest: v.digest }).first('body');
   if (!stored) return null;
   // Parsed on a thread: a large project's head is megabytes of keys, and only two fields are wanted.
-  const index = await runTask(env.threads, 'headIndex', { head: { digest: v.digest, body: stored.body } });
+  const index = await runTask(threadsFor(env, head.keys.length), 'headIndex', {
+    head: { digest: v.digest, body: stored.body },
+  });
   if (index.keysDigest !== head.keysDigest || !index.parts) return null;
   return { versionId: v.id, parts: index.parts, manifest: JSON.parse(v.manifest) as Reusable['manifest'] };
 }
@@ -308,6 +313,7 @@ export async function renderSnapshot(
 ): Promise<DeliveryIndex> {
   const { head } = s;
   const langs = [head.baseLang, ...head.languages];
+  const threads = threadsFor(env, head.keys.length);
   const indexer = new DeliveryIndexer(head.baseLang, langs, formats);
   const write = (objs: StagedObject[]) => writeStaged(env.objects, projectId, token, objs, IN_FLIGHT);
   const copy = (files: string[]) =>
@@ -321,7 +327,7 @@ export async function renderSnapshot(
     );
   const renderOf = async (lang: string) =>
     reusedObjects(reuse, head, lang, formats) ??
-    runTask(env.threads, 'renderLanguage', {
+    runTask(threads, 'renderLanguage', {
       head: s.ref,
       lang,
       part: lang === head.baseLang ? null : await s.part(lang),
@@ -339,7 +345,7 @@ export async function renderSnapshot(
   for (const format of multiLanguageFormats(formats)) {
     const parts: Record<string, string> = {};
     for (const lang of head.languages) parts[lang] = (await s.part(lang))!;
-    const file = await runTask(env.threads, 'renderWhole', { head: s.ref, parts, format });
+    const file = await runTask(threads, 'renderWhole', { head: s.ref, parts, format });
     await write(indexer.addMulti(format, file));
   }
   return indexer.index;
