@@ -513,6 +513,7 @@ const BODIES: Record<string, { body: (fx: Fixture, i: number) => Json; extra?: A
   internalApproveOperation: { body: () => ({ authorizedCredits: 1 }) },
   internalUpdateKey: { body: () => ({ enabled: true }), extra: [[['sourceVerified'], true]] },
   internalPutTranslation: { body: () => ({ value: 'Wert', status: 'translated' }) },
+  internalRetryFill: { body: () => ({ langs: ['de'] }) },
   internalPublishContent: { body: () => ({ docIds: ['doc-1'] }) },
   internalRollbackContent: { body: () => ({ versionId: 'v1' }) },
   internalRunDueJobs: { body: () => ({}), extra: [[['now'], '2026-01-01T00:00:00Z']] },
