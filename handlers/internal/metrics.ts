@@ -18,7 +18,7 @@ export function startEventLoopMonitor(): void {
 
 // Node records the whole interval between samples, the resolution's own wait included (nodejs/node#34661): the
 // delay is what exceeds it.
-const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4) / 100 - RESOLUTION_MS);
+const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
 
 export interface ProcessMetrics {
   eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number; meanMs: number; samples: number };
@@ -38,7 +38,7 @@ export function processMetrics(reset = false): ProcessMetrics {
       p50Ms: samples ? ms(h.percentile(50)) : 0,
       p99Ms: samples ? ms(h.percentile(99)) : 0,
       maxMs: samples ? ms(h.max) : 0,
-      meanMs: samples ? Math.round(ms(h.mean) * 100) / 100 : 0,
+      meanMs: samples ? ms(h.mean) : 0,
       samples,
     },
     since: new Date(since).toISOString(),

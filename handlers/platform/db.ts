@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from './errors.js';
 import { migrationSource } from './migrations/index.js';
 // The row type of every table, declared to Knex (tables.ts).
@@ -72,6 +73,7 @@ export function openDb(url: string): Knex {
             conn.pragma('synchronous = NORMAL');
             conn.pragma('busy_timeout = 5000');
             conn.pragma('foreign_keys = ON');
+            cacheStatements(conn);
             done(null, conn);
           },
         },
@@ -94,6 +96,21 @@ export function openDb(url: string): Knex {
     });
   }
   throw new Error(`DATABASE_URL must start with sqlite:// or mysql://, got ${url}`);
+}
+
+/**
+ * Knex prepares every statement it runs, so a statement run a thousand times (a fill's batch writes) was compiled
+ * a thousand times: a bounded cache by SQL text hands back the prepared one. Knex only ever runs a statement to
+ * its end (all/run), never leaves one iterating, so reusing it is safe.
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new LRUCache<string, SqliteStatement>({ max: 256 });
+  conn.prepare = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = prepare(sql)));
+    return stmt;
+  };
 }
 
 /**

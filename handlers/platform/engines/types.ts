@@ -26,6 +26,11 @@ export interface TranslationEngine {
   /** The most items one translate() call should carry; larger calls still work but are split. */
   readonly maxBatch: number;
   /**
+   * True when translate() itself ran checkFill(item.source, value, item.targetLang) on every value it returns:
+   * the fill then stores them without running the same gate a second time.
+   */
+  readonly checksFill?: boolean;
+  /**
    * One outcome per item, in the items' order. Rejects only when the whole batch failed in a way worth retrying
    * later (EngineUnavailableError: endpoint down or refusing after retries).
    */
