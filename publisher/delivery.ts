@@ -15,6 +15,9 @@ import { snapshotCatalog, type Snapshot } from './snapshot.js';
  */
 export interface RenderedFile {
   body: string;
+  /** SHA-256 of the body (hex) and its size in bytes: computed where it renders (a worker thread), not where it is written. */
+  hash: string;
+  size: number;
   warnings: number;
   labels: string[];
 }
@@ -25,6 +28,8 @@ const WARNINGS_KEPT = 100;
 /** How a warning is listed in the publish result's `formatWarnings`: `key [lang] format: reason`. */
 const warningLabel = (format: string, w: FormatWarning) => `${w.key} [${w.lang}] ${format}: ${w.reason}`;
 
+const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
+
 /** Collects a file's warnings as counts and kept labels while it renders. */
 class WarningTally {
   count = 0;
@@ -34,7 +39,7 @@ class WarningTally {
     if (this.count++ < WARNINGS_KEPT) this.labels.push(warningLabel(this.format, w));
   };
   file(body: string): RenderedFile {
-    return { body, warnings: this.count, labels: this.labels };
+    return { body, hash: hashOf(body), size: Buffer.byteLength(body), warnings: this.count, labels: this.labels };
   }
 }
 
@@ -70,7 +75,7 @@ export function renderBundle(s: Snapshot, lang: string): RenderedFile {
 export interface LanguageRender {
   lang: string;
   bundle: RenderedFile;
-  files: Array<{ format: FormatId; file: RenderedFile; companion?: string }>;
+  files: Array<{ format: FormatId; file: RenderedFile; companion?: RenderedFile }>;
 }
 
 /** The formats rendered once for every language together (xcstrings): they need every language's cells. */
@@ -83,17 +88,13 @@ export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): 
     if (REGISTRY[format].multiLanguage) continue;
     const file = renderFile(s, format, lang);
     files.push(
-      REGISTRY[format].companion
-        ? { format, file, companion: renderFile(s, format, lang, true).body }
-        : { format, file },
+      REGISTRY[format].companion ? { format, file, companion: renderFile(s, format, lang, true) } : { format, file },
     );
   }
   return { lang, bundle: renderBundle(s, lang), files };
 }
 
 const BUNDLE_TYPE = 'application/json; charset=utf-8';
-
-const hashOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
 export interface ManifestObject {
   url: string;
@@ -153,14 +154,13 @@ export class DeliveryIndexer {
   private stage(
     out: StagedObject[],
     name: (hash: string) => string,
-    body: string,
+    rendered: RenderedFile,
     contentType: string,
   ): ManifestObject {
-    const hash = hashOf(body);
-    const file = name(hash.slice(0, 16));
-    out.push({ file, body, contentType });
+    const file = name(rendered.hash.slice(0, 16));
+    out.push({ file, body: rendered.body, contentType });
     this.index.objects.push({ file, contentType });
-    return { url: file, hash, size: Buffer.byteLength(body) };
+    return { url: file, hash: rendered.hash, size: rendered.size };
   }
 
   addLanguage(r: LanguageRender): StagedObject[] {
@@ -168,16 +168,11 @@ export class DeliveryIndexer {
     const { lang } = r;
     const isBase = lang === this.index.baseLang;
     this.note(r.bundle);
-    this.index.bundles[lang] = this.stage(out, (h) => `${bcp47(lang)}.${h}.json`, r.bundle.body, BUNDLE_TYPE);
+    this.index.bundles[lang] = this.stage(out, (h) => `${bcp47(lang)}.${h}.json`, r.bundle, BUNDLE_TYPE);
     for (const { format, file, companion } of r.files) {
       const info = REGISTRY[format];
       this.note(file);
-      const obj = this.stage(
-        out,
-        (h) => `${format}.${bcp47(lang)}.${h}.${info.extension}`,
-        file.body,
-        info.contentType,
-      );
+      const obj = this.stage(out, (h) => `${format}.${bcp47(lang)}.${h}.${info.extension}`, file, info.contentType);
       const entry: ManifestObject = { ...obj, path: info.path(lang, isBase), warnings: file.warnings };
       if (companion !== undefined && info.companion) {
         // Its fallbacks are the file's own (the same messages), already noted.
@@ -228,7 +223,7 @@ export class DeliveryIndexer {
     const obj = this.stage(
       out,
       (h) => `${format}.${bcp47(this.index.baseLang)}.${h}.${info.extension}`,
-      file.body,
+      file,
       info.contentType,
     );
     for (const l of this.index.langs)
