@@ -5,7 +5,7 @@ import type { Scenario } from '../bench.js';
 import { publishRuns, sizeLabel } from './_publish-scale.js';
 
 export const scenario: Scenario = {
-  name: 'POST /publish straight after a change, json + android_xml, vs a raw SELECT + serialize + write of the same cells (ms)',
+  name: 'POST /publish as a cold publish (straight after a change), json + android_xml, vs a raw SELECT + serialize + write of the same cells (ms)',
   async run() {
     const runs = await publishRuns();
     const worst = runs.reduce((a, b) => (b.coldMs / b.floorMs > a.coldMs / a.floorMs ? b : a));
