@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../generated/routes.js';
 import { implementationOf } from './implementations.js';
-import { errorResponse, toHapiRoute } from '../handlers/platform/pipeline.js';
+import { errorResponse, leanGet, toHapiRoute } from '../handlers/platform/pipeline.js';
 import { allowCrossOrigin } from '../handlers/delivery/cors.js';
 import { answerFromMemory } from '../handlers/delivery/memory.js';
 import type { App } from '../handlers/platform/app.js';
@@ -36,18 +36,78 @@ function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Hap
       );
     });
   }
+  const early = new Map<string, EarlyGet>();
   for (const r of routes) {
     // Hapi answers HEAD from the GET route (same headers, no body).
     if (!origins.includes(r.origin) || r.method === 'HEAD') continue;
     const route = toHapiRoute(app, r, implementationOf(r.operationId));
-    server.route({ ...route, path: PREFIX[r.origin] + r.path });
+    const path = PREFIX[r.origin] + r.path;
+    server.route({ ...route, path });
+    const run = leanGet(app, r, implementationOf(r.operationId));
+    const segments = path.split('/');
+    // Whole-segment parameters only: anything Hapi's router matches otherwise stays with Hapi.
+    if (run && segments.every((seg) => !/[{}]/.test(seg) || /^\{\w+\}$/.test(seg))) early.set(path, { run, segments });
   }
+  // The per-request debug line is written by Hapi's response event: with it on, every answer goes through Hapi.
+  if (early.size && !app.log.isLevelEnabled('debug')) answerGetsEarly(server, early);
   if (origins.includes('delivery')) {
     allowCrossOrigin(server);
     // The per-request debug line is written by Hapi's response event: with it on, every answer goes through Hapi.
     if (!app.log.isLevelEnabled('debug')) answerBundlesFromMemory(server);
   }
   return server;
+}
+
+interface EarlyGet {
+  run: NonNullable<ReturnType<typeof leanGet>>;
+  /** The route's path split at `/`: literal segments and `{name}` parameters. */
+  segments: string[];
+}
+
+// Paths whose segments Hapi would take as they are: no percent-encoding to decode, no dot segments to resolve, no
+// empty segment, no trailing slash to strip, no query.
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/** The path's parameters by the route's segments, or null when the path is not that route's (Hapi decides). */
+function paramsOf(segments: string[], parts: string[]): Record<string, string> | null {
+  if (parts.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 1; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg.charCodeAt(0) === 123 /* { */) params[seg.slice(1, -1)] = parts[i];
+    else if (seg !== parts[i]) return null;
+  }
+  return params;
+}
+
+/**
+ * Body-less GETs run their stages and handler before Hapi builds a request (handlers/platform/pipeline.ts,
+ * leanGet); Hapi's router still decides which route a path is, and Hapi answers every outcome leanGet does not.
+ */
+function answerGetsEarly(server: Hapi.Server, early: Map<string, EarlyGet>) {
+  const listener = server.listener;
+  const hapiHandlers = listener.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  listener.removeAllListeners('request');
+  const toHapi = (req: IncomingMessage, res: ServerResponse) => {
+    for (const h of hapiHandlers) h(req, res);
+  };
+  listener.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    if (
+      req.method === 'GET' &&
+      PLAIN_PATH.test(url) &&
+      req.headers['content-length'] === undefined &&
+      req.headers['transfer-encoding'] === undefined
+    ) {
+      const entry = early.get(server.match('GET', url)?.path ?? '');
+      const params = entry ? paramsOf(entry.segments, url.split('/')) : null;
+      if (entry && params) {
+        entry.run(req, res, params, toHapi);
+        return;
+      }
+    }
+    toHapi(req, res);
+  });
 }
 
 /** Bundles held in memory are answered before Hapi sees the request (handlers/delivery/memory.ts). */

@@ -1,14 +1,13 @@
 // The delivery origin's object routes: the manifest (the only mutable object: short cache, revalidated by ETag)
 // and the immutable bundles of published versions, both read from the object store and public (cors.ts lets a
 // browser app on any origin read them).
-import type { Request } from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { cachedBundle, keepBundle } from './bundles.js';
 import { bytes, type Bytes } from '../platform/contract.js';
 import { hotRow } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
 import { IMMUTABLE, MANIFEST_CACHE, isSafeSegment, objectKeys, type StoredObject } from '../platform/objects.js';
-import { headerText, type Handler } from '../platform/pipeline.js';
+import { headerText, type Handler, type RequestView } from '../platform/pipeline.js';
 
 /**
  * If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides. The header may be a
@@ -34,7 +33,7 @@ type ObjectReply =
   | { status: 200; body: Bytes; type: string; headers: Record<string, string> }
   | { status: 304; headers: Record<string, string> };
 
-function serve(request: Request, obj: StoredObject, cacheControl: string): ObjectReply {
+function serve(request: RequestView, obj: StoredObject, cacheControl: string): ObjectReply {
   const headers = { ETag: obj.etag, 'Cache-Control': cacheControl };
   if (etagMatches(request.headers['if-none-match'], obj.etag)) return { status: 304, headers };
   return { status: 200, body: bytes(obj.body), type: obj.contentType, headers };
@@ -44,7 +43,7 @@ const projectNotFound = () => new ApiError(404, 'not_found', 'No published versi
 
 export const getManifest: Handler<'getManifest'> = (ctx) => manifestOf(ctx.app, ctx.request, ctx.params.projectId);
 
-async function manifestOf(app: App, request: Request, projectId: string): Promise<ObjectReply> {
+async function manifestOf(app: App, request: RequestView, projectId: string): Promise<ObjectReply> {
   if (!isSafeSegment(projectId)) throw projectNotFound();
   const obj = await app.objects.get(objectKeys.manifest(projectId));
   if (!obj) throw projectNotFound();
@@ -54,7 +53,7 @@ async function manifestOf(app: App, request: Request, projectId: string): Promis
 export const getBundle: Handler<'getBundle'> = (ctx) =>
   bundleOf(ctx.app, ctx.request, [ctx.params.projectId, ctx.params.versionId, ctx.params.file]);
 
-async function bundleOf(app: App, request: Request, segments: string[]): Promise<ObjectReply> {
+async function bundleOf(app: App, request: RequestView, segments: string[]): Promise<ObjectReply> {
   // Request input becomes a key: anything that could climb out of the project's folder is simply not there.
   if (!segments.every(isSafeSegment)) throw new ApiError(404, 'not_found', 'No such bundle.');
   const [projectId, versionId, file] = segments;
@@ -69,7 +68,7 @@ async function bundleOf(app: App, request: Request, segments: string[]): Promise
 }
 
 /** The project whose custom domain (`deliveryHost`) the request came to; on it the project prefix is dropped. */
-async function projectOfHost(app: App, request: Request): Promise<string> {
+async function projectOfHost(app: App, request: RequestView): Promise<string> {
   const host = headerText(request.headers.host).replace(/:\d+$/, '').toLowerCase();
   const row = host
     ? await hotRow<{ id: string }>(app.db, 'SELECT id FROM projects WHERE delivery_host = ? AND deleted_at IS NULL', [

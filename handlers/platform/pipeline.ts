@@ -4,8 +4,10 @@
 //   parameters (400) → body size (413, enforced by Hapi while reading) → content type (415) → JSON (400)
 //   → body dryRun flags (400) → schema (400 and the spec's x-error-codes) → approval (agent keys, approval.ts;
 //   inside the request record on recorded routes) → the group's handler.
-// The first four stages run in onPreAuth, before Hapi reads a byte of the body.
+// The first four stages run in onPreAuth, before Hapi reads a byte of the body. A body-less GET runs all of them
+// before Hapi builds a request (leanGet), and Hapi answers whatever that run does not answer itself.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Request, ResponseToolkit, ResponseValue, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
@@ -21,10 +23,21 @@ import { ApiError, invalidArgument, notFound } from './errors.js';
 import { RATE_LIMIT, windowFull } from './ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
 
+/**
+ * What handlers and the stages before the body read of a request. On a GET answered before Hapi (leanGet) it is
+ * all there is, so the type keeps handlers to it.
+ */
+export interface RequestView {
+  headers: Request['headers'];
+  params: Request['params'];
+  query: Request['query'];
+  raw: { req: Pick<IncomingMessage, 'rawHeaders'> };
+}
+
 interface BaseCtx {
   app: App;
   route: RouteSpec;
-  request: Request;
+  request: RequestView;
   /** The calling key (public API) or undefined (public and internal routes). */
   principal?: KeyPrincipal;
   dryRun: boolean;
@@ -75,7 +88,7 @@ export function headerText(value: unknown): string {
   return '';
 }
 
-function bearer(request: Request): string | null {
+function bearer(request: RequestView): string | null {
   const h = request.headers.authorization;
   if (!h) return null;
   // Node keeps the first of repeated Authorization headers and drops the rest; two credentials are none.
@@ -99,7 +112,7 @@ interface State {
   dryRun: boolean;
 }
 
-async function beforeBody(app: App, route: RouteSpec, request: Request): Promise<State> {
+async function beforeBody(app: App, route: RouteSpec, request: RequestView): Promise<State> {
   // Without a prototype: a parameter named `__proto__` is a name like any other, never this object's prototype.
   const state: State = {
     params: Object.assign(Object.create(null) as Record<string, unknown>, request.params),
@@ -227,6 +240,112 @@ function refuseNonFinite(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** The stages after the ones before the body (for a route with a body, onPreAuth ran those), then the handler. */
+async function run(app: App, route: RouteSpec, impl: RawHandler, request: Request | RequestView): Promise<Reply> {
+  const state = route.hasBody ? ((request as Request).app as State) : await beforeBody(app, route, request);
+  let body: unknown;
+  let dryRun = state.dryRun;
+  if (route.hasBody) {
+    body = parseBody(route, request as Request, await readBody(route, request as Request));
+    dryRun = dryRunFromBody(route.dryRun, body) || dryRun;
+    if (body !== undefined) validateBody(route.operationId, body);
+  }
+  if (route.scopesByAction && state.principal) {
+    const action = (body as { action?: unknown } | null | undefined)?.action;
+    const needed = (typeof action === 'string' ? route.scopesByAction[action] : undefined) ?? route.scopes;
+    if (!hasScope(state.principal.scopes, needed))
+      throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
+  }
+  const operationId = body && typeof body === 'object' ? (body as { operationId?: unknown }).operationId : undefined;
+  const approval = new Approval(
+    route.operationAction,
+    state.principal?.requiresOperationApproval ?? false,
+    operationId,
+    dryRun,
+  );
+  if (!route.recorded) await approval.begin();
+  return impl({
+    app,
+    route,
+    request,
+    principal: state.principal,
+    params: state.params,
+    query: state.query,
+    body,
+    dryRun,
+    approval,
+  });
+}
+
+// What a lean GET found, for Hapi to answer when the answer is not one leanGet sends itself.
+const OUTCOME = Symbol('glossa.outcome');
+type Outcome = { reply: Reply } | { error: unknown };
+type Stashed = IncomingMessage & { [OUTCOME]?: Outcome };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+// Hapi compresses (and varies by Accept-Encoding) from 1 KB up; below that its answer does not depend on the
+// request's headers beyond Range.
+const SMALL = 1024;
+
+/**
+ * A body-less GET run before Hapi builds its request: the stages and the handler run on the Node request (Hapi's
+ * lifecycle and response stream cost more than the rest of GET /credential together; issue 13), and a small
+ * JSON 200 is written with the headers Hapi gives it (`cache-control: no-cache`, `accept-ranges: bytes`, its
+ * length). Any other outcome (an error, another status, headers or type, a bigger body, a Range header) is
+ * handed to Hapi through `toHapi`, whose route handler answers that outcome as it answers its own. Null for routes
+ * this cannot run (with a body, or on the delivery origin, whose handlers read more of the request).
+ */
+export function leanGet(
+  app: App,
+  route: RouteSpec,
+  handler: RawHandler | undefined,
+):
+  | ((
+      req: IncomingMessage,
+      res: ServerResponse,
+      params: Record<string, string>,
+      toHapi: (req: IncomingMessage, res: ServerResponse) => void,
+    ) => void)
+  | null {
+  if (route.method !== 'GET' || route.hasBody || route.origin === 'delivery') return null;
+  const impl = handler ?? notImplemented;
+  return (req, res, params, toHapi) => {
+    const request: RequestView = { headers: req.headers, params, query: {}, raw: { req } };
+    run(app, route, impl, request).then(
+      (reply) => {
+        if ((reply.status ?? 200) === 200 && reply.type === undefined && reply.headers === undefined) {
+          const body = plainJson(reply.body);
+          if (body !== null && req.headers.range === undefined) {
+            res.writeHead(200, {
+              'content-type': JSON_TYPE,
+              'cache-control': 'no-cache',
+              'content-length': String(body.length),
+              'accept-ranges': 'bytes',
+            });
+            res.end(body);
+            return;
+          }
+        }
+        (req as Stashed)[OUTCOME] = { reply };
+        toHapi(req, res);
+      },
+      (error: unknown) => {
+        (req as Stashed)[OUTCOME] = { error };
+        toHapi(req, res);
+      },
+    );
+  };
+}
+
+/** The JSON bytes of an object or array body under SMALL bytes, as Hapi serializes it; null for anything else. */
+function plainJson(body: unknown): Buffer | null {
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return null;
+  const proto = Object.getPrototypeOf(body) as unknown;
+  if (proto !== Object.prototype && proto !== Array.prototype) return null;
+  const bytes = Buffer.from(JSON.stringify(body));
+  return bytes.length > 0 && bytes.length < SMALL ? bytes : null;
+}
+
 export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | undefined): ServerRoute {
   const impl = handler ?? notImplemented;
   // With a body, the stages before it run in onPreAuth, before Hapi reads a byte of it; without one there is
@@ -250,40 +369,9 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
     path: route.path,
     options,
     handler: async (request, h) => {
-      const state = route.hasBody ? (request.app as State) : await beforeBody(app, route, request);
-      let body: unknown;
-      let dryRun = state.dryRun;
-      if (route.hasBody) {
-        body = parseBody(route, request, await readBody(route, request));
-        dryRun = dryRunFromBody(route.dryRun, body) || dryRun;
-        if (body !== undefined) validateBody(route.operationId, body);
-      }
-      if (route.scopesByAction && state.principal) {
-        const action = (body as { action?: unknown } | null | undefined)?.action;
-        const needed = (typeof action === 'string' ? route.scopesByAction[action] : undefined) ?? route.scopes;
-        if (!hasScope(state.principal.scopes, needed))
-          throw new ApiError(403, 'forbidden', `This key lacks the scope this action needs (${needed.join(' or ')}).`);
-      }
-      const operationId =
-        body && typeof body === 'object' ? (body as { operationId?: unknown }).operationId : undefined;
-      const approval = new Approval(
-        route.operationAction,
-        state.principal?.requiresOperationApproval ?? false,
-        operationId,
-        dryRun,
-      );
-      if (!route.recorded) await approval.begin();
-      const reply = await impl({
-        app,
-        route,
-        request,
-        principal: state.principal,
-        params: state.params,
-        query: state.query,
-        body,
-        dryRun,
-        approval,
-      });
+      const early = (request.raw.req as Stashed)[OUTCOME];
+      if (early && 'error' in early) throw early.error;
+      const reply = early ? early.reply : await run(app, route, impl, request);
       const res =
         reply.body === undefined
           ? h.response().code(reply.status ?? 204)
