@@ -20,6 +20,8 @@ import { conflict } from '../platform/errors.js';
 import type { App } from '../platform/app.js';
 import type { Db } from '../platform/db.js';
 import { parseJson } from '../platform/db.js';
+import { readInSlices } from '../platform/slices.js';
+import type { KeyRow, TranslationRow } from '../platform/tables.js';
 import type { ObjectStore } from '../platform/objects.js';
 import type { CatalogMeta } from '../../publisher/snapshot.js';
 import { toSnapshotKey } from './live.js';
@@ -38,9 +40,6 @@ function later<T>(p: Promise<T>): Promise<T> {
   p.catch(() => {});
   return p;
 }
-
-/** Rows per statement: a SQLite read blocks the event loop while it runs, so a large one is read in slices. */
-const CHUNK = 5_000;
 
 /** What the publisher's steps need of the service. */
 export interface PublishEnv {
@@ -72,20 +71,15 @@ async function readHead(db: Db, projectId: string) {
   ).map((r) => r.code);
   const keys: KeyHead[] = [];
   const ids: number[] = [];
-  for (let after = 0; ;) {
-    const rows = await db('keys')
+  const rows = await readInSlices<KeyRow>('id', () =>
+    db('keys')
       .where({ project_id: projectId, enabled: true, captured: false })
-      .andWhere('id', '>', after)
-      .orderBy('id')
-      .limit(CHUNK)
-      .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
-    for (const r of rows) {
-      const { cells: _cells, ...k } = toSnapshotKey(r, {});
-      keys.push(k);
-      ids.push(Number(r.id));
-    }
-    if (rows.length < CHUNK) break;
-    after = ids[ids.length - 1];
+      .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms'),
+  );
+  for (const r of rows) {
+    const { cells: _cells, ...k } = toSnapshotKey(r, {});
+    keys.push(k);
+    ids.push(Number(r.id));
   }
   const catalogs = Object.fromEntries(
     (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
@@ -108,25 +102,18 @@ async function readLanguage(
   const status: string[] = [];
   const imported: number[] = [];
   const job: number[] = [];
-  for (let after = -1; ;) {
-    const rows = await db('translations')
-      .where({ project_id: projectId, lang })
-      .andWhere('key_id', '>', after)
-      .orderBy('key_id')
-      .limit(CHUNK)
-      .select('key_id', 'value', 'status', 'origin', 'job_id');
-    for (const r of rows) {
-      const i = indexOf.get(Number(r.key_id));
-      // Disabled and captured keys have cells too; they are not published.
-      if (i === undefined) continue;
-      index.push(i);
-      value.push(r.value);
-      status.push(r.status);
-      imported.push(r.origin === 'import' ? 1 : 0);
-      job.push(Number(r.job_id ?? 0));
-    }
-    if (rows.length < CHUNK) break;
-    after = Number(rows[rows.length - 1].key_id);
+  const rows = await readInSlices<TranslationRow>('key_id', () =>
+    db('translations').where({ project_id: projectId, lang }).select('key_id', 'value', 'status', 'origin', 'job_id'),
+  );
+  for (const r of rows) {
+    const i = indexOf.get(Number(r.key_id));
+    // Disabled and captured keys have cells too; they are not published.
+    if (i === undefined) continue;
+    index.push(i);
+    value.push(r.value);
+    status.push(r.status);
+    imported.push(r.origin === 'import' ? 1 : 0);
+    job.push(Number(r.job_id ?? 0));
   }
   return {
     index: Int32Array.from(index),

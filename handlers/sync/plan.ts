@@ -4,7 +4,8 @@ import type { components } from '../../generated/openapi.js';
 import { dict, own, type Catalog, type CatalogValue } from '../../publisher/catalog.js';
 import { sameLanguageAndScript } from '../../publisher/languages.js';
 import { normalizeLanguage } from '../config/languages.js';
-import type { ProjectRow } from '../platform/tables.js';
+import type { KeyRow, ProjectRow } from '../platform/tables.js';
+import { readInSlices } from '../platform/slices.js';
 import { listLanguages } from '../config/projects.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
@@ -171,21 +172,23 @@ export async function planSync(
     });
   }
 
-  const existing = await db('keys')
-    .where('project_id', project.id)
-    .select(
-      'id',
-      'name',
-      'token',
-      'source',
-      'forms',
-      'enabled',
-      'source_verified',
-      'source_updated_at',
-      'file_key',
-      'comment',
-      'meta',
-    );
+  const existing = await readInSlices<KeyRow>('id', () =>
+    db('keys')
+      .where('project_id', project.id)
+      .select(
+        'id',
+        'name',
+        'token',
+        'source',
+        'forms',
+        'enabled',
+        'source_verified',
+        'source_updated_at',
+        'file_key',
+        'comment',
+        'meta',
+      ),
+  );
   const byName = new Map(existing.map((k) => [k.name, k]));
   // Tokens are unique per project (translate deduplicates by them), but a file may hold one text under two
   // keys: the second gets a token salted with its name.

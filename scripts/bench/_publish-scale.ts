@@ -65,6 +65,9 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
+/** Probe requests that found their keep-alive socket closed by the server and were sent again. */
+export let resets = 0;
+
 /** GET /pricing one after another until `stop` resolves; the latencies in ms. */
 async function probe(url: string, stop: Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
@@ -72,8 +75,15 @@ async function probe(url: string, stop: Promise<unknown>): Promise<number[]> {
   void stop.finally(() => (done = true));
   while (!done) {
     const t0 = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+    } catch (err) {
+      // A reset keep-alive socket is the client's to retry; anything else would fail the publish too.
+      if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+      resets++;
+      continue;
+    }
     out.push(performance.now() - t0);
     await new Promise((r) => setTimeout(r, 5));
   }

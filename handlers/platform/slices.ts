@@ -1,0 +1,25 @@
+// Large reads in slices. better-sqlite3 runs a statement synchronously: one SELECT of 50,000 rows holds the event
+// loop for every tenant of the process for tens of milliseconds. Read by ascending id, a slice at a time, each
+// slice a short statement with a turn for other work between them (issue 13).
+import type { Knex } from 'knex';
+
+/** Rows per statement. */
+export const SLICE = 5_000;
+
+/**
+ * Every row `query` selects, read in slices of SLICE ordered by `column` (an indexed integer that only grows):
+ * `query(after)` is the statement for the rows whose `column` is greater than `after`.
+ */
+export async function readInSlices<Row extends object>(
+  column: string,
+  query: (after: number) => Knex.QueryBuilder,
+): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let after = -1; ;) {
+    const rows = (await query(after).andWhere(column, '>', after).orderBy(column).limit(SLICE)) as Row[];
+    for (const r of rows) out.push(r);
+    if (rows.length < SLICE) return out;
+    after = Number((rows[rows.length - 1] as Record<string, unknown>)[column]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
