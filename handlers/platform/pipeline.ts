@@ -319,9 +319,10 @@ export function leanGet(
             res.writeHead(200, {
               'content-type': JSON_TYPE,
               'cache-control': 'no-cache',
-              'content-length': String(body.length),
+              'content-length': String(Buffer.byteLength(body)),
               'accept-ranges': 'bytes',
             });
+            // As text: Node sends it in one write with the headers (a Buffer goes out as a writev of both).
             res.end(body);
             return;
           }
@@ -337,13 +338,15 @@ export function leanGet(
   };
 }
 
-/** The JSON bytes of an object or array body under SMALL bytes, as Hapi serializes it; null for anything else. */
-function plainJson(body: unknown): Buffer | null {
+/** The JSON of an object or array body under SMALL bytes, as Hapi serializes it; null for anything else. */
+function plainJson(body: unknown): string | null {
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return null;
   const proto = Object.getPrototypeOf(body) as unknown;
   if (proto !== Object.prototype && proto !== Array.prototype) return null;
-  const bytes = Buffer.from(JSON.stringify(body));
-  return bytes.length > 0 && bytes.length < SMALL ? bytes : null;
+  const text = JSON.stringify(body) as string | undefined;
+  if (text === undefined) return null;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text near the limit needs counting.
+  return text.length < SMALL / 3 || Buffer.byteLength(text) < SMALL ? text : null;
 }
 
 export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | undefined): ServerRoute {
