@@ -312,7 +312,9 @@ export class JobQueue {
       try {
         await retryContended(() => this.scheduleSweeps());
         for (;;) {
-          const batch = await retryContended(() => this.claim(Date.now(), 20));
+          // One job per claim: a job claimed is a job no other worker can start, so a worker holding a queue of
+          // claimed jobs would leave the other workers of a fleet idle while it works through them.
+          const batch = await retryContended(() => this.claim(Date.now(), 1));
           if (!batch.length || stopped) break;
           for (const job of batch) await this.runOne(job, Date.now());
         }
