@@ -64,7 +64,10 @@ export interface StoredSnapshot {
   part(lang: string): Promise<string | null>;
 }
 
-/** A snapshot whose parts are stored (its head need not be yet: a publish renders before it mints). */
+/**
+ * A snapshot whose parts are stored (its head need not be yet: a publish renders before it mints); `ref` is the head
+ * the tasks parse (with or without its parts: they read the keys).
+ */
 export function storedSnapshot(db: Db, projectId: string, head: SnapshotHead, ref: HeadRef): StoredSnapshot {
   return {
     head,

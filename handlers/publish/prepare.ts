@@ -80,7 +80,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
       env,
       projectId,
       token,
-      storedSnapshot(db, projectId, built.head, built.ref),
+      storedSnapshot(db, projectId, built.head, built.keys),
       params.formats,
       await reusableFor(env, projectId, built.head, params.formats),
     );
@@ -107,7 +107,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
         })
         .onConflict('project_id')
         .merge();
-      await storeHead(trx, projectId, built.digest, built.ref.body);
+      await storeHead(trx, projectId, built.digest, built.body);
       // The replaced one's snapshot, unless a version was minted from it.
       if (
         old &&

@@ -127,7 +127,13 @@ async function readLanguage(
 /** A snapshot built and stored in parts, not yet named by any version: what a publish decides on and renders. */
 export interface BuiltSnapshot {
   head: SnapshotHead;
-  ref: HeadRef;
+  /** The head as stored (it names every part). */
+  body: string;
+  /**
+   * The head without parts, as the tasks parse it: gates and renders read the keys only, so a thread keeps one
+   * parsed copy of them for a whole publish.
+   */
+  keys: HeadRef;
   /** The snapshot's digest (of its head, which names every part by its digest). */
   digest: string;
   gates: GateSummary;
@@ -196,7 +202,8 @@ export async function buildSnapshot(
     }
   return {
     head,
-    ref: { digest, body: headBody },
+    body: headBody,
+    keys: keysRef,
     digest,
     gates: {
       pending: sum((o) => o.pending),

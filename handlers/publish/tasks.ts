@@ -23,7 +23,11 @@ export function cellGate(source: string, value: string, lang: string, imported: 
   return gateCell(source, value, lang);
 }
 
-/** The head travels as its stored body and digest: a worker parses each head once (the last few are kept). */
+/**
+ * The head travels as its stored body and digest: a thread parses a publish's head once and keeps it until another
+ * head arrives. One, not more: a parsed head of 50,000 keys is tens of megabytes, and a publish's tasks all name the
+ * same one (stream.ts `keys`).
+ */
 export interface HeadRef {
   digest: string;
   body: string;
@@ -34,7 +38,7 @@ function headOf(ref: HeadRef): SnapshotHead {
   let head = heads.get(ref.digest);
   if (!head) {
     head = JSON.parse(ref.body) as SnapshotHead;
-    if (heads.size >= 2) heads.delete(heads.keys().next().value!);
+    heads.clear();
     heads.set(ref.digest, head);
   }
   return head;
