@@ -65,28 +65,36 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
-/** Probe requests that found their keep-alive socket closed by the server and were sent again. */
+/** Probe requests that found their keep-alive socket closed by the server (not counted as latencies). */
 export let resets = 0;
 
-/** GET /pricing one after another until `stop` resolves; the latencies in ms. */
+/**
+ * GET /pricing every 10 ms until `stop` resolves, each sent on time whether or not the last one was answered (an
+ * open loop: a stall of the server delays every request sent during it, as it would real clients'); the latencies
+ * in ms.
+ */
 async function probe(url: string, stop: Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
+  const inFlight: Array<Promise<void>> = [];
   let done = false;
   void stop.finally(() => (done = true));
-  while (!done) {
+  const one = async () => {
     const t0 = performance.now();
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
+      out.push(performance.now() - t0);
     } catch (err) {
       // A reset keep-alive socket is the client's to retry; anything else would fail the publish too.
       if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
       resets++;
-      continue;
     }
-    out.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
+  };
+  while (!done) {
+    inFlight.push(one());
+    await new Promise((r) => setTimeout(r, 10));
   }
+  await Promise.all(inFlight);
   return out;
 }
 
