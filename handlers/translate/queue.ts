@@ -24,26 +24,17 @@ interface RawConnection {
   prepare(sql: string): RawStatement;
 }
 
-const statements = new WeakMap<RawConnection, Map<string, RawStatement>>();
-
 /**
  * SQLite, inside a transaction: statements on the transaction's own connection (Knex hands a transaction's client
- * that one connection), each prepared once per connection and run row by row. A push writes thousands of rows,
- * and a Knex bulk insert of 400 rows is a new statement of 3,200 parameters that Knex and SQLite compile anew
- * every time (issue 13: 5,000 markers took 96 ms that way). Null elsewhere (MySQL, or outside a transaction):
- * the caller takes the Knex path.
+ * that one connection), run row by row; db.ts keeps each connection's statements prepared. A push writes
+ * thousands of rows, and a Knex bulk insert of 400 rows is a statement of 3,200 parameters that SQLite compiles
+ * for every chunk (issue 13: 5,000 markers took 96 ms that way). Null elsewhere (MySQL, or outside a
+ * transaction): the caller takes the Knex path.
  */
 export async function sqliteStatements(trx: Db): Promise<SqlitePrepare | null> {
   if (dialectOf(trx) !== 'sqlite' || !trx.isTransaction) return null;
   const conn = await (trx.client as { acquireConnection(): Promise<RawConnection> }).acquireConnection();
-  let cache = statements.get(conn);
-  if (!cache) statements.set(conn, (cache = new Map<string, RawStatement>()));
-  const known = cache;
-  return (sql) => {
-    let stmt = known.get(sql);
-    if (!stmt) known.set(sql, (stmt = conn.prepare(sql)));
-    return stmt;
-  };
+  return (sql) => conn.prepare(sql);
 }
 
 const MARKER_SQL =
