@@ -66,7 +66,7 @@ export function renderFile(s: Snapshot, format: FormatId, lang: string, companio
 }
 
 /** A language's i18next bundle (publisher/bundle.ts) as the delivery serves it. */
-export function renderBundle(s: Snapshot, lang: string): RenderedFile {
+function renderBundle(s: Snapshot, lang: string): RenderedFile {
   const tally = new WarningTally('bundle');
   return tally.file(JSON.stringify(bundleFor(s, lang, tally.warn)));
 }
@@ -130,7 +130,7 @@ export interface DeliveryIndex {
 }
 
 /** A version's objects, rendered in memory with their index (small versions; tests). */
-export interface RenderedDelivery extends DeliveryIndex {
+interface RenderedDelivery extends DeliveryIndex {
   objects: StagedObject[];
 }
 

@@ -23,13 +23,13 @@ export type Part = Array<PartCell | null>;
 
 export const digestOf = (body: string) => createHash('sha256').update(body).digest('hex');
 
-export function partCell(c: SnapshotCell): PartCell {
+function partCell(c: SnapshotCell): PartCell {
   if (c.fallback) return [c.value, c.status, 'fallback'];
   if (c.imported) return [c.value, c.status, 'imported'];
   return [c.value, c.status];
 }
 
-export function snapshotCell(p: PartCell): SnapshotCell {
+function snapshotCell(p: PartCell): SnapshotCell {
   const cell: SnapshotCell = { value: p[0], status: p[1] };
   if (p[2] === 'fallback') cell.fallback = true;
   else if (p[2] === 'imported') cell.imported = true;

@@ -20,7 +20,7 @@ export function startEventLoopMonitor(): void {
 // delay is what exceeds it.
 const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
 
-export interface ProcessMetrics {
+interface ProcessMetrics {
   eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number; meanMs: number; samples: number };
   since: string;
   rssBytes: number;

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 
 /** Rows per statement. */
-export const SLICE = 5_000;
+const SLICE = 5_000;
 
 /**
  * Every row `query` selects, read in slices of SLICE ordered by `column` (an indexed integer that only grows):

@@ -13,7 +13,7 @@ import { parseJson } from '../platform/db.js';
 import type { KeyRow } from '../platform/tables.js';
 
 /** Every enabled, non-captured key and its stored cells, as they are now. `cell` decides what enters. */
-export async function readLive(db: Db, projectId: string) {
+async function readLive(db: Db, projectId: string) {
   const project = await db('projects').where({ id: projectId }).first('base_lang');
   const languages = (
     await db('project_languages')

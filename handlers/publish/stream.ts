@@ -243,7 +243,7 @@ const IN_FLIGHT = 8;
  * (part digest) are the same, when the keys, languages and file meta (`keysDigest`) and the formats are too. Only
  * files that wrote no fallback are copied: the publish result lists fallbacks by name, which only a render tells.
  */
-export interface Reusable {
+interface Reusable {
   versionId: string;
   parts: Record<string, string>;
   manifest: { bundles: Record<string, ManifestObject>; files: Record<string, Record<string, ManifestObject>> };

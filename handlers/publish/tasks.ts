@@ -18,7 +18,7 @@ import { snapshotCatalog } from '../../publisher/snapshot.js';
 import { valueIcuOk } from '../sync/file.js';
 
 /** The publish gates; a value imported from the team's own file is theirs verbatim: only its ICU syntax counts. */
-export function cellGate(source: string, value: string, lang: string, imported: boolean) {
+function cellGate(source: string, value: string, lang: string, imported: boolean) {
   if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
   return gateCell(source, value, lang);
 }
@@ -67,7 +67,7 @@ export interface LanguageRows {
   job: Float64Array;
 }
 
-export interface GateInput {
+interface GateInput {
   head: HeadRef;
   lang: string;
   mode: 'skip' | 'source';
@@ -93,7 +93,7 @@ export interface GateOutput {
 }
 
 /** The publish rules over one language's cells (spec: `publishVersion`): what enters the snapshot, and why not. */
-export function gateLanguage(input: GateInput): GateOutput {
+function gateLanguage(input: GateInput): GateOutput {
   const head = headOf(input.head);
   const { lang, rows } = input;
   const part: Part = new Array<PartCell | null>(head.keys.length).fill(null);
@@ -168,7 +168,7 @@ export interface RecheckOutput {
 }
 
 /** Today's gates over a stored part (a restore copies it verbatim and only reports what they would refuse). */
-export function recheckLanguage(input: { head: HeadRef; lang: string; part: string }): RecheckOutput {
+function recheckLanguage(input: { head: HeadRef; lang: string; part: string }): RecheckOutput {
   const head = headOf(input.head);
   const part = JSON.parse(input.part) as Part;
   const out: RecheckOutput = { icu: [], icuTotal: 0, markup: [], markupTotal: 0 };
@@ -184,7 +184,7 @@ export function recheckLanguage(input: { head: HeadRef; lang: string; part: stri
   return out;
 }
 
-export interface RenderInput {
+interface RenderInput {
   head: HeadRef;
   lang: string;
   /** The language's part (null for the base language, whose text is the source). */
@@ -193,7 +193,7 @@ export interface RenderInput {
 }
 
 /** One language's bundle and per-language files. */
-export function renderLanguageTask(input: RenderInput): LanguageRender {
+function renderLanguageTask(input: RenderInput): LanguageRender {
   const head = headOf(input.head);
   const part = input.part === null ? null : (JSON.parse(input.part) as Part);
   return renderLanguage(languageSnapshotInPlace(head, input.lang, part), input.lang, input.formats);
@@ -203,7 +203,7 @@ export function renderLanguageTask(input: RenderInput): LanguageRender {
  * One file of one language (a pull of a format its version did not render; `companion`: its companion file), and
  * the collisions a publish of that format would refuse among these cells (collisions.ts).
  */
-export function renderFileTask(input: RenderInput & { companion: boolean }) {
+function renderFileTask(input: RenderInput & { companion: boolean }) {
   const head = headOf(input.head);
   const part = input.part === null ? null : (JSON.parse(input.part) as Part);
   const s = languageSnapshotInPlace(head, input.lang, part);
@@ -213,11 +213,7 @@ export function renderFileTask(input: RenderInput & { companion: boolean }) {
 }
 
 /** A file that holds every language (xcstrings): the one render that needs every part at once. */
-export function renderWholeTask(input: {
-  head: HeadRef;
-  parts: Record<string, string>;
-  format: FormatId;
-}): RenderedFile {
+function renderWholeTask(input: { head: HeadRef; parts: Record<string, string>; format: FormatId }): RenderedFile {
   const head = headOf(input.head);
   const parts: Record<string, Part> = {};
   for (const [lang, body] of Object.entries(input.parts)) parts[lang] = JSON.parse(body) as Part;
@@ -225,7 +221,7 @@ export function renderWholeTask(input: {
 }
 
 /** What a render compares of a stored head (stream.ts `reusableFor`). */
-export function headIndex(input: { head: HeadRef }) {
+function headIndex(input: { head: HeadRef }) {
   const head = headOf(input.head);
   return { keysDigest: head.keysDigest ?? null, parts: head.parts ?? null };
 }
