@@ -170,6 +170,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operations/{operationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operationId: components["parameters"]["OperationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an operation and its plan (the approval page)
+         * @description The operation as the public API shows it, plus who decided it and when, and a `plan` a person can judge:
+         *     for `translate` the languages, unit and batch counts, the manifest hash, a sample of the source strings
+         *     of each previewed batch (stored by the dry run that returned its `batchSha256`; null once that sample
+         *     expired or when the batch was never previewed) and the credit ceiling against the workspace balance; for
+         *     `publish` the flags and how many keys and cells changed since the current version; for `rollback` the
+         *     from/to versions and their key counts. `state` is the effective state (a pending operation past
+         *     `expires_at` reads `expired` before the sweep stores it); reading writes nothing.
+         */
+        get: operations["internalGetOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operations/{operationId}/approve": {
         parameters: {
             query?: never;
@@ -181,7 +209,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve an operation */
+        /**
+         * Approve an operation
+         * @description Moves a `pending_approval` operation to `approved`. `authorizedCredits` (whole credits) defaults to what
+         *     was requested (`requested_mc`); a person may lower it, never raise it above the request
+         *     (`400 invalid_argument`): the agent asked for that ceiling and showed what it covers. Publish and
+         *     rollback request zero and authorize zero. `decidedBy` names who decided (a dashboard user id, or a
+         *     script's name; default `admin`). An operation that is no longer pending (decided, expired, or past its
+         *     `expires_at`) is `409 operation_not_pending` and nothing changes.
+         */
         post: operations["internalApproveOperation"];
         delete?: never;
         options?: never;
@@ -200,8 +236,35 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deny an operation */
+        /**
+         * Deny an operation
+         * @description Moves a `pending_approval` operation to `denied` (final). `decidedBy` as for approve. An operation that
+         *     is no longer pending is `409 operation_not_pending` and nothing changes.
+         */
         post: operations["internalDenyOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a project's operations
+         * @description The project's operations, newest first (at most 200), optionally only those in one effective `state`
+         *     (`?state=pending_approval`: what waits for a person). Without plans; read one for its plan.
+         */
+        get: operations["internalListOperations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -406,6 +469,90 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Who decided (a dashboard user id, or a script's name); default `admin` (the admin token). */
+        DecidedBy: string;
+        /**
+         * @description The public `Operation` (openapi.yaml) plus `project_id`, `created_at`, who decided and when
+         *     (`decided_by`, `decided_at`, null while pending and after expiry), and on a single read the `plan`.
+         */
+        InternalOperation: {
+            operation_id: string;
+            /** @enum {string} */
+            action: "translate" | "publish" | "rollback";
+            /** @enum {string} */
+            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+            scope: {
+                project_id: string;
+            } & {
+                [key: string]: unknown;
+            };
+            requested_mc: number;
+            authorized_mc: number;
+            reserved_mc: number;
+            charged_mc: number;
+            absorbed_mc: number;
+            /** Format: uri */
+            approval_url: string;
+            /** Format: date-time */
+            expires_at: string;
+            attempts: {
+                attempt_id: string;
+                batch_index: number | null;
+                request_id: string | null;
+                /** @enum {string} */
+                state: "unknown" | "processing" | "done" | "failed" | "expired";
+            }[];
+            project_id: string;
+            /** Format: date-time */
+            created_at: string;
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            plan?: components["schemas"]["OperationPlan"];
+        };
+        /** @description What the operation would do, for a person to judge. One of `translate`, `publish`, `rollback` by `action`. */
+        OperationPlan: {
+            /** @enum {string} */
+            action: "translate" | "publish" | "rollback";
+            /** @description The workspace balance available now (balance minus holds), millicredits. */
+            balance_mc: number;
+            translate?: {
+                langs: string[];
+                unit_count: number;
+                batch_count: number;
+                payload_sha256: string;
+                /** @description The credit ceiling asked for, millicredits; compare with `balance_mc`. */
+                requested_mc: number;
+                batches: {
+                    index: number;
+                    sha256: string;
+                    unit_count: number;
+                    /** @description The first 5 source strings of the previewed batch (each at most 200 characters); null when no stored preview matches. */
+                    sample: string[] | null;
+                }[];
+            };
+            publish?: {
+                approved_only: boolean;
+                require_complete: boolean;
+                incomplete_mode: string | null;
+                expected_pending: number | null;
+                current_version: string | null;
+                /** @description Enabled keys now. */
+                keys_total: number;
+                /** @description Enabled keys created or whose source changed since the current version (all of them before the first). */
+                keys_changed: number;
+                /** @description Target-language values written since the current version (all of them before the first). */
+                cells_changed: number;
+            };
+            rollback?: {
+                from_version: string;
+                to_version: string;
+                from_key_count: number | null;
+                to_key_count: number | null;
+                /** @description False once another version was published: the rollback would be refused. */
+                from_is_current: boolean;
+            };
+        };
         DebugMetrics: {
             /** @description Milliseconds the event loop was late, over the window (0 with no samples yet). */
             eventLoopDelay: {
@@ -511,13 +658,25 @@ export interface components {
                 "application/json": Record<string, never>;
             };
         };
-        /** @description The operation. */
+        /** @description The operation after the decision. */
         OperationResult: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["InternalOperation"];
+            };
+        };
+        /** @description The operation is no longer pending approval. */
+        OperationNotPending: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    state?: "approved" | "denied" | "expired" | "exhausted";
+                };
             };
         };
         /** @description Invalid request. */
@@ -866,6 +1025,30 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    internalGetOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operationId: components["parameters"]["OperationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation and its plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalOperation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     internalApproveOperation: {
         parameters: {
             query?: never;
@@ -880,14 +1063,16 @@ export interface operations {
                 "application/json": {
                     /** @description Whole credits; default what was requested (at most what 2^53 - 1 millicredits hold). */
                     authorizedCredits?: number;
+                    decidedBy?: components["schemas"]["DecidedBy"];
                 };
             };
         };
         responses: {
             200: components["responses"]["OperationResult"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["OperationNotPending"];
         };
     };
     internalDenyOperation: {
@@ -899,12 +1084,48 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    decidedBy?: components["schemas"]["DecidedBy"];
+                };
+            };
+        };
         responses: {
             200: components["responses"]["OperationResult"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["OperationNotPending"];
+        };
+    };
+    internalListOperations: {
+        parameters: {
+            query?: {
+                state?: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operations: components["schemas"]["InternalOperation"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     internalListKeys: {

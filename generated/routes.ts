@@ -1278,6 +1278,31 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalGetOperation",
+    "method": "GET",
+    "path": "/operations/{operationId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalApproveOperation",
     "method": "POST",
     "path": "/operations/{operationId}/approve",
@@ -1298,6 +1323,7 @@ export const routes: RouteSpec[] = [
     "hasParams": true,
     "statuses": [
       "200",
+      "400",
       "401",
       "404",
       "409"
@@ -1316,17 +1342,44 @@ export const routes: RouteSpec[] = [
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
-    "hasBody": false,
+    "hasBody": true,
     "bodyRequired": false,
-    "bodyLimit": 0,
+    "bodyLimit": 1048576,
     "projectScoped": false,
     "rateLimited": false,
     "hasParams": true,
     "statuses": [
       "200",
+      "400",
       "401",
       "404",
       "409"
+    ]
+  },
+  {
+    "operationId": "internalListOperations",
+    "method": "GET",
+    "path": "/projects/{projectId}/operations",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
     ]
   },
   {
