@@ -58,6 +58,20 @@ module.exports = {
       to: { path: '^handlers/[^/]+/[^/]*routes[.]ts$' },
     },
     {
+      name: 'dashboard-only-from-the-root',
+      severity: 'error',
+      comment: 'The dashboard (handlers/dashboard/) is mounted by service/; no group, core or client imports it.',
+      from: { path: '^(handlers/(?!dashboard/)|publisher/|sdk/|generated/)' },
+      to: { path: '^handlers/dashboard/' },
+    },
+    {
+      name: 'dashboard-uses-operations-and-platform',
+      severity: 'error',
+      comment: 'The dashboard shows operations and rests on the platform; other groups it reaches through them.',
+      from: { path: '^handlers/dashboard/' },
+      to: { path: '^handlers/(?!dashboard/|operations/|platform/)' },
+    },
+    {
       name: 'sdk-is-client-side',
       severity: 'error',
       comment: 'The SDK runs in browsers and CI: the contract (generated/) and the pure core (publisher/) only.',

@@ -465,10 +465,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a dashboard user (a person who signs in to the dashboard)
+         * @description People sign in to the dashboard (`{app_url}/signin`) with their email and password and approve or deny
+         *     agents' operations at `{app_url}/approve/{operationId}`. The password is stored only as a scrypt hash
+         *     (per-user salt, parameters kept with the hash) and never returned. Emails are compared case-insensitively.
+         *     Roles: `owner` and `reviewer` (default); both may decide operations today.
+         */
+        post: operations["internalCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        UserCreate: {
+            name: string;
+            /** Format: email */
+            email: string;
+            /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
+            password: string;
+            /**
+             * @description Default `reviewer`.
+             * @enum {string}
+             */
+            role?: "owner" | "reviewer";
+        };
+        User: {
+            userId: string;
+            name: string;
+            /** @description Lowercased. */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "reviewer";
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** @description Who decided (a dashboard user id, or a script's name); default `admin` (the admin token). */
         DecidedBy: string;
         /**
@@ -1461,6 +1506,33 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    internalCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

@@ -1613,5 +1613,31 @@ export const routes: RouteSpec[] = [
       "400",
       "401"
     ]
+  },
+  {
+    "operationId": "internalCreateUser",
+    "method": "POST",
+    "path": "/users",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "409"
+    ]
   }
 ];

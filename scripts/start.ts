@@ -4,6 +4,7 @@ import { startService } from '../service/app.js';
 import { loadConfig } from '../handlers/platform/config.js';
 import { createProject } from '../handlers/config/projects.js';
 import { createWorkspace } from '../handlers/config/workspaces.js';
+import { ensureFirstUser } from '../handlers/dashboard/users.js';
 
 const config = loadConfig();
 const service = await startService(config);
@@ -11,6 +12,7 @@ const { db } = service.app;
 
 console.log(`Glossa API        ${config.publicApiUrl}`);
 console.log(`Internal API      ${config.publicAppUrl}/internal/v1`);
+console.log(`Dashboard         ${config.publicAppUrl}/signin`);
 if (config.deliveryPort !== 0) console.log(`Delivery origin   ${config.publicDeliveryUrl}`);
 console.log(`Database          ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
 console.log(`Engine            ${config.translationEngine}; workers ${config.workers}`);
@@ -34,6 +36,13 @@ if (!(await db('workspaces').first('id'))) {
     `Try:  curl -H "Authorization: Bearer ${key.apiKey}" ${config.publicApiUrl}/projects/${project.projectId}/meta`,
   );
 }
+
+// First start: a dashboard owner (README "Dashboard and approvals"); a generated password is shown this once.
+const owner = await ensureFirstUser(db, process.env);
+if (owner)
+  console.log(
+    `Dashboard owner   ${owner.email}  ${owner.generatedPassword ? `password ${owner.generatedPassword}  (generated; shown once)` : '(password from DASHBOARD_PASSWORD)'}`,
+  );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

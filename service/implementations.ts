@@ -2,6 +2,7 @@
 import * as capture from '../handlers/capture/routes.js';
 import * as config from '../handlers/config/routes.js';
 import * as credential from '../handlers/credential/routes.js';
+import * as dashboardUsers from '../handlers/dashboard/users.routes.js';
 import * as delivery from '../handlers/delivery/routes.js';
 import * as files from '../handlers/files/routes.js';
 import * as internalDebug from '../handlers/internal/debug.routes.js';
@@ -51,6 +52,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
   internalRetryFill: internalKeys.internalRetryFill,
+  internalCreateUser: dashboardUsers.internalCreateUser,
 };
 
 /**

@@ -8,6 +8,7 @@ import { implementationOf } from './implementations.js';
 import { errorResponse, leanGet, toHapiRoute } from '../handlers/platform/pipeline.js';
 import { allowCrossOrigin } from '../handlers/delivery/cors.js';
 import { answerFromMemory } from '../handlers/delivery/memory.js';
+import { mountDashboard } from '../handlers/dashboard/mount.js';
 import type { App } from '../handlers/platform/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
@@ -148,6 +149,7 @@ function answerMalformed(server: Hapi.Server) {
 
 export function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
   const main = build(app, ['main', 'internal'], opts.port ?? app.config.port);
+  mountDashboard(main, app);
   const delivery = build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
   return { main, delivery };
 }

@@ -1,0 +1,28 @@
+// The dashboard: server-rendered pages on the main origin, outside /v1 and /internal/v1 (and outside the specs, which
+// describe JSON APIs; the pages use in-process functions of the groups they show). service/servers.ts mounts them.
+import type Hapi from '@hapi/hapi';
+import type { App } from '../platform/app.js';
+import { signinRoutes } from './signin.js';
+
+/** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
+const FORM_PAYLOAD = {
+  parse: true,
+  output: 'data',
+  allow: 'application/x-www-form-urlencoded',
+  maxBytes: 16 * 1024,
+  timeout: 10_000,
+} as const;
+
+export function mountDashboard(server: Hapi.Server, app: App): void {
+  for (const route of signinRoutes(app)) {
+    server.route({
+      ...route,
+      options: {
+        ...route.options,
+        // Cookies are read by the dashboard itself (web.ts): a malformed cookie of another site is not an error.
+        state: { parse: false, failAction: 'ignore' },
+        ...(route.method === 'POST' ? { payload: FORM_PAYLOAD } : {}),
+      },
+    });
+  }
+}

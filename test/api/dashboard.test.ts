@@ -1,0 +1,361 @@
+// Dashboard users, sessions and CSRF over real HTTP (SQLite and MySQL): the internal API creates users (the
+// password stored only as a salted scrypt hash), the sign-in page signs them in with an HttpOnly SameSite cookie
+// and returns to a same-origin `next` only, every form post needs its CSRF token and an Origin of this origin,
+// failures are counted per email, sessions expire and sign-out ends them. The approval page is in
+// approval-page.test.ts.
+import { createHash } from 'node:crypto';
+import test, { type ExecutionContext } from 'ava';
+import { cookieNames, safeNext, setCookie } from '../../handlers/dashboard/web.js';
+import { escapeHtml, html } from '../../handlers/dashboard/html.js';
+import { ensureFirstUser, verifyPassword } from '../../handlers/dashboard/users.js';
+import { readSession, signinLocked, SIGNIN_MAX_FAILURES } from '../../handlers/dashboard/sessions.js';
+import type { App } from '../../handlers/platform/app.js';
+import { loadConfig } from '../../handlers/platform/config.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let origin: string;
+test.before(async () => {
+  svc = await startTestService();
+  origin = svc.internalUrl.replace('/internal/v1', '');
+});
+test.after.always(() => svc?.stop());
+
+const HOSTILE_NAME = `<script>alert("x")</script>' & </textarea>`;
+
+async function createUser(body: { name: string; email: string; password: string; role?: 'owner' | 'reviewer' }) {
+  const r = await svc.admin.POST('/users', { body });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data;
+}
+
+/** The cookies a response sets, by name, with their attributes as sent. */
+function setCookies(r: Response): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of r.headers.getSetCookie()) out.set(c.slice(0, c.indexOf('=')), c);
+  return out;
+}
+const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0].split('=')[1] ?? '';
+
+/** A browser in miniature: a cookie jar, no redirects followed. */
+class Browser {
+  jar = new Map<string, string>();
+  async fetch(path: string, init: RequestInit & { form?: Record<string, string> } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    let body = init.body;
+    if (init.form) {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      if (!headers.has('origin')) headers.set('origin', origin);
+      body = new URLSearchParams(init.form).toString();
+    }
+    const r = await fetch(origin + path, {
+      ...init,
+      method: init.form ? 'POST' : (init.method ?? 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    for (const [name, c] of setCookies(r)) {
+      const v = valueOf(c);
+      if (v === '' || /Max-Age=0/.test(c)) this.jar.delete(name);
+      else this.jar.set(name, v);
+    }
+    return r;
+  }
+  /** The sign-in form's CSRF value (GET /signin). */
+  async signinCsrf(): Promise<string> {
+    const page = await (await this.fetch('/signin')).text();
+    return /name="csrf" value="([^"]+)"/.exec(page)![1];
+  }
+  async signIn(email: string, password: string, next = '/'): Promise<Response> {
+    const csrf = await this.signinCsrf();
+    return this.fetch('/signin', { form: { csrf, email, password, next } });
+  }
+  /** The CSRF value of a signed-in page's forms. */
+  async csrfOf(path: string): Promise<string> {
+    const page = await (await this.fetch(path)).text();
+    return /name="csrf" value="([^"]+)"/.exec(page)![1];
+  }
+}
+
+let seq = 0;
+const uniqueEmail = () => `person${++seq}-${Date.now()}@example.test`;
+const PASSWORD = 'correct horse battery staple';
+
+test('users: created by the internal API without the hash; duplicates, weak and invalid input refused', async (t) => {
+  const email = uniqueEmail();
+  const u = await createUser({ name: 'Ada', email: email.toUpperCase(), password: PASSWORD });
+  t.deepEqual(Object.keys(u).sort(), ['createdAt', 'email', 'name', 'role', 'userId']);
+  t.is(u.email, email, 'stored lowercased');
+  t.is(u.role, 'reviewer', 'reviewer by default');
+  const owner = await createUser({ name: 'Bo', email: uniqueEmail(), password: PASSWORD, role: 'owner' });
+  t.is(owner.role, 'owner');
+
+  const dup = await svc.admin.POST('/users', {
+    body: { name: 'Ada 2', email: email.toUpperCase(), password: PASSWORD },
+  });
+  t.is(dup.response.status, 409);
+  const bad = async (body: Record<string, unknown>) => {
+    const r = await fetch(`${svc.internalUrl}/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    t.is(r.status, 400, JSON.stringify(body));
+    t.is(((await r.json()) as { error: string }).error, 'invalid_argument');
+  };
+  await bad({ name: 'Short', email: uniqueEmail(), password: 'eleven-char' });
+  const self = uniqueEmail();
+  await bad({ name: 'Self', email: self, password: self.toUpperCase() });
+  await bad({ name: 'No email', email: 'not-an-email', password: PASSWORD });
+  await bad({ name: '   ', email: uniqueEmail(), password: PASSWORD });
+  await bad({ name: 'Role', email: uniqueEmail(), password: PASSWORD, role: 'admin' });
+  await bad({ name: 'Extra', email: uniqueEmail(), password: PASSWORD, passwordHash: 'x' });
+  const anon = await fetch(`${svc.internalUrl}/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'x', email: uniqueEmail(), password: PASSWORD }),
+  });
+  t.is(anon.status, 401);
+
+  // scrypt, a salt of its own per user, parameters kept with the hash.
+  const rows = await svc.service.app
+    .db('dashboard_users')
+    .whereIn('email', [email, owner.email])
+    .select<Array<{ password_hash: string }>>('password_hash');
+  t.is(rows.length, 2);
+  for (const r of rows) {
+    t.regex(r.password_hash, /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    t.false(r.password_hash.includes(PASSWORD));
+    t.true(await verifyPassword(PASSWORD, r.password_hash));
+    t.false(await verifyPassword(PASSWORD + ' ', r.password_hash));
+  }
+  t.not(rows[0].password_hash, rows[1].password_hash, 'same password, different salts');
+  t.false(await verifyPassword(PASSWORD, undefined), 'no user: the decoy never matches');
+  t.false(await verifyPassword(PASSWORD, 'bcrypt$whatever'), 'an unknown scheme never matches');
+});
+
+test('sign-in: wrong password refused, then the session cookie (HttpOnly, SameSite) and a same-origin return', async (t) => {
+  const email = uniqueEmail();
+  await createUser({ name: HOSTILE_NAME, email, password: PASSWORD });
+  const b = new Browser();
+  const home = await b.fetch('/');
+  t.is(home.status, 303);
+  t.is(home.headers.get('location'), '/signin');
+
+  const form = await b.fetch('/signin?next=%2Fsome%2Fpage%3Fa%3D1');
+  t.is(form.status, 200);
+  t.regex(form.headers.get('content-type')!, /^text\/html/);
+  t.regex(form.headers.get('content-security-policy')!, /default-src 'none'.*frame-ancestors 'none'/);
+  t.is(form.headers.get('x-frame-options'), 'DENY');
+  const signinCookie = setCookies(form).get('glossa_signin')!;
+  t.regex(signinCookie, /; HttpOnly/);
+  t.regex(signinCookie, /; SameSite=Lax/);
+  t.notRegex(signinCookie, /Secure/, 'served over http');
+  t.regex(await form.text(), /name="next" value="\/some\/page\?a=1"/);
+
+  const wrong = await b.signIn(email, 'wrong password!!', '/some/page');
+  t.is(wrong.status, 401);
+  const wrongPage = await wrong.text();
+  t.regex(wrongPage, /Wrong email or password/);
+  t.false(setCookies(wrong).has('glossa_session'));
+  const unknown = await b.signIn(uniqueEmail(), PASSWORD);
+  t.is(unknown.status, 401, 'unknown email: the same answer');
+  t.regex(await unknown.text(), /Wrong email or password/);
+
+  const ok = await b.signIn(email.toUpperCase(), PASSWORD, '/some/page?a=1');
+  t.is(ok.status, 303);
+  t.is(ok.headers.get('location'), '/some/page?a=1');
+  const session = setCookies(ok).get('glossa_session')!;
+  t.regex(session, /^glossa_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+  // Stored only as its hash.
+  const token = valueOf(session);
+  const stored = await svc.service.app.db('dashboard_sessions').select<Array<{ token_hash: string }>>('token_hash');
+  t.false(stored.some((r) => r.token_hash === token));
+
+  const signedIn = await b.fetch('/');
+  t.is(signedIn.status, 200);
+  const text = await signedIn.text();
+  t.true(text.includes(escapeHtml(HOSTILE_NAME)), 'the name is shown escaped');
+  t.false(text.includes(HOSTILE_NAME));
+  t.false(text.includes('<script>'));
+  // Signed in already: the sign-in page sends the person on.
+  const again = await b.fetch('/signin?next=/elsewhere');
+  t.is(again.status, 303);
+  t.is(again.headers.get('location'), '/elsewhere');
+});
+
+test('sign-in: next never leaves the origin', async (t) => {
+  const email = uniqueEmail();
+  await createUser({ name: 'Nix', email, password: PASSWORD });
+  for (const next of [
+    '//evil.example/x',
+    'https://evil.example/',
+    '/\\evil.example',
+    '/\t/evil.example',
+    'javascript:alert(1)',
+    '/signin?next=//evil.example',
+  ]) {
+    const b = new Browser();
+    const r = await b.signIn(email, PASSWORD, next);
+    t.is(r.status, 303, next);
+    t.is(r.headers.get('location'), '/', next);
+  }
+  t.is(safeNext('/approve/op_1?x=%2F%2Fevil#f'), '/approve/op_1?x=%2F%2Fevil#f');
+  t.is(safeNext('/a/../b'), '/b');
+  t.is(safeNext(['/a']), '/');
+  t.is(safeNext('/' + 'a'.repeat(2001)), '/');
+});
+
+test('CSRF: a form post without the token, with another token or from a foreign Origin is refused and changes nothing', async (t) => {
+  const email = uniqueEmail();
+  const cy = await createUser({ name: 'Cy', email, password: PASSWORD });
+  const b = new Browser();
+  const csrf = await b.signinCsrf();
+  const refused = async (r: Response, what: string) => {
+    t.is(r.status, 403, what);
+    t.regex(await r.text(), /Refused/, what);
+    t.false(setCookies(r).has('glossa_session'), what);
+  };
+  await refused(await b.fetch('/signin', { form: { email, password: PASSWORD } }), 'no token');
+  await refused(await b.fetch('/signin', { form: { csrf: csrf + 'x', email, password: PASSWORD } }), 'other token');
+  await refused(
+    await b.fetch('/signin', { form: { csrf, email, password: PASSWORD }, headers: { origin: 'http://evil.example' } }),
+    'foreign origin',
+  );
+  await refused(
+    await b.fetch('/signin', { form: { csrf, email, password: PASSWORD }, headers: { origin: 'null' } }),
+    'opaque origin',
+  );
+  await refused(
+    await b.fetch('/signin', {
+      form: { csrf, email, password: PASSWORD },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    }),
+    'cross-site fetch',
+  );
+  const fresh = new Browser();
+  await refused(await fresh.fetch('/signin', { form: { csrf, email, password: PASSWORD } }), 'no sign-in cookie');
+  t.false(await signinLocked(svc.service.app.db, email), 'refused posts count no failure');
+  t.is(
+    await svc.service.app
+      .db('dashboard_signin_failures')
+      .where({ subject: createHash('sha256').update(email).digest('hex') })
+      .first(),
+    undefined,
+    'refused posts count no failure',
+  );
+
+  const ok = await b.fetch('/signin', { form: { csrf, email, password: PASSWORD } });
+  t.is(ok.status, 303);
+  // Sign-out is a form post too.
+  const sessions = async () =>
+    Number(
+      (await svc.service.app.db('dashboard_sessions').where({ user_id: cy.userId }).count<{ n: number }[]>('* as n'))[0]
+        .n,
+    );
+  const before = await sessions();
+  await refused(await b.fetch('/signout', { form: {} }), 'sign-out without token');
+  const token = await b.csrfOf('/');
+  await refused(
+    await b.fetch('/signout', { form: { csrf: token }, headers: { origin: 'https://evil.example' } }),
+    'sign-out, foreign origin',
+  );
+  t.is(await sessions(), before, 'still signed in');
+  t.is((await b.fetch('/')).status, 200);
+  const out = await b.fetch('/signout', { form: { csrf: token } });
+  t.is(out.status, 303);
+  t.is(out.headers.get('location'), '/signin');
+  t.regex(setCookies(out).get('glossa_session')!, /Max-Age=0/);
+  t.is(await sessions(), before - 1);
+  t.is((await b.fetch('/')).status, 303, 'signed out');
+  // The old cookie is worthless after sign-out.
+  const stale = await fetch(origin + '/', {
+    headers: { cookie: `glossa_session=${valueOf(setCookies(ok).get('glossa_session'))}` },
+    redirect: 'manual',
+  });
+  t.is(stale.status, 303);
+  // Signing out without a session just goes to the sign-in page.
+  t.is((await new Browser().fetch('/signout', { form: { csrf: token } })).headers.get('location'), '/signin');
+});
+
+test('sessions expire after 12 hours', async (t) => {
+  const email = uniqueEmail();
+  await createUser({ name: 'Exp', email, password: PASSWORD });
+  const b = new Browser();
+  t.is((await b.signIn(email, PASSWORD)).status, 303);
+  const token = b.jar.get('glossa_session')!;
+  const s = await readSession(svc.service.app.db, token);
+  t.truthy(s);
+  t.true(Math.abs(s!.expiresAt - Date.now() - 12 * 3600_000) < 60_000);
+  t.falsy(await readSession(svc.service.app.db, token, s!.expiresAt), 'not at its expiry');
+  t.falsy(await readSession(svc.service.app.db, 'x'.repeat(101)));
+  await svc.service.app.db('dashboard_sessions').update({ expires_at: Date.now() - 1 });
+  const r = await b.fetch('/');
+  t.is(r.status, 303);
+  t.is(r.headers.get('location'), '/signin');
+});
+
+test('sign-in failures: after 10 for one email in 15 minutes, even the right password waits', async (t) => {
+  const email = uniqueEmail();
+  await createUser({ name: 'Lim', email, password: PASSWORD });
+  const b = new Browser();
+  for (let i = 0; i < SIGNIN_MAX_FAILURES; i++) t.is((await b.signIn(email, `wrong password ${i}`)).status, 401);
+  const locked = await b.signIn(email, PASSWORD);
+  t.is(locked.status, 429);
+  t.regex(await locked.text(), /Too many failed attempts/);
+  t.false(setCookies(locked).has('glossa_session'));
+  // Another email is not affected, and a success clears that email's count.
+  const other = uniqueEmail();
+  await createUser({ name: 'Other', email: other, password: PASSWORD });
+  t.is((await b.signIn(other, 'nope nope nope')).status, 401);
+  t.is((await b.signIn(other, PASSWORD)).status, 303);
+  t.is((await new Browser().signIn(other, 'nope nope nope')).status, 401, 'counting anew');
+});
+
+// Serial: runs before the others, on a table with no user yet.
+test.serial(
+  "first run: one owner with a generated password, or the environment's; nothing once a user exists",
+  async (t) => {
+    const db = svc.service.app.db;
+    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_EMAIL: 'nope' }), { message: /DASHBOARD_EMAIL/ });
+    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_PASSWORD: 'short' }), {
+      message: /^DASHBOARD_PASSWORD: must have at least 12/,
+    });
+    const first = await ensureFirstUser(db, {});
+    t.is(first?.email, 'owner@glossa.local');
+    t.regex(first!.generatedPassword!, /^[A-Za-z0-9_-]{20}$/);
+    const row = await db('dashboard_users').first<{ role: string; password_hash: string }>('role', 'password_hash');
+    t.is(row.role, 'owner');
+    t.true(await verifyPassword(first!.generatedPassword!, row.password_hash));
+    t.is(await ensureFirstUser(db, {}), undefined, 'a user exists');
+    await db('dashboard_users').delete();
+    const env = await ensureFirstUser(db, { DASHBOARD_EMAIL: 'Lead@Example.test', DASHBOARD_PASSWORD: PASSWORD });
+    t.deepEqual(env, { email: 'lead@example.test', generatedPassword: undefined });
+    t.is((await new Browser().signIn('lead@example.test', PASSWORD)).status, 303);
+    await db('dashboard_sessions').delete();
+    await db('dashboard_users').delete();
+  },
+);
+
+test('cookies over HTTPS are Secure and __Host- prefixed; pages escape every value', (t) => {
+  const app = { config: loadConfig({ PUBLIC_APP_URL: 'https://glossa.example' }) } as App;
+  const c = cookieNames(app);
+  t.is(c.session, '__Host-glossa_session');
+  t.is(setCookie(c, c.session, 'v', 60), '__Host-glossa_session=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60; Secure');
+  t.is(cookieNames({ config: loadConfig({}) } as App).session, 'glossa_session');
+  t.is(
+    html`<p title="${`"'><`}">${HOSTILE_NAME}${[1, '<b>']}${null}${undefined}${false}</p>`.text,
+    '<p title="&quot;&#39;&gt;&lt;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; &amp; &lt;/textarea&gt;1&lt;b&gt;</p>',
+  );
+});
+
+test('form posts take URL-encoded bodies only', async (t: ExecutionContext) => {
+  const r = await fetch(origin + '/signin', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  t.is(r.status, 415);
+});
