@@ -1,5 +1,6 @@
 // `npm start`: the whole service in one process on embedded defaults (README "Configuration").
 import { createApiKey } from '../handlers/platform/apikeys.js';
+import { startThreads } from '../handlers/publish/pool.js';
 import { startService } from '../service/app.js';
 import { loadConfig } from '../handlers/platform/config.js';
 import { createProject } from '../handlers/config/projects.js';
@@ -8,6 +9,7 @@ import { ensureFirstUser } from '../handlers/dashboard/users.js';
 
 const config = loadConfig();
 const service = await startService(config);
+startThreads(config.publishThreads);
 const { db } = service.app;
 
 console.log(`Glossa API        ${config.publicApiUrl}`);

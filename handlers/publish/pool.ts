@@ -9,12 +9,12 @@ type Output<T extends TaskName> = ReturnType<(typeof TASKS)[T]>;
 
 let pool: Piscina | null = null;
 
-function poolOf(threads: number): Piscina {
+function poolOf(threads: number, keep = 0): Piscina {
   if (pool && pool.options.maxThreads === threads) return pool;
   void pool?.destroy();
   pool = new Piscina({
     filename: new URL('./worker.mjs', import.meta.url).href,
-    minThreads: 0,
+    minThreads: keep,
     maxThreads: threads,
     // A publish runs tasks back to back; a thread that waits a while for the next one saves its start-up.
     idleTimeout: 30_000,
@@ -40,6 +40,16 @@ export function runTask<T extends TaskName>(threads: number, task: T, input: Inp
     }
   }
   return poolOf(threads).run({ task, input }) as Promise<Output<T>>;
+}
+
+/**
+ * Starts the threads now and keeps them for the life of the process. A thread's start loads the publisher's modules
+ * through tsx's loader (about a second of CPU on this project's bench machine, most of it the loader thread's
+ * round trips), which a lazily started pool charged to the first large publish after every idle half minute.
+ * `npm start`, `npm run worker` and the bench's servers call it at boot; tests start threads on demand.
+ */
+export function startThreads(threads: number): void {
+  if (threads > 0) poolOf(threads, threads);
 }
 
 /** How many tasks the threads have run in this process (what shows a publish went through them). */

@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startThreads } from '../../handlers/publish/pool.js';
 import { startService } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 
@@ -13,6 +14,8 @@ const config = loadConfig({
   ADMIN_TOKEN: 'bench',
 });
 const service = await startService(config, { port: 0, deliveryPort: 0 });
+// As `npm start` does.
+startThreads(config.publishThreads);
 const base = `http://127.0.0.1:${service.main.info.port}/v1`;
 console.log(`READY ${JSON.stringify({ base, adminUrl: base.replace('/v1', '/internal/v1') })}`);
 process.once('SIGINT', () => {

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import type { components as internal } from '../../generated/internal.js';
 import type { components } from '../../generated/openapi.js';
 import { json, spawnServer, type ServiceInfo } from './_http.js';
 
@@ -46,6 +47,12 @@ export interface PublishRun {
   pricingP99: number;
   pricingMax: number;
   pricingCount: number;
+  /**
+   * The server's own event-loop delay while the publish ran (internal GET /debug/metrics): p99 and max (ms). Beside
+   * the probe's latencies it tells a stall of the loop from a core taken by the publish's thread or another process.
+   */
+  loopP99: number;
+  loopMax: number;
   /** GET /pricing on the idle server, p99 (ms). */
   idleP99: number;
   /** Peak resident memory of the server process after the publish and the prepare (MiB). */
@@ -98,6 +105,13 @@ async function probe(url: string, stop: Promise<unknown>): Promise<number[]> {
   return out;
 }
 
+/** The server's event-loop delay since the last call (which resets it). */
+async function loopDelay(adminUrl: string) {
+  const res = await fetch(`${adminUrl}/debug/metrics?reset=true`, { headers: { authorization: 'Bearer bench' } });
+  if (res.status !== 200) throw new Error(`metrics answered ${res.status}`);
+  return (await json<internal['schemas']['DebugMetrics']>(res)).eventLoopDelay;
+}
+
 /** The floor: each language's cells (the base's sources) read with one raw SELECT, serialized, written once per format. */
 async function floorOf(dbFile: string, projectId: string, langs: string[], formats: number): Promise<number> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'glossa-floor-'));
@@ -139,6 +153,7 @@ async function measure(keys: number, langCount: number): Promise<PublishRun> {
   try {
     const idle = await probe(pricing, new Promise((r) => setTimeout(r, 1_000)));
     const startMiB = memoryOf(pid).rss;
+    await loopDelay(svc.info.adminUrl);
     const t0 = performance.now();
     const publishing = fetch(`${svc.info.base}/projects/${projectId}/publish`, {
       method: 'POST',
@@ -151,6 +166,7 @@ async function measure(keys: number, langCount: number): Promise<PublishRun> {
     if (res.status !== 201 || body.keyCount !== keys)
       throw new Error(`publish failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     const latencies = await during;
+    const loop = await loopDelay(svc.info.adminUrl);
     // The prepare of the same content (run-due told the quiet delay has passed), within the same peak.
     const due = await fetch(`${svc.info.adminUrl}/jobs/run-due`, {
       method: 'POST',
@@ -168,6 +184,8 @@ async function measure(keys: number, langCount: number): Promise<PublishRun> {
       pricingP99: percentile(latencies, 99),
       pricingMax: Math.max(...latencies),
       pricingCount: latencies.length,
+      loopP99: loop.p99Ms,
+      loopMax: loop.maxMs,
       idleP99: percentile(idle, 99),
       peakMiB,
       startMiB,

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startThreads } from '../../handlers/publish/pool.js';
 import { startService } from '../../service/app.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import type { ServiceInfo } from './_http.js';
@@ -22,6 +23,8 @@ const config = loadConfig({
   ADMIN_TOKEN: 'bench',
 });
 const service = await startService(config, { port: 0, deliveryPort: 0 });
+// As `npm start` does.
+startThreads(config.publishThreads);
 const base = `http://127.0.0.1:${service.main.info.port}/v1`;
 const info: ServiceInfo = {
   base,

@@ -13,7 +13,8 @@ export const scenario: Scenario = {
       figure: runs
         .map(
           (r) =>
-            `${sizeLabel(r)}: p99 ${r.pricingP99.toFixed(1)} ms, max ${r.pricingMax.toFixed(1)} ms (${r.pricingCount} requests)`,
+            `${sizeLabel(r)}: p99 ${r.pricingP99.toFixed(1)} ms, max ${r.pricingMax.toFixed(1)} ms (${r.pricingCount} requests); ` +
+            `server event-loop delay p99 ${r.loopP99} / max ${r.loopMax} ms`,
         )
         .join('; ')
         .concat(resets ? `; ${resets} reset keep-alive sockets not counted` : ''),
