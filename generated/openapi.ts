@@ -1057,7 +1057,9 @@ export interface components {
              */
             disabled?: true;
             /**
-             * @description An earlier run under an operation could not reach this unit before its budget ran out.
+             * @description A run under an operation (this push, or an earlier one) could not reach this unit before the
+             *     operation's budget ran out: the pairs it left stay pending with no job, this push lists them in
+             *     `pending`, and a push outside that operation (or under a new one) queues them again.
              * @constant
              */
             budgetExhausted?: true;
@@ -1081,6 +1083,19 @@ export interface components {
          *     the real push would fit the balance and the plan key limit. `batchSha256` is the hash of this body to
          *     put in an operation's batch manifest. Gated and disabled units are reported and excluded from the
          *     estimate.
+         *
+         *     `batchSha256` (translate and sync alike) is the lowercase hex SHA-256 of the UTF-8 canonical JSON of the
+         *     request body without the operation fields `operationId`, `requestId`, `attemptId`, `batchIndex` and
+         *     `batchSha256`: object keys sorted (by UTF-16 code unit, as JavaScript sorts them), no whitespace,
+         *     strings and numbers as `JSON.stringify` writes them, array order kept. E.g. the body
+         *     `{"units":[{"source":"Hi"}],"requestId":"r1"}` hashes the text `{"units":[{"source":"Hi"}]}`. The
+         *     service checks a batch sent under an operation with the same function: the body must hash to
+         *     `batchSha256` and to the manifest's `batches[batchIndex].sha256`, else `409 batch_mismatch`.
+         *
+         *     A dry run writes nothing the project holds. The one thing it stores is a sample of the batch for the
+         *     approval page (its first 5 source strings, each cut to 200 characters, under the project and
+         *     `batchSha256`), kept 24 hours and then swept: a person approving an operation sees what its batches
+         *     say, which the manifest's hashes alone cannot show.
          */
         TranslateDryRunResult: {
             /** @description Millicredits. */
@@ -1176,8 +1191,14 @@ export interface components {
             diagnostics: components["schemas"]["SyncDiagnostic"][];
             /** @description Dry run only; whether the real sync would fit the balance and the plan key limit. */
             accepted?: boolean;
-            /** @description Dry run only; hash of this body for an operation's batch manifest. */
+            /** @description Dry run only; hash of this body for an operation's batch manifest (`Sha256Hex` defines it). */
             batchSha256?: components["schemas"]["Sha256Hex"];
+            /**
+             * @description Under an operation only: (key, language) pairs this sync left unqueued because the operation's
+             *     remaining budget did not cover them. They stay pending (no job holds them); the next push or sync
+             *     queues them, and a translate push of their units reports them `budgetExhausted`.
+             */
+            budgetExhausted?: number;
         };
         RequestRecord: {
             /** @enum {string} */

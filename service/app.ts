@@ -10,6 +10,7 @@ import { createObjectStore } from '../handlers/platform/objects.js';
 import { JobQueue } from '../handlers/platform/jobs.js';
 import { createLogger, type DestinationStream } from '../handlers/platform/log.js';
 import type { App } from '../handlers/platform/app.js';
+import { operationGate } from '../handlers/operations/gate.js';
 
 export interface Service {
   app: App;
@@ -23,7 +24,15 @@ export async function createApp(config: Config, logDestination?: DestinationStre
   await migrate(db);
   const log = createLogger(config.logLevel, logDestination);
   const jobs = new JobQueue(db, { log });
-  const app: App = { db, config, jobs, engine: createEngine(config), objects: createObjectStore(config), log };
+  const app: App = {
+    db,
+    config,
+    jobs,
+    engine: createEngine(config),
+    objects: createObjectStore(config),
+    log,
+    operations: operationGate,
+  };
   registerJobs(app);
   return app;
 }

@@ -10,6 +10,8 @@ import * as internalJobs from '../handlers/internal/jobs.routes.js';
 import * as internalKeys from '../handlers/internal/keys.routes.js';
 import * as internalProjects from '../handlers/internal/projects.routes.js';
 import * as internalWorkspaces from '../handlers/internal/workspaces.routes.js';
+import * as operations from '../handlers/operations/routes.js';
+import * as operationsInternal from '../handlers/operations/internal.routes.js';
 import * as sync from '../handlers/sync/routes.js';
 import * as publish from '../handlers/publish/routes.js';
 import * as origin from '../handlers/delivery/origin.routes.js';
@@ -33,6 +35,8 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   addLanguage: config.addLanguage,
   addOutputFormat: config.addOutputFormat,
   getCredential: credential.getCredential,
+  createOperation: operations.createOperation,
+  getOperation: operations.getOperation,
   getProjectMeta: files.getProjectMeta,
   getPricing: delivery.getPricing,
   getDeliveryHealth: delivery.getHealth,
@@ -52,6 +56,10 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
   internalRetryFill: internalKeys.internalRetryFill,
+  internalGetOperation: operationsInternal.internalGetOperation,
+  internalApproveOperation: operationsInternal.internalApproveOperation,
+  internalDenyOperation: operationsInternal.internalDenyOperation,
+  internalListOperations: operationsInternal.internalListOperations,
   internalCreateUser: dashboardUsers.internalCreateUser,
 };
 

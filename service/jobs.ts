@@ -3,6 +3,7 @@
 import type { App } from '../handlers/platform/app.js';
 import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
 import { sweepRequestRecords } from '../handlers/platform/requests.js';
+import { sweepOperations } from '../handlers/operations/sweep.js';
 import { repairManifests } from '../handlers/publish/manifest.js';
 import { prepareDue } from '../handlers/publish/prepare.js';
 import { runFill, type FillPayload } from '../handlers/translate/fill.js';
@@ -11,6 +12,7 @@ export function registerJobs(app: App): void {
   app.jobs.register<FillPayload>('fill', (ctx) => runFill(app, ctx));
   app.jobs.registerSweep('sweep.rate_windows', 5 * 60_000, ({ db, now }) => sweepRateWindows(db, now));
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
+  app.jobs.registerSweep('sweep.operations', 60_000, ({ db, now }) => sweepOperations(db, now));
   app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
   app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
     await repairManifests(db, app.objects, manifestFailed(app));

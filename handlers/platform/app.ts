@@ -1,4 +1,5 @@
 // What every handler, job and sweep is given: the service's shared parts, built once by service/app.ts.
+import type { OperationGate } from './approval.js';
 import type { Config } from './config.js';
 import type { Db } from './db.js';
 import type { TranslationEngine } from './engines/types.js';
@@ -15,4 +16,6 @@ export interface App {
   /** Where published files, bundles and manifests go (OBJECT_STORE). */
   objects: ObjectStore;
   log: Logger;
+  /** The operation checks (handlers/operations/gate.ts); without them no operationId names an operation. */
+  operations?: OperationGate;
 }

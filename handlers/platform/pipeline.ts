@@ -262,9 +262,17 @@ async function run(app: App, route: RouteSpec, impl: RawHandler, request: Reques
     state.principal?.requiresOperationApproval ?? false,
     operationId,
     dryRun,
+    {
+      db: app.db,
+      gate: app.operations,
+      keyId: state.principal?.keyId,
+      projectId: state.principal?.projectId,
+      body,
+      params: state.params,
+    },
   );
-  if (!route.recorded) await approval.begin();
-  return impl({
+  approval.checkFields();
+  const ctx = {
     app,
     route,
     request,
@@ -274,7 +282,20 @@ async function run(app: App, route: RouteSpec, impl: RawHandler, request: Reques
     body,
     dryRun,
     approval,
-  });
+  };
+  if (route.recorded) return impl(ctx);
+  await approval.begin();
+  if (!approval.operation) return impl(ctx);
+  // Under an operation (publish, restore): the use taken by begin() is given back when the handler refuses.
+  let reply: Reply;
+  try {
+    reply = await impl(ctx);
+  } catch (err) {
+    await approval.settle(err);
+    throw err;
+  }
+  await approval.settle(undefined);
+  return reply;
 }
 
 // What a lean GET found, for Hapi to answer when the answer is not one leanGet sends itself.

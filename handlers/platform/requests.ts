@@ -166,7 +166,7 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
 
 function answerExisting(_db: Db, row: RequestRecordRow | undefined, hash: string, now: number): RecordedAnswer {
   if (!row) throw new ApiError(503, 'contended', 'The request record changed under this request; retry it.');
-  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS) {
+  if (replayOver(row, now)) {
     throw new ApiError(
       409,
       'request_expired',
@@ -233,7 +233,7 @@ export async function readRecord(
   const tracking = row.tracking_token ? { trackingToken: row.tracking_token } : {};
   if (row.state === 'processing')
     return { state: 'processing', leaseUntil: new Date(Number(row.lease_until)).toISOString() };
-  if (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS)
+  if (replayOver(row, now))
     return { state: 'expired', stateWas: row.state as 'done' | 'failed', ...tracking, closedAt };
   if (row.state === 'done')
     return {
@@ -252,7 +252,17 @@ export async function readRecord(
   };
 }
 
-/** Sweep: recover expired leases and forget records 90 days after they closed. */
+/**
+ * Resolved 24 hours ago or more: by the clock, or as the sweep stored it (the sweep judges by the `now` it is
+ * given, which run-due may simulate).
+ */
+const replayOver = (row: RequestRecordRow, now: number) =>
+  row.expired_at != null || (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS);
+
+/**
+ * Sweep: recover expired leases, store the end of the replay window of records resolved 24 hours before `now`,
+ * and forget records 90 days after they closed.
+ */
 export async function sweepRequestRecords(db: Db, now: number): Promise<void> {
   const stale = await db('request_records')
     .where('state', 'processing')
@@ -261,6 +271,10 @@ export async function sweepRequestRecords(db: Db, now: number): Promise<void> {
     .limit(500)
     .select('api_key_id', 'request_id');
   for (const r of stale) await recover(db, keyOf(r), now);
+  await db('request_records')
+    .whereNull('expired_at')
+    .andWhere('closed_at', '<=', now - REPLAY_MS)
+    .update({ expired_at: now });
   await db('request_records')
     .where('closed_at', '<', now - KEEP_MS)
     .delete();

@@ -180,6 +180,8 @@ interface FillJobRow {
   created_at: Int64;
   updated_at: Int64;
   finished_at: Int64 | null;
+  /** The operation whose budget the job reserved (migration 010), or null. */
+  operation_id: string | null;
 }
 
 interface FillPairRow {
@@ -209,6 +211,8 @@ export interface RequestRecordRow {
   orphaned: Flag;
   created_at: Int64;
   closed_at: Int64 | null;
+  /** When the sweep stored the replay window as over (migration 010), so a simulated clock moves records too. */
+  expired_at: Int64 | null;
 }
 
 interface DayCountRow {
@@ -283,6 +287,52 @@ interface PreparedPublishRow {
   created_at: Int64;
 }
 
+/** An operation (migration 010; handlers/operations/store.ts). */
+export interface OperationRow {
+  id: string;
+  project_id: string;
+  api_key_id: string;
+  /** translate, publish, rollback */
+  action: 'translate' | 'publish' | 'rollback';
+  /** pending_approval, approved, denied, expired, exhausted */
+  state: 'pending_approval' | 'approved' | 'denied' | 'expired' | 'exhausted';
+  scope: JsonText;
+  reuse_key: string | null;
+  equivalence: string;
+  requested_mc: Int64;
+  authorized_mc: Int64;
+  reserved_mc: Int64;
+  charged_mc: Int64;
+  absorbed_mc: Int64;
+  created_at: Int64;
+  expires_at: Int64;
+  approved_at: Int64 | null;
+  last_used_at: Int64 | null;
+  decided_by: string | null;
+  decided_at: Int64 | null;
+}
+
+interface OperationSeatRow {
+  id: Int64;
+  operation_id: string;
+  attempt_id: string;
+  batch_index: number | null;
+  api_key_id: string;
+  request_id: string | null;
+  live: number | null;
+  outcome: string | null;
+  created_at: Int64;
+}
+
+interface BatchPreviewRow {
+  project_id: string;
+  batch_sha256: string;
+  /** JSON array of up to 5 source strings. */
+  sample: JsonText;
+  unit_count: number;
+  expires_at: Int64;
+}
+
 interface ProjectLockRow {
   project_id: string;
   purpose: string;
@@ -313,5 +363,8 @@ declare module 'knex/types/tables.js' {
     snapshot_part_refs: SnapshotPartRefRow;
     prepared_publishes: PreparedPublishRow;
     project_locks: ProjectLockRow;
+    operations: OperationRow;
+    operation_seats: OperationSeatRow;
+    batch_previews: BatchPreviewRow;
   }
 }

@@ -14,6 +14,8 @@ import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
 import { enqueueFill, insertMarkers } from '../translate/queue.js';
+import { batchSha256 } from '../operations/canonical.js';
+import { storePreview } from '../operations/previews.js';
 import { readSyncFile } from './file.js';
 import { fillPairs, planSync, type SyncPlan } from './plan.js';
 import type { JobQueue } from '../platform/jobs.js';
@@ -53,10 +55,20 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
     const keyRefusal = await keyLimitRefusal(db, project.workspace_id, plan.counts.created);
+    // The hash a batch sent under an operation must carry, and the sample the approval page shows of it.
+    const sha = batchSha256(ctx.body);
+    await storePreview(
+      db,
+      ctx.app.log,
+      project.id,
+      sha,
+      plan.entries.map((e) => e.source.icu),
+    );
     return {
       body: {
         ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
+        batchSha256: sha,
       },
     };
   }
@@ -202,11 +214,13 @@ async function apply(
 
   let trackingToken: string | null = null;
   let estimatedCredits = 0;
+  const unreached: Array<{ keyId: number; lang: string }> = [];
   if (run.canFill) {
     const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null);
     await insertMarkers(trx, project.id, pairs, now);
     if (pairs.length) changed = true;
-    const queued = await enqueueFill(trx, jobs, project, pairs, now);
+    const budget = run.approval.operation?.budget;
+    const queued = await enqueueFill(trx, jobs, project, pairs, now, budget && { budget, unreached });
     if (queued) {
       trackingToken = queued.trackingToken;
       estimatedCredits = queued.estimate;
@@ -214,7 +228,10 @@ async function apply(
     }
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
-  const body = result(plan, { estimatedCredits, balance, trackingToken });
+  const body = {
+    ...result(plan, { estimatedCredits, balance, trackingToken }),
+    ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
+  };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
   if (changed) await contentChanged(trx, project.id, now);
   return { reply: { body }, trackingToken };

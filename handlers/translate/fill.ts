@@ -13,6 +13,7 @@ import { checkFill } from '../../publisher/gates.js';
 import { LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { App } from '../platform/app.js';
 import { charge, release } from './credits.js';
+import { chargeOperation, releaseOperation } from '../operations/budget.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
@@ -122,6 +123,7 @@ async function finish(db: Db, ctx: JobContext, jobId: number, status: string, no
     const job = await trx('fill_jobs').where({ id: jobId }).first();
     if (!job || FINAL.includes(job.status)) return;
     await release(trx, job.workspace_id, Number(job.held_mc));
+    if (job.operation_id) await releaseOperation(trx, job.operation_id, Number(job.held_mc), now);
     if (status === 'failed') {
       const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
       if (reason)
@@ -172,7 +174,7 @@ interface FillRun {
   ctx: JobContext<FillPayload>;
   engine: TranslationEngine;
   jobId: number;
-  job: { project_id: string; workspace_id: string };
+  job: { project_id: string; workspace_id: string; operation_id: string | null };
   baseLang: string;
 }
 
@@ -285,6 +287,7 @@ async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
       }
     }
     if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
+    if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
     await storeValues(trx, job.project_id, values, now);
     const nFailed = await failPairs(
       trx,

@@ -8,11 +8,14 @@ import { bool, chunks, insertOrKeep, isUniqueViolation } from '../platform/db.js
 import { ApiError } from '../platform/errors.js';
 import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
+import type { OperationBudget } from '../platform/approval.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
+import { batchSha256 } from '../operations/canonical.js';
+import { storePreview } from '../operations/previews.js';
 import { cellStates, type CellState } from './cells.js';
 import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from './credits.js';
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
-import { enqueueFill, insertMarkers, sqliteStatements, type SqlitePrepare } from './queue.js';
+import { BUDGET_EXHAUSTED, enqueueFill, insertMarkers, sqliteStatements, type SqlitePrepare } from './queue.js';
 import { resolveTargets } from './targets.js';
 import { formsToIcu } from '../../publisher/icu.js';
 import type { KeyRow, ProjectRow } from '../platform/tables.js';
@@ -46,6 +49,7 @@ interface UnitResult {
   pending: string[];
   gated?: true;
   disabled?: true;
+  budgetExhausted?: true;
 }
 
 /** A unit as validated against TranslateUnit: exactly one of `source` and `forms`. */
@@ -191,6 +195,8 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
     const cost = pairCost(f.unit.source, f.unit.forms);
     for (const lang of p.targets) {
       const s = keyId == null ? undefined : states.get(`${keyId}|${lang}`);
+      // An earlier run under an operation left this pair unqueued when its budget ran out.
+      if (s?.failed === BUDGET_EXHAUSTED) r.budgetExhausted = true;
       if (s?.value) r.translated.push(lang);
       else if (s?.liveJob) r.pending.push(lang);
       // Its fill failed for a reason the same source will meet again: left alone until the source changes (a copy
@@ -222,7 +228,19 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
     );
   const project = await getProject(db, ctx.params.projectId);
   const units = ctx.body.units.map(prepare);
-  if (ctx.dryRun) return dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+  if (ctx.dryRun) {
+    const preview = await dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+    // The hash a batch sent under an operation must carry, and the sample the approval page shows of it.
+    const sha = batchSha256(ctx.body);
+    await storePreview(
+      db,
+      ctx.app.log,
+      project.id,
+      sha,
+      units.map((u) => u.source),
+    );
+    return { body: { ...preview.body, batchSha256: sha } };
+  }
   // The request record comes first: every refusal from here on is recorded under the requestId.
   return withRequestRecord(
     db,
@@ -235,7 +253,7 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
         const preview = await dryRun(db, project, targets, units);
         ctx.approval.spend(preview.body.estimatedCredits);
       }
-      return push(db, project, targets, units, scope, ctx.app.jobs);
+      return push(db, project, targets, units, scope, ctx.app.jobs, ctx.approval.operation?.budget);
     },
   );
 };
@@ -268,6 +286,7 @@ async function push(
   units: Unit[],
   scope: RequestScope,
   jobs: JobQueue,
+  budget?: OperationBudget,
 ) {
   const p = await plan(db, project, targets, units);
   const refusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
@@ -359,8 +378,11 @@ async function push(
 
   // 2. Claim, hold and queue in one transaction with the captured answer: a 402 rolls the claims back and
   // leaves the markers for the next push.
+  const unreached: Array<{ keyId: number; lang: string }> = [];
   const queued = await db.transaction(async (trx) => {
-    const q = await enqueueFill(trx, jobs, project, queue, now);
+    unreached.length = 0;
+    const q = await enqueueFill(trx, jobs, project, queue, now, budget && { budget, unreached });
+    if (unreached.length) markUnreached(p, keyIds, unreached);
     if (!q) return null;
     body.trackingToken = q.trackingToken;
     body.estimatedCredits = q.estimate;
@@ -439,6 +461,13 @@ function insertKeysRaw(raw: SqlitePrepare, rows: NewKey[]): Map<string, number> 
     if (row) mine.set(r.token, Number(row.id));
   }
   return mine;
+}
+
+/** Units with a pair the operation's budget did not reach. */
+function markUnreached(p: Plan, keyIds: Map<number, number>, unreached: Array<{ keyId: number }>) {
+  const keys = new Set(unreached.map((u) => u.keyId));
+  for (const [i, keyId] of keyIds) if (keys.has(keyId)) p.results[i].budgetExhausted = true;
+  for (const [i, first] of p.duplicates) if (p.results[first].budgetExhausted) p.results[i].budgetExhausted = true;
 }
 
 function markContended(p: Plan, i: number) {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db.js';
 import { chunks, dialectOf, insertOrKeep } from '../platform/db.js';
+import type { OperationBudget } from '../platform/approval.js';
 import type { JobQueue } from '../platform/jobs.js';
 import { hold } from './credits.js';
 import { FINAL, type FillPayload } from './fill.js';
@@ -73,8 +74,11 @@ export async function enqueueFill(
   project: { id: string; workspace_id: string },
   pairs: FillPair[],
   now: number,
+  operation?: { budget: OperationBudget; unreached: Array<{ keyId: number; lang: string }> },
 ): Promise<{ trackingToken: string; estimate: number; pairs: number } | null> {
   if (!pairs.length) return null;
+  // Under an operation: locks it and refuses (409 budget_exhausted) when nothing is left, before anything is claimed.
+  const budgetLeft = operation ? await operation.budget.remaining(trx) : Infinity;
   const trackingToken = `trk_${randomBytes(15).toString('base64url')}`;
   const cost = new Map(pairs.map((q) => [`${q.keyId}|${q.lang}`, q.cost]));
   const [jobId] = await trx('fill_jobs').insert({
@@ -93,7 +97,8 @@ export async function enqueueFill(
   });
   const id = Number(jobId);
   const raw = await sqliteStatements(trx);
-  const mine = raw ? claimRaw(raw, id, pairs, now) : await claim(trx, project.id, id, pairs, now);
+  let mine = raw ? claimRaw(raw, id, pairs, now) : await claim(trx, project.id, id, pairs, now);
+  if (operation) mine = await withinBudget(trx, id, mine, cost, budgetLeft, operation.unreached, now);
   if (!mine.length) {
     await trx('fill_jobs').where({ id }).delete();
     return null;
@@ -111,9 +116,50 @@ export async function enqueueFill(
     const pair = raw(PAIR_SQL);
     for (const r of rows) pair.run(r.job_id, r.key_id, r.lang, r.cost_mc);
   } else for (const part of chunks(rows)) await trx('fill_pairs').insert(part);
-  await trx('fill_jobs').where({ id }).update({ estimated_mc: estimate, held_mc: estimate, total: rows.length });
+  await trx('fill_jobs')
+    .where({ id })
+    .update({
+      estimated_mc: estimate,
+      held_mc: estimate,
+      total: rows.length,
+      ...(operation ? { operation_id: operation.budget.operationId } : {}),
+    });
+  if (operation) await operation.budget.reserve(trx, estimate);
   await jobs.enqueue(trx, 'fill', { jobId: id } satisfies FillPayload);
   return { trackingToken, estimate, pairs: rows.length };
+}
+
+/** Why a pending marker was left unqueued: the operation's budget did not reach it (`budgetExhausted` on the next push). */
+export const BUDGET_EXHAUSTED = 'the operation budget ran out before this pair';
+
+/**
+ * The claimed pairs, in order, that the operation's budget covers; the rest are let go (no job holds them, as
+ * before the claim) and marked, so the next push reports their units `budgetExhausted`.
+ */
+async function withinBudget(
+  trx: Db,
+  jobId: number,
+  mine: Array<{ keyId: number; lang: string }>,
+  cost: Map<string, number>,
+  left: number,
+  unreached: Array<{ keyId: number; lang: string }>,
+  now: number,
+): Promise<Array<{ keyId: number; lang: string }>> {
+  let sum = 0;
+  let fit = 0;
+  while (fit < mine.length) {
+    const c = cost.get(`${mine[fit].keyId}|${mine[fit].lang}`) ?? 0;
+    if (sum + c > left) break;
+    sum += c;
+    fit++;
+  }
+  const out = mine.slice(fit);
+  for (const q of out)
+    await trx('translations')
+      .where({ key_id: q.keyId, lang: q.lang, job_id: jobId })
+      .update({ job_id: null, fail_reason: BUDGET_EXHAUSTED, fail_token: null, updated_at: now });
+  unreached.push(...out);
+  return mine.slice(0, fit);
 }
 
 const PAIR_SQL = "INSERT INTO fill_pairs (job_id, key_id, lang, state, cost_mc) VALUES (?, ?, ?, 'pending', ?)";

@@ -1,8 +1,9 @@
 // The agent-key rule (`x-operation-action`, spec/README.md), applied by the pipeline from each route's x-operation-action
 // (handlers/platform/approval.ts): an agent key spends, publishes and rolls back only under an approved
 // operation; free work, dry runs and reads need none; a key of either kind that names an operation is held to
-// the operation checks (no operation exists yet, so every operationId is 404 operation_not_found), and on
-// routes recorded under a requestId that refusal is recorded like any other, with nothing written.
+// the operation checks (an unknown operationId is 404 operation_not_found; under an operation translate and
+// sync carry every batch field or none), and on routes recorded under a requestId that refusal is recorded like
+// any other, with nothing written. Operations themselves: operations*.test.ts.
 import test from 'ava';
 import {
   createTestKey,
@@ -101,17 +102,27 @@ test("an agent key cannot publish or restore without an operation; a person's ke
 test('any key that names an operation is held to the operation checks: 404 operation_not_found, nothing written', async (t) => {
   const p = await createTestProject(svc);
   const operationId = 'op_unknown';
+  const batch = { operationId, attemptId: 'a1', batchIndex: 0, batchSha256: '0'.repeat(64) };
   const push = await p.client.POST('/projects/{projectId}/translate', {
     params: path(p),
-    body: { units: [{ source: 'Named' }], operationId },
+    body: { units: [{ source: 'Named' }], ...batch, requestId: 'named-1' },
   });
   t.is(push.response.status, 404);
   t.like(push.error, { error: 'operation_not_found' });
   const sync = await p.client.POST('/projects/{projectId}/sync', {
     params: path(p),
-    body: { ...jsonFile({ named: 'Named' }), operationId },
+    body: { ...jsonFile({ named: 'Named' }), ...batch, requestId: 'named-2' },
   });
   t.like(sync.error, { error: 'operation_not_found' });
+  // The batch fields go together: operationId alone, or a batch field without it, is 400 before any write.
+  for (const partial of [{ operationId }, { attemptId: 'a1' }, { ...batch }]) {
+    const r = await p.client.POST('/projects/{projectId}/translate', {
+      params: path(p),
+      body: { units: [{ source: 'Named' }], ...partial },
+    });
+    t.is(r.response.status, 400);
+    t.like(r.error, { error: 'invalid_argument' });
+  }
   const pub = await p.client.POST('/projects/{projectId}/publish', { params: path(p), body: { operationId } });
   t.like(pub.error, { error: 'operation_not_found' });
   t.is(await keyCount(p), 0);
@@ -125,7 +136,14 @@ test('any key that names an operation is held to the operation checks: 404 opera
 
 test('on a recorded route the operation refusal is recorded under the requestId, and the same request replays it', async (t) => {
   const p = await createTestProject(svc);
-  const body = { units: [{ source: 'Recorded' }], operationId: 'op_unknown', requestId: 'approval-1' };
+  const body = {
+    units: [{ source: 'Recorded' }],
+    operationId: 'op_unknown',
+    requestId: 'approval-1',
+    attemptId: 'a1',
+    batchIndex: 0,
+    batchSha256: '0'.repeat(64),
+  };
   const first = await p.client.POST('/projects/{projectId}/translate', { params: path(p), body });
   t.is(first.response.status, 404);
   const record = await p.client.GET('/projects/{projectId}/requests/{requestId}', {

@@ -10,6 +10,7 @@ import * as m006 from './006_integrity.js';
 import * as m007 from './007_fill_failures.js';
 import * as m008 from './008_translations_job_index.js';
 import * as m009 from './009_snapshot_parts.js';
+import * as m010 from './010_operations.js';
 import * as m011 from './011_dashboard_users.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
@@ -22,6 +23,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '007_fill_failures': m007,
   '008_translations_job_index': m008,
   '009_snapshot_parts': m009,
+  '010_operations': m010,
   '011_dashboard_users': m011,
 };
 

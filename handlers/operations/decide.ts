@@ -1,0 +1,197 @@
+// A person's side of an operation (DESIGN.md section 5; spec/internal.yaml): approve, deny, read with its plan,
+// list a project's. Exported for the internal routes and for the dashboard's approval page, which call them
+// in-process with the signed-in person as `decidedBy`.
+import type { components } from '../../generated/internal.js';
+import type { Config } from '../platform/config.js';
+import type { Db } from '../platform/db.js';
+import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
+import { readCredit } from '../translate/credits.js';
+import { EXPIRY_MS, effectiveState, internalView, money, readOperation, scopeOf, type OperationRow } from './store.js';
+
+type InternalOperation = components['schemas']['InternalOperation'];
+type Plan = components['schemas']['OperationPlan'];
+
+/** Who decided when the caller names no one: the admin token. */
+const DEFAULT_DECIDER = 'admin';
+
+async function pendingRow(db: Db, id: string, now: number): Promise<OperationRow> {
+  const row = await readOperation(db, id);
+  if (!row) throw notFound('Operation not found.');
+  const state = await effectiveState(db, row, now);
+  if (state !== 'pending_approval') throw notPending(state);
+  return row;
+}
+
+const notPending = (state: string) =>
+  new ApiError(409, 'operation_not_pending', `The operation is no longer pending approval (${state}).`, { state });
+
+/** After a conditional update that changed nothing: the state that got there first. */
+async function lostDecision(db: Db, id: string, now: number): Promise<never> {
+  const row = (await readOperation(db, id))!;
+  throw notPending(await effectiveState(db, row, now));
+}
+
+/**
+ * Approves a pending operation. `authorizedCredits` (whole credits) defaults to the request and may lower it,
+ * never raise it: the agent asked for that ceiling and showed what it covers.
+ */
+export async function approveOperation(
+  db: Db,
+  config: Config,
+  id: string,
+  opts: { authorizedCredits?: number; decidedBy?: string },
+  now = Date.now(),
+): Promise<InternalOperation> {
+  const row = await pendingRow(db, id, now);
+  const requested = money(row).requested;
+  const authorized = opts.authorizedCredits === undefined ? requested : opts.authorizedCredits * 1000;
+  if (authorized > requested)
+    throw invalidArgument(
+      `authorizedCredits may lower the request (${requested / 1000} credits), never raise it; nothing changed.`,
+    );
+  const n = await db('operations')
+    .where({ id, state: 'pending_approval' })
+    .andWhere('expires_at', '>', now)
+    .update({
+      state: 'approved',
+      authorized_mc: authorized,
+      approved_at: now,
+      last_used_at: now,
+      expires_at: now + EXPIRY_MS,
+      decided_by: opts.decidedBy ?? DEFAULT_DECIDER,
+      decided_at: now,
+    });
+  if (n !== 1) return lostDecision(db, id, now);
+  return internalView(db, config, (await readOperation(db, id))!, now);
+}
+
+export async function denyOperation(
+  db: Db,
+  config: Config,
+  id: string,
+  opts: { decidedBy?: string },
+  now = Date.now(),
+): Promise<InternalOperation> {
+  await pendingRow(db, id, now);
+  const n = await db('operations')
+    .where({ id, state: 'pending_approval' })
+    .andWhere('expires_at', '>', now)
+    // A denied operation is reused by no create: an equivalent one asks again.
+    .update({ state: 'denied', reuse_key: null, decided_by: opts.decidedBy ?? DEFAULT_DECIDER, decided_at: now });
+  if (n !== 1) return lostDecision(db, id, now);
+  return internalView(db, config, (await readOperation(db, id))!, now);
+}
+
+/** A project's operations, newest first, optionally only those in one effective state. */
+export async function listOperations(
+  db: Db,
+  config: Config,
+  projectId: string,
+  state: InternalOperation['state'] | undefined,
+  now = Date.now(),
+): Promise<InternalOperation[]> {
+  const project = await db('projects').where({ id: projectId }).whereNull('deleted_at').first('id');
+  if (!project) throw notFound('Project not found.');
+  const q = db('operations').where({ project_id: projectId }).orderBy('created_at', 'desc').limit(200);
+  // A stored state narrows the read; the effective state (time may have expired some) decides.
+  if (state === 'pending_approval' || state === 'denied' || state === 'exhausted') q.where({ state });
+  else if (state) q.whereIn('state', ['pending_approval', 'approved', state]);
+  const out: InternalOperation[] = [];
+  for (const row of await q) {
+    const view = await internalView(db, config, row, now);
+    if (!state || view.state === state) out.push(view);
+  }
+  return out;
+}
+
+/** The operation with what it would do (`plan`), for the approval page. Reads only. */
+export async function operationWithPlan(
+  db: Db,
+  config: Config,
+  id: string,
+  now = Date.now(),
+): Promise<InternalOperation> {
+  const row = await readOperation(db, id);
+  if (!row) throw notFound('Operation not found.');
+  return { ...(await internalView(db, config, row, now)), plan: await planOf(db, row, now) };
+}
+
+async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
+  const scope = scopeOf(row);
+  const project = (await db('projects').where({ id: row.project_id }).first())!;
+  const balance = (await readCredit(db, project.workspace_id, now)).available;
+  if (row.action === 'translate') {
+    const batches = scope.batches ?? [];
+    const samples = new Map<string, string[]>();
+    const shas = [...new Set(batches.map((b) => b.sha256))];
+    if (shas.length)
+      for (const p of await db('batch_previews')
+        .where({ project_id: row.project_id })
+        .whereIn('batch_sha256', shas)
+        .andWhere('expires_at', '>', now)
+        .select('batch_sha256', 'sample'))
+        samples.set(p.batch_sha256, JSON.parse(p.sample) as string[]);
+    return {
+      action: 'translate',
+      balance_mc: balance,
+      translate: {
+        langs: scope.langs ?? [],
+        unit_count: scope.unit_count ?? 0,
+        batch_count: batches.length,
+        payload_sha256: scope.payload_sha256 ?? '',
+        requested_mc: money(row).requested,
+        batches: batches.map((b) => ({ ...b, sample: samples.get(b.sha256) ?? null })),
+      },
+    };
+  }
+  const currentId = (await db('projects').where({ id: row.project_id }).first('current_version'))?.current_version;
+  if (row.action === 'rollback') {
+    const keyCount = async (v: string | undefined) => {
+      const r = v ? await db('versions').where({ project_id: row.project_id, id: v }).first('key_count') : undefined;
+      return r ? Number(r.key_count) : null;
+    };
+    return {
+      action: 'rollback',
+      balance_mc: balance,
+      rollback: {
+        from_version: scope.from_version ?? '',
+        to_version: scope.to_version ?? '',
+        from_key_count: await keyCount(scope.from_version),
+        to_key_count: await keyCount(scope.to_version),
+        from_is_current: currentId === scope.from_version,
+      },
+    };
+  }
+  // Publish: what changed since the current version was frozen (everything before the first).
+  const since = currentId
+    ? Number(
+        (await db('versions').where({ project_id: row.project_id, id: currentId }).first('snapshot_at'))!.snapshot_at,
+      )
+    : -1;
+  const count = async (q: { count(c: { n: string }): Promise<unknown> }) =>
+    Number(((await q.count({ n: '*' })) as Array<{ n: number | string }>)[0].n);
+  const enabled = () => db('keys').where({ project_id: row.project_id, enabled: true });
+  return {
+    action: 'publish',
+    balance_mc: balance,
+    publish: {
+      approved_only: scope.approved_only ?? false,
+      require_complete: scope.require_complete ?? false,
+      incomplete_mode: scope.incomplete_mode ?? null,
+      expected_pending: scope.expected_pending ?? null,
+      current_version: currentId ?? null,
+      keys_total: await count(enabled()),
+      keys_changed: await count(
+        enabled().andWhere((w) => {
+          w.where('created_at', '>', since).orWhere('source_updated_at', '>', since);
+        }),
+      ),
+      cells_changed: await count(
+        db('translations')
+          .where({ project_id: row.project_id })
+          .whereNot('status', 'pending')
+          .andWhere('updated_at', '>', since),
+      ),
+    },
+  };
+}

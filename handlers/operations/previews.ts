@@ -1,0 +1,38 @@
+// The only thing a dry run stores (spec/README.md): a sample of a previewed batch's source strings (the first 5,
+// each cut to 200 characters) under its `batchSha256`, so the approval page can show a person what the batches
+// of an operation say, which the manifest's hashes alone cannot. Kept 24 hours, then swept (sweep.ts). Best
+// effort: a store that refuses the write costs the preview nothing but the sample.
+import type { Db } from '../platform/db.js';
+import type { Logger } from '../platform/log.js';
+
+const SAMPLE_SIZE = 5;
+const SAMPLE_CHARS = 200;
+const PREVIEW_KEEP_MS = 24 * 3600_000;
+
+export async function storePreview(
+  db: Db,
+  log: Logger,
+  projectId: string,
+  sha: string,
+  sources: string[],
+  now = Date.now(),
+): Promise<void> {
+  const sample = sources.slice(0, SAMPLE_SIZE).map((s) => {
+    const chars = [...s];
+    return chars.length > SAMPLE_CHARS ? `${chars.slice(0, SAMPLE_CHARS - 1).join('')}…` : s;
+  });
+  try {
+    await db('batch_previews')
+      .insert({
+        project_id: projectId,
+        batch_sha256: sha,
+        sample: JSON.stringify(sample),
+        unit_count: sources.length,
+        expires_at: now + PREVIEW_KEEP_MS,
+      })
+      .onConflict(['project_id', 'batch_sha256'])
+      .merge(['expires_at']);
+  } catch (err) {
+    log.warn({ err, projectId }, 'storing a batch preview sample failed');
+  }
+}
