@@ -2,6 +2,7 @@
 // describe JSON APIs; the pages use in-process functions of the groups they show). service/servers.ts mounts them.
 import type Hapi from '@hapi/hapi';
 import type { App } from '../platform/app.js';
+import { approvalRoutes } from './approve.js';
 import { signinRoutes } from './signin.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
@@ -14,7 +15,7 @@ const FORM_PAYLOAD = {
 } as const;
 
 export function mountDashboard(server: Hapi.Server, app: App): void {
-  for (const route of signinRoutes(app)) {
+  for (const route of [...signinRoutes(app), ...approvalRoutes(app)]) {
     server.route({
       ...route,
       options: {

@@ -1,0 +1,281 @@
+// The approval page, `{app_url}/approve/<operation_id>` (issue 14): a signed-in person sees what an agent's
+// operation would do (its plan, handlers/operations/decide.ts) and approves it, optionally lowering the budget, or
+// denies it. The decision is recorded under the person's user id (`decidedBy`). Once the operation is decided or
+// expired the page says so and offers nothing to click. Every value shown is escaped (html.ts): source strings,
+// keys and names are the agent's and the team's input.
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { components } from '../../generated/internal.js';
+import { approveOperation, denyOperation, operationWithPlan } from '../operations/decide.js';
+import type { App } from '../platform/app.js';
+import { ApiError } from '../platform/errors.js';
+import { html, page, type Html } from './html.js';
+import type { Session } from './sessions.js';
+import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signedInHeader, signinUrl } from './web.js';
+
+type Operation = components['schemas']['InternalOperation'];
+type Plan = components['schemas']['OperationPlan'];
+
+const OPERATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const STATE_TEXT: Record<Operation['state'], string> = {
+  pending_approval: 'pending approval',
+  approved: 'approved',
+  denied: 'denied',
+  expired: 'expired',
+  exhausted: 'exhausted',
+};
+
+/** Millicredits as credits, with the decimals there are (1500 → "1.5"). */
+const credits = (mc: number) => (mc / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+const yesNo = (v: boolean) => (v ? 'yes' : 'no');
+
+function translatePlan(t: NonNullable<Plan['translate']>, balanceMc: number): Html {
+  const over = t.requested_mc > balanceMc;
+  return html`<h2>Translate</h2>
+    <dl>
+      <dt>Languages</dt>
+      <dd>${t.langs.length ? t.langs.join(', ') : 'none'}</dd>
+      <dt>Units</dt>
+      <dd>${t.unit_count}</dd>
+      <dt>Batches</dt>
+      <dd>${t.batch_count}</dd>
+      <dt>Manifest hash</dt>
+      <dd><code>${t.payload_sha256}</code></dd>
+      <dt>Credit ceiling</dt>
+      <dd>${credits(t.requested_mc)} credits</dd>
+      <dt>Workspace balance</dt>
+      <dd>${credits(balanceMc)} credits available</dd>
+    </dl>
+    ${over ? html`<p class="warn">The ceiling is above the balance available now: the run stops when the credits run out.</p>` : ''}
+    <h2>Batches</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Units</th>
+          <th>Hash</th>
+          <th>Source strings (sample)</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${t.batches.map(
+          (b) =>
+            html`<tr>
+              <td>${b.index}</td>
+              <td>${b.unit_count}</td>
+              <td><code>${b.sha256}</code></td>
+              <td>
+                ${
+                  b.sample
+                    ? html`<ul>
+                        ${b.sample.map((s) => html`<li class="source">${s}</li>`)}
+                      </ul>`
+                    : html`<em>No preview of this batch is stored.</em>`
+                }
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+}
+
+function publishPlan(p: NonNullable<Plan['publish']>): Html {
+  return html`<h2>Publish</h2>
+    <dl>
+      <dt>Approved cells only</dt>
+      <dd>${yesNo(p.approved_only)}</dd>
+      <dt>Require complete</dt>
+      <dd>${yesNo(p.require_complete)}</dd>
+      <dt>Missing values</dt>
+      <dd>${p.incomplete_mode ?? "the project's default"}</dd>
+      <dt>Expected pending</dt>
+      <dd>${p.expected_pending ?? 'not stated'}</dd>
+      <dt>Current version</dt>
+      <dd>${p.current_version ?? 'none (this would be the first)'}</dd>
+      <dt>Keys</dt>
+      <dd>${p.keys_total} enabled, ${p.keys_changed} new or changed since the current version</dd>
+      <dt>Cells</dt>
+      <dd>${p.cells_changed} translations written since the current version</dd>
+    </dl>`;
+}
+
+function rollbackPlan(r: NonNullable<Plan['rollback']>): Html {
+  const keys = (n: number | null | undefined) => (n == null ? 'unknown' : `${n} keys`);
+  return html`<h2>Roll back</h2>
+    <dl>
+      <dt>From version</dt>
+      <dd><code>${r.from_version}</code> (${keys(r.from_key_count)})</dd>
+      <dt>To version</dt>
+      <dd><code>${r.to_version}</code> (${keys(r.to_key_count)})</dd>
+    </dl>
+    ${
+      r.from_is_current
+        ? ''
+        : html`<p class="warn">Another version was published since: the rollback would be refused.</p>`
+    }`;
+}
+
+function planOf(plan: Plan | undefined): Html {
+  if (plan?.translate) return translatePlan(plan.translate, plan.balance_mc);
+  if (plan?.publish) return publishPlan(plan.publish);
+  if (plan?.rollback) return rollbackPlan(plan.rollback);
+  return html`<p>No plan is available.</p>`;
+}
+
+async function deciderName(app: App, decidedBy: string | null): Promise<string | null> {
+  if (!decidedBy) return null;
+  const u = await app
+    .db('dashboard_users')
+    .where({ id: decidedBy })
+    .first<{ name: string; email: string } | undefined>('name', 'email');
+  return u ? `${u.name} <${u.email}>` : decidedBy;
+}
+
+async function approvalPage(app: App, s: Session, op: Operation, error?: string): Promise<string> {
+  const pending = op.state === 'pending_approval';
+  const requested = Math.floor(op.requested_mc / 1000);
+  const decider = await deciderName(app, op.decided_by);
+  const decision = pending
+    ? html`<form method="post" action="/approve/${op.operation_id}">
+        <input type="hidden" name="csrf" value="${s.csrf}" />
+        ${
+          op.action === 'translate'
+            ? html`<label for="credits">Budget in whole credits (at most the ${requested} requested)</label>
+                <input
+                  id="credits"
+                  name="credits"
+                  type="number"
+                  min="0"
+                  max="${requested}"
+                  step="1"
+                  value="${requested}"
+                  required
+                />`
+            : ''
+        }
+        <p>
+          <button type="submit" name="decision" value="approve">Approve</button>
+          <button type="submit" name="decision" value="deny">Deny</button>
+        </p>
+      </form>`
+    : html`<p>
+        This operation is <strong>${STATE_TEXT[op.state]}</strong>${
+          op.state === 'expired' ? html` (it expired at ${when(op.expires_at)}); the agent must ask again` : ''
+        }.
+        There is nothing to decide.
+      </p>`;
+  return page(
+    `Operation ${op.operation_id}`,
+    html`<section>
+        <h1>Operation <code>${op.operation_id}</code></h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <dl>
+          <dt>Action</dt>
+          <dd>${op.action}</dd>
+          <dt>State</dt>
+          <dd><span class="state" data-state="${op.state}">${STATE_TEXT[op.state]}</span></dd>
+          <dt>Project</dt>
+          <dd><code>${op.project_id}</code></dd>
+          <dt>Asked at</dt>
+          <dd>${when(op.created_at)}</dd>
+          <dt>${pending ? 'Expires at' : 'Expiry'}</dt>
+          <dd>${when(op.expires_at)}</dd>
+          ${
+            decider
+              ? html`<dt>Decided by</dt>
+                  <dd>${decider}${op.decided_at ? html`, ${when(op.decided_at)}` : ''}</dd>`
+              : ''
+          }
+          ${
+            op.action === 'translate'
+              ? html`<dt>Budget</dt>
+                  <dd>
+                    ${credits(op.requested_mc)} requested, ${credits(op.authorized_mc)} authorized,
+                    ${credits(op.charged_mc)} charged, ${credits(op.reserved_mc)} reserved
+                  </dd>`
+              : ''
+          }
+        </dl>
+      </section>
+      <section>${planOf(op.plan)}</section>
+      <section>
+        <h2>Decision</h2>
+        ${decision}
+      </section>`,
+    signedInHeader(s),
+  );
+}
+
+/** The operation with its plan, or undefined when there is none of that id. */
+async function load(app: App, id: string): Promise<Operation | undefined> {
+  if (!OPERATION_ID.test(id)) return undefined;
+  try {
+    return await operationWithPlan(app.db, app.config, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+const notFoundPage = (s: Session) => messagePage('Operation not found', 'There is no operation with this id.', s);
+
+export function approvalRoutes(app: App): ServerRoute[] {
+  const getApproval = async (request: Request, h: ResponseToolkit) => {
+    const id = String(request.params.operationId);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(`/approve/${encodeURIComponent(id)}`));
+    const op = await load(app, id);
+    if (!op) return htmlReply(h, 404, notFoundPage(session));
+    return htmlReply(h, 200, await approvalPage(app, session, op));
+  };
+
+  const postApproval = async (request: Request, h: ResponseToolkit) => {
+    const id = String(request.params.operationId);
+    const here = `/approve/${encodeURIComponent(id)}`;
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(here));
+    const form = formOf(request);
+    if (!formIsOurs(app, request, form, session.csrf))
+      return htmlReply(
+        h,
+        403,
+        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
+      );
+    const op = await load(app, id);
+    if (!op) return htmlReply(h, 404, notFoundPage(session));
+    const again = async (status: number, error: string) =>
+      htmlReply(h, status, await approvalPage(app, session, (await load(app, id))!, error));
+    const decidedBy = session.user.id;
+    try {
+      if (form.decision === 'approve') {
+        let authorizedCredits: number | undefined;
+        if (op.action === 'translate' && form.credits !== undefined && form.credits !== '') {
+          if (!/^\d{1,13}$/.test(form.credits) || Number(form.credits) * 1000 > op.requested_mc)
+            return again(
+              400,
+              `The budget must be a whole number of credits from 0 to ${Math.floor(op.requested_mc / 1000)}; nothing changed.`,
+            );
+          authorizedCredits = Number(form.credits);
+        }
+        await approveOperation(app.db, app.config, id, { authorizedCredits, decidedBy });
+      } else if (form.decision === 'deny') {
+        await denyOperation(app.db, app.config, id, { decidedBy });
+      } else {
+        return again(400, 'Choose Approve or Deny; nothing changed.');
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409)
+        return again(409, 'The operation is no longer pending approval; nothing changed.');
+      throw err;
+    }
+    return redirect(h, here);
+  };
+
+  return [
+    { method: 'GET', path: '/approve/{operationId}', handler: getApproval },
+    { method: 'POST', path: '/approve/{operationId}', handler: postApproval },
+  ];
+}
