@@ -20,6 +20,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
+import { pollJob } from '../helpers/typed.js';
 
 let svc: TestService;
 let p: TestProject;
@@ -182,10 +183,29 @@ test.serial(
     );
     t.like(await internalOp(run.operationId), { state: 'approved', authorized_mc: 3000, decided_by: userId });
 
-    // The agent's batch now goes through under the operation.
-    const sent = await sendBatch(run, 1, 'approved-batch-1');
-    t.is(sent.response.status, 200, JSON.stringify(sent.error));
-    t.true(sent.data!.estimatedCredits > 0);
+    // The agent's batches now go through under the operation, and the agent polls them to the end; the charges
+    // stay within the 3 credits approved.
+    for (const i of [0, 1]) {
+      const sent = await sendBatch(run, i, `approved-batch-${i}`);
+      t.is(sent.response.status, 200, JSON.stringify(sent.error));
+      t.true(sent.data!.estimatedCredits > 0);
+      for (let n = 0; ; n++) {
+        await svc.admin.POST('/jobs/run-due', { body: {} });
+        const status = (await pollJob(agent, p.projectId, sent.data!.trackingToken!)).data!.status;
+        if (status !== 'queued' && status !== 'running') {
+          t.is(status, 'done', `batch ${i}`);
+          break;
+        }
+        if (n > 50) {
+          t.fail(`batch ${i} still ${status}`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const after = await internalOp(run.operationId);
+    t.true(after.charged_mc > 0 && after.charged_mc <= 3000, `charged ${after.charged_mc}`);
+    t.is(after.reserved_mc, 0);
   },
 );
 
