@@ -73,27 +73,31 @@ test('an agent publishes under an approved publish operation, once; other flags 
   t.like(twice.error, { error: 'operation_not_approved' });
 });
 
-test('a publish refused without minting gives the use back (fill_incomplete, output_format_conflict)', async (t) => {
-  const { p, agent } = await published();
-  // A key with no translation yet: require_complete refuses.
-  await p.client.POST('/projects/{projectId}/translate', { params: path(p), body: { units: [{ source: 'Later' }] } });
-  const operationId = await approved(agent, { project_id: p.projectId, require_complete: true }, 'publish');
-  const refused = await agent.POST('/projects/{projectId}/publish', {
-    params: path(p),
-    body: { operationId, require_complete: true },
-  });
-  t.is(refused.response.status, 409);
-  t.like(refused.error, { error: 'fill_incomplete' });
-  const op = await readOp(agent, operationId);
-  t.is(op.state, 'approved', 'the use was given back');
-  t.is(op.attempts[0].state, 'failed');
-  const format = await agent.POST('/projects/{projectId}/publish', {
-    params: path(p),
-    body: { operationId, require_complete: true, requiredOutputFormat: 'po' },
-  });
-  t.like(format.error, { error: 'output_format_conflict' });
-  t.is((await readOp(agent, operationId)).state, 'approved');
-});
+// Serial: another test's run-due would fill the missing translation meanwhile.
+test.serial(
+  'a publish refused without minting gives the use back (fill_incomplete, output_format_conflict)',
+  async (t) => {
+    const { p, agent } = await published();
+    // A key with no translation yet: require_complete refuses.
+    await p.client.POST('/projects/{projectId}/translate', { params: path(p), body: { units: [{ source: 'Later' }] } });
+    const operationId = await approved(agent, { project_id: p.projectId, require_complete: true }, 'publish');
+    const refused = await agent.POST('/projects/{projectId}/publish', {
+      params: path(p),
+      body: { operationId, require_complete: true },
+    });
+    t.is(refused.response.status, 409);
+    t.like(refused.error, { error: 'fill_incomplete' });
+    const op = await readOp(agent, operationId);
+    t.is(op.state, 'approved', 'the use was given back');
+    t.is(op.attempts[0].state, 'failed');
+    const format = await agent.POST('/projects/{projectId}/publish', {
+      params: path(p),
+      body: { operationId, require_complete: true, requiredOutputFormat: 'po' },
+    });
+    t.like(format.error, { error: 'output_format_conflict' });
+    t.is((await readOp(agent, operationId)).state, 'approved');
+  },
+);
 
 test('a rollback under an operation: from must still be current, to must be what the request resolves to', async (t) => {
   const { p, agent, v1 } = await published();

@@ -308,3 +308,40 @@ test('sync under an operation: the preview hash, the manifest, the fill within t
   t.is(after.charged_mc, preview.data!.estimatedCredits);
   t.is(after.reserved_mc, 0);
 });
+
+// Serial: no other test's run-due runs its job or its sweep meanwhile.
+test.serial(
+  'an approved translate does not expire while a job of its own is live; GET computes the state and writes nothing',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const run = await approvedRun(p, [['Live job keeps it']]);
+    const sent = await send(p, run, 0, 'live-1');
+    t.is(sent.response.status, 200);
+    const db = svc.service.app.db;
+    // Its last use 31 minutes ago (as the clock would have it), its job still queued.
+    await db('operations')
+      .where({ id: run.operationId })
+      .update({ expires_at: Date.now() - 60_000 });
+    t.is((await opOf(run)).state, 'approved');
+    const listed = await svc.admin.GET('/projects/{projectId}/operations', {
+      params: { path: { projectId: p.projectId }, query: { state: 'approved' } },
+    });
+    t.deepEqual(
+      listed.data!.operations.map((o) => o.operation_id),
+      [run.operationId],
+    );
+    await untilFinal(run.agent, p.projectId, sent.data!.trackingToken!);
+    // The job ended (its end counts as a use): put the last use back 31 minutes.
+    await db('operations')
+      .where({ id: run.operationId })
+      .update({ expires_at: Date.now() - 60_000 });
+    t.is((await opOf(run)).state, 'expired');
+    t.is(
+      (await db('operations').where({ id: run.operationId }).first('state'))!.state,
+      'approved',
+      'GET wrote nothing',
+    );
+    const late = await send(p, run, 0, 'live-2', 'a2');
+    t.like(late.error, { error: 'operation_not_approved' });
+  },
+);
