@@ -5,13 +5,10 @@
 // operation (run-due with a simulated now) offers nothing to click; publish and rollback plans; a form post
 // without the CSRF token, with a foreign Origin, or from another site changes nothing. No component is mocked:
 // the service, the SDK and the browser are the real ones.
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { batchManifest, previewTranslate, translate, type ApiClient } from '../../sdk/client.js';
 import {
   createTestKey,
@@ -20,6 +17,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
+import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { pollJob } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -27,7 +25,7 @@ let p: TestProject;
 let agent: ApiClient;
 let context: BrowserContext;
 let browserPage: Page;
-let profile: string;
+let browser: Chromium | undefined;
 let origin: string;
 let userId: string;
 
@@ -49,24 +47,12 @@ test.before(async () => {
   agent = svc.client(await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true));
   const user = await svc.admin.POST('/users', { body: { name: 'Rita <Reviewer>', email: EMAIL, password: PASSWORD } });
   userId = user.data!.userId;
-  profile = mkdtempSync(path.join(os.tmpdir(), 'glossa-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
+  context = browser.context;
   browserPage = context.pages()[0] ?? (await context.newPage());
 });
 test.after.always(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await svc?.stop();
 });
 

@@ -2,14 +2,13 @@
 // Checked at the HTTP level (every answer, its 304s and 404s, preflights, the custom-domain routes and the S3-backed
 // store), then in headless Chromium (Debian's /usr/bin/chromium): a page served from another origin revalidates
 // the manifest with If-None-Match, and i18next with i18next-http-backend loads a bundle and shows its text.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { chromium } from 'playwright-core';
 import type { components } from '../../generated/openapi.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { deliveredIcuProject, type IcuProject } from '../helpers/icu-project.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
@@ -231,21 +230,9 @@ test.serial('a page on another origin revalidates the manifest and shows a bundl
   await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
   // `localhost` against the delivery origin's 127.0.0.1: another host and port, so another origin.
   const pageUrl = `http://localhost:${(pageServer.address() as AddressInfo).port}/`;
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'glossa-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
-    const tab = await context.newPage();
+    const tab = await browser.context.newPage();
     const seen: string[] = [];
     tab.on('request', (r) => seen.push(`${r.method()} ${r.url()}`));
     const consoleErrors: string[] = [];
@@ -267,8 +254,7 @@ test.serial('a page on another origin revalidates the manifest and shows a bundl
       seen.join('\n'),
     );
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
     await new Promise((resolve) => pageServer.close(resolve));
   }
 });
