@@ -46,7 +46,7 @@ class WarningTally {
 /**
  * Renders one file of a version: every language for catalog formats, else `lang` alone; `companion`: the format's
  * companion file instead (REGISTRY `companion`, Apple's `.stringsdict`), from the same catalog. For a per-language
- * file, `s` needs only that language's cells (publisher/parts.ts `languageSnapshot`).
+ * file, `s` needs only that language's cells (publisher/parts.ts `languageSnapshotInPlace`).
  */
 export function renderFile(s: Snapshot, format: FormatId, lang: string, companion = false): RenderedFile {
   const info = REGISTRY[format];

@@ -38,21 +38,9 @@ function snapshotCell(p: PartCell): SnapshotCell {
 
 /**
  * The snapshot of one language: the head's keys with that language's cells (none for the base language, whose
- * text is the source). What every per-language file and bundle renders from.
- */
-export function languageSnapshot(head: SnapshotHead, lang: string, part: Part | null): Snapshot {
-  const keys: SnapshotKey[] = new Array<SnapshotKey>(head.keys.length);
-  for (let i = 0; i < head.keys.length; i++) {
-    const c = part?.[i];
-    keys[i] = { ...head.keys[i], cells: c ? { [lang]: snapshotCell(c) } : {} };
-  }
-  return { baseLang: head.baseLang, languages: head.languages, keys, catalogs: head.catalogs };
-}
-
-/**
- * languageSnapshot without copying the keys: sets each head key's cells to this language's, in place. For a head
- * owned by one synchronous render at a time (a worker's parsed copy, handlers/publish/tasks.ts); the snapshot is
- * valid until the next call on the same head.
+ * text is the source), what every per-language file and bundle renders from. The keys are not copied: each head
+ * key's cells are set to this language's, in place. For a head owned by one synchronous render at a time (a
+ * worker's parsed copy, handlers/publish/tasks.ts); the snapshot is valid until the next call on the same head.
  */
 export function languageSnapshotInPlace(head: SnapshotHead, lang: string, part: Part | null): Snapshot {
   const keys = head.keys as SnapshotKey[];

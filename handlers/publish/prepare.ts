@@ -68,7 +68,7 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
   const env = publishEnv(app);
   const built = await buildSnapshot(env, projectId, params);
   // A publish refuses these (409 export_collision): nothing to prepare until the keys change.
-  if (collisionsOf(built, params.formats).length) {
+  if ((await collisionsOf(env, built, params.formats)).length) {
     await settle(db);
     return 'skipped';
   }

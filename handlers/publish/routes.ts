@@ -43,7 +43,7 @@ interface Candidate {
   /** Called once every refusal has passed (rendering is the expensive part of a live publish). */
   mint: () => Promise<Omit<MintInput, 'project' | 'label' | 'restoredFrom'>>;
   /** Refusals only the live content needs checked (a prepared publish never has collisions). */
-  check?: () => void;
+  check?: () => Promise<void>;
   /** After the mint, minted or not: its staged objects are copied or worthless. */
   done?: () => Promise<void>;
 }
@@ -67,7 +67,7 @@ function liveCandidate(env: PublishEnv, project: ProjectRow, built: BuiltSnapsho
   return {
     digest: built.digest,
     gates: built.gates,
-    check: () => refuseCollisions(collisionsOf(built, formats)),
+    check: async () => refuseCollisions(await collisionsOf(env, built, formats)),
     // Rendered and staged before the mint's transaction, which then holds the database only while objects are copied.
     mint: async () => ({
       digest: built.digest,
@@ -152,7 +152,7 @@ async function publishCandidate(
       );
     }
   }
-  c.check?.();
+  await c.check?.();
   const current = await currentVersion(db, project);
   if (b.skipIfIdentical === true && current && current.digest === c.digest) {
     return { status: 200, body: versionView(current, UNCHANGED) };

@@ -15,7 +15,7 @@ import { own } from '../../publisher/catalog.js';
 import { REGISTRY } from '../../publisher/formats/index.js';
 import { bcp47 } from '../../publisher/languages.js';
 import { objectKeys } from '../platform/objects.js';
-import { digestOf, languageSnapshot, type KeyHead, type SnapshotHead } from '../../publisher/parts.js';
+import { digestOf, type KeyHead, type SnapshotHead } from '../../publisher/parts.js';
 import { conflict } from '../platform/errors.js';
 import type { App } from '../platform/app.js';
 import type { Db } from '../platform/db.js';
@@ -219,12 +219,11 @@ export async function buildSnapshot(
 }
 
 /** The export collisions of a built snapshot in `formats`. */
-export function collisionsOf(built: BuiltSnapshot, formats: FormatId[]) {
-  const keysOnly = languageSnapshot(built.head, built.head.baseLang, null);
-  const groups = findCollisions(
-    keysOnly,
-    formats.filter((f) => f !== 'po'),
-  );
+export async function collisionsOf(env: PublishEnv, built: BuiltSnapshot, formats: FormatId[]) {
+  const groups = await runTask(threadsFor(env, built.head.keys.length), 'collisions', {
+    head: built.keys,
+    formats: formats.filter((f) => f !== 'po'),
+  });
   if (formats.includes('po')) for (const g of built.poGroups) groups.push({ format: 'po', ...g });
   return groups;
 }
