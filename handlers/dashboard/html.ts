@@ -48,6 +48,8 @@ button{font:inherit;padding:.4rem 1rem;margin-right:.6rem;cursor:pointer}
 `.trim();
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+// The element whole, so the page template's formatting cannot add whitespace to the text the hash covers.
+const STYLE_ELEMENT = new Html(`<style>${STYLE}</style>`);
 
 /**
  * Sent with every page: nothing loads but the inline style above, no script runs, forms post only to this origin,
@@ -68,9 +70,7 @@ export function page(title: string, body: Html, header?: Html): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Glossa</title>
-        <style>
-          ${new Html(STYLE)}
-        </style>
+        ${STYLE_ELEMENT}
       </head>
       <body>
         <header><strong>Glossa</strong>${header ?? ''}</header>

@@ -147,7 +147,8 @@ test.serial(
     t.regex(text, new RegExp(`Manifest hash ${op.plan!.translate!.payload_sha256}`));
     t.regex(text, /Credit ceiling 10 credits/);
     t.regex(text, /Workspace balance 1,000 credits available/);
-    t.true(text.includes('Signed in') || text.length > 0);
+    // The page's own style applies under its Content-Security-Policy (the hash covers the style element's text).
+    t.is(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(246, 246, 248)');
     for (const s of ['Open the door', 'Save your work', ...HOSTILE])
       t.is(await page.getByText(s, { exact: true }).count(), 1, `shown literally: ${s}`);
     t.is(await page.locator('main script, main img, main b').count(), 0, 'no markup of the agent became elements');
