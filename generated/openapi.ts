@@ -1772,10 +1772,12 @@ export interface components {
             /** @description Last four characters of the secret. */
             secretHint?: string;
             /**
-             * @description `auto_failures` when auto-disabled.
+             * @description Why the service disabled the webhook: `auto_failures` after three deliveries in a row ended `failed`;
+             *     `gone` when a receiver answered `410 Gone` (disabled at once). Null when enabled or disabled by
+             *     `PATCH {"enabled": false}`. `PATCH {"enabled": true}` clears it.
              * @enum {string|null}
              */
-            disabledReason: "auto_failures" | null;
+            disabledReason: "auto_failures" | "gone" | null;
         };
         /** @description The webhook with its signing secret (create answer only). */
         WebhookWithSecret: components["schemas"]["Webhook"] & {

@@ -19,6 +19,7 @@ import type { OperationId } from '../handlers/platform/contract.js';
 import type { Handler, RawHandler } from '../handlers/platform/pipeline.js';
 import * as translatePush from '../handlers/translate/push.routes.js';
 import * as translateRead from '../handlers/translate/read.routes.js';
+import * as webhooks from '../handlers/webhooks/routes.js';
 
 const typed: { [Id in OperationId]?: Handler<Id> } = {
   translateUnits: translatePush.translateUnits,
@@ -61,6 +62,13 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalDenyOperation: operationsInternal.internalDenyOperation,
   internalListOperations: operationsInternal.internalListOperations,
   internalCreateUser: dashboardUsers.internalCreateUser,
+  createWebhook: webhooks.createWebhook,
+  listWebhooks: webhooks.listWebhooks,
+  updateWebhook: webhooks.updateWebhook,
+  deleteWebhook: webhooks.deleteWebhook,
+  rotateWebhookSecret: webhooks.rotateWebhookSecret,
+  listWebhookDeliveries: webhooks.listWebhookDeliveries,
+  resendWebhookDelivery: webhooks.resendWebhookDelivery,
 };
 
 /**

@@ -7,6 +7,9 @@ import { sweepOperations } from '../handlers/operations/sweep.js';
 import { repairManifests } from '../handlers/publish/manifest.js';
 import { prepareDue } from '../handlers/publish/prepare.js';
 import { runFill, type FillPayload } from '../handlers/translate/fill.js';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../handlers/platform/events.js';
+import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../handlers/webhooks/deliver.js';
+import { sweepDeliveryLog } from '../handlers/webhooks/sweep.js';
 
 export function registerJobs(app: App): void {
   app.jobs.register<FillPayload>('fill', (ctx) => runFill(app, ctx));
@@ -14,6 +17,12 @@ export function registerJobs(app: App): void {
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
   app.jobs.registerSweep('sweep.operations', 60_000, ({ db, now }) => sweepOperations(db, now));
   app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
+  // A webhook delivery's retry schedule is its job's (API.md 3.4): six attempts, then `failed`.
+  app.jobs.register<DeliverPayload>(WEBHOOK_DELIVER_JOB, (ctx) => deliverAttempt(app, ctx), {
+    maxAttempts: WEBHOOK_ATTEMPTS,
+    backoffMs: RETRY_BACKOFF_MS,
+  });
+  app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
   app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
     await repairManifests(db, app.objects, manifestFailed(app));
   });

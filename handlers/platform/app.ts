@@ -7,6 +7,9 @@ import type { JobQueue } from './jobs.js';
 import type { Logger } from './log.js';
 import type { ObjectStore } from './objects.js';
 
+/** Every address `host` resolves to (IPv4 and IPv6), as the webhook sender will see them. */
+export type HostResolver = (host: string) => Promise<string[]>;
+
 export interface App {
   db: Db;
   config: Config;
@@ -18,4 +21,9 @@ export interface App {
   log: Logger;
   /** The operation checks (handlers/operations/gate.ts); without them no operationId names an operation. */
   operations?: OperationGate;
+  /**
+   * How webhook hosts are resolved (handlers/webhooks/urls.ts); the system resolver when unset. Tests set their own
+   * to make a name resolve to a public address at creation and to 127.0.0.1 at delivery.
+   */
+  webhookResolver?: HostResolver;
 }

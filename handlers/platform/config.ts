@@ -22,6 +22,11 @@ export interface Config {
   openai: { baseUrl?: string; apiKey?: string; model?: string };
   workers: 'inline' | 'off';
   webhookAllowPrivate: boolean;
+  /**
+   * WEBHOOK_CA_FILE: a PEM file of certificate authorities the webhook sender trusts beside the system's (a
+   * receiver behind a private CA; the tests' self-signed one). Nothing else in the service uses it.
+   */
+  webhookCaFile?: string;
   logLevel: string;
   /** Quiet time after a project's last content change before its publish is prepared (publish/prepare.ts). */
   prepareDelayMs: number;
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
     workers,
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
+    webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     prepareDelayMs: int('PREPARE_DELAY_MS', env.PREPARE_DELAY_MS, 5_000),
     // One core stays with the event loop.

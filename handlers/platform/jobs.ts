@@ -73,6 +73,36 @@ interface Registered {
 
 const LEASE_MS = 5 * 60_000;
 
+/**
+ * Inserts a job row, for writers that hold no JobQueue (the outbox, handlers/platform/events.ts): `maxAttempts`
+ * is then theirs to give. With `uniqueKey`, at most one unfinished job per key: a duplicate insert is a no-op.
+ */
+export async function enqueueJob(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  opts: { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number } = {},
+): Promise<number | null> {
+  const now = opts.now ?? Date.now();
+  const row = {
+    kind,
+    payload: JSON.stringify(payload ?? {}),
+    state: 'queued',
+    run_at: opts.runAt ?? now,
+    attempts: 0,
+    max_attempts: opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+    unique_key: opts.uniqueKey ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  if (opts.uniqueKey) {
+    await insertOrKeep(db, 'jobs', row, ['unique_key'], 'unique_key');
+    return null;
+  }
+  const [id] = await db('jobs').insert(row);
+  return Number(id);
+}
+
 export class JobQueue {
   private readonly kinds = new Map<string, Registered>();
   readonly workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -110,31 +140,13 @@ export class JobQueue {
     return this.enqueue(this.db, kind, {}, { uniqueKey: `sweep:${kind}`, runAt: now + everyMs, now });
   }
 
-  async enqueue(
+  enqueue(
     db: Db,
     kind: string,
     payload: unknown,
     opts: { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number } = {},
   ): Promise<number | null> {
-    const now = opts.now ?? Date.now();
-    const row = {
-      kind,
-      payload: JSON.stringify(payload ?? {}),
-      state: 'queued',
-      run_at: opts.runAt ?? now,
-      attempts: 0,
-      max_attempts: opts.maxAttempts ?? this.retryOf(kind).maxAttempts,
-      unique_key: opts.uniqueKey ?? null,
-      created_at: now,
-      updated_at: now,
-    };
-    if (opts.uniqueKey) {
-      // At most one unfinished job per unique key: a duplicate insert is a no-op.
-      await insertOrKeep(db, 'jobs', row, ['unique_key'], 'unique_key');
-      return null;
-    }
-    const [id] = await db('jobs').insert(row);
-    return Number(id);
+    return enqueueJob(db, kind, payload, { ...opts, maxAttempts: opts.maxAttempts ?? this.retryOf(kind).maxAttempts });
   }
 
   /** Make sure every sweep has its pending job. */

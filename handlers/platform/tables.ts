@@ -333,6 +333,41 @@ interface BatchPreviewRow {
   expires_at: Int64;
 }
 
+export interface WebhookRow {
+  id: string;
+  project_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: JsonText;
+  enabled: Flag;
+  /** auto_failures, gone, or null. */
+  disabled_reason: string | null;
+  failure_count: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_expires_at: Int64 | null;
+  created_at: Int64;
+  updated_at: Int64;
+}
+
+export interface WebhookDeliveryRow {
+  seq: Int64;
+  id: string;
+  webhook_id: string;
+  project_id: string;
+  event_id: string;
+  event_type: string;
+  publish_id: string | null;
+  /** pending, delivering, delivered, failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: Int64 | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Int64;
+  updated_at: Int64;
+}
+
 interface ProjectLockRow {
   project_id: string;
   purpose: string;
@@ -366,5 +401,7 @@ declare module 'knex/types/tables.js' {
     operations: OperationRow;
     operation_seats: OperationSeatRow;
     batch_previews: BatchPreviewRow;
+    webhooks: WebhookRow;
+    webhook_deliveries: WebhookDeliveryRow;
   }
 }

@@ -12,6 +12,7 @@ import * as m008 from './008_translations_job_index.js';
 import * as m009 from './009_snapshot_parts.js';
 import * as m010 from './010_operations.js';
 import * as m011 from './011_dashboard_users.js';
+import * as m012 from './012_webhooks.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -25,6 +26,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '009_snapshot_parts': m009,
   '010_operations': m010,
   '011_dashboard_users': m011,
+  '012_webhooks': m012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,117 @@
+// One attempt of one delivery: the `webhook.deliver` job (service/jobs.ts), enqueued with the event by the outbox
+// (handlers/platform/events.ts) and by a resend. The job queue is the schedule: a failed attempt throws
+// RetryLater after its result is stored, and the queue runs the job again after 30 s, 2 min, 10 min, 1 h, 6 h
+// (RETRY_BACKOFF_MS, registered with the kind); the sixth failed attempt stores `failed` and returns. A claim is one
+// worker's (jobs.ts), so one attempt is sent by one process, and every write here is fenced by that claim.
+//
+// Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
+// the webhook (`auto_failures`); a delivery delivered resets the count; a receiver answering 410 Gone disables it
+// at once (`gone`). A delivery coming due for a disabled webhook is not sent and ends `failed` without counting.
+import type { App } from '../platform/app.js';
+import { bool } from '../platform/db.js';
+import type { JobContext } from '../platform/jobs.js';
+import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
+import { postSigned, type SendResult } from './send.js';
+import { signatureHeaders } from './sign.js';
+import { liveSecrets } from './store.js';
+import { checkWebhookUrl, UrlRefused } from './urls.js';
+
+/** The waits after the 1st … 5th failed attempt (API.md 3.4). */
+export const RETRY_BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
+/** Deliveries in a row ending `failed` that disable a webhook. */
+const FAILURES_TO_DISABLE = 3;
+
+export interface DeliverPayload {
+  deliveryId: string;
+}
+
+/** A failed attempt with retries left: the job queue runs it again after its backoff. */
+class RetryLater extends Error {
+  constructor(deliveryId: string, error: string | null) {
+    super(`delivery ${deliveryId}: ${error ?? 'failed'}; retried`);
+    this.name = 'RetryLater';
+    this.stack = this.message;
+  }
+}
+
+async function sendOnce(app: App, hook: WebhookRow, d: WebhookDeliveryRow, now: number): Promise<SendResult> {
+  const event = await app.db('events').where({ id: d.event_id }).first('payload');
+  if (!event) return { ok: false, statusCode: null, error: 'event missing' };
+  let target;
+  try {
+    // Checked again before every attempt, and the connection goes to the address this check passed.
+    target = await checkWebhookUrl(hook.url, {
+      allowPrivate: app.config.webhookAllowPrivate,
+      resolve: app.webhookResolver,
+    });
+  } catch (err) {
+    if (!(err instanceof UrlRefused)) throw err;
+    return { ok: false, statusCode: null, error: `refused: ${err.message}` };
+  }
+  // The bytes signed are the bytes sent: the event as the outbox stored it, the same on every retry.
+  const body = Buffer.from(event.payload, 'utf8');
+  const t = Math.floor(Date.now() / 1000);
+  const headers = signatureHeaders(body, { eventId: d.event_id, webhookId: hook.id }, liveSecrets(hook, now), t);
+  return postSigned(target, body, headers, { caFile: app.config.webhookCaFile });
+}
+
+export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>): Promise<void> {
+  const { db, now } = ctx;
+  const id = ctx.payload.deliveryId;
+  const d = await db('webhook_deliveries').where({ id }).first();
+  // Deleting a webhook drops its deliveries; a job still queued for one has nothing left to do.
+  if (!d) return;
+  const hook = await db('webhooks').where({ id: d.webhook_id }).first();
+  if (!hook) return;
+  if (!bool(hook.enabled)) {
+    await db.transaction(async (trx) => {
+      await ctx.fence(trx);
+      await trx('webhook_deliveries')
+        .where({ id })
+        .update({ status: 'failed', next_attempt_at: null, last_error: 'webhook disabled: not sent', updated_at: now });
+    });
+    return;
+  }
+  await db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    await trx('webhook_deliveries')
+      .where({ id })
+      .update({ status: 'delivering', attempts: trx.raw('attempts + 1'), next_attempt_at: null, updated_at: now });
+  });
+  const r = await sendOnce(app, hook, d, now);
+  const gone = r.statusCode === 410;
+  const retry = !r.ok && !gone && !ctx.lastAttempt;
+  await db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    const result = { last_status_code: r.statusCode, last_error: r.error?.slice(0, 500) ?? null, updated_at: now };
+    if (r.ok) {
+      await trx('webhook_deliveries')
+        .where({ id })
+        .update({ ...result, status: 'delivered', next_attempt_at: null });
+      await trx('webhooks').where({ id: hook.id }).update({ failure_count: 0 });
+    } else if (retry) {
+      const wait = RETRY_BACKOFF_MS[Math.min(ctx.attempt - 1, RETRY_BACKOFF_MS.length - 1)];
+      await trx('webhook_deliveries')
+        .where({ id })
+        .update({ ...result, status: 'pending', next_attempt_at: now + wait });
+    } else {
+      await trx('webhook_deliveries')
+        .where({ id })
+        .update({ ...result, status: 'failed', next_attempt_at: null });
+      if (gone) {
+        await trx('webhooks')
+          .where({ id: hook.id })
+          .update({ enabled: false, disabled_reason: 'gone', updated_at: now });
+      } else {
+        await trx('webhooks')
+          .where({ id: hook.id })
+          .update({ failure_count: trx.raw('failure_count + 1') });
+        await trx('webhooks')
+          .where({ id: hook.id, enabled: true })
+          .andWhere('failure_count', '>=', FAILURES_TO_DISABLE)
+          .update({ enabled: false, disabled_reason: 'auto_failures', updated_at: now });
+      }
+    }
+  });
+  if (retry) throw new RetryLater(id, r.error);
+}

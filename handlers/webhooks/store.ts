@@ -1,0 +1,64 @@
+// Webhooks and their delivery log as stored (migration 012) and as shown (spec: `Webhook`, `WebhookDelivery`;
+// API.md 2.13). A secret leaves this module only through `withSecret` (create and rotate answers).
+import type { components } from '../../generated/openapi.js';
+import type { Db } from '../platform/db.js';
+import { bool, parseJson } from '../platform/db.js';
+import { notFound } from '../platform/errors.js';
+import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
+import { secretHint } from './sign.js';
+
+type WebhookView = components['schemas']['Webhook'];
+type DeliveryView = components['schemas']['WebhookDelivery'];
+type EventType = WebhookView['events'][number];
+
+/** At most this many webhooks per project through the API (API.md 8). */
+export const MAX_WEBHOOKS = 5;
+/** The delivery log keeps and lists this many per webhook (API.md 8). */
+export const DELIVERY_LOG = 50;
+/** The previous secret keeps signing this long after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export function webhookView(row: WebhookRow): WebhookView {
+  return {
+    webhookId: row.id,
+    url: row.url,
+    events: parseJson<EventType[]>(row.events, []),
+    enabled: bool(row.enabled),
+    secretHint: secretHint(row.secret),
+    disabledReason: row.disabled_reason as WebhookView['disabledReason'],
+  };
+}
+
+export const withSecret = (row: WebhookRow) => ({ ...webhookView(row), secret: row.secret });
+
+const iso = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
+
+export function deliveryView(row: WebhookDeliveryRow): DeliveryView {
+  return {
+    deliveryId: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    publishId: row.publish_id,
+    status: row.status as DeliveryView['status'],
+    attempts: row.attempts,
+    nextAttemptAt: iso(row.next_attempt_at),
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+  };
+}
+
+/** The webhook of the project, or 404. */
+export async function readWebhook(db: Db, projectId: string, webhookId: string): Promise<WebhookRow> {
+  const row = await db('webhooks').where({ id: webhookId, project_id: projectId }).first();
+  if (!row) throw notFound('No such webhook in this project.');
+  return row;
+}
+
+/** The secrets that sign at `now`, newest first: the previous one only within its 24 hours. */
+export function liveSecrets(row: WebhookRow, now: number): string[] {
+  const previous =
+    row.previous_secret && row.previous_expires_at != null && Number(row.previous_expires_at) > now
+      ? [row.previous_secret]
+      : [];
+  return [row.secret, ...previous];
+}

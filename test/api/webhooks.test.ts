@@ -1,0 +1,585 @@
+// Webhooks (issue 15; spec: createWebhook … resendWebhookDelivery, `strings.published`; API.md 2.13, 3.4, 4.7, 6):
+// the routes and their rules, and deliveries to a real HTTPS receiver on loopback whose certificate authority is
+// made for the run and trusted through WEBHOOK_CA_FILE. WEBHOOK_ALLOW_PRIVATE is on here (the receiver is on
+// loopback); the address rules with it off are webhooks-ssrf.test.ts. Signatures are checked with Node's crypto
+// and the standardwebhooks package, never with the service's own code. Time moves only through run-due with a
+// simulated `now`, so every test that runs jobs is serial.
+import test from 'ava';
+import { createHmac } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { createApp } from '../../service/app.js';
+import { recordEvent, newEventId } from '../../handlers/platform/events.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  ADMIN_TOKEN,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
+import {
+  makeTestCa,
+  startReceiver,
+  startSilentServer,
+  type Received,
+  type Receiver,
+  type TestCa,
+} from '../helpers/webhook-receiver.js';
+
+let svc: TestService;
+let ca: TestCa;
+let rx: Receiver;
+
+test.before(async () => {
+  ca = makeTestCa();
+  rx = await startReceiver(ca);
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: ca.caFile });
+  // hooks.test and its subdomains are the receiver on loopback.
+  svc.service.app.webhookResolver = (host) =>
+    host === 'hooks.test' || host.endsWith('.hooks.test')
+      ? Promise.resolve(['127.0.0.1'])
+      : Promise.reject(new Error('NXDOMAIN'));
+});
+test.after.always(async () => {
+  await svc?.stop();
+  await rx?.close();
+  ca?.remove();
+});
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const hookUrl = (p: string, port = rx.port) => `https://hooks.test:${port}${p}`;
+const runDue = async (at: number) => {
+  const r = await svc.admin.POST('/jobs/run-due', { body: { now: new Date(at).toISOString() } });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data;
+};
+
+async function create(
+  p: TestProject,
+  url: string,
+  events: Array<'strings.published' | 'content.published'> = ['strings.published'],
+) {
+  return p.client.POST('/projects/{projectId}/webhooks', {
+    params: { path: { projectId: p.projectId } },
+    body: { url, events },
+  });
+}
+
+async function createOk(p: TestProject, url: string) {
+  const r = await create(p, url);
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data;
+}
+
+async function publish(p: TestProject): Promise<string> {
+  const r = await p.client.POST('/projects/{projectId}/publish', {
+    params: { path: { projectId: p.projectId } },
+    body: { label: 'hooked' },
+  });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data.versionId;
+}
+
+async function deliveries(p: TestProject, webhookId: string) {
+  const r = await p.client.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
+    params: { path: { projectId: p.projectId, webhookId } },
+  });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data.deliveries;
+}
+
+async function getHook(p: TestProject, webhookId: string) {
+  const r = await p.client.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } });
+  return r.data!.webhooks.find((w) => w.webhookId === webhookId)!;
+}
+
+/** The v1 values of X-Glossa-Signature that match, checked with Node's crypto alone. */
+function oursMatching(r: Received, secrets: string[]): number {
+  const [tPart, ...v1] = r.headers['x-glossa-signature'].split(',');
+  const t = tPart.replace(/^t=/, '');
+  const expected = secrets.map((s) => createHmac('sha256', s).update(`${t}.`).update(r.body).digest('hex'));
+  return v1.map((v) => v.replace(/^v1=/, '')).filter((v) => expected.includes(v)).length;
+}
+
+const standardOk = (r: Received, secret: string) => {
+  try {
+    new StandardWebhook(secret).verify(r.body, r.headers);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('create, list, update, delete; the secret is shown on create only', async (t) => {
+  const p = await createTestProject(svc);
+  const r = await create(p, hookUrl('/crud'), ['strings.published', 'content.published']);
+  t.is(r.response.status, 201);
+  const w = r.data!;
+  t.regex(w.secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+  t.is(w.secretHint, w.secret.slice(-4));
+  t.like(w, { enabled: true, disabledReason: null, url: hookUrl('/crud') });
+  t.deepEqual(w.events, ['strings.published', 'content.published']);
+  const list = await p.client.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } });
+  t.is(list.data!.webhooks.length, 1);
+  t.false('secret' in list.data!.webhooks[0]);
+  t.false(JSON.stringify(list.data).includes(w.secret));
+  const path = { projectId: p.projectId, webhookId: w.webhookId };
+  const u = await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path },
+    body: { url: hookUrl('/crud2'), events: ['content.published'], enabled: false },
+  });
+  t.like(u.data, { url: hookUrl('/crud2'), enabled: false, disabledReason: null, secretHint: w.secretHint });
+  t.deepEqual(u.data!.events, ['content.published']);
+  t.false('secret' in u.data!);
+  const d = await p.client.DELETE('/projects/{projectId}/webhooks/{webhookId}', { params: { path } });
+  t.is(d.response.status, 204);
+  const gone = await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path },
+    body: { enabled: true },
+  });
+  t.is(gone.response.status, 404);
+  for (const call of [
+    p.client.DELETE('/projects/{projectId}/webhooks/{webhookId}', { params: { path } }),
+    p.client.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', { params: { path } }),
+    p.client.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', { params: { path } }),
+    p.client.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+      params: { path: { ...path, deliveryId: 'dlv_nope' } },
+    }),
+  ])
+    t.is((await call).response.status, 404);
+});
+
+test('bad input is 400 invalid_argument and writes nothing; the sixth webhook is 409 webhook_limit', async (t) => {
+  const p = await createTestProject(svc);
+  const raw = (body: unknown) =>
+    fetch(`${svc.baseUrl}/projects/${p.projectId}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  for (const body of [
+    {},
+    { url: hookUrl('/x') },
+    { url: hookUrl('/x'), events: [] },
+    { url: hookUrl('/x'), events: ['project.updated'] },
+    { url: hookUrl('/x'), events: ['strings.published', 'strings.published'] },
+    { url: 'http://hooks.test/x', events: ['strings.published'] },
+    { url: 'https://user:pw@hooks.test/x', events: ['strings.published'] },
+    { url: 'https://:pw@hooks.test/x', events: ['strings.published'] },
+    { url: 'not a url', events: ['strings.published'] },
+    { url: 'https://nowhere.invalid/x', events: ['strings.published'] },
+    { url: hookUrl('/x'), events: ['strings.published'], secret: 'mine' },
+  ]) {
+    const r = await raw(body);
+    t.is(r.status, 400, JSON.stringify(body));
+    t.is(((await r.json()) as { error: string }).error, 'invalid_argument');
+  }
+  const list = await p.client.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } });
+  t.deepEqual(list.data!.webhooks, []);
+  const ids = [];
+  for (let i = 0; i < 5; i++) ids.push((await createOk(p, hookUrl(`/limit${i}`))).webhookId);
+  const sixth = await create(p, hookUrl('/limit5'));
+  t.is(sixth.response.status, 409);
+  t.is(sixth.error!.error, 'webhook_limit');
+  t.is(
+    (await p.client.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } })).data!
+      .webhooks.length,
+    5,
+  );
+  const path = { projectId: p.projectId, webhookId: ids[0] };
+  for (const body of [{}, { url: 'http://hooks.test/x' }, { events: [] }, { enabled: 'yes' }, { secret: 'x' }]) {
+    const r = await fetch(`${svc.baseUrl}/projects/${p.projectId}/webhooks/${ids[0]}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    t.is(r.status, 400, JSON.stringify(body));
+  }
+  t.is((await getHook(p, path.webhookId)).url, hookUrl('/limit0'));
+  // After a delete there is room again.
+  await p.client.DELETE('/projects/{projectId}/webhooks/{webhookId}', { params: { path } });
+  t.is((await create(p, hookUrl('/limit5'))).response.status, 201);
+});
+
+test('metadata addresses stay refused with WEBHOOK_ALLOW_PRIVATE; loopback and private ranges open', async (t) => {
+  const p = await createTestProject(svc);
+  for (const url of [
+    'https://169.254.169.254/latest/meta-data',
+    'https://[fd00:ec2::254]/',
+    'https://100.100.100.200/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://2852039166/',
+    'https://169.254.1.1/',
+    'https://100.64.0.1/',
+    'https://224.0.0.1/',
+    'https://0.0.0.0/',
+  ]) {
+    const r = await create(p, url);
+    t.is(r.response.status, 400, url);
+  }
+  for (const url of ['https://127.0.0.1:9/x', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://192.168.0.1/x']) {
+    t.is((await create(p, url)).response.status, 201, url);
+  }
+});
+
+test('scope publish: a key without it is 403 on every webhook route', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/scoped'));
+  for (const scopes of [['read'], ['write', 'translate', 'capture']] as const) {
+    const key = await createTestKey(svc, p.projectId, [...scopes]);
+    const c = svc.client(key);
+    const path = { projectId: p.projectId, webhookId: w.webhookId };
+    const calls = [
+      c.POST('/projects/{projectId}/webhooks', {
+        params: { path },
+        body: { url: hookUrl('/s'), events: ['strings.published'] },
+      }),
+      c.GET('/projects/{projectId}/webhooks', { params: { path } }),
+      c.PATCH('/projects/{projectId}/webhooks/{webhookId}', { params: { path }, body: { enabled: true } }),
+      c.DELETE('/projects/{projectId}/webhooks/{webhookId}', { params: { path } }),
+      c.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', { params: { path } }),
+      c.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', { params: { path } }),
+      c.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+        params: { path: { ...path, deliveryId: 'dlv_x' } },
+      }),
+    ];
+    for (const r of await Promise.all(calls)) t.is(r.response.status, 403);
+  }
+  const pub = svc.client(await createTestKey(svc, p.projectId, ['publish']));
+  t.is(
+    (await pub.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } })).response.status,
+    200,
+  );
+});
+
+test.serial('a publish is delivered once, signed (both schemes) over the exact bytes, with the 6.2 body', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/signed'));
+  const off = await createOk(p, hookUrl('/off'));
+  await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path: { projectId: p.projectId, webhookId: off.webhookId } },
+    body: { enabled: false },
+  });
+  const content = await createOk(p, hookUrl('/content-only'));
+  await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path: { projectId: p.projectId, webhookId: content.webhookId } },
+    body: { events: ['content.published'] },
+  });
+  const versionId = await publish(p);
+  const [d] = await deliveries(p, w.webhookId);
+  t.like(d, {
+    status: 'pending',
+    attempts: 0,
+    publishId: versionId,
+    eventType: 'strings.published',
+    lastStatusCode: null,
+  });
+  t.deepEqual(await deliveries(p, off.webhookId), []);
+  t.deepEqual(await deliveries(p, content.webhookId), []);
+  await runDue(Date.now());
+  const got = rx.at('/signed');
+  t.is(got.length, 1);
+  const r = got[0];
+  t.is(oursMatching(r, [w.secret]), 1);
+  t.regex(r.headers['x-glossa-signature'], /^t=\d+,v1=[0-9a-f]{64}$/);
+  t.true(Math.abs(Number(r.headers['x-glossa-signature'].slice(2, 12)) - Date.now() / 1000) < 60);
+  t.true(standardOk(r, w.secret));
+  t.false(standardOk(r, 'whsec_' + Buffer.from('wrong key 0123456789abcdef').toString('base64')));
+  const body = JSON.parse(r.body.toString('utf8')) as Record<string, unknown> & { id: string };
+  t.is(r.headers['x-glossa-event-id'], body.id);
+  t.is(r.headers['webhook-id'], body.id);
+  t.is(r.headers['x-glossa-webhook-id'], w.webhookId);
+  t.is(r.headers['content-type'], 'application/json');
+  t.like(body, { type: 'strings.published', schemaVersion: 1, project: { id: p.projectId } });
+  t.regex(body.createdAt as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  t.like(body.data, { versionId, label: 'hooked', keyCount: 0 });
+  t.true(Array.isArray((body.data as { languages: unknown }).languages));
+  t.like((await deliveries(p, w.webhookId))[0], {
+    eventId: body.id,
+    status: 'delivered',
+    attempts: 1,
+    nextAttemptAt: null,
+    lastStatusCode: 204,
+    lastError: null,
+  });
+  // Delivered once: another run-due sends nothing.
+  await runDue(Date.now() + HOUR);
+  t.is(rx.at('/signed').length, 1);
+  t.is(rx.at('/off').length + rx.at('/content-only').length, 0);
+});
+
+test.serial('rotation: both secrets sign for 24 hours, then only the new one', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/rotate'));
+  const path = { projectId: p.projectId, webhookId: w.webhookId };
+  const before = Date.now();
+  const rot = await p.client.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', { params: { path } });
+  t.is(rot.response.status, 200);
+  const { secret, previousSecretExpiresAt } = rot.data!;
+  t.not(secret, w.secret);
+  const expires = Date.parse(previousSecretExpiresAt);
+  t.true(expires >= before + 24 * HOUR && expires <= Date.now() + 24 * HOUR);
+  t.is((await getHook(p, w.webhookId)).secretHint, secret.slice(-4));
+  await publish(p);
+  await runDue(Date.now());
+  const first = rx.at('/rotate')[0];
+  t.is(first.headers['x-glossa-signature'].split(',').length, 3);
+  t.is(oursMatching(first, [secret]), 1);
+  t.is(oursMatching(first, [w.secret]), 1);
+  t.is(first.headers['webhook-signature'].split(' ').length, 2);
+  t.true(standardOk(first, secret));
+  t.true(standardOk(first, w.secret));
+  // Past the 24 hours a resend is signed with the new secret only.
+  const [d] = await deliveries(p, w.webhookId);
+  await p.client.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+    params: { path: { ...path, deliveryId: d.deliveryId } },
+  });
+  await runDue(expires + 1);
+  const second = rx.at('/rotate')[1];
+  t.is(second.headers['x-glossa-signature'].split(',').length, 2);
+  t.is(oursMatching(second, [secret]), 1);
+  t.true(standardOk(second, secret));
+  t.false(standardOk(second, w.secret));
+  t.is(second.headers['x-glossa-event-id'], first.headers['x-glossa-event-id']);
+});
+
+test.serial(
+  'the retry schedule through run-due, failed after six attempts, three failed in a row disable; enabled clears',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const w = await createOk(p, hookUrl('/fails'));
+    rx.answer('/fails', { status: 503, body: 'down for maintenance' });
+    await publish(p);
+    await publish(p);
+    await publish(p);
+    const t0 = Date.now() + 1000;
+    const waits = [30_000, 2 * MIN, 10 * MIN, HOUR, 6 * HOUR];
+    let now = t0;
+    await runDue(now);
+    t.is(rx.at('/fails').length, 3);
+    for (const [i, wait] of waits.entries()) {
+      const ds = await deliveries(p, w.webhookId);
+      for (const d of ds) {
+        t.like(d, { status: 'pending', attempts: i + 1, lastStatusCode: 503 });
+        t.is(d.lastError, 'HTTP 503: down for maintenance');
+        t.is(Date.parse(d.nextAttemptAt!), now + wait);
+      }
+      // Not a moment early.
+      await runDue(now + wait - 1);
+      t.is(rx.at('/fails').length, 3 * (i + 1));
+      now += wait;
+      await runDue(now);
+      t.is(rx.at('/fails').length, 3 * (i + 2));
+    }
+    const ds = await deliveries(p, w.webhookId);
+    for (const d of ds) t.like(d, { status: 'failed', attempts: 6, nextAttemptAt: null, lastStatusCode: 503 });
+    // Each delivery repeated its own event id on every attempt.
+    t.is(new Set(rx.at('/fails').map((r) => r.headers['x-glossa-event-id'])).size, 3);
+    await runDue(now + 24 * HOUR);
+    t.is(rx.at('/fails').length, 18);
+    t.like(await getHook(p, w.webhookId), { enabled: false, disabledReason: 'auto_failures' });
+    // Disabled: a publish creates no delivery.
+    await publish(p);
+    t.is((await deliveries(p, w.webhookId)).length, 3);
+    const path = { projectId: p.projectId, webhookId: w.webhookId };
+    const on = await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+      params: { path },
+      body: { enabled: true },
+    });
+    t.like(on.data, { enabled: true, disabledReason: null });
+    // The count was cleared: one more failed delivery does not disable it again.
+    await publish(p);
+    let at = Date.now() + 1000;
+    await runDue(at);
+    for (const wait of waits) await runDue((at += wait));
+    t.like(await getHook(p, w.webhookId), { enabled: true, disabledReason: null });
+    // A resend of a failed delivery starts over with the same event id, and succeeds.
+    rx.answer('/fails', { status: 200 });
+    const [last] = await deliveries(p, w.webhookId);
+    t.is(last.status, 'failed');
+    const re = await p.client.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+      params: { path: { ...path, deliveryId: last.deliveryId } },
+    });
+    t.is(re.response.status, 202);
+    t.like(re.data, { status: 'pending', attempts: 6, eventId: last.eventId });
+    await runDue(at + 1000);
+    t.like((await deliveries(p, w.webhookId))[0], {
+      status: 'delivered',
+      attempts: 7,
+      lastStatusCode: 200,
+      lastError: null,
+    });
+    t.is(rx.at('/fails').at(-1)!.headers['x-glossa-event-id'], last.eventId);
+  },
+);
+
+test.serial(
+  'a redirect fails and is not followed; 410 Gone disables at once; a long error body is capped',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const redirect = await createOk(p, hookUrl('/redirect'));
+    const gone = await createOk(p, hookUrl('/gone'));
+    const loud = await createOk(p, hookUrl('/loud'));
+    rx.answer('/redirect', { status: 302, headers: { location: hookUrl('/elsewhere') } });
+    rx.answer('/gone', { status: 410 });
+    rx.answer('/loud', { status: 500, body: 'x'.repeat(5_000_000) });
+    await publish(p);
+    await runDue(Date.now() + 1000);
+    t.is(rx.at('/redirect').length, 1);
+    t.is(rx.at('/elsewhere').length, 0);
+    t.like((await deliveries(p, redirect.webhookId))[0], { status: 'pending', lastStatusCode: 302, attempts: 1 });
+    t.regex((await deliveries(p, redirect.webhookId))[0].lastError!, /redirect/);
+    t.like((await deliveries(p, gone.webhookId))[0], {
+      status: 'failed',
+      lastStatusCode: 410,
+      attempts: 1,
+      nextAttemptAt: null,
+    });
+    t.like(await getHook(p, gone.webhookId), { enabled: false, disabledReason: 'gone' });
+    const l = (await deliveries(p, loud.webhookId))[0];
+    t.like(l, { status: 'pending', lastStatusCode: 500 });
+    t.true(l.lastError!.length <= 220);
+    t.like(await getHook(p, redirect.webhookId), { enabled: true });
+  },
+);
+
+test.serial('a receiver slower than 10 seconds and a connection that never opens are failed attempts', async (t) => {
+  const p = await createTestProject(svc);
+  const silent = await startSilentServer();
+  try {
+    const slow = await createOk(p, hookUrl('/slow'));
+    const stuck = await createOk(p, hookUrl('/stuck', silent.port));
+    rx.answer('/slow', { status: 200, delayMs: 12_000 });
+    await publish(p);
+    const started = Date.now();
+    await runDue(Date.now() + 1000);
+    t.true(Date.now() - started < 20_000);
+    const s = (await deliveries(p, slow.webhookId))[0];
+    t.like(s, { status: 'pending', attempts: 1, lastStatusCode: null });
+    t.regex(s.lastError!, /timed out.*10 seconds/);
+    const c = (await deliveries(p, stuck.webhookId))[0];
+    t.like(c, { status: 'pending', attempts: 1, lastStatusCode: null });
+    t.regex(c.lastError!, /connect timed out.*5 seconds/);
+  } finally {
+    await silent.close();
+  }
+});
+
+test.serial(
+  'resend while an attempt is in flight is 409 delivery_in_flight; a pending one is brought forward',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const w = await createOk(p, hookUrl('/inflight'));
+    rx.answer('/inflight', (n) => (n === 1 ? { status: 500 } : { status: 200, delayMs: 1500 }));
+    await publish(p);
+    const t0 = Date.now() + 1000;
+    await runDue(t0);
+    const [d] = await deliveries(p, w.webhookId);
+    t.is(d.status, 'pending');
+    const path = { projectId: p.projectId, webhookId: w.webhookId, deliveryId: d.deliveryId };
+    // Pending for a retry 30 s away: a resend makes it due now.
+    const re = await p.client.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+      params: { path },
+    });
+    t.is(re.response.status, 202);
+    const running = runDue(Date.now());
+    let seen = false;
+    for (let i = 0; i < 100 && !seen; i++) {
+      seen = (await deliveries(p, w.webhookId))[0].status === 'delivering';
+      if (!seen) await new Promise((r) => setTimeout(r, 20));
+    }
+    t.true(seen);
+    const busy = await p.client.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+      params: { path },
+    });
+    t.is(busy.response.status, 409);
+    t.is(busy.error!.error, 'delivery_in_flight');
+    await running;
+    t.like((await deliveries(p, w.webhookId))[0], { status: 'delivered', attempts: 2 });
+    t.is(rx.at('/inflight').length, 2);
+  },
+);
+
+test.serial('a deleted webhook drops its pending deliveries', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/deleted'));
+  await publish(p);
+  await p.client.DELETE('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path: { projectId: p.projectId, webhookId: w.webhookId } },
+  });
+  await runDue(Date.now() + 1000);
+  t.is(rx.at('/deleted').length, 0);
+});
+
+/** `n` strings.published events through the outbox, as a publish records them (without 30 publishes a day). */
+async function emit(p: TestProject, n: number): Promise<void> {
+  const { db } = svc.service.app;
+  for (let i = 0; i < n; i++) {
+    const id = newEventId();
+    await db.transaction((trx) =>
+      recordEvent(
+        trx,
+        p.projectId,
+        'strings.published',
+        {
+          id,
+          type: 'strings.published',
+          schemaVersion: 1,
+          createdAt: new Date().toISOString(),
+          project: { id: p.projectId },
+          data: { versionId: `2025.01.01.${i + 1}`, label: null, keyCount: 0, languages: [] },
+        },
+        Date.now(),
+        id,
+      ),
+    );
+  }
+}
+
+test.serial('the delivery log lists the last 50, newest first, and keeps no more', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/log'));
+  await emit(p, 55);
+  const ds = await deliveries(p, w.webhookId);
+  t.is(ds.length, 50);
+  t.is(ds[0].publishId, '2025.01.01.55');
+  t.is(ds[49].publishId, '2025.01.01.6');
+  await runDue(Date.now() + 1000);
+  t.is(rx.at('/log').length, 55);
+  // The log's sweep (every 10 minutes) deletes finished rows past the last 50.
+  await runDue(Date.now() + 11 * MIN);
+  const stored = await svc.service.app.db('webhook_deliveries').where({ webhook_id: w.webhookId }).count({ n: '*' });
+  t.is(Number(stored[0].n), 50);
+  t.is((await deliveries(p, w.webhookId))[49].publishId, '2025.01.01.6');
+});
+
+test.serial('two workers on one database never send the same attempt twice', async (t) => {
+  const p = await createTestProject(svc);
+  const hooks: Array<{ webhookId: string }> = [];
+  for (let i = 0; i < 4; i++) hooks.push(await createOk(p, hookUrl(`/twice${i}`)));
+  await emit(p, 10);
+  // A second app on the same database: its own job queue and worker id, as a `npm run worker` process has.
+  const other = await createApp({ ...svc.service.app.config, adminToken: ADMIN_TOKEN });
+  other.webhookResolver = svc.service.app.webhookResolver;
+  const mine = svc.service.app.jobs;
+  const stops = [mine.start(5), other.jobs.start(5)];
+  try {
+    const got = () => hooks.flatMap((_, i) => rx.at(`/twice${i}`));
+    for (let i = 0; i < 400 && got().length < 40; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 200));
+    t.is(got().length, 40);
+    t.is(new Set(got().map((r) => `${r.headers['x-glossa-webhook-id']} ${r.headers['x-glossa-event-id']}`)).size, 40);
+    for (const h of hooks)
+      for (const d of await deliveries(p, h.webhookId)) t.like(d, { status: 'delivered', attempts: 1 });
+    const workers = await svc.service.app
+      .db('jobs')
+      .where({ kind: 'webhook.deliver', state: 'done' })
+      .whereIn('locked_by', [mine.workerId, other.jobs.workerId])
+      .distinct('locked_by');
+    t.log(`workers that sent: ${workers.length}`);
+  } finally {
+    await Promise.all(stops.map((s) => s()));
+    await other.db.destroy();
+  }
+});
