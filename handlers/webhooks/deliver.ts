@@ -4,11 +4,14 @@
 // (RETRY_BACKOFF_MS, registered with the kind); the sixth failed attempt stores `failed` and returns. A claim is one
 // worker's (jobs.ts), so one attempt is sent by one process, and every write here is fenced by that claim.
 //
+// The delivery row is written once per attempt, after the send: while its job is claimed the delivery reads
+// `delivering` (store.ts), so a crash mid-send leaves it pending for the next claim, never stuck in flight.
+//
 // Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
 // the webhook (`auto_failures`); a delivery delivered resets the count; a receiver answering 410 Gone disables it
 // at once (`gone`). A delivery coming due for a disabled webhook is not sent and ends `failed` without counting.
 import type { App } from '../platform/app.js';
-import { bool } from '../platform/db.js';
+import { bool, hotRow, type Db } from '../platform/db.js';
 import type { JobContext } from '../platform/jobs.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
 import { postSigned, type SendResult } from './send.js';
@@ -34,9 +37,37 @@ class RetryLater extends Error {
   }
 }
 
-async function sendOnce(app: App, hook: WebhookRow, d: WebhookDeliveryRow, now: number): Promise<SendResult> {
-  const event = await app.db('events').where({ id: d.event_id }).first('payload');
-  if (!event) return { ok: false, statusCode: null, error: 'event missing' };
+/** A delivery with what its attempt needs of its webhook and event: one read. */
+interface Due {
+  d: WebhookDeliveryRow;
+  hook: Pick<
+    WebhookRow,
+    'id' | 'url' | 'enabled' | 'failure_count' | 'secret' | 'previous_secret' | 'previous_expires_at'
+  >;
+  payload: string | null;
+}
+
+type DueRow = WebhookDeliveryRow & Omit<Due['hook'], 'id'> & { payload: string | null };
+
+/** One statement, on the hot path of the database layer (prepared once on SQLite): the attempt's whole input. */
+const DUE_SQL =
+  'SELECT d.*, w.url, w.enabled, w.failure_count, w.secret, w.previous_secret, w.previous_expires_at, e.payload ' +
+  'FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN events e ON e.id = d.event_id ' +
+  'WHERE d.id = ?';
+
+async function readDue(db: Db, id: string): Promise<Due | undefined> {
+  const row = await hotRow<DueRow>(db, DUE_SQL, [id]);
+  if (!row) return undefined;
+  const { url, enabled, failure_count, secret, previous_secret, previous_expires_at, payload, ...d } = row;
+  return {
+    d,
+    hook: { id: d.webhook_id, url, enabled, failure_count, secret, previous_secret, previous_expires_at },
+    payload,
+  };
+}
+
+async function sendOnce(app: App, { d, hook, payload }: Due, now: number): Promise<SendResult> {
+  if (payload == null) return { ok: false, statusCode: null, error: 'event missing' };
   let target;
   try {
     // Checked again before every attempt, and the connection goes to the address this check passed.
@@ -49,7 +80,7 @@ async function sendOnce(app: App, hook: WebhookRow, d: WebhookDeliveryRow, now: 
     return { ok: false, statusCode: null, error: `refused: ${err.message}` };
   }
   // The bytes signed are the bytes sent: the event as the outbox stored it, the same on every retry.
-  const body = Buffer.from(event.payload, 'utf8');
+  const body = Buffer.from(payload, 'utf8');
   const t = Math.floor(Date.now() / 1000);
   const headers = signatureHeaders(body, { eventId: d.event_id, webhookId: hook.id }, liveSecrets(hook, now), t);
   return postSigned(target, body, headers, { caFile: app.config.webhookCaFile });
@@ -58,11 +89,10 @@ async function sendOnce(app: App, hook: WebhookRow, d: WebhookDeliveryRow, now: 
 export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>): Promise<void> {
   const { db, now } = ctx;
   const id = ctx.payload.deliveryId;
-  const d = await db('webhook_deliveries').where({ id }).first();
   // Deleting a webhook drops its deliveries; a job still queued for one has nothing left to do.
-  if (!d) return;
-  const hook = await db('webhooks').where({ id: d.webhook_id }).first();
-  if (!hook) return;
+  const due = await readDue(db, id);
+  if (!due) return;
+  const { hook } = due;
   if (!bool(hook.enabled)) {
     await db.transaction(async (trx) => {
       await ctx.fence(trx);
@@ -72,23 +102,23 @@ export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>):
     });
     return;
   }
-  await db.transaction(async (trx) => {
-    await ctx.fence(trx);
-    await trx('webhook_deliveries')
-      .where({ id })
-      .update({ status: 'delivering', attempts: trx.raw('attempts + 1'), next_attempt_at: null, updated_at: now });
-  });
-  const r = await sendOnce(app, hook, d, now);
+  // No write before the send: while this job is claimed the delivery reads `delivering` (store.ts inFlight).
+  const r = await sendOnce(app, due, now);
   const gone = r.statusCode === 410;
   const retry = !r.ok && !gone && !ctx.lastAttempt;
   await db.transaction(async (trx) => {
     await ctx.fence(trx);
-    const result = { last_status_code: r.statusCode, last_error: r.error?.slice(0, 500) ?? null, updated_at: now };
+    const result = {
+      attempts: trx.raw('attempts + 1'),
+      last_status_code: r.statusCode,
+      last_error: r.error?.slice(0, 500) ?? null,
+      updated_at: now,
+    };
     if (r.ok) {
       await trx('webhook_deliveries')
         .where({ id })
         .update({ ...result, status: 'delivered', next_attempt_at: null });
-      await trx('webhooks').where({ id: hook.id }).update({ failure_count: 0 });
+      if (hook.failure_count) await trx('webhooks').where({ id: hook.id }).update({ failure_count: 0 });
     } else if (retry) {
       const wait = RETRY_BACKOFF_MS[Math.min(ctx.attempt - 1, RETRY_BACKOFF_MS.length - 1)];
       await trx('webhook_deliveries')

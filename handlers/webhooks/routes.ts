@@ -12,6 +12,7 @@ import {
   MAX_WEBHOOKS,
   ROTATION_OVERLAP_MS,
   deliveryView,
+  inFlight,
   readWebhook,
   webhookView,
   withSecret,
@@ -122,7 +123,11 @@ export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = async (ct
     .where({ webhook_id: webhookId })
     .orderBy('seq', 'desc')
     .limit(DELIVERY_LOG);
-  return { body: { deliveries: rows.map(deliveryView) } };
+  const busy = await inFlight(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { body: { deliveries: rows.map((r) => deliveryView(r, busy.has(r.id))) } };
 };
 
 export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ctx) => {
@@ -133,7 +138,8 @@ export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ct
   const row = await app.db.transaction(async (trx) => {
     const d = await trx('webhook_deliveries').where({ id: deliveryId, webhook_id: webhookId }).first();
     if (!d) throw notFound('No such delivery of this webhook.');
-    if (d.status === 'delivering') throw conflict('delivery_in_flight', 'An attempt of this delivery is in flight.');
+    if ((await inFlight(trx, [deliveryId])).size)
+      throw conflict('delivery_in_flight', 'An attempt of this delivery is in flight.');
     // A delivery waiting for a retry is brought forward; a finished one starts a new schedule of six attempts.
     // Either way the same event is sent again, with the same event id.
     const moved = await trx('jobs')

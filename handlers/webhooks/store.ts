@@ -4,6 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
+import { deliveryJobKey } from '../platform/events.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
 import { secretHint } from './sign.js';
 
@@ -33,18 +34,32 @@ export const withSecret = (row: WebhookRow) => ({ ...webhookView(row), secret: r
 
 const iso = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
-export function deliveryView(row: WebhookDeliveryRow): DeliveryView {
+/** `inFlight`: an attempt's job is claimed right now (see inFlight), which the stored status does not say. */
+export function deliveryView(row: WebhookDeliveryRow, inFlight = false): DeliveryView {
   return {
     deliveryId: row.id,
     eventId: row.event_id,
     eventType: row.event_type,
     publishId: row.publish_id,
-    status: row.status as DeliveryView['status'],
+    status: inFlight ? 'delivering' : (row.status as DeliveryView['status']),
     attempts: row.attempts,
     nextAttemptAt: iso(row.next_attempt_at),
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
   };
+}
+
+/**
+ * The deliveries among `ids` with an attempt in flight: their job is claimed by a worker. The delivery row is
+ * written only when an attempt ends (deliver.ts), so `delivering` is read from the job queue, never stored.
+ */
+export async function inFlight(db: Db, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db('jobs')
+    .whereIn('unique_key', ids.map(deliveryJobKey))
+    .where({ state: 'running' })
+    .select('unique_key');
+  return new Set(rows.map((r) => r.unique_key!.slice(deliveryJobKey('').length)));
 }
 
 /** The webhook of the project, or 404. */
@@ -55,7 +70,10 @@ export async function readWebhook(db: Db, projectId: string, webhookId: string):
 }
 
 /** The secrets that sign at `now`, newest first: the previous one only within its 24 hours. */
-export function liveSecrets(row: WebhookRow, now: number): string[] {
+export function liveSecrets(
+  row: Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_expires_at'>,
+  now: number,
+): string[] {
   const previous =
     row.previous_secret && row.previous_expires_at != null && Number(row.previous_expires_at) > now
       ? [row.previous_secret]
