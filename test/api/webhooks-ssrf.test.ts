@@ -6,7 +6,7 @@
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
-import { addressRefusal } from '../../handlers/webhooks/urls.js';
+import { addressRefusal, checkWebhookUrl } from '../../handlers/webhooks/urls.js';
 
 let svc: TestService;
 let ca: TestCa;
@@ -152,4 +152,22 @@ test('addressRefusal: the ranges, and what WEBHOOK_ALLOW_PRIVATE opens', (t) => 
   for (const a of ['169.254.1.1', 'fe80::1', '100.64.0.1', '0.0.0.0', '::', '224.0.0.1', 'ff02::1', '203.0.113.5'])
     t.truthy(addressRefusal(a, true), a);
   t.regex(addressRefusal('not-an-ip', false)!, /not an IP address/);
+});
+
+test('the system resolver is used when none is set; a resolver that never answers is refused after 5 seconds', async (t) => {
+  await t.throwsAsync(checkWebhookUrl('https://localhost/', { allowPrivate: false }), { message: /127\.0\.0\.1|::1/ });
+  const ok = await checkWebhookUrl('https://localhost:8443/x', { allowPrivate: true });
+  t.true(['127.0.0.1', '::1'].includes(ok.address));
+  const started = Date.now();
+  await t.throwsAsync(
+    checkWebhookUrl('https://slow.example/', { allowPrivate: false, resolve: () => new Promise<string[]>(() => {}) }),
+    { message: /did not resolve within 5 seconds/ },
+  );
+  t.true(Date.now() - started >= 4900);
+  await t.throwsAsync(
+    checkWebhookUrl('https://empty.example/', { allowPrivate: false, resolve: () => Promise.resolve([]) }),
+    {
+      message: /does not resolve/,
+    },
+  );
 });

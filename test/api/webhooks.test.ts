@@ -501,6 +501,22 @@ test.serial(
   },
 );
 
+test.serial('a delivery coming due for a disabled webhook is not sent and ends failed without counting', async (t) => {
+  const p = await createTestProject(svc);
+  const w = await createOk(p, hookUrl('/disabled'));
+  await publish(p);
+  const path = { projectId: p.projectId, webhookId: w.webhookId };
+  await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', { params: { path }, body: { enabled: false } });
+  await runDue(Date.now() + 1000);
+  t.is(rx.at('/disabled').length, 0);
+  t.like((await deliveries(p, w.webhookId))[0], {
+    status: 'failed',
+    attempts: 0,
+    lastError: 'webhook disabled: not sent',
+  });
+  t.like(await getHook(p, w.webhookId), { enabled: false, disabledReason: null });
+});
+
 test.serial('a deleted webhook drops its pending deliveries', async (t) => {
   const p = await createTestProject(svc);
   const w = await createOk(p, hookUrl('/deleted'));
