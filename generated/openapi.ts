@@ -756,7 +756,10 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description The last 50 deliveries of the webhook, newest first.
+         * @description The last 50 deliveries of the webhook, newest first (older finished ones are deleted by a sweep).
+         *     `delivering` while a worker holds an attempt; `lastError` names why the last attempt failed (`HTTP <status>`
+         *     and the first 200 characters of the receiver's body, `redirect (not followed)`, a timeout, a connection
+         *     error, or `refused: ...` when the URL's host no longer resolves only to public addresses).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -779,7 +782,11 @@ export interface paths {
         /**
          * Resend a delivery
          * @description Schedules the delivery again with the same event id (failed deliveries included) and answers 202 with
-         *     the delivery row. `409 delivery_in_flight` while an attempt is in flight. No request body.
+         *     the delivery row. `409 delivery_in_flight` while an attempt is in flight. No request body. A delivery
+         *     waiting for a retry is brought forward to now (its schedule goes on); a `delivered` or `failed` one starts
+         *     a new schedule of six attempts (`attempts` keeps counting every attempt made). Attempts that come due while
+         *     the webhook is disabled are not sent: the delivery ends `failed` (`lastError: webhook disabled: not sent`)
+         *     without counting toward auto-disable.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
