@@ -358,7 +358,7 @@ export interface WebhookDeliveryRow {
   event_id: string;
   event_type: string;
   publish_id: string | null;
-  /** pending, delivering, delivered, failed */
+  /** pending, delivered, failed (`delivering` is not stored: it is read from the claimed job, webhooks/store.ts) */
   status: string;
   attempts: number;
   next_attempt_at: Int64 | null;
