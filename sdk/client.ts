@@ -27,6 +27,8 @@ import createFetchClient, {
 } from 'openapi-fetch';
 import type { components, paths } from '../generated/openapi.js';
 import type { paths as internalPaths } from '../generated/internal.js';
+// Canonical JSON (object keys sorted, no whitespace), as the spec defines `payload_sha256` and `batchSha256`.
+import stableStringify from 'fast-json-stable-stringify';
 
 type Verb = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type PathsWith<Paths, M extends Verb> = {
@@ -196,26 +198,13 @@ export interface ManifestBatch {
   unit_count: number;
 }
 
-/** Canonical JSON (object keys sorted, no whitespace), as the spec defines `payload_sha256` and `batchSha256`. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /**
  * The `batches` and `payload_sha256` of a translate operation's scope, from the previews of its batches in order
  * (Web Crypto: Node 20 and browsers alike).
  */
 export async function batchManifest(batches: ManifestBatch[]) {
   const list = batches.map((b, index) => ({ index, sha256: b.sha256, unit_count: b.unit_count }));
-  const bytes = new TextEncoder().encode(canonicalJson({ batches: list }));
+  const bytes = new TextEncoder().encode(stableStringify({ batches: list }));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   const payload_sha256 = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
   return { batches: list, payload_sha256 };

@@ -2,19 +2,11 @@
 // (spec: `TranslateDryRunResult.batchSha256`) and a manifest's `payload_sha256` (`TranslateOperationScopeInput`).
 // One definition, used by the dry run that returns a hash and by the check of the batch that carries it.
 import { createHash } from 'node:crypto';
+import stableStringify from 'fast-json-stable-stringify';
 import { BATCH_FIELDS } from '../platform/approval.js';
 
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** Object keys sorted by code unit, no whitespace, values as JSON.stringify writes them (the spec's definition). */
+export const canonicalJson = (value: unknown): string => stableStringify(value);
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
