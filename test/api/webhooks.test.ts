@@ -4,10 +4,13 @@
 // loopback); the address rules with it off are webhooks-ssrf.test.ts. Signatures are checked with Node's crypto
 // and the standardwebhooks package, never with the service's own code. Time moves only through run-due with a
 // simulated `now`, so every test that runs jobs is serial.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import test from 'ava';
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { createApp } from '../../service/app.js';
 import { recordEvent, newEventId } from '../../handlers/platform/events.js';
 import {
   createTestKey,
@@ -570,32 +573,66 @@ test.serial('the delivery log lists the last 50, newest first, and keeps no more
   t.is((await deliveries(p, w.webhookId))[49].publishId, '2025.01.01.6');
 });
 
-test.serial('two workers on one database never send the same attempt twice', async (t) => {
+test.serial('two worker processes on one database never send the same attempt twice', async (t) => {
   const p = await createTestProject(svc);
   const hooks: Array<{ webhookId: string }> = [];
-  for (let i = 0; i < 4; i++) hooks.push(await createOk(p, hookUrl(`/twice${i}`)));
-  await emit(p, 10);
-  // A second app on the same database: its own job queue and worker id, as a `npm run worker` process has.
-  const other = await createApp({ ...svc.service.app.config, adminToken: ADMIN_TOKEN });
-  other.webhookResolver = svc.service.app.webhookResolver;
-  const mine = svc.service.app.jobs;
-  const stops = [mine.start(5), other.jobs.start(5)];
+  // An address literal (the receiver's certificate names 127.0.0.1): the worker processes resolve nothing.
+  for (let i = 0; i < 4; i++) {
+    hooks.push(await createOk(p, `https://127.0.0.1:${rx.port}/twice${i}`));
+    // A receiver that takes 40 ms: the 40 attempts outlast a worker's poll interval, so both processes claim.
+    rx.answer(`/twice${i}`, { status: 204, delayMs: 40 });
+  }
+  // Two `npm run worker` processes on this test's database; this process runs no worker loop.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-workers-'));
+  const workers = [0, 1].map(() => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: svc.service.app.config.databaseUrl,
+        DATA_DIR: dataDir,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_CA_FILE: ca.caFile,
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'silent',
+        PUBLISH_THREADS: '0',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const polling = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        const m = /^worker (\S+) polling/m.exec(d.toString());
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    });
+    return { child, polling, exited: new Promise((resolve) => child.once('exit', resolve)) };
+  });
   try {
+    const ids = await Promise.all(workers.map((w) => w.polling));
+    // The events come once both poll, so both find the same due deliveries.
+    await emit(p, 10);
     const got = () => hooks.flatMap((_, i) => rx.at(`/twice${i}`));
-    for (let i = 0; i < 400 && got().length < 40; i++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 800 && got().length < 40; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 500));
     t.is(got().length, 40);
     t.is(new Set(got().map((r) => `${r.headers['x-glossa-webhook-id']} ${r.headers['x-glossa-event-id']}`)).size, 40);
     for (const h of hooks)
       for (const d of await deliveries(p, h.webhookId)) t.like(d, { status: 'delivered', attempts: 1 });
-    const workers = await svc.service.app
+    const sent = await svc.service.app
       .db('jobs')
       .where({ kind: 'webhook.deliver', state: 'done' })
-      .whereIn('locked_by', [mine.workerId, other.jobs.workerId])
-      .distinct('locked_by');
-    t.log(`workers that sent: ${workers.length}`);
+      .whereIn('locked_by', ids)
+      .select('locked_by');
+    t.is(sent.length, 40, 'every attempt was sent by one of the two processes');
+    const perProcess = ids.map((id) => sent.filter((r) => r.locked_by === id).length);
+    t.log(`per process: ${perProcess.join(' / ')}`);
+    t.true(
+      perProcess.every((n) => n > 0),
+      'both processes sent attempts (the two really raced for the same jobs)',
+    );
   } finally {
-    await Promise.all(stops.map((s) => s()));
-    await other.db.destroy();
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.exited));
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
