@@ -5,6 +5,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Config } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import { parseJson } from '../platform/db.js';
+import { replayOver } from '../platform/requests.js';
 import type { OperationRow } from '../platform/tables.js';
 
 export type OperationView = components['schemas']['Operation'];
@@ -14,7 +15,6 @@ type OperationState = OperationView['state'];
 export const EXPIRY_MS = 30 * 60_000;
 /** Attempts (`attemptId`) an operation runs at most. */
 export const MAX_ATTEMPTS = 3;
-const REPLAY_MS = 24 * 3600_000;
 
 export type { OperationRow };
 
@@ -99,8 +99,7 @@ async function attemptsOf(db: Db, row: OperationRow, now: number): Promise<Opera
     let state: AttemptState;
     if (s.request_id == null) state = (s.outcome ?? 'processing') as AttemptState;
     else if (s.rec_state == null) state = 'unknown';
-    else if (s.rec_expired_at != null || (s.rec_closed_at != null && now - Number(s.rec_closed_at) >= REPLAY_MS))
-      state = 'expired';
+    else if (replayOver({ closed_at: s.rec_closed_at, expired_at: s.rec_expired_at }, now)) state = 'expired';
     else state = s.rec_state as AttemptState;
     return {
       attempt_id: s.attempt_id,

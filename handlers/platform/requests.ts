@@ -256,7 +256,7 @@ export async function readRecord(
  * Resolved 24 hours ago or more: by the clock, or as the sweep stored it (the sweep judges by the `now` it is
  * given, which run-due may simulate).
  */
-const replayOver = (row: RequestRecordRow, now: number) =>
+export const replayOver = (row: Pick<RequestRecordRow, 'closed_at' | 'expired_at'>, now: number) =>
   row.expired_at != null || (row.closed_at != null && now - Number(row.closed_at) >= REPLAY_MS);
 
 /**
