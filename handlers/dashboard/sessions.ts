@@ -5,7 +5,7 @@
 //   anyone who reads the database, and compared in constant time.
 // - Sign-in failures are counted per email (its SHA-256) in a fixed window: after 10 in 15 minutes the email is
 //   refused until the window ends, whether or not it names a user.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../platform/db.js';
 import { isUniqueViolation } from '../platform/db.js';
 import { normalizeEmail, type UserRow } from './users.js';
@@ -17,13 +17,6 @@ export const SIGNIN_MAX_FAILURES = 10;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export const newToken = () => randomBytes(32).toString('base64url');
-
-/** Equal strings, in time that does not depend on where they differ (both are hashed to the same length first). */
-export function sameSecret(a: string, b: string): boolean {
-  const x = createHash('sha256').update(a).digest();
-  const y = createHash('sha256').update(b).digest();
-  return timingSafeEqual(x, y) && a.length === b.length;
-}
 
 const csrfTokenOf = (sessionToken: string) => createHmac('sha256', sessionToken).update('csrf').digest('base64url');
 

@@ -3,7 +3,8 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { html, page, PAGE_HEADERS, type Html } from './html.js';
-import { readSession, sameSecret, type Session } from './sessions.js';
+import { sameSecret } from '../platform/secrets.js';
+import { readSession, type Session } from './sessions.js';
 
 interface Cookies {
   /** HTTPS (PUBLIC_APP_URL): `Secure` cookies under the `__Host-` prefix (no Domain, Path=/, Secure). */

@@ -6,13 +6,13 @@
 //   inside the request record on recorded routes) → the group's handler.
 // The first four stages run in onPreAuth, before Hapi reads a byte of the body. A body-less GET runs all of them
 // before Hapi builds a request (leanGet), and Hapi answers whatever that run does not answer itself.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Request, ResponseToolkit, ResponseValue, ServerRoute } from '@hapi/hapi';
 import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { Approval } from './approval.js';
+import { sameSecret } from './secrets.js';
 import { hasScope, type KeyPrincipal } from './apikeys.js';
 import type { App } from './app.js';
 import type { BodyOf, OperationId, PathOf, QueryOf, RecordedAnswer, ReplyOf } from './contract.js';
@@ -103,8 +103,6 @@ function authorizationCount(raw: string[]): number {
   return n;
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 interface State {
   principal?: KeyPrincipal;
   params: Record<string, unknown>;
@@ -121,8 +119,7 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
   };
   if (route.origin === 'internal') {
     const token = bearer(request);
-    if (!token || !timingSafeEqual(digest(token), digest(app.config.adminToken)))
-      throw unauthorized('A valid admin token is required.');
+    if (!token || !sameSecret(token, app.config.adminToken)) throw unauthorized('A valid admin token is required.');
   } else if (!route.public) {
     const token = bearer(request);
     if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
