@@ -201,12 +201,16 @@ export function isStoreRefusal(err: unknown): boolean {
 export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE'].includes(codeOf(err));
 
 /**
- * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync),
- * until the caller's transaction ends. MySQL: the upsert takes the row's exclusive lock directly (never a shared
- * one to upgrade, which two waiters would deadlock on). SQLite: transactions begin IMMEDIATE, so they are serial
- * already.
+ * Serializes the transactions that name the same project and `purpose` (version numbering, whole-catalog sync,
+ * the webhook count), until the caller's transaction ends. MySQL: the upsert takes the row's exclusive lock directly
+ * (never a shared one to upgrade, which two waiters would deadlock on). SQLite: transactions begin IMMEDIATE, so
+ * they are serial already.
  */
-export async function lockProject(trx: Knex, projectId: string, purpose: 'publish' | 'sync'): Promise<void> {
+export async function lockProject(
+  trx: Knex,
+  projectId: string,
+  purpose: 'publish' | 'sync' | 'webhooks',
+): Promise<void> {
   if (dialectOf(trx) !== 'mysql') return;
   await trx.raw(
     'INSERT INTO project_locks (project_id, purpose) VALUES (?, ?) ON DUPLICATE KEY UPDATE purpose = purpose',

@@ -2,7 +2,7 @@
 // pipeline's (x-scopes); the body's shape (https URL form, known event types, at least one field on update) is the
 // spec's. Here: the URL's addresses, the five-webhook limit, and the secret, shown on create and rotate only.
 import type { App } from '../platform/app.js';
-import { dialectOf, newId, type Db } from '../platform/db.js';
+import { lockProject, newId } from '../platform/db.js';
 import { conflict, invalidArgument, notFound } from '../platform/errors.js';
 import { deliveryJobKey, WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../platform/events.js';
 import type { Handler } from '../platform/pipeline.js';
@@ -29,13 +29,6 @@ async function checkUrl(app: App, url: string): Promise<void> {
   }
 }
 
-/** The project row locked for this transaction (MySQL), so concurrent creates count webhooks one at a time. */
-async function lockProject(trx: Db, projectId: string): Promise<void> {
-  const q = trx('projects').where({ id: projectId }).first('id');
-  if (dialectOf(trx) === 'mysql') q.forUpdate();
-  if (!(await q)) throw notFound();
-}
-
 export const createWebhook: Handler<'createWebhook'> = async (ctx) => {
   const { app } = ctx;
   const { projectId } = ctx.params;
@@ -56,7 +49,8 @@ export const createWebhook: Handler<'createWebhook'> = async (ctx) => {
     updated_at: now,
   };
   await app.db.transaction(async (trx) => {
-    await lockProject(trx, projectId);
+    // Concurrent creates count the project's webhooks one at a time.
+    await lockProject(trx, projectId, 'webhooks');
     const [{ n }] = await trx('webhooks').where({ project_id: projectId }).count({ n: '*' });
     if (Number(n) >= MAX_WEBHOOKS) throw conflict('webhook_limit', 'A project holds at most five webhooks.');
     await trx('webhooks').insert(row);

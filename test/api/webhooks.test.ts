@@ -153,6 +153,15 @@ test('create, list, update, delete; the secret is shown on create only', async (
     t.is((await call).response.status, 404);
 });
 
+test('eight concurrent creates in one project: five webhooks, three 409 webhook_limit', async (t) => {
+  const p = await createTestProject(svc);
+  const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => create(p, hookUrl(`/race${i}`))));
+  t.deepEqual(answers.map((a) => a.response.status).sort(), [201, 201, 201, 201, 201, 409, 409, 409]);
+  for (const a of answers) if (a.response.status === 409) t.is(a.error!.error, 'webhook_limit');
+  const list = await p.client.GET('/projects/{projectId}/webhooks', { params: { path: { projectId: p.projectId } } });
+  t.is(list.data!.webhooks.length, 5);
+});
+
 test('bad input is 400 invalid_argument and writes nothing; the sixth webhook is 409 webhook_limit', async (t) => {
   const p = await createTestProject(svc);
   const raw = (body: unknown) =>
