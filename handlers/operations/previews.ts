@@ -4,19 +4,25 @@
 // effort: a store that refuses the write costs the preview nothing but the sample.
 import type { Db } from '../platform/db.js';
 import type { Logger } from '../platform/log.js';
+import { batchSha256 } from './canonical.js';
 
 const SAMPLE_SIZE = 5;
 const SAMPLE_CHARS = 200;
 const PREVIEW_KEEP_MS = 24 * 3600_000;
 
-export async function storePreview(
+/**
+ * A dry run of translate or sync: the `batchSha256` the batch must carry when sent under an operation (canonical.ts),
+ * with the sample of its `sources` stored under it for the approval page.
+ */
+export async function previewBatch(
   db: Db,
   log: Logger,
   projectId: string,
-  sha: string,
+  body: object,
   sources: string[],
   now = Date.now(),
-): Promise<void> {
+): Promise<string> {
+  const sha = batchSha256(body);
   const sample = sources.slice(0, SAMPLE_SIZE).map((s) => {
     const chars = [...s];
     return chars.length > SAMPLE_CHARS ? `${chars.slice(0, SAMPLE_CHARS - 1).join('')}…` : s;
@@ -35,4 +41,5 @@ export async function storePreview(
   } catch (err) {
     log.warn({ err, projectId }, 'storing a batch preview sample failed');
   }
+  return sha;
 }

@@ -14,8 +14,7 @@ import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
 import { enqueueFill, insertMarkers } from '../translate/queue.js';
-import { batchSha256 } from '../operations/canonical.js';
-import { storePreview } from '../operations/previews.js';
+import { previewBatch } from '../operations/previews.js';
 import { readSyncFile } from './file.js';
 import { fillPairs, planSync, type SyncPlan } from './plan.js';
 import type { JobQueue } from '../platform/jobs.js';
@@ -55,13 +54,11 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
     const keyRefusal = await keyLimitRefusal(db, project.workspace_id, plan.counts.created);
-    // The hash a batch sent under an operation must carry, and the sample the approval page shows of it.
-    const sha = batchSha256(ctx.body);
-    await storePreview(
+    const sha = await previewBatch(
       db,
       ctx.app.log,
       project.id,
-      sha,
+      ctx.body,
       plan.entries.map((e) => e.source.icu),
     );
     return {

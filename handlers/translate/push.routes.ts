@@ -10,8 +10,7 @@ import type { JobQueue } from '../platform/jobs.js';
 import type { Handler } from '../platform/pipeline.js';
 import type { OperationBudget } from '../platform/approval.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
-import { batchSha256 } from '../operations/canonical.js';
-import { storePreview } from '../operations/previews.js';
+import { previewBatch } from '../operations/previews.js';
 import { cellStates, type CellState } from './cells.js';
 import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from './credits.js';
 import { baseName, contentToken, freeNames, orderedForms, type Forms } from './keys.js';
@@ -230,13 +229,11 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
   const units = ctx.body.units.map(prepare);
   if (ctx.dryRun) {
     const preview = await dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
-    // The hash a batch sent under an operation must carry, and the sample the approval page shows of it.
-    const sha = batchSha256(ctx.body);
-    await storePreview(
+    const sha = await previewBatch(
       db,
       ctx.app.log,
       project.id,
-      sha,
+      ctx.body,
       units.map((u) => u.source),
     );
     return { body: { ...preview.body, batchSha256: sha } };
