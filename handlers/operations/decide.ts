@@ -4,6 +4,7 @@
 import type { components } from '../../generated/internal.js';
 import type { Config } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
+import type { ProjectRow } from '../platform/tables.js';
 import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
 import { readCredit } from '../translate/credits.js';
 import { EXPIRY_MS, effectiveState, internalView, money, readOperation, scopeOf, type OperationRow } from './store.js';
@@ -118,7 +119,7 @@ export async function operationWithPlan(
 
 async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
   const scope = scopeOf(row);
-  const project = (await db('projects').where({ id: row.project_id }).first())!;
+  const project: ProjectRow = (await db('projects').where({ id: row.project_id }).first())!;
   const balance = (await readCredit(db, project.workspace_id, now)).available;
   if (row.action === 'translate') {
     const batches = scope.batches ?? [];
@@ -144,7 +145,7 @@ async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
       },
     };
   }
-  const currentId = (await db('projects').where({ id: row.project_id }).first('current_version'))?.current_version;
+  const currentId = project.current_version;
   if (row.action === 'rollback') {
     const keyCount = async (v: string | undefined) => {
       const r = v ? await db('versions').where({ project_id: row.project_id, id: v }).first('key_count') : undefined;
