@@ -27,7 +27,19 @@ export interface JobContext<P = unknown> {
    * (rolling the transaction back) when another claim has taken the job over. Let LeaseLost propagate.
    */
   fence(trx: Db): Promise<void>;
+  /**
+   * fence() and the queue's own end of the job in one statement, for a handler that writes its outcome with raw
+   * statements (db.ts hotTransaction on SQLite, knex.raw on MySQL): run it first in that transaction, in place of
+   * fence(), and throw LeaseLost (rolling the transaction back) when it changes no row. `done` ends the job as the
+   * queue does after a handler that returns; `extend` only extends the lease, as fence() does (the queue then ends
+   * the job as usual). After a transaction that ran `done` has committed, the handler returns JOB_COMPLETED and the
+   * queue writes nothing more for the job. Not for sweeps: their next turn is enqueued as the queue ends them.
+   */
+  claimStatement(end: 'done' | 'extend'): { sql: string; params: unknown[] };
 }
+
+/** What a handler returns when its own transaction ended the job (JobContext.claimStatement('done')). */
+export const JOB_COMPLETED = 'job-completed';
 
 /** This worker's claim on a job was taken over: it must write nothing more for the job. */
 export class LeaseLost extends Error {
@@ -46,7 +58,7 @@ interface ClaimedJob {
 }
 
 /** `P`: the payload the kind is enqueued with (stored as JSON, parsed back for the handler). */
-type JobHandler<P = unknown> = (ctx: JobContext<P>) => Promise<void>;
+type JobHandler<P = unknown> = (ctx: JobContext<P>) => Promise<void | typeof JOB_COMPLETED>;
 
 /** How a job kind is retried when its handler throws. */
 interface RetryPolicy {
@@ -273,22 +285,42 @@ export class JobQueue {
       extend(this.db).catch(() => {});
     }, this.leaseMs / 3);
     heartbeat.unref();
+    // The same fenced writes as raw SQL (`?` placeholders, valid on both dialects); the `done` row is finish()'s.
+    const claimStatement = (end: 'done' | 'extend') => {
+      if (end === 'done' && reg.sweepEveryMs) throw new Error(`${job.kind}: a sweep is ended by the queue`);
+      const where = 'WHERE id = ? AND locked_by = ? AND attempts = ? AND state = ?';
+      const claim = [job.id, this.workerId, job.attempts, 'running'];
+      return end === 'done'
+        ? {
+            sql: `UPDATE jobs SET state = 'done', unique_key = NULL, locked_until = NULL, finished_at = ?, updated_at = ? ${where}`,
+            params: [now, now, ...claim],
+          }
+        : {
+            sql: `UPDATE jobs SET locked_until = ? ${where}`,
+            params: [now + (Date.now() - started) + this.leaseMs, ...claim],
+          };
+    };
     let error: unknown;
+    let completed = false;
     try {
-      await reg.handler({
-        db: this.db,
-        payload: parseJson(job.payload, {}),
-        now,
-        jobId: job.id,
-        attempt: job.attempts,
-        lastAttempt: job.attempts >= job.max_attempts,
-        fence,
-      });
+      completed =
+        (await reg.handler({
+          db: this.db,
+          payload: parseJson(job.payload, {}),
+          now,
+          jobId: job.id,
+          attempt: job.attempts,
+          lastAttempt: job.attempts >= job.max_attempts,
+          fence,
+          claimStatement,
+        })) === JOB_COMPLETED;
     } catch (err) {
       error = err ?? new Error('job handler threw without an error');
     } finally {
       clearInterval(heartbeat);
     }
+    // The handler's own transaction ended the job, under the claim: nothing is left to write.
+    if (completed) return true;
     return this.finish(job, now, error);
   }
 

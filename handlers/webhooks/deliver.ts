@@ -5,14 +5,17 @@
 // worker's (jobs.ts), so one attempt is sent by one process, and every write here is fenced by that claim.
 //
 // The delivery row is written once per attempt, after the send: while its job is claimed the delivery reads
-// `delivering` (store.ts), so a crash mid-send leaves it pending for the next claim, never stuck in flight.
+// `delivering` (store.ts), so a crash mid-send leaves it pending for the next claim, never stuck in flight. That
+// write and the job's end are one transaction of raw statements (writeOutcome): the claim's fenced UPDATE, which
+// also marks the job done unless it is to be retried, then the delivery and webhook rows.
 //
 // Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
 // the webhook (`auto_failures`); a delivery delivered resets the count; a receiver answering 410 Gone disables it
 // at once (`gone`). A delivery coming due for a disabled webhook is not sent and ends `failed` without counting.
+import type { Knex } from 'knex';
 import type { App } from '../platform/app.js';
-import { bool, hotRow, type Db } from '../platform/db.js';
-import type { JobContext } from '../platform/jobs.js';
+import { bool, dialectOf, hotRow, hotTransaction, retryContended, type Db } from '../platform/db.js';
+import { JOB_COMPLETED, LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
 import { postSigned, type SendResult } from './send.js';
 import { signatureHeaders } from './sign.js';
@@ -86,7 +89,48 @@ async function sendOnce(app: App, { d, hook, payload }: Due, now: number): Promi
   return postSigned(target, body, headers, { caFile: app.config.webhookCaFile });
 }
 
-export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>): Promise<void> {
+/** One statement of an attempt's outcome (`?` placeholders, the same SQL on both dialects). */
+interface Write {
+  sql: string;
+  params: unknown[];
+  /** The job's claim statement: no row changed means the claim was lost, and nothing of the transaction stays. */
+  claim?: true;
+}
+
+/**
+ * An attempt's outcome in one transaction of raw statements, the job's fenced claim statement first: on SQLite
+ * prepared statements on db.ts's hot connection, without Knex's builder; on MySQL knex.raw in a transaction. A
+ * transaction lost to a concurrent one rolled back whole and is run again.
+ */
+function writeOutcome(ctx: JobContext<DeliverPayload>, writes: Write[]): Promise<void> {
+  const { db, jobId } = ctx;
+  if (dialectOf(db) === 'sqlite') {
+    return retryContended(() =>
+      hotTransaction(db, (prepare) => {
+        for (const w of writes) {
+          const { changes } = prepare(w.sql).run(...w.params) as { changes: number };
+          if (w.claim && changes !== 1) throw new LeaseLost(jobId);
+        }
+      }),
+    );
+  }
+  return retryContended(() =>
+    db.transaction(async (trx) => {
+      for (const w of writes) {
+        // mysql2 answers a write with [ResultSetHeader, undefined]; its affectedRows counts matched rows.
+        const [res] = (await trx.raw(w.sql, w.params as Knex.RawBinding[])) as [{ affectedRows: number }, unknown];
+        if (w.claim && res.affectedRows !== 1) throw new LeaseLost(jobId);
+      }
+    }),
+  );
+}
+
+const claim = (ctx: JobContext<DeliverPayload>, end: 'done' | 'extend'): Write => ({
+  ...ctx.claimStatement(end),
+  claim: true,
+});
+
+export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>): Promise<void | typeof JOB_COMPLETED> {
   const { db, now } = ctx;
   const id = ctx.payload.deliveryId;
   // Deleting a webhook drops its deliveries; a job still queued for one has nothing left to do.
@@ -94,54 +138,59 @@ export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>):
   if (!due) return;
   const { hook } = due;
   if (!bool(hook.enabled)) {
-    await db.transaction(async (trx) => {
-      await ctx.fence(trx);
-      await trx('webhook_deliveries')
-        .where({ id })
-        .update({ status: 'failed', next_attempt_at: null, last_error: 'webhook disabled: not sent', updated_at: now });
-    });
-    return;
+    await writeOutcome(ctx, [
+      claim(ctx, 'done'),
+      {
+        sql:
+          "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = ?, updated_at = ? " +
+          'WHERE id = ?',
+        params: ['webhook disabled: not sent', now, id],
+      },
+    ]);
+    return JOB_COMPLETED;
   }
   // No write before the send: while this job is claimed the delivery reads `delivering` (store.ts inFlight).
   const r = await sendOnce(app, due, now);
   const gone = r.statusCode === 410;
   const retry = !r.ok && !gone && !ctx.lastAttempt;
-  await db.transaction(async (trx) => {
-    await ctx.fence(trx);
-    const result = {
-      attempts: trx.raw('attempts + 1'),
-      last_status_code: r.statusCode,
-      last_error: r.error?.slice(0, 500) ?? null,
-      updated_at: now,
-    };
-    if (r.ok) {
-      await trx('webhook_deliveries')
-        .where({ id })
-        .update({ ...result, status: 'delivered', next_attempt_at: null });
-      if (hook.failure_count) await trx('webhooks').where({ id: hook.id }).update({ failure_count: 0 });
-    } else if (retry) {
-      const wait = RETRY_BACKOFF_MS[Math.min(ctx.attempt - 1, RETRY_BACKOFF_MS.length - 1)];
-      await trx('webhook_deliveries')
-        .where({ id })
-        .update({ ...result, status: 'pending', next_attempt_at: now + wait });
-    } else {
-      await trx('webhook_deliveries')
-        .where({ id })
-        .update({ ...result, status: 'failed', next_attempt_at: null });
-      if (gone) {
-        await trx('webhooks')
-          .where({ id: hook.id })
-          .update({ enabled: false, disabled_reason: 'gone', updated_at: now });
-      } else {
-        await trx('webhooks')
-          .where({ id: hook.id })
-          .update({ failure_count: trx.raw('failure_count + 1') });
-        await trx('webhooks')
-          .where({ id: hook.id, enabled: true })
-          .andWhere('failure_count', '>=', FAILURES_TO_DISABLE)
-          .update({ enabled: false, disabled_reason: 'auto_failures', updated_at: now });
-      }
-    }
+  // The delivery's result, and the job's end in the same transaction (a retry is requeued by the queue, after it).
+  const result = (status: 'delivered' | 'pending' | 'failed', nextAttemptAt: number | null): Write => ({
+    sql:
+      'UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?, last_error = ?, updated_at = ?, ' +
+      'status = ?, next_attempt_at = ? WHERE id = ?',
+    params: [r.statusCode, r.error?.slice(0, 500) ?? null, now, status, nextAttemptAt, id],
   });
-  if (retry) throw new RetryLater(id, r.error);
+  const hookWrite = (set: string, params: unknown[], where = ''): Write => ({
+    sql: `UPDATE webhooks SET ${set} WHERE id = ?${where}`,
+    params: [...params, hook.id],
+  });
+  if (r.ok) {
+    await writeOutcome(ctx, [
+      claim(ctx, 'done'),
+      result('delivered', null),
+      ...(hook.failure_count ? [hookWrite('failure_count = 0', [])] : []),
+    ]);
+    return JOB_COMPLETED;
+  }
+  if (retry) {
+    const wait = RETRY_BACKOFF_MS[Math.min(ctx.attempt - 1, RETRY_BACKOFF_MS.length - 1)];
+    await writeOutcome(ctx, [claim(ctx, 'extend'), result('pending', now + wait)]);
+    throw new RetryLater(id, r.error);
+  }
+  await writeOutcome(ctx, [
+    claim(ctx, 'done'),
+    result('failed', null),
+    ...(gone
+      ? [hookWrite("enabled = 0, disabled_reason = 'gone', updated_at = ?", [now])]
+      : [
+          hookWrite('failure_count = failure_count + 1', []),
+          {
+            sql:
+              "UPDATE webhooks SET enabled = 0, disabled_reason = 'auto_failures', updated_at = ? " +
+              'WHERE id = ? AND enabled = 1 AND failure_count >= ?',
+            params: [now, hook.id, FAILURES_TO_DISABLE],
+          },
+        ]),
+  ]);
+  return JOB_COMPLETED;
 }

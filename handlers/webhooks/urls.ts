@@ -9,6 +9,7 @@
 // may lead somewhere other than the public internet.
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import type { HostResolver } from '../platform/app.js';
 
 /** Cloud metadata endpoints: refused even with WEBHOOK_ALLOW_PRIVATE. */
@@ -35,8 +36,27 @@ export interface CheckedUrl {
 /** Why a URL or address is refused; the message is safe to show to the webhook's owner. */
 export class UrlRefused extends Error {}
 
+// Both checks below are pure functions of their text, run before every attempt: remembered, since ipaddr.js
+// answers "not an address" by throwing (a stack trace each time a host name is tested).
+const literals = new LRUCache<string, boolean>({ max: 4096 });
+const refusals = new LRUCache<string, { why: string | null }>({ max: 4096 });
+
+/** Whether `host` is an IP address (any spelling ipaddr.js reads), not a name to resolve. */
+function isAddressLiteral(host: string): boolean {
+  let literal = literals.get(host);
+  if (literal === undefined) literals.set(host, (literal = ipaddr.isValid(host)));
+  return literal;
+}
+
 /** Why `address` may not be connected to, or null when it may. */
 export function addressRefusal(address: string, allowPrivate: boolean): string | null {
+  const key = `${allowPrivate ? 1 : 0} ${address}`;
+  let known = refusals.get(key);
+  if (!known) refusals.set(key, (known = { why: classify(address, allowPrivate) }));
+  return known.why;
+}
+
+function classify(address: string, allowPrivate: boolean): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it reaches.
   const ip = ipaddr.process(address);
@@ -82,7 +102,7 @@ function parseWebhookUrl(text: string): URL {
 export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<CheckedUrl> {
   const url = parseWebhookUrl(text);
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const addresses = ipaddr.isValid(hostname)
+  const addresses = isAddressLiteral(hostname)
     ? [hostname]
     : await resolveWithin(policy.resolve ?? systemResolve, hostname);
   if (!addresses.length) throw new UrlRefused(`${hostname} does not resolve`);
