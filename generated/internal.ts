@@ -374,7 +374,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish content documents (all pending when docIds is omitted); records content.published */
+        /**
+         * Publish content documents (all when docIds is omitted); records content.published
+         * @description Freezes each named document (every live document when `docIds` is omitted) into an immutable version
+         *     named `YYYY.MM.DD.N` (one number per publish, shared by the documents it moves). Per document:
+         *     `published` (a new version), `unchanged` (it would equal the version served), `held` (a translation run
+         *     is still going for one of its languages), `skipped` (unknown or deleted, no text yet, failed checks, or
+         *     too large: those count in `docsTooLarge` too). A language is served translated only when every block,
+         *     the title and every field are translated for the current source; otherwise it is served in the base
+         *     language (`source: fallback`). A publish that moves at least one document records `content.published`.
+         */
         post: operations["internalPublishContent"];
         delete?: never;
         options?: never;
@@ -394,7 +403,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Roll a document back to a retained version */
+        /**
+         * Roll a document back to a retained version
+         * @description Serves the texts of `versionId` again under a new version (history is never rewritten) and records
+         *     `content.published` with the document's action `published`.
+         */
         post: operations["internalRollbackContent"];
         delete?: never;
         options?: never;
@@ -412,11 +425,47 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A document's working state, for review
+         * @description The current source (not a published version) block by block, and per target language each block's
+         *     state: `translated`, `stale` (the source changed since; `candidate` holds the previous translation),
+         *     `missing`, or `gave_up` (an earlier run could not translate it without breaking its markup; a run with
+         *     `force` retries it). Also each language's review stage and whether a run is going.
+         */
+        get: operations["internalGetContentDocument"];
         put?: never;
         post?: never;
-        /** Delete a document */
+        /**
+         * Delete a document
+         * @description Removes the document, its translations and its versions; its pulls answer 404 from then on.
+         */
         delete: operations["internalDeleteContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/content/{docId}/langs/{lang}/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+                lang: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a document language's review stage
+         * @description `translated`, `reviewed` or `approved`. Only a language whose translation is complete for the current
+         *     source can be `reviewed` or `approved` (else `409 conflict`). A run that changes the language's text
+         *     sets it back to `translated`. The stage is frozen into the next publish.
+         */
+        put: operations["internalSetContentStage"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -620,6 +669,62 @@ export interface components {
         Error: {
             error: string;
             message: string;
+        };
+        ContentPublishResult: {
+            publishId: string;
+            /** @description The version the moved documents got; null when none moved. */
+            versionId: string | null;
+            summary: {
+                docsPublished: number;
+                docsHeld: number;
+                docsUnchanged: number;
+                docsSkipped: number;
+                docsTooLarge: number;
+            };
+            documents: {
+                docId: string;
+                /** @enum {string} */
+                action: "published" | "held" | "unchanged" | "skipped";
+                versionId: string | null;
+                externalId?: string;
+                /** @description Why a document was held or skipped. */
+                reason?: string;
+            }[];
+        };
+        ContentWorkingDocument: {
+            docId: string;
+            title: string;
+            /** @enum {string} */
+            format: "markdown" | "html" | "plaintext";
+            baseLang: string;
+            externalId: string | null;
+            revisionId: string | null;
+            fields: {
+                [key: string]: string;
+            };
+            /** @description Why runs and publishes are refused, or null. */
+            health: string | null;
+            /** @description The version served, or null before the first publish. */
+            versionId: string | null;
+            blocks: {
+                id: string;
+                type: string;
+                text: string;
+            }[];
+            langs: {
+                code: string;
+                /** @enum {string|null} */
+                stage: "translated" | "reviewed" | "approved" | null;
+                running: boolean;
+                /** @description One per block, then `@title` and `@field:<name>`. */
+                units: {
+                    id: string;
+                    /** @enum {string} */
+                    state: "translated" | "stale" | "missing" | "gave_up";
+                    text?: string;
+                    candidate?: string;
+                }[];
+            }[];
         };
         WorkspaceCreate: {
             name: string;
@@ -1393,13 +1498,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        publishId: string;
-                        summary: Record<string, never>;
-                        documents: Record<string, never>[];
-                    };
+                    "application/json": components["schemas"]["ContentPublishResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1422,8 +1524,45 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description The new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        docId: string;
+                        versionId: string;
+                        rolledBackTo: string;
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalGetContentDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentWorkingDocument"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1449,6 +1588,45 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalSetContentStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    stage: "translated" | "reviewed" | "approved";
+                };
+            };
+        };
+        responses: {
+            /** @description The stage now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lang: string;
+                        /** @enum {string} */
+                        stage: "translated" | "reviewed" | "approved";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     internalRunDueJobs: {

@@ -1509,6 +1509,7 @@ export const routes: RouteSpec[] = [
     "hasParams": true,
     "statuses": [
       "200",
+      "400",
       "401",
       "404"
     ]
@@ -1540,6 +1541,31 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalGetContentDocument",
+    "method": "GET",
+    "path": "/projects/{projectId}/content/{docId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalDeleteContent",
     "method": "DELETE",
     "path": "/projects/{projectId}/content/{docId}",
@@ -1562,6 +1588,33 @@ export const routes: RouteSpec[] = [
       "204",
       "401",
       "404"
+    ]
+  },
+  {
+    "operationId": "internalSetContentStage",
+    "method": "PUT",
+    "path": "/projects/{projectId}/content/{docId}/langs/{lang}/stage",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404",
+      "409"
     ]
   },
   {

@@ -1,6 +1,8 @@
 // Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
 import * as capture from '../handlers/capture/routes.js';
 import * as config from '../handlers/config/routes.js';
+import * as content from '../handlers/content/routes.js';
+import * as contentInternal from '../handlers/content/internal.routes.js';
 import * as credential from '../handlers/credential/routes.js';
 import * as dashboardUsers from '../handlers/dashboard/users.routes.js';
 import * as delivery from '../handlers/delivery/routes.js';
@@ -69,6 +71,16 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   rotateWebhookSecret: webhooks.rotateWebhookSecret,
   listWebhookDeliveries: webhooks.listWebhookDeliveries,
   resendWebhookDelivery: webhooks.resendWebhookDelivery,
+  putContentDocument: content.putContentDocument,
+  createContentDocument: content.createContentDocument,
+  listContentDocuments: content.listContentDocuments,
+  getContentDocument: content.getContentDocument,
+  runContentDocument: content.runContentDocument,
+  internalPublishContent: contentInternal.internalPublishContent,
+  internalRollbackContent: contentInternal.internalRollbackContent,
+  internalDeleteContent: contentInternal.internalDeleteContent,
+  internalGetContentDocument: contentInternal.internalGetContentDocument,
+  internalSetContentStage: contentInternal.internalSetContentStage,
 };
 
 /**

@@ -1,6 +1,10 @@
 // Every background job kind and sweep the service runs. Groups add theirs here, each with its retry policy
 // (handlers/platform/jobs.ts RetryPolicy) when the defaults do not fit: DEFAULT_RETRY for jobs, SWEEP_RETRY for sweeps.
 import type { App } from '../handlers/platform/app.js';
+import { CONTENT_RUN_JOB, type RunPayload } from '../handlers/content/run.js';
+import { runContent } from '../handlers/content/runner.js';
+import { sweepIdempotencyKeys } from '../handlers/platform/idempotency.js';
+import { sweepDailyCounts } from '../handlers/platform/quotas.js';
 import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
 import { sweepRequestRecords } from '../handlers/platform/requests.js';
 import { sweepOperations } from '../handlers/operations/sweep.js';
@@ -23,6 +27,9 @@ export function registerJobs(app: App): void {
     backoffMs: RETRY_BACKOFF_MS,
   });
   app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
+  app.jobs.register<RunPayload>(CONTENT_RUN_JOB, (ctx) => runContent(app, ctx));
+  app.jobs.registerSweep('sweep.idempotency_keys', 10 * 60_000, ({ db, now }) => sweepIdempotencyKeys(db, now));
+  app.jobs.registerSweep('sweep.daily_counts', 60 * 60_000, ({ db, now }) => sweepDailyCounts(db, now));
   app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
     await repairManifests(db, app.objects, manifestFailed(app));
   });

@@ -209,7 +209,7 @@ export const isTooLong = (err: unknown) => ['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OU
 export async function lockProject(
   trx: Knex,
   projectId: string,
-  purpose: 'publish' | 'sync' | 'webhooks',
+  purpose: 'publish' | 'sync' | 'webhooks' | 'content',
 ): Promise<void> {
   if (dialectOf(trx) !== 'mysql') return;
   await trx.raw(

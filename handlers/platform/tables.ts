@@ -373,6 +373,84 @@ interface ProjectLockRow {
   purpose: string;
 }
 
+export interface ContentDocRow {
+  project_id: string;
+  doc_id: string;
+  title: string;
+  format: 'markdown' | 'html' | 'plaintext';
+  base_lang: string;
+  external_id: string | null;
+  /** JSON object: field name to source text. */
+  fields: JsonText;
+  /** The source; null until a push carries text (a run then answers 409 revision_missing). */
+  text: string | null;
+  /** JSON array of handlers/content/store.ts StoredBlock. */
+  blocks: JsonText;
+  /** Why runs and publishes are refused (the source failed checks), or null. */
+  health: string | null;
+  revision: number;
+  state_rev: number;
+  published_version: string | null;
+  published_at: Int64 | null;
+  published_state_rev: number | null;
+  created_at: Int64;
+  updated_at: Int64;
+}
+
+export interface ContentUnitRow {
+  project_id: string;
+  doc_id: string;
+  lang: string;
+  /** A block id, `@title` or `@field:<name>`. */
+  unit_id: string;
+  source_hash: string;
+  text: string | null;
+  gave_up: Flag;
+  updated_at: Int64;
+}
+
+export interface ContentLangRow {
+  project_id: string;
+  doc_id: string;
+  lang: string;
+  stage: 'translated' | 'reviewed' | 'approved' | null;
+  run_id: string | null;
+  run_hold_mc: Int64;
+  run_started_at: Int64 | null;
+  report: JsonText | null;
+  updated_at: Int64;
+}
+
+export interface ContentVersionRow {
+  project_id: string;
+  doc_id: string;
+  version_id: string;
+  publish_id: string;
+  /** JSON handlers/content/versions.ts Snapshot. */
+  snapshot: JsonText;
+  /** JSON handlers/content/versions.ts Summary. */
+  summary: JsonText;
+  created_at: Int64;
+}
+
+interface DailyCountRow {
+  project_id: string;
+  kind: string;
+  day: string;
+  n: number;
+}
+
+export interface IdempotencyKeyRow {
+  project_id: string;
+  scope: string;
+  idem_key: string;
+  state: 'processing' | 'done';
+  status: number | null;
+  response: string | null;
+  lease_until: Int64;
+  created_at: Int64;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     workspaces: WorkspaceRow;
@@ -403,5 +481,11 @@ declare module 'knex/types/tables.js' {
     batch_previews: BatchPreviewRow;
     webhooks: WebhookRow;
     webhook_deliveries: WebhookDeliveryRow;
+    content_docs: ContentDocRow;
+    content_units: ContentUnitRow;
+    content_langs: ContentLangRow;
+    content_versions: ContentVersionRow;
+    daily_counts: DailyCountRow;
+    idempotency_keys: IdempotencyKeyRow;
   }
 }

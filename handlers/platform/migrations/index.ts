@@ -13,6 +13,7 @@ import * as m009 from './009_snapshot_parts.js';
 import * as m010 from './010_operations.js';
 import * as m011 from './011_dashboard_users.js';
 import * as m012 from './012_webhooks.js';
+import * as m013 from './013_content.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -27,6 +28,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '010_operations': m010,
   '011_dashboard_users': m011,
   '012_webhooks': m012,
+  '013_content': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
