@@ -499,6 +499,19 @@ export function treeShape(format: DocFormat, text: string): string {
   return `paragraph*${plaintextRanges(text).length}`;
 }
 
+// Inline markup may be reordered by a translation (`<x1>…</x1> <x0>…</x0>`): the shape of inline content is the
+// sorted list of its parts, so only what the parts are, not their order, is compared.
+const MARKDOWN_INLINE_PARENTS = new Set([
+  'paragraph',
+  'heading',
+  'tableCell',
+  'emphasis',
+  'strong',
+  'delete',
+  'link',
+  'linkReference',
+]);
+
 /** Types and nesting of an mdast tree; text nodes (the translatable part) leave no trace. */
 export function markdownShape(node: MdastNodes): string {
   if (node.type === 'text') return '';
@@ -506,11 +519,15 @@ export function markdownShape(node: MdastNodes): string {
   if (node.type === 'heading') label += node.depth;
   if (node.type === 'list') label += node.ordered ? '1' : '-';
   if (!('children' in node)) return label;
-  const inner = (node.children as MdastNodes[]).map(markdownShape).filter(Boolean).join(',');
-  return `${label}(${inner})`;
+  const parts = (node.children as MdastNodes[]).map(markdownShape).filter(Boolean);
+  if (MARKDOWN_INLINE_PARENTS.has(node.type)) parts.sort();
+  return `${label}(${parts.join(',')})`;
 }
 
-/** Element names, their attribute names and nesting; comments and doctypes by kind; text leaves no trace. */
+/**
+ * Element names, their attribute names and nesting; comments and doctypes by kind; text leaves no trace. Each run
+ * of phrasing siblings is sorted (inline markup may be reordered by a translation).
+ */
 export function htmlShape(node: HastNodes): string {
   switch (node.type) {
     case 'text':
@@ -521,10 +538,29 @@ export function htmlShape(node: HastNodes): string {
       return '!doctype';
     case 'element': {
       const attrs = Object.keys(node.properties).sort().join(' ');
-      const inner = node.children.map(htmlShape).filter(Boolean).join(',');
-      return `${node.tagName}${attrs ? `[${attrs}]` : ''}(${inner})`;
+      return `${node.tagName}${attrs ? `[${attrs}]` : ''}(${childShapes(node.children)})`;
     }
     default:
-      return `(${node.children.map(htmlShape).filter(Boolean).join(',')})`;
+      return `(${childShapes(node.children as ElementContent[])})`;
   }
+}
+
+function childShapes(children: ElementContent[]): string {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    out.push(...run.sort());
+    run = [];
+  };
+  for (const child of children) {
+    const shape = htmlShape(child);
+    if (!shape) continue;
+    if (isPhrasing(child)) run.push(shape);
+    else {
+      flush();
+      out.push(shape);
+    }
+  }
+  flush();
+  return out.join(',');
 }

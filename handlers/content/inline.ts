@@ -21,9 +21,10 @@
 import { TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { ElementContent } from 'hast';
 import type { PhrasingContent, RootContent } from 'mdast';
-import { parseIcu } from '../../publisher/icu.js';
+import { parseIcu, printIcu } from '../../publisher/icu.js';
 import {
   endOf,
+  HTML_ATOM_TAGS,
   HTML_INLINE_TAGS,
   htmlShape,
   markdownShape,
@@ -74,21 +75,17 @@ export function protectBlock(format: DocFormat, type: string, text: string): Pro
 // ---------------------------------------------------------------------------------------------------------------
 // ICU message in and out
 
-// An apostrophe is doubled; every character ICU could read as syntax is quoted on its own (`'{'`), which formatjs
-// reads back as that one character, whatever follows.
-const icuLiteral = (s: string) => s.replace(/'/g, "''").replace(/[{}<>]/g, (c) => `'${c}'`);
-
+// The message is printed by the service's ICU printer (formatjs's quoting), the spelling the engines answer in:
+// the markup gate compares the two texts, so literal `<b>` must be quoted the same way on both sides.
 function printMessage(pieces: Piece[], atoms: string[], tags: Tag[]): string {
-  let out = '';
-  for (const p of pieces) {
-    if (p.kind === 'text') out += icuLiteral(p.value);
-    else if (p.kind === 'atom') out += `{p${atoms.push(p.raw) - 1}}`;
-    else {
-      const name = `x${tags.push(p) - 1}`;
-      out += `<${name}>${printMessage(p.children, atoms, tags)}</${name}>`;
-    }
-  }
-  return out;
+  const toAst = (ps: Piece[]): MessageFormatElement[] =>
+    ps.map((p): MessageFormatElement => {
+      if (p.kind === 'text') return { type: TYPE.literal, value: p.value };
+      if (p.kind === 'atom') return { type: TYPE.argument, value: `p${atoms.push(p.raw) - 1}` };
+      const value = `x${tags.push(p) - 1}`;
+      return { type: TYPE.tag, value, children: toAst(p.children) };
+    });
+  return printIcu(toAst(pieces));
 }
 
 function restore(answer: string, atoms: string[], tags: Tag[], codec: Codec): { text: string } | { error: string } {
@@ -291,7 +288,12 @@ function protectMarkdown(type: string, text: string): { pieces: Piece[]; codec: 
         case 'html': {
           // An inline HTML element written out in markdown (`<em>…</em>`): its open and close tags are siblings.
           const close = matchingCloseTag(nodes, k);
-          if (close > k + 1) {
+          const name = OPEN_TAG.exec(node.value)?.[1].toLowerCase() ?? '';
+          if (close > k && HTML_ATOM_TAGS.has(name)) {
+            // <code>, <kbd>, <samp>, <var>: kept whole, content included, as in an HTML document.
+            pieces.push({ kind: 'atom', raw: source(from, to(nodes[close])) });
+            k = close;
+          } else if (close > k + 1) {
             pieces.push({
               kind: 'tag',
               open: source(from, until),
