@@ -95,7 +95,7 @@ export function detectFormat(text: string): DocFormat {
 // ---------------------------------------------------------------------------------------------------------------
 // splitDocument
 
-export function blockHash(type: string, text: string): string {
+function blockHash(type: string, text: string): string {
   return createHash('sha256').update(`${type}\n${text}`).digest('hex').slice(0, 16);
 }
 
@@ -154,7 +154,7 @@ function markdownRanges(text: string): Range[] {
  * fields), `aria-label` (accessible names). Plus, on <meta>, the `content` of name=description / og:title /
  * og:description / twitter:title / twitter:description.
  */
-export const TRANSLATABLE_ATTRIBUTES = ['alt', 'title', 'placeholder', 'aria-label'] as const;
+const TRANSLATABLE_ATTRIBUTES = ['alt', 'title', 'placeholder', 'aria-label'] as const;
 const META_NAMES = new Set(['description', 'og:title', 'og:description', 'twitter:title', 'twitter:description']);
 
 /** Elements whose content is never translated, and whose inside is not looked at. */
@@ -243,7 +243,7 @@ function hasProse(nodes: ElementContent[]): boolean {
 }
 
 /** One attribute of a start tag, as written: offsets of the value (inside its quotes, if any). */
-export interface RawAttribute {
+interface RawAttribute {
   name: string;
   valueStart: number;
   valueEnd: number;
@@ -255,7 +255,7 @@ export interface RawAttribute {
  * do not cover attributes. A tokenizer for one tag, following the HTML spec's attribute states; `end` is just past
  * the tag's `>`.
  */
-export function readStartTag(text: string, from: number): { attrs: RawAttribute[]; end: number } {
+function readStartTag(text: string, from: number): { attrs: RawAttribute[]; end: number } {
   const attrs: RawAttribute[] = [];
   let i = from + 1;
   while (i < text.length && !/[\s/>]/.test(text[i])) i++; // tag name
