@@ -24,7 +24,7 @@ import {
 } from './rules.js';
 import { docFields, readDoc, revisionId, storedBlocks, type StoredBlock } from './store.js';
 
-export interface PushBody {
+interface PushBody {
   title?: string;
   text?: string;
   format?: DocFormat;

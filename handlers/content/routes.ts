@@ -8,7 +8,7 @@ import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
 import { withIdempotencyKey } from '../platform/idempotency.js';
 import { headerText, type Handler, type RequestView } from '../platform/pipeline.js';
 import type { ProjectRow } from '../platform/tables.js';
-import { etagMatches } from '../delivery/origin.routes.js';
+import { etagMatches } from '../platform/etag.js';
 import { newDocId, pushDocument, type PushResult } from './push.js';
 import { checkModel, planRun, startRun, type RunOptions } from './run.js';
 import { requireDoc } from './store.js';
@@ -16,7 +16,7 @@ import { blocksOf, parseSnapshot, readVersion, textOf, type Summary } from './ve
 import { parseJson } from '../platform/db.js';
 
 /** The project, where Content is enabled; 404 not_found otherwise (API.md 4.6). */
-export async function contentProject(db: Db, projectId: string): Promise<ProjectRow> {
+async function contentProject(db: Db, projectId: string): Promise<ProjectRow> {
   const project = await getProject(db, projectId);
   if (!project.content_enabled) throw notFound('Content is not enabled for this project.');
   return project;

@@ -7,7 +7,6 @@ import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
 import { notFound } from '../platform/errors.js';
 import type { ContentDocRow, ContentUnitRow } from '../platform/tables.js';
-import type { DocFormat, ParsedBlock } from './blocks.js';
 
 /** A block as stored with its document: the text is the slice [start, end) of the document's text. */
 export interface StoredBlock {
@@ -27,22 +26,16 @@ export interface Unit {
   hash: string;
 }
 
-export type UnitState = 'translated' | 'stale' | 'missing' | 'gave_up';
+type UnitState = 'translated' | 'stale' | 'missing' | 'gave_up';
 
 export const TITLE_UNIT = '@title';
 export const fieldUnit = (name: string) => `@field:${name}`;
 
-export const unitHash = (type: string, text: string) =>
+const unitHash = (type: string, text: string) =>
   createHash('sha256').update(`${type}\n${text}`).digest('hex').slice(0, 16);
 
 export const storedBlocks = (doc: Pick<ContentDocRow, 'blocks'>) => parseJson<StoredBlock[]>(doc.blocks, []);
 export const docFields = (doc: Pick<ContentDocRow, 'fields'>) => parseJson<Record<string, string>>(doc.fields, {});
-
-/** The stored blocks as the block module's parsed blocks, for reassembly. */
-export function parsedBlocks(doc: ContentDocRow): ParsedBlock[] {
-  const text = doc.text ?? '';
-  return storedBlocks(doc).map((b) => ({ ...b, text: text.slice(b.start, b.end) }));
-}
 
 /** Every unit of the document's current source, blocks first in document order. */
 export function unitsOf(doc: ContentDocRow): Unit[] {
@@ -102,5 +95,3 @@ export async function touchDoc(trx: Db, projectId: string, docId: string, now: n
     .where({ project_id: projectId, doc_id: docId })
     .update({ state_rev: trx.raw('state_rev + 1'), updated_at: now });
 }
-
-export type { DocFormat };

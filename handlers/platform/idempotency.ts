@@ -18,13 +18,13 @@ interface KeyRef {
   key: string;
 }
 
-export interface StoredAnswer {
+interface StoredAnswer {
   status: number;
   body: unknown;
 }
 
 /** What `work` gets: call `commit(trx, answer)` in the transaction that makes the work durable. */
-export interface KeyScope {
+interface KeyScope {
   commit(trx: Db, answer: StoredAnswer): Promise<void>;
 }
 

@@ -440,7 +440,7 @@ interface DailyCountRow {
   n: number;
 }
 
-export interface IdempotencyKeyRow {
+interface IdempotencyKeyRow {
   project_id: string;
   scope: string;
   idem_key: string;

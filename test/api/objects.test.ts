@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import test, { type ExecutionContext } from 'ava';
-import { etagMatches, getBundle, getManifest } from '../../handlers/delivery/origin.routes.js';
+import { getBundle, getManifest } from '../../handlers/delivery/origin.routes.js';
+import { etagMatches } from '../../handlers/platform/etag.js';
 import { loadConfig } from '../../handlers/platform/config.js';
 import { ApiError } from '../../handlers/platform/errors.js';
 import {
