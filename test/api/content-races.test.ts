@@ -3,6 +3,8 @@
 // versions, rollback, delete and `content.published` events of publishing. Every count lives in the database, so
 // these hold across processes; run them on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
+import { pushDocument } from '../../handlers/content/push.js';
+import { getProject } from '../../handlers/config/projects.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -245,4 +247,31 @@ test.serial('publish, rollback and delete: versions are immutable, each move rec
     list.documents.map((d) => d.docId),
     ['b'],
   );
+});
+
+test.serial('the listing holds at most 200 documents and says it is truncated beyond', async (t) => {
+  const p = await contentProject({ languages: [{ code: 'fr' }] });
+  // 195 documents through the push itself (the API's 120 requests a minute per project would make this a
+  // two-minute test), the last six over HTTP.
+  const db = svc.service.app.db;
+  const project = await getProject(db, p.projectId);
+  const name = (i: number) => `n${String(i).padStart(3, '0')}`;
+  for (let i = 0; i < 195; i++)
+    await pushDocument(db, project, ['en', 'fr'], name(i), { title: `N${i}`, text: `Doc ${i}.` });
+  for (let i = 195; i < 201; i++)
+    t.is((await rawPush(p, 'PUT', `/${name(i)}`, { title: `N${i}`, text: `Doc ${i}.` })).status, 201);
+  const pub = await publish(p);
+  t.is(pub.summary.docsPublished, 201);
+  // The event carries at most 200 rows and says so.
+  const events = await svc.admin.GET('/projects/{projectId}/events', { params: { path: { projectId: p.projectId } } });
+  const data = (events.data!.events[0].payload as { data: { documents: unknown[]; truncated: boolean } }).data;
+  t.is(data.documents.length, 200);
+  t.true(data.truncated);
+  const list = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content`, {
+    headers: { authorization: `Bearer ${p.apiKey}` },
+  }).then((r) => r.json() as Promise<{ truncated: boolean; documents: Array<{ docId: string; langs: unknown[] }> }>);
+  t.true(list.truncated);
+  t.is(list.documents.length, 200);
+  t.is(list.documents[0].docId, 'n000');
+  t.deepEqual(list.documents[0].langs, [{ code: 'fr', source: 'fallback' }]);
 });
