@@ -86,6 +86,34 @@ interface Registered {
 const LEASE_MS = 5 * 60_000;
 
 /**
+ * Kinds whose handler may run several jobs at once in one process (a webhook attempt mostly waits on its
+ * receiver), with how many: declared beside the handler by runsConcurrently, since whether that is safe is a
+ * property of the handler's code. Every other kind runs one job at a time.
+ */
+const widths = new Map<string, number>();
+
+/** Declares that a worker may run up to `width` jobs of `kind` at once. */
+export function runsConcurrently(kind: string, width: number): void {
+  widths.set(kind, Math.max(1, Math.floor(width)));
+}
+
+const widthOf = (kind: string) => widths.get(kind) ?? 1;
+
+/** Runs `work` over `items`, at most `width` at a time, the results in the items' order. */
+async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return results;
+}
+
+/**
  * Inserts a job row, for writers that hold no JobQueue (the outbox, handlers/platform/events.ts): `maxAttempts`
  * is then theirs to give. With `uniqueKey`, at most one unfinished job per key: a duplicate insert is a no-op.
  */
@@ -172,9 +200,12 @@ export class JobQueue {
     return [...this.kinds].filter(([, r]) => r.sweepEveryMs).map(([k]) => k);
   }
 
-  /** Claims up to `limit` due jobs (expired leases count as due). `allSweeps` also claims sweeps not yet due. */
-  async claim(now: number, limit: number, allSweeps = false): Promise<ClaimedJob[]> {
-    const known = [...this.kinds.keys()];
+  /**
+   * Claims up to `limit` due jobs (expired leases count as due). `allSweeps` also claims sweeps not yet due.
+   * `only`: of these kinds alone.
+   */
+  async claim(now: number, limit: number, allSweeps = false, only?: string[]): Promise<ClaimedJob[]> {
+    const known = [...this.kinds.keys()].filter((k) => !only || only.includes(k));
     if (!known.length) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
     // Adds the conditions to `q` (Knex builders are mutable) and hands it back.
@@ -340,10 +371,44 @@ export class JobQueue {
       const batch = await retryContended(() => this.claim(now, 50, sweepsToo));
       allSweeps = false;
       if (!batch.length) return { ran, failed };
-      for (const job of batch) {
+      for (const ok of await this.runBatch(batch, () => now)) {
         ran++;
-        if (!(await this.runOne(job, now))) failed++;
+        if (!ok) failed++;
       }
+    }
+  }
+
+  /**
+   * Runs claimed jobs in their order: one at a time, except that consecutive jobs of a kind that runsConcurrently
+   * run up to its width at once. `clock`: the `now` each job runs with.
+   */
+  private async runBatch(batch: ClaimedJob[], clock: () => number): Promise<boolean[]> {
+    const results: boolean[] = [];
+    for (let i = 0; i < batch.length;) {
+      const { kind } = batch[i];
+      let end = i + 1;
+      if (widthOf(kind) > 1) while (end < batch.length && batch[end].kind === kind) end++;
+      results.push(...(await pool(batch.slice(i, end), widthOf(kind), (job) => this.runOne(job, clock()))));
+      i = end;
+    }
+    return results;
+  }
+
+  /**
+   * What the worker loop does until nothing is due: claims one job, and with a job of a kind that
+   * runsConcurrently as many more of that kind as its width allows, and runs them at once. Every job claimed is
+   * running: a worker holds no queue of claimed jobs that another worker of a fleet could have started.
+   */
+  async drain(stopped: () => boolean = () => false): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const batch = await retryContended(() => this.claim(Date.now(), 1));
+      if (!batch.length || stopped()) return ran;
+      const [{ kind }] = batch;
+      const width = widthOf(kind);
+      if (width > 1) batch.push(...(await retryContended(() => this.claim(Date.now(), width - 1, false, [kind]))));
+      await this.runBatch(batch, Date.now);
+      ran += batch.length;
     }
   }
 
@@ -355,13 +420,7 @@ export class JobQueue {
       if (stopped) return;
       try {
         await retryContended(() => this.scheduleSweeps());
-        for (;;) {
-          // One job per claim: a job claimed is a job no other worker can start, so a worker holding a queue of
-          // claimed jobs would leave the other workers of a fleet idle while it works through them.
-          const batch = await retryContended(() => this.claim(Date.now(), 1));
-          if (!batch.length || stopped) break;
-          for (const job of batch) await this.runOne(job, Date.now());
-        }
+        await this.drain(() => stopped);
       } catch (err) {
         // The loop goes on: the next tick tries again (a database that was briefly away, a lost race).
         this.log?.error({ err }, 'job worker tick failed');

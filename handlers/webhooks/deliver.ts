@@ -7,7 +7,8 @@
 // The delivery row is written once per attempt, after the send: while its job is claimed the delivery reads
 // `delivering` (store.ts), so a crash mid-send leaves it pending for the next claim, never stuck in flight. That
 // write and the job's end are one transaction of raw statements (writeOutcome): the claim's fenced UPDATE, which
-// also marks the job done unless it is to be retried, then the delivery and webhook rows.
+// also marks the job done unless it is to be retried, then the delivery and webhook rows. On SQLite the outcomes
+// of attempts ending together share a commit.
 //
 // Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
 // the webhook (`auto_failures`); a delivery delivered resets the count; a receiver answering 410 Gone disables it
@@ -15,7 +16,8 @@
 import type { Knex } from 'knex';
 import type { App } from '../platform/app.js';
 import { bool, dialectOf, hotRow, hotTransaction, retryContended, type Db } from '../platform/db.js';
-import { JOB_COMPLETED, LeaseLost, type JobContext } from '../platform/jobs.js';
+import { WEBHOOK_DELIVER_JOB } from '../platform/events.js';
+import { JOB_COMPLETED, LeaseLost, runsConcurrently, type JobContext } from '../platform/jobs.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
 import { postSigned, type SendResult } from './send.js';
 import { signatureHeaders } from './sign.js';
@@ -26,6 +28,13 @@ import { checkWebhookUrl, UrlRefused } from './urls.js';
 export const RETRY_BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
 /** Deliveries in a row ending `failed` that disable a webhook. */
 const FAILURES_TO_DISABLE = 3;
+
+/**
+ * Attempts one worker sends at once. An attempt mostly waits on its receiver, and attempts share nothing but
+ * their webhook's row, written in fenced transactions (a failure count is an increment, never a read-then-write).
+ */
+export const DELIVERY_WIDTH = 8;
+runsConcurrently(WEBHOOK_DELIVER_JOB, DELIVERY_WIDTH);
 
 export interface DeliverPayload {
   deliveryId: string;
@@ -97,22 +106,39 @@ interface Write {
   claim?: true;
 }
 
+/** An outcome waiting for its group's commit (SQLite). */
+interface Pending {
+  writes: Write[];
+  jobId: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** Per database: the outcomes to commit together at the end of this turn of the event loop. */
+const groups = new WeakMap<Db, Pending[]>();
+
 /**
- * An attempt's outcome in one transaction of raw statements, the job's fenced claim statement first: on SQLite
- * prepared statements on db.ts's hot connection, without Knex's builder; on MySQL knex.raw in a transaction. A
- * transaction lost to a concurrent one rolled back whole and is run again.
+ * An attempt's outcome in one transaction of raw statements, the job's fenced claim statement first. On MySQL,
+ * knex.raw in a transaction of its own. On SQLite, prepared statements on db.ts's hot connection, without Knex's
+ * builder, in a group commit: the outcomes of the attempts that end in the same turn of the event loop (a worker
+ * sends several at once) share one transaction. Each outcome starts with its claim statement; when that changes no
+ * row (the claim was lost) nothing of that outcome is written and its attempt gets LeaseLost, while the others'
+ * writes stand. A transaction lost to a concurrent one rolled back whole and is run again.
  */
 function writeOutcome(ctx: JobContext<DeliverPayload>, writes: Write[]): Promise<void> {
   const { db, jobId } = ctx;
   if (dialectOf(db) === 'sqlite') {
-    return retryContended(() =>
-      hotTransaction(db, (prepare) => {
-        for (const w of writes) {
-          const { changes } = prepare(w.sql).run(...w.params) as { changes: number };
-          if (w.claim && changes !== 1) throw new LeaseLost(jobId);
-        }
-      }),
-    );
+    return new Promise((resolve, reject) => {
+      let group = groups.get(db);
+      if (!group) {
+        groups.set(db, (group = []));
+        setImmediate(() => {
+          groups.delete(db);
+          void commitGroup(db, group!);
+        });
+      }
+      group.push({ writes, jobId, resolve, reject });
+    });
   }
   return retryContended(() =>
     db.transaction(async (trx) => {
@@ -123,6 +149,37 @@ function writeOutcome(ctx: JobContext<DeliverPayload>, writes: Write[]): Promise
       }
     }),
   );
+}
+
+async function commitGroup(db: Db, group: Pending[]): Promise<void> {
+  let lost: Set<Pending>;
+  try {
+    lost = await retryContended(() =>
+      hotTransaction(db, (prepare) => {
+        const lostHere = new Set<Pending>();
+        for (const p of group) {
+          for (const w of p.writes) {
+            const { changes } = prepare(w.sql).run(...w.params) as { changes: number };
+            // The claim statement comes first: nothing of this outcome was written.
+            if (w.claim && changes !== 1) {
+              lostHere.add(p);
+              break;
+            }
+          }
+        }
+        return lostHere;
+      }),
+    );
+  } catch (err) {
+    // A statement or the database refused: nothing was written. Alone, each outcome meets its own fate.
+    if (group.length === 1) group[0].reject(err);
+    else for (const p of group) void commitGroup(db, [p]);
+    return;
+  }
+  for (const p of group) {
+    if (lost.has(p)) p.reject(new LeaseLost(p.jobId));
+    else p.resolve();
+  }
 }
 
 const claim = (ctx: JobContext<DeliverPayload>, end: 'done' | 'extend'): Write => ({

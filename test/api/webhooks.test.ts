@@ -11,7 +11,9 @@ import path from 'node:path';
 import test from 'ava';
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { recordEvent, newEventId } from '../../handlers/platform/events.js';
+import { recordEvent, newEventId, deliveryJobKey, WEBHOOK_DELIVER_JOB } from '../../handlers/platform/events.js';
+import { JobQueue } from '../../handlers/platform/jobs.js';
+import { deliverAttempt, RETRY_BACKOFF_MS } from '../../handlers/webhooks/deliver.js';
 import {
   createTestKey,
   createTestProject,
@@ -32,16 +34,19 @@ import {
 let svc: TestService;
 let ca: TestCa;
 let rx: Receiver;
+const moved = new Map<string, string>();
 
 test.before(async () => {
   ca = makeTestCa();
   rx = await startReceiver(ca);
   svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: ca.caFile });
-  // hooks.test and its subdomains are the receiver on loopback.
+  // hooks.test and its subdomains are the receiver on loopback, unless a test moves a name.
   svc.service.app.webhookResolver = (host) =>
-    host === 'hooks.test' || host.endsWith('.hooks.test')
-      ? Promise.resolve(['127.0.0.1'])
-      : Promise.reject(new Error('NXDOMAIN'));
+    moved.has(host)
+      ? Promise.resolve([moved.get(host)!])
+      : host === 'hooks.test' || host.endsWith('.hooks.test')
+        ? Promise.resolve(['127.0.0.1'])
+        : Promise.reject(new Error('NXDOMAIN'));
 });
 test.after.always(async () => {
   await svc?.stop();
@@ -588,8 +593,9 @@ test.serial('two worker processes on one database never send the same attempt tw
   // An address literal (the receiver's certificate names 127.0.0.1): the worker processes resolve nothing.
   for (let i = 0; i < 4; i++) {
     hooks.push(await createOk(p, `https://127.0.0.1:${rx.port}/twice${i}`));
-    // A receiver that takes 40 ms: the 40 attempts outlast a worker's poll interval, so both processes claim.
-    rx.answer(`/twice${i}`, { status: 204, delayMs: 40 });
+    // A receiver that takes 250 ms: a worker sends DELIVERY_WIDTH at once, and the 40 attempts still outlast a
+    // worker's poll interval, so both processes claim (batches of several jobs each).
+    rx.answer(`/twice${i}`, { status: 204, delayMs: 250 });
   }
   // Two `npm run worker` processes on this test's database; this process runs no worker loop.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-workers-'));
@@ -645,3 +651,82 @@ test.serial('two worker processes on one database never send the same attempt tw
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test.serial('a kept-alive connection is never reused for another address of the same name', async (t) => {
+  // A second receiver on 127.0.0.2, same port: the name moves between two addresses; each must get its own.
+  const other = await startReceiver(ca, { host: '127.0.0.2', port: rx.port });
+  try {
+    const p = await createTestProject(svc);
+    await createOk(p, hookUrl('/moving').replace('hooks.test', 'moving.hooks.test'));
+    const round = async () => {
+      await emit(p, 1);
+      await runDue(Date.now() + 1000);
+    };
+    await round();
+    await round();
+    t.is(rx.at('/moving').length, 2);
+    moved.set('moving.hooks.test', '127.0.0.2');
+    await round();
+    t.is(rx.at('/moving').length, 2, 'nothing more over the socket kept alive to 127.0.0.1');
+    t.is(other.at('/moving').length, 1);
+    moved.delete('moving.hooks.test');
+    await round();
+    t.is(rx.at('/moving').length, 3);
+    t.is(other.at('/moving').length, 1);
+  } finally {
+    moved.delete('moving.hooks.test');
+    await other.close();
+  }
+});
+
+test.serial(
+  'an attempt whose claim was taken over writes nothing; one ending beside it in the same commit stands',
+  async (t) => {
+    const { app } = svc.service;
+    const p = await createTestProject(svc);
+    const w = await createOk(p, hookUrl('/lost'));
+    await emit(p, 2);
+    const ds = await deliveries(p, w.webhookId);
+    // A second worker of its own, whose two claims are set up by hand: one then taken over by another claim.
+    const stale = new JobQueue(app.db);
+    stale.register(WEBHOOK_DELIVER_JOB, (ctx) => deliverAttempt(app, ctx as never), {
+      maxAttempts: 6,
+      backoffMs: RETRY_BACKOFF_MS,
+    });
+    const now = Date.now();
+    const jobs = [];
+    for (const d of ds) {
+      const job = (await app
+        .db('jobs')
+        .where({ unique_key: deliveryJobKey(d.deliveryId) })
+        .first())!;
+      await app
+        .db('jobs')
+        .where({ id: job.id })
+        .update({ state: 'running', locked_by: stale.workerId, attempts: 1, locked_until: now + 60_000 });
+      jobs.push({ ...job, id: Number(job.id), attempts: 1 });
+    }
+    const [lost, kept] = jobs;
+    await app.db('jobs').where({ id: lost.id }).update({ attempts: 2, locked_by: 'another-worker' });
+    const ran = await Promise.all(jobs.map((j) => stale.runOne(j, now)));
+    t.deepEqual(ran, [false, true]);
+    // Both were sent (at least once); only the attempt still holding its claim wrote its outcome.
+    t.is(rx.at('/lost').length, 2);
+    const after = await deliveries(p, w.webhookId);
+    const of = (id: string) => after.find((d) => d.deliveryId === id)!;
+    const payloadOf = (j: { payload: string }) => (JSON.parse(j.payload) as { deliveryId: string }).deliveryId;
+    t.like(of(payloadOf(kept)), { status: 'delivered', attempts: 1 });
+    t.like(of(payloadOf(lost)), { status: 'delivering', attempts: 0 });
+    t.like(await app.db('jobs').where({ id: lost.id }).first(), { state: 'running', locked_by: 'another-worker' });
+    t.like(await app.db('jobs').where({ id: kept.id }).first(), { state: 'done', locked_by: stale.workerId });
+    // Once that other claim's lease runs out, the next claim delivers it.
+    await runDue(now + 2 * 60_000);
+    t.like(
+      (await deliveries(p, w.webhookId)).find((d) => d.deliveryId === payloadOf(lost)),
+      {
+        status: 'delivered',
+        attempts: 1,
+      },
+    );
+  },
+);

@@ -100,7 +100,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(ca: Pick<TestCa, 'key' | 'cert'>): Promise<Receiver> {
+/** `at`: where to listen (127.0.0.1 on a free port unless said). */
+export async function startReceiver(
+  ca: Pick<TestCa, 'key' | 'cert'>,
+  at: { host?: string; port?: number } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
   const answers = new Map<string, Answer | ((n: number) => Answer)>();
   const server = https.createServer({ key: ca.key, cert: ca.cert, keepAlive: true }, (req, res) => {
@@ -122,7 +126,7 @@ export async function startReceiver(ca: Pick<TestCa, 'key' | 'cert'>): Promise<R
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(at.port ?? 0, at.host ?? '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     received,
