@@ -182,6 +182,11 @@ test.serial('push: create, unchanged, field updates, and the documented refusals
   t.is(((await huge.json()) as { error: string }).error, 'payload_too_large');
   // Nothing refused was written.
   t.is((await working(p, 'returns')).revisionId, 'r_3');
+  // Never published: the public pull is 404, the listing empty.
+  const unpublished = await pull(p, 'returns', { lang: 'en' });
+  t.is(unpublished.response.status, 404);
+  const empty = await p.client.GET('/projects/{projectId}/content', { params: { path: { projectId: p.projectId } } });
+  t.deepEqual(empty.data!.documents, []);
   const missing = await svc.admin.GET('/projects/{projectId}/content/{docId}', {
     params: { path: { projectId: p.projectId, docId: 'new-doc' } },
   });
