@@ -4,6 +4,7 @@ import type { App } from '../handlers/platform/app.js';
 import { CONTENT_RUN_JOB, type RunPayload } from '../handlers/content/run.js';
 import { runContent } from '../handlers/content/runner.js';
 import { sweepIdempotencyKeys } from '../handlers/platform/idempotency.js';
+import { sweepFinishedJobs } from '../handlers/platform/jobs.js';
 import { sweepDailyCounts } from '../handlers/platform/quotas.js';
 import { sweepRateWindows } from '../handlers/platform/ratelimit.js';
 import { sweepRequestRecords } from '../handlers/platform/requests.js';
@@ -29,6 +30,7 @@ export function registerJobs(app: App): void {
   app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
   app.jobs.register<RunPayload>(CONTENT_RUN_JOB, (ctx) => runContent(app, ctx));
   app.jobs.registerSweep('sweep.idempotency_keys', 10 * 60_000, ({ db, now }) => sweepIdempotencyKeys(db, now));
+  app.jobs.registerSweep('sweep.finished_jobs', 60 * 60_000, ({ db, now }) => sweepFinishedJobs(db, now));
   app.jobs.registerSweep('sweep.daily_counts', 60 * 60_000, ({ db, now }) => sweepDailyCounts(db, now));
   app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
     await repairManifests(db, app.objects, manifestFailed(app));

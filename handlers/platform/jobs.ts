@@ -11,7 +11,7 @@ import os from 'node:os';
 import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { Logger } from './log.js';
-import { dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
+import { chunks, dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
 import type { JobRow } from './tables.js';
 
 export interface JobContext<P = unknown> {
@@ -436,4 +436,20 @@ export class JobQueue {
       await running;
     };
   }
+}
+
+/** How long a finished job row stays (for operators reading the queue) before the sweep deletes it. */
+const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
+
+/**
+ * Deletes jobs finished (done) more than a week ago, a bounded slice per run: without it the queue's table grows
+ * with every fill, run and webhook attempt ever made. Failed jobs stay for a person to read.
+ */
+export async function sweepFinishedJobs(db: Db, now: number): Promise<void> {
+  const ids = await db('jobs')
+    .where({ state: 'done' })
+    .andWhere('finished_at', '<', now - KEEP_FINISHED_MS)
+    .limit(5_000)
+    .pluck('id');
+  for (const slice of chunks(ids)) await db('jobs').whereIn('id', slice).delete();
 }

@@ -3,7 +3,7 @@
 // over writes nothing more, and a heartbeat keeps a long job's lease alive.
 import test from 'ava';
 import { openDb } from '../../handlers/platform/db.js';
-import { JobQueue, LeaseLost } from '../../handlers/platform/jobs.js';
+import { JobQueue, LeaseLost, sweepFinishedJobs } from '../../handlers/platform/jobs.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -245,4 +245,22 @@ test.serial("the heartbeat keeps a long job's lease alive, on the clock the job 
   t.is(runs, 1);
   t.is(leases[0], now + leaseMs, 'claimed for one lease');
   t.true(leases[1] > now + leaseMs + 1000, `extended by the heartbeat on the simulated clock: ${leases[1] - now}`);
+});
+
+test.serial('finished jobs are deleted a week after they ended; failed and unfinished ones stay', async (t) => {
+  const { db } = svc.service.app;
+  const q = new JobQueue(db);
+  q.register('test.old', () => Promise.resolve());
+  q.register('test.broken', () => Promise.reject(new Error('kept for a person')));
+  const now = Date.now();
+  const done = await q.enqueue(db, 'test.old', {}, { now });
+  const failed = await q.enqueue(db, 'test.broken', {}, { maxAttempts: 1, now });
+  const waiting = await q.enqueue(db, 'test.old', {}, { runAt: now + 30 * 86_400_000, now });
+  await q.runDue(now);
+  await sweepFinishedJobs(db, now + 6 * 86_400_000);
+  t.truthy(await db('jobs').where({ id: done! }).first());
+  await sweepFinishedJobs(db, now + 8 * 86_400_000);
+  t.falsy(await db('jobs').where({ id: done! }).first());
+  t.is((await db('jobs').where({ id: failed! }).first())!.state, 'failed');
+  t.is((await db('jobs').where({ id: waiting! }).first())!.state, 'queued');
 });
