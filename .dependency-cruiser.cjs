@@ -65,11 +65,12 @@ module.exports = {
       to: { path: '^handlers/dashboard/' },
     },
     {
-      name: 'dashboard-uses-operations-and-platform',
+      name: 'dashboard-through-the-internal-api',
       severity: 'error',
-      comment: 'The dashboard shows operations and rests on the platform; other groups it reaches through them.',
+      comment:
+        'The dashboard reads and acts only through the internal API (handlers/dashboard/api.ts, in-process): it imports the platform, never a group.',
       from: { path: '^handlers/dashboard/' },
-      to: { path: '^handlers/(?!dashboard/|operations/|platform/)' },
+      to: { path: '^handlers/(?!dashboard/|platform/)' },
     },
     {
       name: 'sdk-is-client-side',

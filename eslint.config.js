@@ -22,5 +22,20 @@ export default tseslint.config(
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
+  {
+    // The dashboard's progressive script runs in the browser (handlers/dashboard/assets.ts serves it).
+    files: ['handlers/dashboard/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        navigator: 'readonly',
+        Element: 'readonly',
+        HTMLElement: 'readonly',
+        Intl: 'readonly',
+      },
+    },
+  },
   prettier,
 );

@@ -10,6 +10,8 @@ export interface RouteSpec {
   scopesByAction: Record<string, string[]> | null;
   /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
   authError: string | null;
+  /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
+  roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;
   /** Which approved operation an agent key needs here (x-operation-action; handlers/platform/approval.ts). */
   operationAction: 'none' | 'translate' | 'publish' | 'rollback' | 'content_run';
@@ -37,6 +39,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "query",
     "operationAction": "translate",
     "recorded": true,
@@ -72,6 +75,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "query",
     "operationAction": "translate",
     "recorded": true,
@@ -107,6 +111,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -138,6 +143,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -170,6 +176,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
     "recorded": false,
@@ -204,6 +211,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
     "recorded": false,
@@ -238,6 +246,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
     "recorded": false,
@@ -272,6 +281,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "publish",
     "recorded": false,
@@ -307,6 +317,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "rollback",
     "recorded": false,
@@ -341,6 +352,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -381,6 +393,7 @@ export const routes: RouteSpec[] = [
       ]
     },
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -414,6 +427,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": "operation_not_found",
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -442,6 +456,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -469,6 +484,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -494,6 +510,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -519,6 +536,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -544,6 +562,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -569,6 +588,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -594,6 +614,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -619,6 +640,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -646,6 +668,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -677,6 +700,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
     "recorded": false,
@@ -713,6 +737,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -744,6 +769,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
     "recorded": false,
@@ -781,6 +807,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": "body",
     "operationAction": "content_run",
     "recorded": false,
@@ -816,6 +843,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -846,6 +874,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -879,6 +908,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -911,6 +941,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -941,6 +972,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -971,6 +1003,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1001,6 +1034,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "roles": [],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1030,6 +1064,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1055,6 +1092,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1081,6 +1121,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1108,6 +1151,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1134,6 +1180,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1159,6 +1209,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1185,6 +1238,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1210,6 +1266,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1236,6 +1295,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1262,6 +1324,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1287,6 +1352,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1312,6 +1381,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1339,6 +1411,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1366,6 +1441,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1392,6 +1471,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1418,6 +1501,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1444,6 +1530,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1472,6 +1561,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1498,6 +1591,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1524,6 +1620,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1550,6 +1649,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1575,6 +1678,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1600,6 +1706,10 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1627,6 +1737,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1652,6 +1765,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,
@@ -1677,6 +1793,9 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "roles": [
+      "owner"
+    ],
     "dryRun": null,
     "operationAction": "none",
     "recorded": false,

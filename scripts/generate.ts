@@ -52,6 +52,7 @@ interface Operation {
   'x-dry-run'?: string;
   'x-operation-action'?: string;
   'x-body-limit'?: number;
+  'x-roles'?: string[];
 }
 type PathItem = { [M in (typeof METHODS)[number]]?: Operation } & { parameters?: Array<Parameter | Ref> };
 interface OpenApiDoc {
@@ -249,6 +250,8 @@ async function main() {
         scopes: o.op['x-scopes'] ?? [],
         scopesByAction: o.op['x-scopes-by-action'] ?? null,
         authError: o.op['x-auth-error'] ?? null,
+        // Internal routes: the dashboard roles that may call them (spec/README.md `x-roles`); owners may call all.
+        roles: s.name === 'internal' ? [...new Set(['owner', ...(o.op['x-roles'] ?? [])])] : [],
         dryRun: o.op['x-dry-run'] ?? null,
         operationAction: action ?? 'none',
         // A body with a requestId is recorded before anything else (spec: `RequestId`): the approval check runs
@@ -285,6 +288,8 @@ async function main() {
   scopesByAction: Record<string, string[]> | null;
   /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
   authError: string | null;
+  /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
+  roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;
   /** Which approved operation an agent key needs here (x-operation-action; handlers/platform/approval.ts). */
   operationAction: 'none' | 'translate' | 'publish' | 'rollback' | 'content_run';

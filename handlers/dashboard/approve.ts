@@ -3,14 +3,15 @@
 // denies it. The decision is recorded under the person's user id (`decidedBy`). Once the operation is decided or
 // expired the page says so and offers nothing to click. Every value shown is escaped (html.ts): source strings,
 // keys and names are the agent's and the team's input.
+import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
-import { approveOperation, denyOperation, operationWithPlan } from '../operations/decide.js';
 import type { App } from '../platform/app.js';
-import { ApiError } from '../platform/errors.js';
-import { html, page, type Html } from './html.js';
+import { apiFor, type Api } from './api.js';
+import { html, type Html } from './html.js';
+import { appPage } from './layout.js';
 import type { Session } from './sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signedInHeader, signinUrl } from './web.js';
+import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
 type Operation = components['schemas']['InternalOperation'];
 type Plan = components['schemas']['OperationPlan'];
@@ -138,36 +139,42 @@ async function approvalPage(app: App, s: Session, op: Operation, error?: string)
   const pending = op.state === 'pending_approval';
   const requested = Math.floor(op.requested_mc / 1000);
   const decider = await deciderName(app, op.decided_by);
-  const decision = pending
-    ? html`<form method="post" action="/approve/${op.operation_id}">
-        <input type="hidden" name="csrf" value="${s.csrf}" />
-        ${
-          op.action === 'translate'
-            ? html`<label for="credits">Budget in whole credits (at most the ${requested} requested)</label>
-                <input
-                  id="credits"
-                  name="credits"
-                  type="number"
-                  min="0"
-                  max="${requested}"
-                  step="1"
-                  value="${requested}"
-                  required
-                />`
-            : ''
-        }
-        <p>
-          <button type="submit" name="decision" value="approve">Approve</button>
-          <button type="submit" name="decision" value="deny">Deny</button>
-        </p>
-      </form>`
-    : html`<p>
-        This operation is <strong>${STATE_TEXT[op.state]}</strong>${
-          op.state === 'expired' ? html` (it expired at ${when(op.expires_at)}); the agent must ask again` : ''
-        }.
-        There is nothing to decide.
-      </p>`;
-  return page(
+  const decision = !pending
+    ? null
+    : s.user.role !== 'owner'
+      ? html`<p>Only an owner can approve or deny an operation.</p>`
+      : html`<form method="post" action="/approve/${op.operation_id}">
+          <input type="hidden" name="csrf" value="${s.csrf}" />
+          ${
+            op.action === 'translate'
+              ? html`<label for="credits">Budget in whole credits (at most the ${requested} requested)</label>
+                  <input
+                    id="credits"
+                    name="credits"
+                    type="number"
+                    min="0"
+                    max="${requested}"
+                    step="1"
+                    value="${requested}"
+                    required
+                  />`
+              : ''
+          }
+          <p>
+            <button type="submit" name="decision" value="approve">Approve</button>
+            <button type="submit" name="decision" value="deny">Deny</button>
+          </p>
+        </form>`;
+  const outcome =
+    decision ??
+    html`<p>
+      This operation is <strong>${STATE_TEXT[op.state]}</strong>${
+        op.state === 'expired' ? html` (it expired at ${when(op.expires_at)}); the agent must ask again` : ''
+      }.
+      There is nothing to decide.
+    </p>`;
+  return appPage(
+    s,
     `Operation ${op.operation_id}`,
     html`<section>
         <h1>Operation <code>${op.operation_id}</code></h1>
@@ -203,31 +210,29 @@ async function approvalPage(app: App, s: Session, op: Operation, error?: string)
       <section>${planOf(op.plan)}</section>
       <section>
         <h2>Decision</h2>
-        ${decision}
+        ${outcome}
       </section>`,
-    signedInHeader(s),
+    { projectId: op.project_id, section: 'operations' },
   );
 }
 
 /** The operation with its plan, or undefined when there is none of that id. */
-async function load(app: App, id: string): Promise<Operation | undefined> {
+async function load(api: Api, id: string): Promise<Operation | undefined> {
   if (!OPERATION_ID.test(id)) return undefined;
-  try {
-    return await operationWithPlan(app.db, app.config, id);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return undefined;
-    throw err;
-  }
+  const r = await api.GET('/operations/{operationId}', { params: { path: { operationId: id } } });
+  if (r.response.status === 404) return undefined;
+  if (!r.data) throw new Error(`internal API: ${r.response.status} ${JSON.stringify(r.error)}`);
+  return r.data;
 }
 
 const notFoundPage = (s: Session) => messagePage('Operation not found', 'There is no operation with this id.', s);
 
-export function approvalRoutes(app: App): ServerRoute[] {
+export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getApproval = async (request: Request, h: ResponseToolkit) => {
     const id = String(request.params.operationId);
     const session = await sessionOf(app, request);
     if (!session) return redirect(h, signinUrl(`/approve/${encodeURIComponent(id)}`));
-    const op = await load(app, id);
+    const op = await load(apiFor(server, session), id);
     if (!op) return htmlReply(h, 404, notFoundPage(session));
     return htmlReply(h, 200, await approvalPage(app, session, op));
   };
@@ -244,33 +249,33 @@ export function approvalRoutes(app: App): ServerRoute[] {
         403,
         messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
       );
-    const op = await load(app, id);
+    const api = apiFor(server, session);
+    const op = await load(api, id);
     if (!op) return htmlReply(h, 404, notFoundPage(session));
     const again = async (status: number, error: string) =>
-      htmlReply(h, status, await approvalPage(app, session, (await load(app, id))!, error));
-    const decidedBy = session.user.id;
-    try {
-      if (form.decision === 'approve') {
-        let authorizedCredits: number | undefined;
-        if (op.action === 'translate' && form.credits !== undefined && form.credits !== '') {
-          if (!/^\d{1,13}$/.test(form.credits) || Number(form.credits) * 1000 > op.requested_mc)
-            return again(
-              400,
-              `The budget must be a whole number of credits from 0 to ${Math.floor(op.requested_mc / 1000)}; nothing changed.`,
-            );
-          authorizedCredits = Number(form.credits);
-        }
-        await approveOperation(app.db, app.config, id, { authorizedCredits, decidedBy });
-      } else if (form.decision === 'deny') {
-        await denyOperation(app.db, app.config, id, { decidedBy });
-      } else {
-        return again(400, 'Choose Approve or Deny; nothing changed.');
+      htmlReply(h, status, await approvalPage(app, session, (await load(api, id))!, error));
+    const path = { operationId: id };
+    let answer: { response: Response };
+    if (form.decision === 'approve') {
+      let authorizedCredits: number | undefined;
+      if (op.action === 'translate' && form.credits !== undefined && form.credits !== '') {
+        if (!/^\d{1,13}$/.test(form.credits) || Number(form.credits) * 1000 > op.requested_mc)
+          return again(
+            400,
+            `The budget must be a whole number of credits from 0 to ${Math.floor(op.requested_mc / 1000)}; nothing changed.`,
+          );
+        authorizedCredits = Number(form.credits);
       }
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409)
-        return again(409, 'The operation is no longer pending approval; nothing changed.');
-      throw err;
+      answer = await api.POST('/operations/{operationId}/approve', { params: { path }, body: { authorizedCredits } });
+    } else if (form.decision === 'deny') {
+      answer = await api.POST('/operations/{operationId}/deny', { params: { path }, body: {} });
+    } else {
+      return again(400, 'Choose Approve or Deny; nothing changed.');
     }
+    const status = answer.response.status;
+    if (status === 409) return again(409, 'The operation is no longer pending approval; nothing changed.');
+    if (status === 403) return again(403, 'Only an owner can approve or deny an operation; nothing changed.');
+    if (status !== 200) throw new Error(`internal API: ${status}`);
     return redirect(h, here);
   };
 

@@ -3,6 +3,7 @@
 import type Hapi from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { approvalRoutes } from './approve.js';
+import { assetRoutes } from './assets.js';
 import { signinRoutes } from './signin.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
@@ -15,7 +16,7 @@ const FORM_PAYLOAD = {
 } as const;
 
 export function mountDashboard(server: Hapi.Server, app: App): void {
-  for (const route of [...signinRoutes(app), ...approvalRoutes(app)]) {
+  for (const route of [...assetRoutes(), ...signinRoutes(app), ...approvalRoutes(app, server)]) {
     server.route({
       ...route,
       options: {

@@ -10,12 +10,15 @@ export const internalGetOperation: Handler<'internalGetOperation'> = async (ctx)
 export const internalApproveOperation: Handler<'internalApproveOperation'> = async (ctx) => ({
   body: await approveOperation(ctx.app.db, ctx.app.config, ctx.params.operationId, {
     authorizedCredits: ctx.body?.authorizedCredits,
-    decidedBy: ctx.body?.decidedBy,
+    // A person deciding through the dashboard is recorded as themselves, whatever the body says.
+    decidedBy: ctx.actor?.userId ?? ctx.body?.decidedBy,
   }),
 });
 
 export const internalDenyOperation: Handler<'internalDenyOperation'> = async (ctx) => ({
-  body: await denyOperation(ctx.app.db, ctx.app.config, ctx.params.operationId, { decidedBy: ctx.body?.decidedBy }),
+  body: await denyOperation(ctx.app.db, ctx.app.config, ctx.params.operationId, {
+    decidedBy: ctx.actor?.userId ?? ctx.body?.decidedBy,
+  }),
 });
 
 export const internalListOperations: Handler<'internalListOperations'> = async (ctx) => ({

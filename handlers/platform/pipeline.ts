@@ -32,7 +32,22 @@ export interface RequestView {
   params: Request['params'];
   query: Request['query'];
   raw: { req: Pick<IncomingMessage, 'rawHeaders'> };
+  /** Hapi's per-request plugin state: only an in-process caller (server.inject) can set it before the pipeline. */
+  plugins?: object;
 }
+
+/** A signed-in person acting through the dashboard (handlers/dashboard/api.ts), and what the role may call. */
+export interface Actor {
+  userId: string;
+  name: string;
+  role: 'owner' | 'reviewer';
+}
+
+/**
+ * Where the dashboard puts its person on an internal call (`server.inject({plugins: {[ACTOR_PLUGIN]: actor}})`).
+ * A request from the network cannot set request.plugins, so this cannot be forged from outside the process.
+ */
+export const ACTOR_PLUGIN = 'glossa.actor';
 
 interface BaseCtx {
   app: App;
@@ -40,6 +55,8 @@ interface BaseCtx {
   request: RequestView;
   /** The calling key (public API) or undefined (public and internal routes). */
   principal?: KeyPrincipal;
+  /** Internal routes called by the dashboard: the signed-in person (undefined under the admin token). */
+  actor?: Actor;
   dryRun: boolean;
   /** The agent-key rule for this route's declared operation action (approval.ts). */
   approval: Approval;
@@ -105,6 +122,7 @@ function authorizationCount(raw: string[]): number {
 
 interface State {
   principal?: KeyPrincipal;
+  actor?: Actor;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   dryRun: boolean;
@@ -118,8 +136,16 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
     dryRun: false,
   };
   if (route.origin === 'internal') {
-    const token = bearer(request);
-    if (!token || !sameSecret(token, app.config.adminToken)) throw unauthorized('A valid admin token is required.');
+    const actor = (request.plugins as Record<string, Actor | undefined> | undefined)?.[ACTOR_PLUGIN];
+    if (actor) {
+      // The role is enforced here, on every internal call, whatever page or tool made it (spec x-roles).
+      if (!route.roles.includes(actor.role))
+        throw new ApiError(403, 'forbidden', `The ${actor.role} role may not do this; ask an owner.`);
+      state.actor = actor;
+    } else {
+      const token = bearer(request);
+      if (!token || !sameSecret(token, app.config.adminToken)) throw unauthorized('A valid admin token is required.');
+    }
   } else if (!route.public) {
     const token = bearer(request);
     if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
@@ -274,6 +300,7 @@ async function run(app: App, route: RouteSpec, impl: RawHandler, request: Reques
     route,
     request,
     principal: state.principal,
+    actor: state.actor,
     params: state.params,
     query: state.query,
     body,
@@ -325,7 +352,8 @@ export function leanGet(
       toHapi: (req: IncomingMessage, res: ServerResponse) => void,
     ) => void)
   | null {
-  if (route.method !== 'GET' || route.hasBody || route.origin === 'delivery') return null;
+  // Internal routes go through Hapi: the dashboard's in-process calls carry their person in request.plugins.
+  if (route.method !== 'GET' || route.hasBody || route.origin !== 'main') return null;
   const impl = handler ?? notImplemented;
   return (req, res, params, toHapi) => {
     const request: RequestView = { headers: req.headers, params, query: {}, raw: { req } };

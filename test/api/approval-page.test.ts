@@ -45,7 +45,9 @@ test.before(async () => {
   svc.service.app.config.publicAppUrl = origin;
   p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja' }] });
   agent = svc.client(await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true));
-  const user = await svc.admin.POST('/users', { body: { name: 'Rita <Reviewer>', email: EMAIL, password: PASSWORD } });
+  const user = await svc.admin.POST('/users', {
+    body: { name: 'Olga <Owner>', email: EMAIL, password: PASSWORD, role: 'owner' },
+  });
   userId = user.data!.userId;
   browser = await launchChromium();
   context = browser.context;
@@ -154,7 +156,7 @@ test.serial(
     t.is(await page.locator('main script, main img, main b').count(), 0, 'no markup of the agent became elements');
     t.is(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
     t.true((await page.content()).includes('&lt;/textarea&gt;&lt;b&gt;bold?&lt;/b&gt;'));
-    t.regex(await page.locator('header').innerText(), /Rita <Reviewer>/);
+    t.regex(await page.locator('header').innerText(), /Olga <Owner>/);
 
     // Approve 3 of the 10 credits asked.
     const budget = page.getByLabel(/Budget in whole credits/);
@@ -166,7 +168,7 @@ test.serial(
     t.deepEqual(await buttons(page), [0, 0], 'nothing left to click');
     t.regex(
       (await page.locator('main').innerText()).replace(/\s+/g, ' '),
-      /Decided by Rita <Reviewer> <reviewer@example\.test>/,
+      /Decided by Olga <Owner> <reviewer@example\.test>/,
     );
     t.like(await internalOp(run.operationId), { state: 'approved', authorized_mc: 3000, decided_by: userId });
 

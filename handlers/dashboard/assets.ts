@@ -1,0 +1,37 @@
+// The dashboard's two static files, read once at start: its stylesheet and its small progressive script. They are
+// part of the source tree (no build step, nothing fetched from the internet) and revalidated by ETag.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { ServerRoute } from '@hapi/hapi';
+
+const FILES: Record<string, string> = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+};
+
+const loaded = Object.fromEntries(
+  Object.entries(FILES).map(([name, type]) => {
+    const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+    return [name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` }];
+  }),
+);
+
+export function assetRoutes(): ServerRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/assets/{file}',
+      handler: (request, h) => {
+        const file = loaded[String(request.params.file)];
+        if (!file) return h.response('Not found.').code(404).type('text/plain');
+        const headers = { etag: file.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+        const r =
+          request.headers['if-none-match'] === file.etag
+            ? h.response().code(304)
+            : h.response(file.body).type(file.type);
+        for (const [k, v] of Object.entries(headers)) r.header(k, v);
+        return r;
+      },
+    },
+  ];
+}

@@ -1,0 +1,50 @@
+// The frame of every signed-in page: who is signed in, and the navigation (the project's sections when a page
+// belongs to a project). Sections an owner alone may use are shown to owners only; the server refuses them to
+// others anyway (spec x-roles).
+import { html, page, type Html } from './html.js';
+import type { Session } from './sessions.js';
+import { signedInHeader } from './web.js';
+
+interface Where {
+  projectId?: string;
+  /** The nav entry of this page (its path's last part, e.g. `keys`). */
+  section?: string;
+}
+
+const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> = [
+  { path: '', label: 'Overview' },
+  { path: 'keys', label: 'Keys' },
+  { path: 'captured', label: 'Captured keys' },
+  { path: 'publish', label: 'Publish' },
+  { path: 'versions', label: 'Versions' },
+  { path: 'operations', label: 'Operations' },
+  { path: 'content', label: 'Content' },
+  { path: 'api-keys', label: 'API keys', owner: true },
+  { path: 'webhooks', label: 'Webhooks', owner: true },
+];
+
+export const projectPath = (projectId: string, section = '') =>
+  `/projects/${encodeURIComponent(projectId)}${section ? `/${section}` : ''}`;
+
+function navOf(s: Session, where: Where): Html {
+  const item = (href: string, label: string, current: boolean) =>
+    html`<li><a href="${href}" ${current ? html`aria-current="page"` : ''}>${label}</a></li>`;
+  const top = [
+    item('/', 'Projects', !where.projectId && where.section === 'projects'),
+    s.user.role === 'owner' ? item('/users', 'Users', where.section === 'users') : '',
+  ];
+  const project = where.projectId
+    ? PROJECT_SECTIONS.filter((x) => !x.owner || s.user.role === 'owner').map((x) =>
+        item(projectPath(where.projectId!, x.path), x.label, (where.section ?? '') === x.path),
+      )
+    : [];
+  return html`<nav class="main" aria-label="Main">
+    <ul>
+      ${top}${project}
+    </ul>
+  </nav>`;
+}
+
+export function appPage(s: Session, title: string, body: Html, where: Where = {}): string {
+  return page(title, body, signedInHeader(s), navOf(s, where));
+}

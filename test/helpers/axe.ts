@@ -1,0 +1,31 @@
+// Accessibility checks of dashboard pages with axe-core, run inside the page Chromium shows (issue 17: no serious or
+// critical violations). axe's source is added to the page as a script by Playwright, so the pages' own CSP does not
+// have to allow it.
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** The serious and critical violations on the page as it is now (WCAG 2.1 A and AA rules). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  const violations = (
+    result as {
+      violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }>;
+    }
+  ).violations;
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
