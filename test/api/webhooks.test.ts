@@ -326,6 +326,48 @@ test.serial('a publish is delivered once, signed (both schemes) over the exact b
   t.is(rx.at('/off').length + rx.at('/content-only').length, 0);
 });
 
+test.serial('a content publish is delivered as content.published (6.3) to the webhooks subscribed to it', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'fr' }] });
+  await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { contentEnabled: true },
+  });
+  const strings = await createOk(p, hookUrl('/strings-only'));
+  const content = await createOk(p, hookUrl('/content'));
+  await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+    params: { path: { projectId: p.projectId, webhookId: content.webhookId } },
+    body: { events: ['content.published'] },
+  });
+  const push = await p.client.PUT('/projects/{projectId}/content/{docId}', {
+    params: { path: { projectId: p.projectId, docId: 'faq' } },
+    body: { title: 'FAQ', text: '# FAQ\n\nAsk us anything.', externalId: '7' },
+  });
+  t.is(push.response.status, 201);
+  const pub = await svc.admin.POST('/projects/{projectId}/content/publish', {
+    params: { path: { projectId: p.projectId } },
+    body: {},
+  });
+  await runDue(Date.now());
+  const got = rx.at('/content');
+  t.is(got.length, 1);
+  t.is(oursMatching(got[0], [content.secret]), 1);
+  t.true(standardOk(got[0], content.secret));
+  const body = JSON.parse(got[0].body.toString('utf8')) as { type: string; data: Record<string, unknown> };
+  t.is(body.type, 'content.published');
+  t.deepEqual(body.data, {
+    publishId: pub.data!.publishId,
+    summary: { docsPublished: 1, docsHeld: 0, docsUnchanged: 0, docsSkipped: 0, docsTooLarge: 0 },
+    documents: [{ docId: 'faq', action: 'published', versionId: pub.data!.versionId, externalId: '7' }],
+    truncated: false,
+  });
+  t.like((await deliveries(p, content.webhookId))[0], {
+    eventType: 'content.published',
+    publishId: pub.data!.publishId,
+  });
+  t.is(rx.at('/strings-only').length, 0);
+  t.deepEqual(await deliveries(p, strings.webhookId), []);
+});
+
 test.serial('rotation: both secrets sign for 24 hours, then only the new one', async (t) => {
   const p = await createTestProject(svc);
   const w = await createOk(p, hookUrl('/rotate'));
