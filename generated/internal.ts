@@ -62,7 +62,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The projects (not deleted), by name, with their workspace (at most 500) */
+        get: operations["internalListProjects"];
         put?: never;
         /** Create a project */
         post: operations["internalCreateProject"];
@@ -140,7 +141,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The project's API keys, newest first (never their secrets)
+         * @description Live keys and revoked ones (`revokedAt` set), newest first, at most 500. `lastUsedAt` is when the key was
+         *     last admitted by the public API, recorded at most once a minute per key (so it may be up to a minute old);
+         *     null when it was never used since this was recorded.
+         */
+        get: operations["internalListApiKeys"];
         put?: never;
         /** Create an API key; the secret is shown once and stored only as a hash */
         post: operations["internalCreateApiKey"];
@@ -271,6 +278,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A project at a glance (the dashboard's overview)
+         * @description The base language and each target language with its fill mode and completeness over the enabled keys
+         *     (captured keys awaiting review are not counted): `missing` (no cell), `pending` (a marker waiting for a fill),
+         *     `failed` (a marker whose last fill failed and that no live job holds), `translated`, `reviewed`, `approved`.
+         *     The workspace's credits (`balanceMc`, `heldMc` by queued fills, `spendingCapMc`, `spentThisMonthMc` in the
+         *     current UTC month), the current version, where delivery serves the project, and whether Content is on.
+         */
+        get: operations["internalGetProjectOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/publish/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What a publish now would change against the current version
+         * @description Builds the snapshot `POST /publish` with these flags would freeze (the same gates, one language at a time)
+         *     and compares it with the current version, per language (the base language compares sources): keys added,
+         *     changed (old and new text) and removed, each list capped at `cap` with its total. Lists the gate refusals,
+         *     the cells left out (`pending`) and the fill markers no live job will fill (`exhausted`): what
+         *     `require_complete` would refuse; the export collisions a publish would refuse; and the format warnings of
+         *     rendering it (every language is rendered and nothing is written to delivery). Like a refused publish it
+         *     stores the language parts it built (content-addressed, collected when no version names them); it mints,
+         *     charges and counts nothing.
+         */
+        get: operations["internalPreviewPublish"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a new version (owners; the flags of the public publishVersion)
+         * @description The public `POST /publish` (openapi.yaml `publishVersion`) for a person: the same flags, checks, answers and
+         *     daily cap of 30 publishes and restores per project.
+         */
+        post: operations["internalPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's versions, newest first (at most 200) */
+        get: operations["internalListVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/versions/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What changed from one version to another, per language
+         * @description `from` and `to` are version ids, `current` or `previous`. Per language of either version (the base language
+         *     compares sources): keys added, changed (old and new text) and removed going from `from` to `to`, each list
+         *     capped at `cap` with its total.
+         */
+        get: operations["internalDiffVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version as a new version (owners; the public restoreVersion)
+         * @description The public `POST /versions/{versionId}/restore` (openapi.yaml `restoreVersion`) for a person: `versionId` is a
+         *     version id or `previous`; the same checks, answer and daily cap.
+         */
+        post: operations["internalRestoreVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/keys": {
         parameters: {
             query?: never;
@@ -280,10 +432,96 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The project's keys (first 1,000), optionally only captured ones awaiting review */
+        /**
+         * The project's keys, filtered and paginated, with each target language's cell
+         * @description Keys in creation order, `limit` at a time from `offset`, with `total` matching the filter. The filter
+         *     parameters (the `KeyFilter` schema) combine with AND: `q` searches key names, sources and translation
+         *     texts (case-insensitive for ASCII letters on SQLite, by the column's collation on MySQL); `status` and
+         *     `origin` hold for the `lang` cell, or for at least one target language when `lang` is absent. A cell's
+         *     status: `missing` (no value and nothing queued), `pending` (queued for the fill), `failed` (its last fill
+         *     failed; `failed` gives the reason), `translated`, `reviewed`, `approved`. `changedSince` (a version id):
+         *     keys whose source or any cell changed after that version was taken. `refusals`: keys with a cell the
+         *     publish gates refuse (ICU, placeholders, plural categories, markup). `conflicts`: keys with a cell whose
+         *     file value a sync kept out (`conflict` on the cell).
+         */
         get: operations["internalListKeys"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/bulk-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark reviewed or approve the cells of every key the filter matches
+         * @description `approve` moves `translated` and `reviewed` cells to `approved`; `review` moves `translated` cells to
+         *     `reviewed` (an approved cell is never moved down). The cells are those of `lang` (default the filter's
+         *     `lang`, else every target language) of every key `filter` matches (the list's filter, without paging);
+         *     when the filter names a `status`, only cells of that status move. Each moved cell gets a history row.
+         */
+        post: operations["internalBulkReviewKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable, enable, or retry the failed fills of every key the filter matches (owners)
+         * @description `disable` / `enable` switch the matching keys off or on (`affected`: keys whose switch moved). `retry`
+         *     queues the failed pairs of the matching keys (in `lang`, default the filter's `lang`, else every target
+         *     language) in one fill job, held and refused exactly as a push's (`402`); `affected` counts the pairs
+         *     queued. Keys switched off or awaiting source verification are not retried.
+         */
+        post: operations["internalBulkKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept or dismiss captured keys
+         * @description `accept`: the captured keys become normal keys (published, pushed and synced like any other; their source
+         *     is marked verified). `dismiss`: they stay captured and are switched off, so they leave the review list, are
+         *     never published, and runtime capture does not report the same string again. Names that are not captured
+         *     keys awaiting review are left alone and not counted.
+         */
+        post: operations["internalReviewCaptured"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,7 +539,15 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One key across languages, with each cell's gate verdicts and the history of its values
+         * @description Every target language's cell (as the list gives it) with the publish gates' verdicts on its value (`gate`:
+         *     `icu` and `markup` reasons, absent when the cell passes) and the fallbacks the project's output formats
+         *     would write for it (`formatWarnings`), any value a sync kept out (`conflictValue`), and the history of
+         *     every value and status change, newest first (at most 200 rows), each with who made it (`by`: a dashboard
+         *     user id, `ai`, `import`, `sync` or `admin`; `byName` for a user) and when.
+         */
+        get: operations["internalGetKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -335,6 +581,27 @@ export interface paths {
          *     (`disabled`) or one whose source awaits verification (`gated`).
          */
         post: operations["internalRetryFill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/{key}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The gate verdicts and format warnings a value would get, without saving it */
+        post: operations["internalCheckTranslation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -521,7 +788,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The dashboard's users, by name */
+        get: operations["internalListUsers"];
         put?: never;
         /**
          * Create a dashboard user (a person who signs in to the dashboard)
@@ -531,6 +799,180 @@ export interface paths {
          *     Roles: `owner` and `reviewer` (default); both may decide operations today.
          */
         post: operations["internalCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a dashboard user's role
+         * @description The last owner cannot become a reviewer (`409 last_owner`): someone must always be able to manage keys,
+         *     webhooks and users. The change applies to the person's open sessions at their next request.
+         */
+        patch: operations["internalUpdateUser"];
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's webhooks (as the public listWebhooks) */
+        get: operations["internalListWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook (as the public createWebhook); its secret is answered only here
+         * @description The same rules as the public API's createWebhook: an `https` URL whose host resolves only to public
+         *     addresses (`400 invalid_argument`), at most five webhooks per project (`409 webhook_limit`).
+         */
+        post: operations["internalCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook and its delivery log (as the public deleteWebhook) */
+        delete: operations["internalDeleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's URL, events or enabled flag (as the public updateWebhook) */
+        patch: operations["internalUpdateWebhook"];
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mint a new signing secret, answered only here (as the public rotateWebhookSecret) */
+        post: operations["internalRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /** The webhook's last 50 deliveries, newest first (as the public listWebhookDeliveries) */
+        get: operations["internalListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again with the same event id (as the public resendWebhookDelivery) */
+        post: operations["internalResendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Every document of the project with its working state per language
+         * @description Every live document (published or not), by `docId`, at most 200 (`truncated: true` beyond): its served
+         *     version, whether its working state differs from it (`pending`), its checks (`health`), and per target
+         *     language the review stage, whether a run is going, and how many of its units (blocks, title, fields) are
+         *     `translated`, `stale`, `missing` and `gave_up`. `404 not_found` when Content is not enabled.
+         */
+        get: operations["internalListContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/content/{docId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+            };
+            cookie?: never;
+        };
+        /** A document's retained versions, newest first */
+        get: operations["internalListContentVersions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -647,6 +1089,121 @@ export interface components {
                 from_is_current: boolean;
             };
         };
+        ProjectOverview: {
+            projectId: string;
+            name: string;
+            /** @enum {string} */
+            mode: "a" | "b";
+            baseLang: string;
+            /** @description Enabled keys (captured keys awaiting review not counted). */
+            keyCount: number;
+            /** @description The target languages (not removed), by code. */
+            languages: {
+                code: string;
+                /** @enum {string} */
+                fillMode: "ai" | "manual";
+                missing: number;
+                pending: number;
+                failed: number;
+                translated: number;
+                reviewed: number;
+                approved: number;
+            }[];
+            workspace: {
+                workspaceId: string;
+                name: string;
+                balanceMc: number;
+                /** @description Held by queued fills; available is balanceMc - heldMc. */
+                heldMc: number;
+                /** @description Per UTC month. */
+                spendingCapMc: number | null;
+                spentThisMonthMc: number;
+                requireApproval: boolean;
+            };
+            currentVersion: {
+                versionId: string;
+                label: string | null;
+                /** Format: date-time */
+                snapshotAt: string;
+                keyCount: number;
+            } | null;
+            /** @description Where the manifest and bundles are served: the custom domain, else the delivery origin. */
+            deliveryUrl: string;
+            outputFormats: string[];
+            contentEnabled: boolean;
+        };
+        /** @description One language's differences; a list holds at most `cap` keys, in key-name order, and its total counts all. */
+        LanguageDiff: {
+            lang: string;
+            isBase: boolean;
+            added: {
+                key: string;
+                text: string;
+            }[];
+            changed: {
+                key: string;
+                old: string;
+                new: string;
+            }[];
+            removed: {
+                key: string;
+                text: string;
+            }[];
+            addedTotal: number;
+            changedTotal: number;
+            removedTotal: number;
+        };
+        PublishPreview: {
+            currentVersion: string | null;
+            /** @description The snapshot equals the current version's: `skipIfIdentical` would mint nothing. */
+            identical: boolean;
+            keyCount: number;
+            /**
+             * @description The effective mode (`hold` is `skip`).
+             * @enum {string}
+             */
+            incompleteMode: "source" | "skip";
+            /** @description Effective (always true in a workspace that requires approval). */
+            approvedOnly: boolean;
+            formats: string[];
+            languages: components["schemas"]["LanguageDiff"][];
+            /** @description Cells left out or baked from the source: missing, pending, unapproved when only approved count, or refused. */
+            pending: number;
+            /** @description Pending markers no live job will fill. */
+            exhausted: number;
+            icuRejected: string[];
+            icuRejectedTotal: number;
+            markupRejected: string[];
+            markupRejectedTotal: number;
+            /** @description Keys that collapse to one name in an output format (a publish is refused, `409 export_collision`). */
+            collisions: {
+                format: string;
+                name: string;
+                keys: string[];
+            }[];
+            formatWarnings: string[];
+            formatWarningsTotal: number;
+        };
+        /** @description The public `PublishResult` (openapi.yaml). */
+        InternalPublishResult: {
+            versionId: string;
+            unchanged?: boolean;
+            label: string | null;
+            /** Format: date-time */
+            snapshotAt: string;
+            keyCount: number;
+            languages: {
+                code: string;
+                isBase: boolean;
+            }[];
+            formats: string[];
+            icuRejected: string[];
+            icuRejectedTotal: number;
+            markupRejected: string[];
+            markupRejectedTotal: number;
+            formatWarnings: string[];
+            formatWarningsTotal: number;
+        };
         DebugMetrics: {
             /** @description Milliseconds the event loop was late, over the window (0 with no samples yet). */
             eventLoopDelay: {
@@ -665,6 +1222,67 @@ export interface components {
             rssBytes: number;
             /** @description V8 heap in use. */
             heapUsedBytes: number;
+        };
+        /** @enum {string} */
+        KeyCellStatus: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved";
+        /** @description The key list's filter (internalListKeys' query parameters of the same names). */
+        KeyFilter: {
+            q?: string;
+            lang?: string;
+            status?: components["schemas"]["KeyCellStatus"];
+            /** @enum {string} */
+            origin?: "ai" | "memory" | "import" | "edit";
+            changedSince?: string;
+            disabled?: boolean;
+            captured?: boolean;
+            conflicts?: boolean;
+            refusals?: boolean;
+        };
+        KeyCell: {
+            lang: string;
+            status: components["schemas"]["KeyCellStatus"];
+            value: string | null;
+            /** @enum {string|null} */
+            origin: "ai" | "memory" | "import" | "edit" | null;
+            /** @description Why the last fill failed (status `failed`). */
+            failed: string | null;
+            /** @description A sync kept a file value out of this cell. */
+            conflict: boolean;
+        };
+        /** @description The publish gates' reasons; an empty object passes. */
+        GateVerdict: {
+            icu?: string;
+            markup?: string;
+        };
+        KeyDetail: {
+            key: string;
+            token: string;
+            source: string;
+            forms: {
+                [key: string]: string;
+            } | null;
+            ctx: string | null;
+            enabled: boolean;
+            sourceVerified: boolean;
+            captured: boolean;
+            baseLang: string;
+            cells: (components["schemas"]["KeyCell"] & {
+                gate: components["schemas"]["GateVerdict"];
+                formatWarnings: string[];
+                conflictValue: string | null;
+                /** Format: date-time */
+                updatedAt: string | null;
+            })[];
+            history: {
+                lang: string;
+                value: string | null;
+                status: string;
+                origin: string | null;
+                by: string;
+                byName: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         Error: {
             error: string;
@@ -725,6 +1343,111 @@ export interface components {
                     candidate?: string;
                 }[];
             }[];
+        };
+        ApiKeyInfo: {
+            keyId: string;
+            name: string | null;
+            scopes: ("read" | "write" | "capture" | "translate" | "publish" | "admin")[];
+            /** @description An agent key (API.md section 5). */
+            requiresOperationApproval: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Recorded at most once a minute per key.
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        ContentOverview: {
+            truncated: boolean;
+            documents: {
+                docId: string;
+                title: string;
+                /** @enum {string} */
+                format: "markdown" | "html" | "plaintext";
+                baseLang: string;
+                externalId: string | null;
+                health: string | null;
+                /** @description The version served; null before the first publish. */
+                versionId: string | null;
+                /** Format: date-time */
+                publishedAt: string | null;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Something a publish would freeze changed since the served version (or it was never published). */
+                pending: boolean;
+                langs: {
+                    code: string;
+                    /** @enum {string|null} */
+                    stage: "translated" | "reviewed" | "approved" | null;
+                    running: boolean;
+                    translated: number;
+                    stale: number;
+                    missing: number;
+                    gaveUp: number;
+                }[];
+            }[];
+        };
+        /** @enum {string} */
+        WebhookEventType: "strings.published" | "content.published";
+        /**
+         * Format: uri
+         * @description `https`, no credentials, host resolving to a public address (else `400 invalid_argument`).
+         */
+        WebhookUrl: string;
+        WebhookCreateRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventType"][];
+        };
+        /** @description At least one of `url`, `events`, `enabled`. */
+        WebhookUpdateRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEventType"][];
+            /** @description `true` re-enables an auto-disabled webhook and clears its failure count. */
+            enabled?: boolean;
+        };
+        Webhook: {
+            webhookId: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /** @description Last four characters of the secret. */
+            secretHint?: string;
+            /** @enum {string|null} */
+            disabledReason: "auto_failures" | "gone" | null;
+        };
+        /** @description The webhook with its signing secret (create answer only). */
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description Signing secret, shown only here and on rotation. */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookSecretRotation: {
+            webhookId?: string;
+            /** @description The new secret (shown once). */
+            secret: string;
+            /** Format: date-time */
+            previousSecretExpiresAt: string;
+        };
+        WebhookDelivery: {
+            deliveryId: string;
+            eventId: string;
+            eventType: string;
+            publishId: string | null;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "delivered" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
         WorkspaceCreate: {
             name: string;
@@ -829,6 +1552,33 @@ export interface components {
                 };
             };
         };
+        /** @description The signed-in person's role may not do this (only owners may; spec x-roles). */
+        OwnersOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The project's 30 publishes and restores of the day are used. */
+        PublishCap: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The database or object store refused the writes, or the project's publish lock stayed contended; nothing was minted. */
+        PublishUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Invalid request. */
         BadRequest: {
             headers: {
@@ -856,6 +1606,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The project holds five webhooks, or an attempt of the delivery is in flight. */
+        WebhookConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The last owner cannot become a reviewer. */
+        LastOwner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The resource is not in a state that allows this. */
         Conflict: {
             headers: {
@@ -871,6 +1639,9 @@ export interface components {
         ProjectId: string;
         OperationId: string;
         DocId: string;
+        WebhookId: string;
+        /** @description How many keys each added, changed or removed list holds at most (default 100); the totals count all. */
+        DiffCap: number;
         /** @description The key's stored name or its token. */
         KeyName: string;
     };
@@ -972,6 +1743,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    internalListProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projects: {
+                            projectId: string;
+                            name: string;
+                            baseLang: string;
+                            /** @description Target languages (not removed). */
+                            languages: string[];
+                            workspaceId: string;
+                            workspaceName: string;
+                            currentVersion: string | null;
+                            contentEnabled: boolean;
+                        }[];
+                        /** @description True when there are more than 500. */
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     internalCreateProject: {
@@ -1109,6 +1915,32 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalListApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKeys: components["schemas"]["ApiKeyInfo"][];
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1278,10 +2110,247 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    internalGetProjectOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOverview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalPreviewPublish: {
+        parameters: {
+            query?: {
+                incompleteMode?: "source" | "skip" | "hold";
+                approvedOnly?: boolean;
+                /** @description How many keys each added, changed or removed list holds at most (default 100); the totals count all. */
+                cap?: components["parameters"]["DiffCap"];
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    /** @enum {string} */
+                    incompleteMode?: "source" | "skip" | "hold";
+                    approvedOnly?: boolean;
+                    require_complete?: boolean;
+                    /** @enum {string} */
+                    requiredOutputFormat?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+                    skipIfIdentical?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description `skipIfIdentical` matched: nothing was minted; the current version with `unchanged: true`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalPublishResult"];
+                };
+            };
+            /** @description A new version was minted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalPublishResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description Refused (nothing minted). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["PublishCap"];
+            503: components["responses"]["PublishUnavailable"];
+        };
+    };
+    internalListVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currentVersion: string | null;
+                        versions: {
+                            versionId: string;
+                            label: string | null;
+                            /** Format: date-time */
+                            snapshotAt: string;
+                            keyCount: number;
+                            /** @description Base language first. */
+                            languages: string[];
+                            formats: string[];
+                            restoredFrom: string | null;
+                            current: boolean;
+                        }[];
+                        /** @description True when older versions exist beyond the 200 listed. */
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalDiffVersions: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                /** @description How many keys each added, changed or removed list holds at most (default 100); the totals count all. */
+                cap?: components["parameters"]["DiffCap"];
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The differences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The version id `from` resolved to. */
+                        from: string;
+                        to: string;
+                        languages: components["schemas"]["LanguageDiff"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalRestoreVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalPublishResult"] & {
+                        restoredFrom: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description Refused (nothing minted). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["PublishCap"];
+            503: components["responses"]["PublishUnavailable"];
+        };
+    };
     internalListKeys: {
         parameters: {
             query?: {
+                q?: string;
+                lang?: string;
+                status?: components["schemas"]["KeyCellStatus"];
+                origin?: "ai" | "memory" | "import" | "edit";
+                changedSince?: string;
+                disabled?: boolean;
                 captured?: boolean;
+                conflicts?: boolean;
+                refusals?: boolean;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -1298,6 +2367,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Keys matching the filter. */
+                        total: number;
+                        offset: number;
+                        limit: number;
+                        /** @description The project's target languages, in order. */
+                        langs: string[];
                         keys: {
                             key: string;
                             token: string;
@@ -1309,11 +2384,175 @@ export interface operations {
                             enabled: boolean;
                             sourceVerified: boolean;
                             captured: boolean;
+                            /** @description One per target language, in `langs` order. */
+                            cells: components["schemas"]["KeyCell"][];
                         }[];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalBulkReviewKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filter: components["schemas"]["KeyFilter"];
+                    /** @enum {string} */
+                    action: "approve" | "review";
+                    lang?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many cells moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalBulkKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filter: components["schemas"]["KeyFilter"];
+                    /** @enum {string} */
+                    action: "disable" | "enable" | "retry";
+                    lang?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                        /** @description retry: the fill job, null when nothing was queued. */
+                        trackingToken?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The retry's hold was refused; nothing changed. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A reviewer may not switch keys or buy fills. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description No translation engine is configured (retry). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internalReviewCaptured: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "accept" | "dismiss";
+                    keys: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description How many keys moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyDetail"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -1429,6 +2668,46 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    internalCheckTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lang: string;
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The verdicts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lang: string;
+                        /** @description The publish gates accept the value (format warnings do not refuse it). */
+                        ok: boolean;
+                        gate: components["schemas"]["GateVerdict"];
+                        formatWarnings: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     internalPutTranslation: {
@@ -1686,6 +2965,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    internalListUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: components["schemas"]["User"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     internalCreateUser: {
         parameters: {
             query?: never;
@@ -1711,6 +3013,289 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    internalUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "owner" | "reviewer";
+                };
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+        };
+    };
+    internalListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its `secret`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WebhookConflict"];
+        };
+    };
+    internalDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalListWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalResendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WebhookConflict"];
+        };
+    };
+    internalListContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentOverview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalListContentVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        docId: string;
+                        servedVersionId: string | null;
+                        versions: {
+                            versionId: string;
+                            publishId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            title: string;
+                            langs: {
+                                code: string;
+                                /** @enum {string} */
+                                source: "translated" | "fallback";
+                                /** @enum {string} */
+                                stage?: "translated" | "reviewed" | "approved";
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -1142,6 +1142,34 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalListProjects",
+    "method": "GET",
+    "path": "/projects",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "200",
+      "401"
+    ]
+  },
+  {
     "operationId": "internalCreateProject",
     "method": "POST",
     "path": "/projects",
@@ -1281,6 +1309,34 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "204",
       "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalListApiKeys",
+    "method": "GET",
+    "path": "/projects/{projectId}/api-keys",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
       "401",
       "404"
     ]
@@ -1462,6 +1518,190 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalGetProjectOverview",
+    "method": "GET",
+    "path": "/projects/{projectId}/overview",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalPreviewPublish",
+    "method": "GET",
+    "path": "/projects/{projectId}/publish/preview",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalPublish",
+    "method": "POST",
+    "path": "/projects/{projectId}/publish",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "201",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "429",
+      "503"
+    ]
+  },
+  {
+    "operationId": "internalListVersions",
+    "method": "GET",
+    "path": "/projects/{projectId}/versions",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalDiffVersions",
+    "method": "GET",
+    "path": "/projects/{projectId}/versions/diff",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalRestoreVersion",
+    "method": "POST",
+    "path": "/projects/{projectId}/versions/{versionId}/restore",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "401",
+      "403",
+      "404",
+      "409",
+      "429",
+      "503"
+    ]
+  },
+  {
     "operationId": "internalListKeys",
     "method": "GET",
     "path": "/projects/{projectId}/keys",
@@ -1487,6 +1727,127 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalBulkReviewKeys",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/bulk-review",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalBulkKeys",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/bulk",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "503"
+    ]
+  },
+  {
+    "operationId": "internalReviewCaptured",
+    "method": "POST",
+    "path": "/projects/{projectId}/captured",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalGetKey",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
       "401",
       "404"
     ]
@@ -1549,6 +1910,36 @@ export const routes: RouteSpec[] = [
       "402",
       "404",
       "503"
+    ]
+  },
+  {
+    "operationId": "internalCheckTranslation",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/{key}/check",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
     ]
   },
   {
@@ -1784,6 +2175,33 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalListUsers",
+    "method": "GET",
+    "path": "/users",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "200",
+      "401"
+    ]
+  },
+  {
     "operationId": "internalCreateUser",
     "method": "POST",
     "path": "/users",
@@ -1810,6 +2228,294 @@ export const routes: RouteSpec[] = [
       "400",
       "401",
       "409"
+    ]
+  },
+  {
+    "operationId": "internalUpdateUser",
+    "method": "PATCH",
+    "path": "/users/{userId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalListWebhooks",
+    "method": "GET",
+    "path": "/projects/{projectId}/webhooks",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalCreateWebhook",
+    "method": "POST",
+    "path": "/projects/{projectId}/webhooks",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalUpdateWebhook",
+    "method": "PATCH",
+    "path": "/projects/{projectId}/webhooks/{webhookId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalDeleteWebhook",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/webhooks/{webhookId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalRotateWebhookSecret",
+    "method": "POST",
+    "path": "/projects/{projectId}/webhooks/{webhookId}/rotate-secret",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalListWebhookDeliveries",
+    "method": "GET",
+    "path": "/projects/{projectId}/webhooks/{webhookId}/deliveries",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalResendWebhookDelivery",
+    "method": "POST",
+    "path": "/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "202",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalListContent",
+    "method": "GET",
+    "path": "/projects/{projectId}/content",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalListContentVersions",
+    "method": "GET",
+    "path": "/projects/{projectId}/content/{docId}/versions",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
     ]
   }
 ];

@@ -12,6 +12,7 @@ import * as internalJobs from '../handlers/internal/jobs.routes.js';
 import * as internalKeys from '../handlers/internal/keys.routes.js';
 import * as internalProjects from '../handlers/internal/projects.routes.js';
 import * as internalWorkspaces from '../handlers/internal/workspaces.routes.js';
+import * as review from '../handlers/translate/review.routes.js';
 import * as operations from '../handlers/operations/routes.js';
 import * as operationsInternal from '../handlers/operations/internal.routes.js';
 import * as sync from '../handlers/sync/routes.js';
@@ -59,6 +60,11 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalUpdateKey: internalKeys.internalUpdateKey,
   internalPutTranslation: internalKeys.internalPutTranslation,
   internalRetryFill: internalKeys.internalRetryFill,
+  internalGetKey: review.internalGetKey,
+  internalCheckTranslation: review.internalCheckTranslation,
+  internalBulkReviewKeys: review.internalBulkReviewKeys,
+  internalBulkKeys: review.internalBulkKeys,
+  internalReviewCaptured: review.internalReviewCaptured,
   internalGetOperation: operationsInternal.internalGetOperation,
   internalApproveOperation: operationsInternal.internalApproveOperation,
   internalDenyOperation: operationsInternal.internalDenyOperation,

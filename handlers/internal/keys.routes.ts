@@ -7,7 +7,10 @@ import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
 import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
+import type { KeyRow } from '../platform/tables.js';
 import { cellStates } from '../translate/cells.js';
+import { actorOf, recordHistory } from '../translate/history.js';
+import { filteredKeys, pageCells, targetLanguages } from '../translate/keyfilter.js';
 import { pairCost, readCredit } from '../translate/credits.js';
 import { enqueueFill } from '../translate/queue.js';
 import { resolveTargets } from '../translate/targets.js';
@@ -65,8 +68,25 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
     updated_at: now,
   };
   await db.transaction(async (trx) => {
-    if (existing) await trx('translations').where({ key_id: key.id, lang }).update(row);
+    // A person's save settles what a sync kept out of the cell.
+    if (existing)
+      await trx('translations')
+        .where({ key_id: key.id, lang })
+        .update({ ...row, conflict_value: null });
     else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
+    if (existing?.value !== row.value || existing?.status !== row.status)
+      await recordHistory(trx, [
+        {
+          project_id: p.id,
+          key_id: Number(key.id),
+          lang,
+          value: row.value,
+          status: row.status,
+          origin: row.origin,
+          actor: actorOf(ctx.actor),
+          created_at: now,
+        },
+      ]);
     await contentChanged(trx, p.id, now);
   });
   return { body: { key: key.name, lang, status: row.status, value: row.value, origin: row.origin } };
@@ -75,16 +95,38 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
 export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
-  const q = db('keys')
-    .where({ project_id: p.id })
-    .orderBy('id')
-    .limit(1000)
-    .select('name', 'token', 'source', 'forms', 'ctx', 'enabled', 'source_verified', 'captured');
-  // The pipeline coerced the query parameter to its schema type (boolean).
-  if (ctx.query.captured !== undefined) q.andWhere('captured', ctx.query.captured);
-  const rows = await q;
+  const targets = await targetLanguages(db, p);
+  const { query } = await filteredKeys(db, p, ctx.query, targets);
+  const offset = ctx.query.offset ?? 0;
+  const limit = ctx.query.limit ?? 50;
+  const [counted] = await query.clone().count({ n: '*' });
+  const rows = await query
+    .clone()
+    .orderBy('k.id')
+    .offset(offset)
+    .limit(limit)
+    .select<KeyRow[]>(
+      'k.id',
+      'k.name',
+      'k.token',
+      'k.source',
+      'k.forms',
+      'k.ctx',
+      'k.enabled',
+      'k.source_verified',
+      'k.captured',
+    );
+  const cells = await pageCells(
+    db,
+    rows.map((r) => Number(r.id)),
+    targets,
+  );
   return {
     body: {
+      total: Number(counted.n),
+      offset,
+      limit,
+      langs: targets,
       keys: rows.map((k) => ({
         key: k.name,
         token: k.token,
@@ -94,6 +136,7 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
         enabled: bool(k.enabled),
         sourceVerified: bool(k.source_verified),
         captured: bool(k.captured),
+        cells: cells.get(Number(k.id)) ?? [],
       })),
     },
   };

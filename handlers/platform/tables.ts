@@ -163,6 +163,8 @@ export interface TranslationRow {
   fail_reason?: string | null;
   /** The key's token when the engine refused the pair itself: not queued again while the key keeps it. */
   fail_token?: string | null;
+  /** The file's value a sync kept out of the cell (migration 014); a person's save clears it. */
+  conflict_value?: string | null;
 }
 
 interface FillJobRow {

@@ -14,6 +14,7 @@ import type { Handler } from '../platform/pipeline.js';
 import { withRequestRecord, type RequestScope } from '../platform/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../translate/credits.js';
 import { enqueueFill, insertMarkers } from '../translate/queue.js';
+import { recordHistory } from '../translate/history.js';
 import { previewBatch } from '../operations/previews.js';
 import { readSyncFile } from './file.js';
 import { fillPairs, planSync, type SyncPlan } from './plan.js';
@@ -187,13 +188,33 @@ async function apply(
     origin: 'import',
     job_id: null,
     updated_at: now,
+    conflict_value: null,
   }));
   for (const part of chunks(imported)) {
     await trx('translations')
       .insert(part)
       .onConflict(['key_id', 'lang'])
-      .merge(['value', 'status', 'origin', 'job_id', 'updated_at']);
+      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value']);
   }
+  await recordHistory(
+    trx,
+    imported.map((r) => ({
+      project_id: r.project_id,
+      key_id: r.key_id,
+      lang: r.lang,
+      value: r.value,
+      status: r.status,
+      origin: r.origin,
+      actor: 'sync',
+      created_at: now,
+    })),
+  );
+  // A translation the sync kept over the file's: the file's value waits on the cell for a person (key list filter).
+  for (const c of plan.conflicts)
+    if (c.kind === 'translation' && c.resolution === 'kept' && ids.has(c.key))
+      await trx('translations')
+        .where({ key_id: ids.get(c.key)!, lang: c.lang })
+        .update({ conflict_value: c.fileValue ?? null });
 
   const meta = JSON.stringify({
     ...(catalog.meta ?? {}),

