@@ -1522,15 +1522,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description Done. */
-        Ok: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
         /** @description The operation after the decision. */
         OperationResult: {
             headers: {
