@@ -1,11 +1,10 @@
-// Public routes: /pricing (GET and HEAD) and the delivery origin's /health; and 501 for routes not built yet.
+// Public routes: /pricing (GET and HEAD) and the delivery origin's /health; and every public API route implemented.
 import test from 'ava';
 import { routes } from '../../generated/routes.js';
 import { implemented } from '../../service/implementations.js';
 import { createClient } from '../../sdk/client.js';
-import { pathParams } from '../helpers/routes.js';
-import { createTestProject, specCheck, startTestService, type TestService } from '../helpers/service.js';
-import { json, type ApiError, type Schemas } from '../helpers/typed.js';
+import { specCheck, startTestService, type TestService } from '../helpers/service.js';
+import { type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -48,26 +47,12 @@ test('the delivery origin answers /v1/health', async (t) => {
   t.is(notOnMain.status, 404);
 });
 
-test('every route without an implementation answers 501 not_implemented after its checks', async (t) => {
-  const p = await createTestProject(svc);
+test('every route of the public API has an implementation: none answers 501 not_implemented', (t) => {
   const pending = routes.filter(
     (r) => r.origin === 'main' && !r.public && r.method !== 'HEAD' && !implemented.has(r.operationId),
   );
-  t.true(pending.length > 0);
-  for (const route of pending) {
-    const path = route.path.replace(/\{(\w+)\}/g, (_, k: string) =>
-      encodeURIComponent(pathParams(route, p.projectId)[k]),
-    );
-    const res = await fetch(`${svc.baseUrl}${path}`, {
-      method: route.method,
-      headers: { authorization: `Bearer ${p.apiKey}` },
-    });
-    // Routes whose body is required refuse the empty body first; the rest reach the (missing) handler.
-    const body = await json<ApiError>(res);
-    if (route.bodyRequired) t.is(res.status, 400, route.path);
-    else {
-      t.is(res.status, 501, `${route.method} ${route.path}`);
-      t.is(body.error, 'not_implemented');
-    }
-  }
+  t.deepEqual(
+    pending.map((r) => `${r.method} ${r.path}`),
+    [],
+  );
 });

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
-export interface AxeViolation {
+interface AxeViolation {
   id: string;
   impact: string | null;
   help: string;
