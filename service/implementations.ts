@@ -11,12 +11,14 @@ import * as internalDebug from '../handlers/internal/debug.routes.js';
 import * as internalJobs from '../handlers/internal/jobs.routes.js';
 import * as internalKeys from '../handlers/internal/keys.routes.js';
 import * as internalProjects from '../handlers/internal/projects.routes.js';
+import * as internalOverview from '../handlers/internal/overview.routes.js';
 import * as internalWorkspaces from '../handlers/internal/workspaces.routes.js';
 import * as review from '../handlers/translate/review.routes.js';
 import * as operations from '../handlers/operations/routes.js';
 import * as operationsInternal from '../handlers/operations/internal.routes.js';
 import * as sync from '../handlers/sync/routes.js';
 import * as publish from '../handlers/publish/routes.js';
+import * as publishInternal from '../handlers/publish/internal.routes.js';
 import * as origin from '../handlers/delivery/origin.routes.js';
 import type { OperationId } from '../handlers/platform/contract.js';
 import type { Handler, RawHandler } from '../handlers/platform/pipeline.js';
@@ -69,6 +71,13 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalApproveOperation: operationsInternal.internalApproveOperation,
   internalDenyOperation: operationsInternal.internalDenyOperation,
   internalListOperations: operationsInternal.internalListOperations,
+  internalListProjects: internalOverview.internalListProjects,
+  internalGetProjectOverview: internalOverview.internalGetProjectOverview,
+  internalPreviewPublish: publishInternal.internalPreviewPublish,
+  internalPublish: publishInternal.internalPublish,
+  internalListVersions: publishInternal.internalListVersions,
+  internalDiffVersions: publishInternal.internalDiffVersions,
+  internalRestoreVersion: publishInternal.internalRestoreVersion,
   internalCreateUser: dashboardUsers.internalCreateUser,
   createWebhook: webhooks.createWebhook,
   listWebhooks: webhooks.listWebhooks,

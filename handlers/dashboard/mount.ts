@@ -5,6 +5,10 @@ import type { App } from '../platform/app.js';
 import { approvalRoutes } from './approve.js';
 import { assetRoutes } from './assets.js';
 import { signinRoutes } from './signin.js';
+import { projectRoutes } from './projects.js';
+import { publishRoutes } from './publish.js';
+import { versionRoutes } from './versions.js';
+import { operationRoutes } from './operations.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
 const FORM_PAYLOAD = {
@@ -16,7 +20,15 @@ const FORM_PAYLOAD = {
 } as const;
 
 export function mountDashboard(server: Hapi.Server, app: App): void {
-  for (const route of [...assetRoutes(), ...signinRoutes(app), ...approvalRoutes(app, server)]) {
+  for (const route of [
+    ...assetRoutes(),
+    ...signinRoutes(app),
+    ...approvalRoutes(app, server),
+    ...projectRoutes(app, server),
+    ...publishRoutes(app, server),
+    ...versionRoutes(app, server),
+    ...operationRoutes(app, server),
+  ]) {
     server.route({
       ...route,
       options: {

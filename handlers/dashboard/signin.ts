@@ -1,4 +1,4 @@
-// Sign-in, sign-out and the dashboard's home page.
+// Sign-in and sign-out (the dashboard's home page, `/`, is the projects list: projects.ts).
 // The sign-in form is protected against login CSRF by a double-submit token: GET /signin sets a random value in an
 // HttpOnly cookie and in the form, and POST /signin accepts only the two equal (and an Origin of this origin).
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
@@ -25,7 +25,6 @@ import {
   safeNext,
   sessionOf,
   setCookie,
-  signedInHeader,
   signinUrl,
 } from './web.js';
 
@@ -123,30 +122,7 @@ export function signinRoutes(app: App): ServerRoute[] {
     return redirect(h, '/signin', [setCookie(names, names.session, '', 0)]);
   };
 
-  const getHome = async (request: Request, h: ResponseToolkit) => {
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl('/'));
-    const u = session.user;
-    return htmlReply(
-      h,
-      200,
-      page(
-        'Dashboard',
-        html`<section>
-          <h1>Dashboard</h1>
-          <p>Signed in as ${u.name} &lt;${u.email}&gt;, ${u.role}.</p>
-          <p>
-            An agent that needs your approval gives you a link to <code>/approve/&lt;operation id&gt;</code>: open it
-            here to see what the operation would do, and approve or deny it.
-          </p>
-        </section>`,
-        signedInHeader(session),
-      ),
-    );
-  };
-
   return [
-    { method: 'GET', path: '/', handler: getHome },
     { method: 'GET', path: '/signin', handler: getSignin },
     { method: 'POST', path: '/signin', handler: postSignin },
     { method: 'POST', path: '/signout', handler: postSignout },
