@@ -3,10 +3,12 @@ import * as capture from '../handlers/capture/routes.js';
 import * as config from '../handlers/config/routes.js';
 import * as content from '../handlers/content/routes.js';
 import * as contentInternal from '../handlers/content/internal.routes.js';
+import * as contentDashboard from '../handlers/content/dashboard.routes.js';
 import * as credential from '../handlers/credential/routes.js';
 import * as dashboardUsers from '../handlers/dashboard/users.routes.js';
 import * as delivery from '../handlers/delivery/routes.js';
 import * as files from '../handlers/files/routes.js';
+import * as internalApiKeys from '../handlers/internal/apikeys.routes.js';
 import * as internalDebug from '../handlers/internal/debug.routes.js';
 import * as internalJobs from '../handlers/internal/jobs.routes.js';
 import * as internalKeys from '../handlers/internal/keys.routes.js';
@@ -96,6 +98,18 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalDeleteContent: contentInternal.internalDeleteContent,
   internalGetContentDocument: contentInternal.internalGetContentDocument,
   internalSetContentStage: contentInternal.internalSetContentStage,
+  internalListApiKeys: internalApiKeys.internalListApiKeys,
+  internalListUsers: dashboardUsers.internalListUsers,
+  internalUpdateUser: dashboardUsers.internalUpdateUser,
+  internalListWebhooks: webhooks.internalListWebhooks,
+  internalCreateWebhook: webhooks.internalCreateWebhook,
+  internalUpdateWebhook: webhooks.internalUpdateWebhook,
+  internalDeleteWebhook: webhooks.internalDeleteWebhook,
+  internalRotateWebhookSecret: webhooks.internalRotateWebhookSecret,
+  internalListWebhookDeliveries: webhooks.internalListWebhookDeliveries,
+  internalResendWebhookDelivery: webhooks.internalResendWebhookDelivery,
+  internalListContent: contentDashboard.internalListContent,
+  internalListContentVersions: contentDashboard.internalListContentVersions,
 };
 
 /**

@@ -3,6 +3,10 @@
 import type Hapi from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { approvalRoutes } from './approve.js';
+import { apiKeyRoutes } from './apikeys.js';
+import { contentRoutes } from './content.js';
+import { userRoutes } from './users-page.js';
+import { webhookRoutes } from './webhooks.js';
 import { assetRoutes } from './assets.js';
 import { signinRoutes } from './signin.js';
 import { projectRoutes } from './projects.js';
@@ -24,6 +28,10 @@ export function mountDashboard(server: Hapi.Server, app: App): void {
     ...assetRoutes(),
     ...signinRoutes(app),
     ...approvalRoutes(app, server),
+    ...apiKeyRoutes(app, server),
+    ...webhookRoutes(app, server),
+    ...userRoutes(app, server),
+    ...contentRoutes(app, server),
     ...projectRoutes(app, server),
     ...publishRoutes(app, server),
     ...versionRoutes(app, server),

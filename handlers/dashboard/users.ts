@@ -3,8 +3,8 @@
 // constant time, and an unknown email costs the same scrypt run as a known one.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Db } from '../platform/db.js';
-import { isUniqueViolation, newId } from '../platform/db.js';
-import { ApiError, conflict, invalidArgument } from '../platform/errors.js';
+import { dialectOf, isUniqueViolation, newId } from '../platform/db.js';
+import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
 
 export type Role = 'owner' | 'reviewer';
 
@@ -138,4 +138,29 @@ export async function ensureFirstUser(
     if (err instanceof ApiError) throw new Error(`DASHBOARD_PASSWORD: ${err.message.replace('body/password ', '')}`);
     throw err;
   }
+}
+
+/** Every dashboard user, by name then email. */
+export async function listUsers(db: Db): Promise<UserView[]> {
+  const rows = await db<UserRow>('dashboard_users').orderBy('name').orderBy('email');
+  return rows.map(userView);
+}
+
+/**
+ * Sets a user's role. The last owner cannot become a reviewer (`409 last_owner`): the owners are read under a lock
+ * (SQLite's transactions are IMMEDIATE, MySQL locks the owners' rows), so two owners demoting each other at once
+ * leave one of them owner.
+ */
+export async function setUserRole(db: Db, userId: string, role: Role): Promise<UserView> {
+  return db.transaction(async (trx) => {
+    const owners = trx<UserRow>('dashboard_users').where({ role: 'owner' }).select('id');
+    if (dialectOf(trx) === 'mysql') owners.forUpdate();
+    const ownerIds = (await owners).map((r) => r.id);
+    const user = await trx<UserRow>('dashboard_users').where({ id: userId }).first();
+    if (!user) throw notFound('No such dashboard user.');
+    if (role !== 'owner' && user.role === 'owner' && ownerIds.length <= 1)
+      throw conflict('last_owner', 'The last owner cannot become a reviewer.');
+    if (user.role !== role) await trx('dashboard_users').where({ id: userId }).update({ role, updated_at: Date.now() });
+    return userView({ ...user, role });
+  });
 }

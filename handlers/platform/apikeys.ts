@@ -81,3 +81,29 @@ export function hasScope(granted: Scope[], allowed: string[]): boolean {
   if (allowed.includes('*') || granted.includes('admin')) return true;
   return allowed.some((s) => granted.includes(s as Scope));
 }
+
+/** How often a key's `last_used_at` is written at most (per process): the list shows last use to the minute. */
+const LAST_USE_EVERY_MS = 60_000;
+const lastNoted = new Map<string, number>();
+
+/**
+ * Records that `keyId` was admitted, at most once a minute per key in this process and without delaying the
+ * request: the write is not awaited, and one that fails (a busy or read-only database) is dropped. The statement
+ * writes only when the stored time is a minute old, so several processes add little.
+ */
+export function noteKeyUse(db: Db, keyId: string, now = Date.now()): void {
+  const last = lastNoted.get(keyId);
+  if (last !== undefined && now - last < LAST_USE_EVERY_MS) return;
+  if (lastNoted.size >= 10_000) lastNoted.clear();
+  lastNoted.set(keyId, now);
+  db('api_keys')
+    .where({ id: keyId })
+    .andWhere((q) => {
+      q.whereNull('last_used_at').orWhere('last_used_at', '<=', now - LAST_USE_EVERY_MS);
+    })
+    .update({ last_used_at: now })
+    .then(
+      () => undefined,
+      () => lastNoted.delete(keyId),
+    );
+}

@@ -13,7 +13,7 @@ import type { RouteSpec } from '../../generated/routes.js';
 import { admit } from './admission.js';
 import { Approval } from './approval.js';
 import { sameSecret } from './secrets.js';
-import { hasScope, type KeyPrincipal } from './apikeys.js';
+import { hasScope, noteKeyUse, type KeyPrincipal } from './apikeys.js';
 import type { App } from './app.js';
 import type { BodyOf, OperationId, PathOf, QueryOf, RecordedAnswer, ReplyOf } from './contract.js';
 import type { Logger } from './log.js';
@@ -165,6 +165,7 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
     if (!hasScope(principal.scopes, route.scopes)) {
       throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
     }
+    noteKeyUse(app.db, principal.keyId);
   }
   state.dryRun = dryRunFromQuery(route.dryRun, state.query);
   const input = { ...state.query, ...state.params };

@@ -77,6 +77,8 @@ export interface ApiKeyRow {
   requires_operation_approval: Flag;
   created_at: Int64;
   revoked_at: Int64 | null;
+  /** When the public API last admitted the key, written at most once a minute (apikeys.ts noteKeyUse). */
+  last_used_at: Int64 | null;
 }
 
 interface EventRow {

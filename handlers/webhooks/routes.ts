@@ -1,7 +1,9 @@
-// Webhooks group (spec: createWebhook … resendWebhookDelivery; API.md 2.13, 3.4, 4.7). Scope `publish` is the
-// pipeline's (x-scopes); the body's shape (https URL form, known event types, at least one field on update) is the
-// spec's. Here: the URL's addresses, the five-webhook limit, and the secret, shown on create and rotate only.
+// Webhooks group (spec: createWebhook … resendWebhookDelivery; API.md 2.13, 3.4, 4.7), and the same operations on the
+// internal API for the dashboard (internalListWebhooks … internalResendWebhookDelivery, at the end). Scope `publish`
+// is the pipeline's (x-scopes); the body's shape (https URL form, known event types, at least one field on update)
+// is the spec's. Here: the URL's addresses, the five-webhook limit, and the secret, shown on create and rotate only.
 import type { App } from '../platform/app.js';
+import { getProject } from '../config/projects.js';
 import { lockProject, newId } from '../platform/db.js';
 import { conflict, invalidArgument, notFound } from '../platform/errors.js';
 import { deliveryJobKey, WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../platform/events.js';
@@ -152,4 +154,44 @@ export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ct
     return (await trx('webhook_deliveries').where({ id: deliveryId }).first())!;
   });
   return { status: 202, body: deliveryView(row) };
+};
+
+// The internal API's webhook operations (spec/internal.yaml): the same paths and bodies for a person rather than a
+// key. The pipeline checks a public route's project before its handler; here the project is checked first, then the
+// public handler runs.
+const projectOf = (ctx: { app: App; params: { projectId: string } }) => getProject(ctx.app.db, ctx.params.projectId);
+
+export const internalListWebhooks: Handler<'internalListWebhooks'> = async (ctx) => {
+  await projectOf(ctx);
+  return listWebhooks({ ...ctx });
+};
+
+export const internalCreateWebhook: Handler<'internalCreateWebhook'> = async (ctx) => {
+  await projectOf(ctx);
+  return createWebhook({ ...ctx });
+};
+
+export const internalUpdateWebhook: Handler<'internalUpdateWebhook'> = async (ctx) => {
+  await projectOf(ctx);
+  return updateWebhook({ ...ctx });
+};
+
+export const internalDeleteWebhook: Handler<'internalDeleteWebhook'> = async (ctx) => {
+  await projectOf(ctx);
+  return deleteWebhook({ ...ctx });
+};
+
+export const internalRotateWebhookSecret: Handler<'internalRotateWebhookSecret'> = async (ctx) => {
+  await projectOf(ctx);
+  return rotateWebhookSecret({ ...ctx });
+};
+
+export const internalListWebhookDeliveries: Handler<'internalListWebhookDeliveries'> = async (ctx) => {
+  await projectOf(ctx);
+  return listWebhookDeliveries({ ...ctx });
+};
+
+export const internalResendWebhookDelivery: Handler<'internalResendWebhookDelivery'> = async (ctx) => {
+  await projectOf(ctx);
+  return resendWebhookDelivery({ ...ctx });
 };

@@ -1,0 +1,438 @@
+// The webhooks pages (owners): `/projects/{projectId}/webhooks` lists the project's webhooks and creates one (its
+// signing secret shown once, in the answer to that post); `/projects/{projectId}/webhooks/{webhookId}` edits one
+// (URL, events, enabled), rotates its secret (the new one shown once), deletes it, and shows its delivery log with
+// status and last error, each delivery with a Resend button. Data from the internal API only (internal*Webhook*,
+// the public webhook rules); a reviewer's call is refused by the API (403). URLs are the team's input: escaped.
+import type Hapi from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { components } from '../../generated/internal.js';
+import type { App } from '../platform/app.js';
+import { apiFor, type Api } from './api.js';
+import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, secretOnce, timeOf } from './forms.js';
+import { html, type Html } from './html.js';
+import { appPage, projectPath } from './layout.js';
+import type { Session } from './sessions.js';
+import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+
+type Webhook = components['schemas']['Webhook'];
+type Delivery = components['schemas']['WebhookDelivery'];
+type EventType = components['schemas']['WebhookEventType'];
+
+const EVENTS: Array<{ type: EventType; field: string; label: string }> = [
+  { type: 'strings.published', field: 'event_strings', label: 'strings.published (every publish and restore)' },
+  { type: 'content.published', field: 'event_content', label: 'content.published (content documents)' },
+];
+const section = 'webhooks';
+const hookPath = (projectId: string, webhookId: string, rest = '') =>
+  projectPath(projectId, `${section}/${encodeURIComponent(webhookId)}${rest}`);
+
+const stateOf = (w: Webhook) =>
+  w.enabled
+    ? 'enabled'
+    : w.disabledReason === 'auto_failures'
+      ? 'disabled: three deliveries in a row failed'
+      : w.disabledReason === 'gone'
+        ? 'disabled: the receiver answered 410 Gone'
+        : 'disabled';
+
+function eventBoxes(prefix: string, checked: readonly EventType[]): Html {
+  return html`<fieldset>
+    <legend>Events (at least one)</legend>
+    ${EVENTS.map(
+      (e) =>
+        html`<div class="check">
+          <input
+            id="${prefix}-${e.field}"
+            name="${e.field}"
+            type="checkbox"
+            value="on"
+            ${checked.includes(e.type) ? html`checked` : ''}
+          />
+          <label for="${prefix}-${e.field}">${e.label}</label>
+        </div>`,
+    )}
+  </fieldset>`;
+}
+
+const eventsOf = (form: Record<string, string>) => EVENTS.filter((e) => form[e.field] === 'on').map((e) => e.type);
+
+interface Extra {
+  error?: string;
+  secret?: Html;
+  form?: Record<string, string>;
+}
+
+type PageAnswer = { status: number; body: string };
+
+async function projectName(api: Api, s: Session, projectId: string): Promise<string | PageAnswer> {
+  const project = await api.GET('/projects/{projectId}', { params: { path: { projectId } } });
+  if (project.response.status === 404)
+    return { status: 404, body: messagePage('Project not found', 'There is no project with this id.', s) };
+  return dataOf(project, 'get project').name;
+}
+
+async function listPage(api: Api, s: Session, projectId: string, extra: Extra = {}): Promise<PageAnswer> {
+  const name = await projectName(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
+  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
+  const hooks = dataOf(list, 'list webhooks').webhooks;
+  const table = hooks.length
+    ? html`<table>
+        <caption>
+          Webhooks (at most five)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">State</th>
+            <th scope="col">Secret ends</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${hooks.map(
+            (w) =>
+              html`<tr>
+                <td class="mono">${w.url}</td>
+                <td>${w.events.join(', ')}</td>
+                <td>${stateOf(w)}</td>
+                <td><code>…${w.secretHint ?? ''}</code></td>
+                <td>
+                  <a href="${hookPath(projectId, w.webhookId)}"
+                    >Edit and deliveries<span class="visually-hidden"> of ${w.url}</span></a
+                  >
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`
+    : html`<p>This project has no webhooks.</p>`;
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Webhooks · ${name}`,
+      html`<section>
+          <h1>Webhooks of ${name}</h1>
+          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
+          <p>Each delivery is signed with the webhook's secret (README, Webhooks).</p>
+        </section>
+        ${extra.secret ?? ''}
+        <section>
+          <h2>Webhooks</h2>
+          ${table}
+        </section>
+        <section>
+          <h2>Create a webhook</h2>
+          <form method="post" action="${projectPath(projectId, section)}">
+            ${csrfField(s)}
+            <label for="hook-url">URL (https)</label>
+            <input
+              id="hook-url"
+              name="url"
+              type="url"
+              required
+              maxlength="2048"
+              size="60"
+              value="${extra.form?.url ?? ''}"
+            />
+            ${eventBoxes('new', extra.form ? eventsOf(extra.form) : ['strings.published'])}
+            <p><button type="submit">Create webhook</button></p>
+          </form>
+        </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+function deliveryTable(s: Session, projectId: string, webhookId: string, deliveries: Delivery[]): Html {
+  if (!deliveries.length) return html`<p>Nothing was delivered to this webhook yet.</p>`;
+  return html`<table>
+    <caption>
+      The last 50 deliveries, newest first
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Event</th>
+        <th scope="col">Version or publish</th>
+        <th scope="col">Status</th>
+        <th scope="col">Attempts</th>
+        <th scope="col">Last answer</th>
+        <th scope="col">Last error</th>
+        <th scope="col">Next attempt</th>
+        <th scope="col">Resend</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${deliveries.map(
+        (d) =>
+          html`<tr>
+            <td>${d.eventType}<br /><code>${d.eventId}</code></td>
+            <td>${d.publishId ? html`<code>${d.publishId}</code>` : '—'}</td>
+            <td><span class="state" data-state="${d.status}">${d.status}</span></td>
+            <td>${d.attempts}</td>
+            <td>${d.lastStatusCode ?? '—'}</td>
+            <td class="source">${d.lastError ?? '—'}</td>
+            <td>${timeOf(d.nextAttemptAt, '—')}</td>
+            <td>
+              ${
+                d.status === 'delivering'
+                  ? 'in flight'
+                  : html`<form
+                      method="post"
+                      action="${hookPath(projectId, webhookId, `/deliveries/${encodeURIComponent(d.deliveryId)}/resend`)}"
+                    >
+                      ${csrfField(s)}
+                      <button type="submit" aria-label="Resend delivery ${d.deliveryId}">Resend</button>
+                    </form>`
+              }
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+async function hookPage(
+  api: Api,
+  s: Session,
+  projectId: string,
+  webhookId: string,
+  extra: Extra & { notice?: string } = {},
+): Promise<PageAnswer> {
+  const name = await projectName(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
+  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
+  const w = dataOf(list, 'list webhooks').webhooks.find((x) => x.webhookId === webhookId);
+  if (!w) return { status: 404, body: messagePage('Webhook not found', 'This project has no such webhook.', s) };
+  const log = await api.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
+    params: { path: { projectId, webhookId } },
+  });
+  const deliveries = dataOf(log, 'list deliveries').deliveries;
+  const here = hookPath(projectId, webhookId);
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Webhook · ${name}`,
+      html`<section>
+          <h1>Webhook <span class="mono">${w.url}</span></h1>
+          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
+          ${extra.notice ? html`<p class="ok" role="status">${extra.notice}</p>` : ''}
+          <dl>
+            <dt>State</dt>
+            <dd>${stateOf(w)}</dd>
+            <dt>Events</dt>
+            <dd>${w.events.join(', ')}</dd>
+            <dt>Secret ends</dt>
+            <dd><code>…${w.secretHint ?? ''}</code></dd>
+          </dl>
+          <p><a href="${projectPath(projectId, section)}">All webhooks</a></p>
+        </section>
+        ${extra.secret ?? ''}
+        <section>
+          <h2>Edit</h2>
+          <form method="post" action="${here}">
+            ${csrfField(s)}
+            <label for="edit-url">URL (https)</label>
+            <input
+              id="edit-url"
+              name="url"
+              type="url"
+              required
+              maxlength="2048"
+              size="60"
+              value="${extra.form?.url ?? w.url}"
+            />
+            ${eventBoxes('edit', extra.form ? eventsOf(extra.form) : w.events)}
+            <div class="check">
+              <input id="edit-enabled" name="enabled" type="checkbox" value="on" ${w.enabled ? html`checked` : ''} />
+              <label for="edit-enabled">Enabled (enabling clears the failure count)</label>
+            </div>
+            <p><button type="submit">Save webhook</button></p>
+          </form>
+        </section>
+        <section>
+          <h2>Secret</h2>
+          <p>A new secret is shown once; the old one keeps signing beside it for 24 hours.</p>
+          <form method="post" action="${hookPath(projectId, webhookId, '/rotate-secret')}">
+            ${csrfField(s)}
+            <button type="submit">Rotate secret</button>
+          </form>
+        </section>
+        <section>
+          <h2>Deliveries</h2>
+          ${deliveryTable(s, projectId, webhookId, deliveries)}
+        </section>
+        <section>
+          <h2>Delete</h2>
+          <form method="post" action="${hookPath(projectId, webhookId, '/delete')}">
+            ${csrfField(s)}
+            <button type="submit">Delete webhook</button>
+          </form>
+        </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  const ids = (request: Request) => ({
+    projectId: String(request.params.projectId),
+    webhookId: typeof request.params.webhookId === 'string' ? request.params.webhookId : '',
+  });
+  const reply = (h: ResponseToolkit, r: PageAnswer, status = r.status) =>
+    htmlReply(h, r.status === 200 ? status : r.status, r.body);
+
+  const list = async (request: Request, h: ResponseToolkit) => {
+    const { projectId } = ids(request);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
+    return reply(h, await listPage(apiFor(server, session), session, projectId));
+  };
+
+  const one = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(hookPath(projectId, webhookId)));
+    return reply(h, await hookPage(apiFor(server, session), session, projectId, webhookId));
+  };
+
+  const create = async (request: Request, h: ResponseToolkit) => {
+    const { projectId } = ids(request);
+    const post = await ourForm(app, request, h, projectPath(projectId, section));
+    if ('reply' in post) return post.reply;
+    const { session, form } = post;
+    const api = apiFor(server, session);
+    const events = eventsOf(form);
+    const url = (form.url ?? '').trim();
+    if (!events.length)
+      return reply(
+        h,
+        await listPage(api, session, projectId, { error: 'Choose at least one event; nothing was created.', form }),
+        400,
+      );
+    if (!url.startsWith('https://'))
+      return reply(
+        h,
+        await listPage(api, session, projectId, {
+          error: 'The URL must start with https://; nothing was created.',
+          form,
+        }),
+        400,
+      );
+    const made = await api.POST('/projects/{projectId}/webhooks', {
+      params: { path: { projectId } },
+      body: { url, events },
+    });
+    if (made.response.status === 403)
+      return htmlReply(h, 403, ownersOnly(session, 'create webhooks; nothing was created'));
+    if (!made.data)
+      return reply(
+        h,
+        await listPage(api, session, projectId, { error: `${apiMessage(made.error)} Nothing was created.`, form }),
+        made.response.status,
+      );
+    return reply(
+      h,
+      await listPage(api, session, projectId, {
+        secret: secretOnce(`Signing secret of ${made.data.url}`, made.data.secret),
+      }),
+      201,
+    );
+  };
+
+  const update = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
+    if ('reply' in post) return post.reply;
+    const { session, form } = post;
+    const api = apiFor(server, session);
+    const events = eventsOf(form);
+    const url = (form.url ?? '').trim();
+    const again = async (status: number, error: string) =>
+      reply(h, await hookPage(api, session, projectId, webhookId, { error, form }), status);
+    if (!events.length) return again(400, 'Choose at least one event; nothing changed.');
+    if (!url.startsWith('https://')) return again(400, 'The URL must start with https://; nothing changed.');
+    const r = await api.PATCH('/projects/{projectId}/webhooks/{webhookId}', {
+      params: { path: { projectId, webhookId } },
+      body: { url, events, enabled: form.enabled === 'on' },
+    });
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'change webhooks; nothing changed'));
+    if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
+    return redirect(h, hookPath(projectId, webhookId));
+  };
+
+  const rotate = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
+    if ('reply' in post) return post.reply;
+    const api = apiFor(server, post.session);
+    const r = await api.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', {
+      params: { path: { projectId, webhookId } },
+    });
+    if (r.response.status === 403)
+      return htmlReply(h, 403, ownersOnly(post.session, 'rotate secrets; nothing changed'));
+    if (!r.data) return reply(h, await hookPage(api, post.session, projectId, webhookId), r.response.status);
+    return reply(
+      h,
+      await hookPage(api, post.session, projectId, webhookId, {
+        secret: secretOnce('New signing secret', r.data.secret),
+        notice: `The previous secret keeps signing until ${r.data.previousSecretExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
+      }),
+    );
+  };
+
+  const remove = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
+    if ('reply' in post) return post.reply;
+    const api = apiFor(server, post.session);
+    const r = await api.DELETE('/projects/{projectId}/webhooks/{webhookId}', {
+      params: { path: { projectId, webhookId } },
+    });
+    if (r.response.status === 403)
+      return htmlReply(h, 403, ownersOnly(post.session, 'delete webhooks; nothing changed'));
+    if (r.response.status !== 204)
+      return reply(
+        h,
+        await listPage(api, post.session, projectId, { error: `${apiMessage(r.error)} Nothing changed.` }),
+        r.response.status,
+      );
+    return redirect(h, projectPath(projectId, section));
+  };
+
+  const resend = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const deliveryId = String(request.params.deliveryId);
+    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
+    if ('reply' in post) return post.reply;
+    const api = apiFor(server, post.session);
+    const r = await api.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
+      params: { path: { projectId, webhookId, deliveryId } },
+    });
+    if (r.response.status === 403)
+      return htmlReply(h, 403, ownersOnly(post.session, 'resend deliveries; nothing changed'));
+    if (!r.data)
+      return reply(
+        h,
+        await hookPage(api, post.session, projectId, webhookId, { error: `${apiMessage(r.error)} Nothing changed.` }),
+        r.response.status,
+      );
+    return redirect(h, hookPath(projectId, webhookId));
+  };
+
+  const P = '/projects/{projectId}/webhooks';
+  return [
+    { method: 'GET', path: P, handler: list },
+    { method: 'POST', path: P, handler: create },
+    { method: 'GET', path: `${P}/{webhookId}`, handler: one },
+    { method: 'POST', path: `${P}/{webhookId}`, handler: update },
+    { method: 'POST', path: `${P}/{webhookId}/rotate-secret`, handler: rotate },
+    { method: 'POST', path: `${P}/{webhookId}/delete`, handler: remove },
+    { method: 'POST', path: `${P}/{webhookId}/deliveries/{deliveryId}/resend`, handler: resend },
+  ];
+}
