@@ -4,9 +4,12 @@
 // pages in Debian's Chromium (playwright-core), signed in as an owner and as a reviewer, axe-clean, with hostile
 // key names, sources and translations shown literally and never run.
 import test from 'ava';
+import type { Page } from 'playwright-core';
 import type { components } from '../../generated/internal.js';
 import { translate } from '../../sdk/client.js';
 import { ACTOR_PLUGIN } from '../../handlers/platform/pipeline.js';
+import { seriousViolations } from '../helpers/axe.js';
+import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import {
   createTestKey,
   createTestProject,
@@ -116,7 +119,7 @@ test.serial('the key list filters by status, language, origin, search, refusals,
 
   // Conflicts: a file value a sync kept out.
   const db = svc.service.app.db;
-  const cart = (await db('keys').where({ project_id: p.projectId, name: 'cart.items' }).first<{ id: number }>('id'));
+  const cart = await db('keys').where({ project_id: p.projectId, name: 'cart.items' }).first<{ id: number }>('id');
   await db('translations').where({ key_id: cart.id, lang: 'fr' }).update({ conflict_value: 'from the file' });
   t.deepEqual(await names(p, { conflicts: true }), ['cart.items']);
   t.true((await list(p, { q: 'cart' })).keys[0].cells.find((c) => c.lang === 'fr')!.conflict);
@@ -283,3 +286,251 @@ test.serial(
     t.like((await capture(['Drop me'])).data, { captured: 0, skipped: 1 }, 'a dismissed string is not captured again');
   },
 );
+
+// ---------------------------------------------------------------------------------------------------------------
+// The pages, in Chromium.
+
+const HOSTILE_IMG = '<img src=x onerror="window.pwned=1">';
+const HOSTILE_SCRIPT = '<script>window.pwned=2</script>';
+let browser: Chromium | undefined;
+let page: Page;
+let origin: string;
+const OWNER = { email: 'owner-keys@example.test', password: 'a long enough password', name: 'Olga <Owner>' };
+const REVIEWER = { email: 'reviewer-keys@example.test', password: 'another long password', name: 'Rita Reviewer' };
+
+async function signIn(who: { email: string; password: string }) {
+  await page.context().clearCookies();
+  await page.goto(`${origin}/signin`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => u.pathname !== '/signin');
+}
+
+async function browserReady() {
+  if (browser) return;
+  origin = svc.internalUrl.replace('/internal/v1', '');
+  svc.service.app.config.publicAppUrl = origin;
+  for (const [u, role] of [
+    [OWNER, 'owner'],
+    [REVIEWER, 'reviewer'],
+  ] as const)
+    await svc.admin.POST('/users', { body: { name: u.name, email: u.email, password: u.password, role } });
+  browser = await launchChromium();
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+}
+test.after.always(async () => {
+  await browser?.close();
+});
+
+const pwned = () => page.evaluate(() => (window as unknown as { pwned?: number }).pwned);
+const mainText = async () => (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+
+test.serial('owner: find failed and unreviewed cells with filters, then bulk-approve a filtered set', async (t) => {
+  await browserReady();
+  const p = await reviewProject();
+  await signIn(OWNER);
+  const keysUrl = `${origin}/projects/${p.projectId}/keys`;
+  await page.goto(keysUrl);
+  t.regex(await page.locator('#key-count').innerText(), /^4 keys match/);
+  t.deepEqual(await seriousViolations(page), []);
+
+  // Failed cells: the status filter, as a shareable URL.
+  await page.getByLabel('Status').selectOption('failed');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/status=failed/);
+  t.regex(await page.locator('#key-count').innerText(), /^1 key matches/);
+  t.is(await page.locator('table.keys tbody th a').innerText(), 'greeting');
+  t.regex(await mainText(), /engine refused the pair/);
+  t.deepEqual(await seriousViolations(page), []);
+
+  // Unreviewed cells of one language.
+  await page.goto(`${keysUrl}?lang=fr&status=translated`);
+  t.is(await page.getByLabel('Language').inputValue(), 'fr');
+  t.deepEqual((await page.locator('table.keys tbody th a').allInnerTexts()).sort(), [
+    'cart.items',
+    'discount',
+    'home.title',
+  ]);
+
+  // Bulk approve the filtered set: a confirmation names the count, then the cells move.
+  await page.getByLabel(/Bulk action on the 3 matching keys/).selectOption('approve');
+  await page.getByRole('button', { name: 'Review and apply…' }).click();
+  t.regex(await page.locator('#bulk-summary').innerText(), /Approve for 3 keys .*status translated in fr.*in fr/);
+  t.deepEqual(await seriousViolations(page), []);
+  await page.getByRole('button', { name: 'Confirm: Approve' }).click();
+  await page.waitForURL(/done=approve/);
+  t.regex(await page.locator('p.notice').innerText(), /^3 cells approved\./);
+  t.deepEqual(await names(p, { status: 'approved', lang: 'fr' }), ['home.title', 'cart.items', 'discount']);
+  t.deepEqual(await names(p, { status: 'approved', lang: 'de' }), [], 'only fr moved');
+});
+
+test.serial(
+  'owner: edit and approve a plural translation with the preview; the gates refuse a broken value',
+  async (t) => {
+    await browserReady();
+    const p = await reviewProject();
+    await signIn(OWNER);
+    await page.goto(`${origin}/projects/${p.projectId}/keys/cart.items`);
+    t.deepEqual(await seriousViolations(page), []);
+    const fr = page.locator('#cell-fr');
+    // French has one, many and other: the preview shows a line for each.
+    const labels = async () => (await fr.locator('.preview-lines dt').allInnerTexts()).join(' | ');
+    t.regex(await labels(), /count = 1 \(one\) \| count = 1000000 \(many\) \| count = 2 \(other\)/);
+    const de = page.locator('#cell-de');
+    t.regex((await de.locator('.preview-lines dt').allInnerTexts()).join(' | '), /\(one\) \| .*\(other\)$/);
+
+    // Typing refreshes the preview (dashboard.js).
+    const area = page.getByLabel('Translation (fr)');
+    await area.fill('{count, plural, one {# article} many {# d’articles} other {# articles}}');
+    await t.notThrowsAsync(fr.locator('.preview-lines dd', { hasText: '1 000 000 d’articles' }).waitFor());
+    t.true(await fr.locator('.preview-lines dd', { hasText: '1 article' }).isVisible());
+
+    // Check renders the verdicts without saving; Save refuses what the gates refuse.
+    await area.fill('{count, plural, one {# article} other {# articles} many {<b>#</b>}}');
+    await fr.getByRole('button', { name: 'Check' }).click();
+    t.regex(await page.locator('#cell-fr .verdicts').innerText(), /Markup: tags differ/);
+    await page.locator('#cell-fr').getByRole('button', { name: 'Save' }).click();
+    t.regex(await page.locator('#cell-fr [role=alert]').innerText(), /The gates refuse this value/);
+    t.deepEqual(await seriousViolations(page), []);
+    const before = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'cart.items' } },
+      })
+    ).data!;
+    t.not(
+      before.cells.find((c) => c.lang === 'fr')!.value,
+      '{count, plural, one {# article} other {# articles} many {<b>#</b>}}',
+    );
+
+    await page
+      .getByLabel('Translation (fr)')
+      .fill('{count, plural, one {# article} many {# d’articles} other {# articles}}');
+    await page.locator('#cell-fr').getByLabel('Status').selectOption('approved');
+    await page.locator('#cell-fr').getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/saved=fr/);
+    t.is(await page.locator('p.notice').innerText(), 'Saved.');
+    const after = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'cart.items' } },
+      })
+    ).data!;
+    t.like(
+      after.cells.find((c) => c.lang === 'fr'),
+      {
+        status: 'approved',
+        origin: 'edit',
+        value: '{count, plural, one {# article} many {# d’articles} other {# articles}}',
+      },
+    );
+    t.like(after.history[0], { lang: 'fr', status: 'approved', byName: OWNER.name });
+    // The history shows who, and a diff against the previous value; revert saves the older value again.
+    const row = page.locator('table.history tbody tr').first();
+    t.regex(await row.innerText(), /Olga <Owner>/);
+    t.true((await row.locator('td.diff ins').count()) > 0);
+    await page.getByRole('button', { name: 'Revert fr to this value' }).first().click();
+    await page.waitForURL(/saved=fr/);
+    const reverted = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'cart.items' } },
+      })
+    ).data!;
+    t.is(reverted.cells.find((c) => c.lang === 'fr')!.value, before.cells.find((c) => c.lang === 'fr')!.value);
+    t.deepEqual(await seriousViolations(page), []);
+  },
+);
+
+test.serial('captured keys: accept one, dismiss one; hostile names, sources and translations never run', async (t) => {
+  await browserReady();
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const capturer = svc.client(await createTestKey(svc, p.projectId, ['capture']));
+  await capturer.POST('/projects/{projectId}/capture', {
+    params: path(p),
+    body: { units: [{ source: 'Keep me' }, { source: HOSTILE_IMG }, { source: HOSTILE_SCRIPT, ctx: HOSTILE_IMG }] },
+  });
+  const pushed = await translate(p.client, p.projectId, {
+    units: [
+      { key: 'hostile.one', source: HOSTILE_SCRIPT },
+      { key: 'hostile.two', source: 'Plain {name}' },
+    ],
+  });
+  t.is(pushed.response.status, 200, JSON.stringify(pushed.error));
+  await runDue();
+  // The API holds pushed names to a pattern; names stored by other paths (or older versions) are shown all the same.
+  const db = svc.service.app.db;
+  await db('keys').where({ project_id: p.projectId, name: 'hostile.one' }).update({ name: HOSTILE_IMG });
+  await db('keys').where({ project_id: p.projectId, name: 'hostile.two' }).update({ name: HOSTILE_SCRIPT });
+  await put(p, HOSTILE_SCRIPT, 'de', { value: `${HOSTILE_IMG} {name}` });
+  await signIn(OWNER);
+
+  await page.goto(`${origin}/projects/${p.projectId}/captured`);
+  t.deepEqual(await seriousViolations(page), []);
+  for (const s of ['Keep me', HOSTILE_IMG, HOSTILE_SCRIPT])
+    t.true((await page.locator('table.captured td.source', { hasText: s }).count()) >= 1, `shown literally: ${s}`);
+  t.is(await page.locator('main img, main script').count(), 0);
+  const captured = await names(p, { captured: true });
+  const keep = captured.find((n) => n.startsWith('keep'))!;
+  const drop = captured.find((n) => !n.startsWith('keep') && n !== keep)!;
+  await page.getByLabel(`Select ${keep}`).check();
+  await page.getByRole('button', { name: 'Accept selected' }).click();
+  await page.waitForURL(/done=accept/);
+  t.regex(await page.locator('p.notice').innerText(), /^1 accepted\./);
+  await page.getByLabel(`Select ${drop}`).check();
+  await page.getByRole('button', { name: 'Dismiss selected' }).click();
+  await page.waitForURL(/done=dismiss/);
+  t.regex(await page.locator('p.notice').innerText(), /^1 dismissed\./);
+  t.like((await list(p, { q: 'Keep me' })).keys[0], { captured: false, enabled: true });
+  t.deepEqual(await names(p, { captured: true, disabled: true }), [drop]);
+  t.is((await names(p, { captured: true, disabled: false })).length, 1);
+
+  // The key list and the editor of hostile keys.
+  await page.goto(`${origin}/projects/${p.projectId}/keys?captured=no`);
+  t.deepEqual(await seriousViolations(page), []);
+  for (const s of [HOSTILE_IMG, HOSTILE_SCRIPT])
+    t.true((await page.locator('table.keys tbody th a', { hasText: s }).count()) >= 1, `key name shown: ${s}`);
+  t.true((await page.locator('table.keys .value', { hasText: `${HOSTILE_IMG} {name}` }).count()) === 1);
+  t.is(await page.locator('main img, main script').count(), 0);
+  await page.locator('table.keys tbody th a', { hasText: HOSTILE_IMG }).click();
+  t.is(await page.locator('h1 code').innerText(), HOSTILE_IMG);
+  t.is(await page.locator('dd.source').innerText(), HOSTILE_SCRIPT);
+  await page.goto(`${origin}/projects/${p.projectId}/keys/${encodeURIComponent(HOSTILE_SCRIPT)}`);
+  t.is(await page.getByLabel('Translation (de)').inputValue(), `${HOSTILE_IMG} {name}`);
+  t.regex(await page.locator('#cell-de .preview').innerText(), /<img src=x onerror="window.pwned=1"> ‹name›/);
+  t.regex(await page.locator('table.history').innerText(), /<img src=x/);
+  await page.getByLabel('Translation (de)').fill(`${HOSTILE_SCRIPT} {name}`);
+  await t.notThrowsAsync(page.locator('#cell-de .preview dd', { hasText: 'window.pwned=2' }).waitFor());
+  t.is(await page.locator('main img, main script').count(), 0);
+  t.deepEqual(await seriousViolations(page), []);
+  t.is(await pwned(), undefined);
+});
+
+test.serial('a reviewer edits and approves, but the API refuses them disabling keys (403)', async (t) => {
+  await browserReady();
+  const p = await reviewProject();
+  await signIn(REVIEWER);
+  await page.goto(`${origin}/projects/${p.projectId}/keys/greeting`);
+  await page.getByLabel('Translation (de)').fill('Servus {name}');
+  await page.locator('#cell-de').getByLabel('Status').selectOption('approved');
+  await page.locator('#cell-de').getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(/saved=de/);
+  const k = (
+    await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'greeting' } },
+    })
+  ).data!;
+  t.like(k.cells[0], { lang: 'de', value: 'Servus {name}', status: 'approved' });
+  t.like(k.history[0], { byName: REVIEWER.name });
+
+  // The list offers a reviewer the review actions only; the server refuses the others anyway.
+  await page.goto(`${origin}/projects/${p.projectId}/keys`);
+  t.deepEqual(await page.locator('#bulk-action option').allInnerTexts(), ['Approve', 'Mark reviewed']);
+  const csrf = await page.locator('form.bulk input[name=csrf]').inputValue();
+  const r = await page.request.post(`${origin}/projects/${p.projectId}/key-actions`, {
+    form: { csrf, action: 'disable', confirm: 'yes' },
+    headers: { origin },
+  });
+  t.is(r.status(), 403);
+  t.regex(await r.text(), /Only an owner can disable, enable or retry keys; nothing changed\./);
+  t.deepEqual(await names(p, { disabled: true }), []);
+  t.deepEqual(await seriousViolations(page), []);
+});
