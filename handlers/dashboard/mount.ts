@@ -3,6 +3,7 @@
 import type Hapi from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { approvalRoutes } from './approve.js';
+import { keyRoutes } from './keys.js';
 import { apiKeyRoutes } from './apikeys.js';
 import { contentRoutes } from './content.js';
 import { userRoutes } from './users-page.js';
@@ -28,6 +29,7 @@ export function mountDashboard(server: Hapi.Server, app: App): void {
     ...assetRoutes(),
     ...signinRoutes(app),
     ...approvalRoutes(app, server),
+    ...keyRoutes(app, server),
     ...apiKeyRoutes(app, server),
     ...webhookRoutes(app, server),
     ...userRoutes(app, server),
