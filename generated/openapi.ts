@@ -146,8 +146,8 @@ export interface paths {
          *     * `version` (`YYYY.MM.DD.N` or `current`) with `format` and `lang`: the rendered file of that
          *       published version, with its own content type (`application/json` for `json`, `nested_json`,
          *       `angular_json`, `arb`, `xcstrings`; `text/plain; charset=utf-8` for `ios_strings`;
-         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`). `lang` is required
-         *       except for `xcstrings` (all languages in one file). Without `format` the project's first effective
+         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`). `xcstrings` holds
+         *       every language in one file (`lang` ignored). Without `format` the project's first effective
          *       output format is rendered; materializing the effective list may give `409 export_collision`.
          *       `json`, `nested_json` and `angular_json` use the key spelling of the synced file. The answer's
          *       `Content-Disposition` names the file at its platform path (`values-pt-rBR/strings.xml`,
@@ -155,6 +155,15 @@ export interface paths {
          *       `Glossa-Format-Warnings` counts the messages written in a documented fallback. `part=stringsdict`
          *       (with `format=ios_strings` only) returns the language's `Localizable.stringsdict`, which holds the
          *       plurals that `.strings` cannot.
+         *     * `version` and `format` without `lang` (bulk export), for any format but `xcstrings`: every language
+         *       of the version in one `application/zip` archive, one entry per language at the platform path its
+         *       single-language pull names in `Content-Disposition` (base language first; `values/strings.xml` for
+         *       Android's base), byte for byte the file that pull answers. `ios_strings` carries each language's
+         *       `Localizable.strings` and `Localizable.stringsdict`; `part` keeps one of the two. Entries are deflated
+         *       and dated at the version's `snapshotAt`. `Content-Disposition` names the archive
+         *       `<projectId>-<versionId>-<format>.zip` and `Glossa-Format-Warnings` sums the entries' counts. Errors
+         *       are those of a single-language pull (a version with a file that fails the collision check is
+         *       `409 export_collision` as a whole).
          */
         get: operations["getTranslations"];
         put?: never;
@@ -2399,7 +2408,10 @@ export interface operations {
                 trackingToken?: string;
                 /** @description Key name or key token of a single key read. */
                 ref?: string;
-                /** @description Language code; restricts a key read, or picks the language of a version pull. */
+                /**
+                 * @description Language code; restricts a key read, or picks the language of a version pull. A version pull
+                 *     without it answers every language as a zip archive (bulk export).
+                 */
                 lang?: components["schemas"]["LanguageCode"];
                 /** @description Published version to pull (`YYYY.MM.DD.N`), or `current`. */
                 version?: string;
@@ -2435,6 +2447,7 @@ export interface operations {
                     "application/x-plist": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/zip": string;
                 };
             };
             400: components["responses"]["TranslationsBadRequest"];

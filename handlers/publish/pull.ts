@@ -1,6 +1,8 @@
 // Version file pulls: GET /translations?version=...&format=...&lang=... (spec: `getTranslations`) returns a published
 // version as one file: the object its publish stored when it rendered that format, else rendered from its snapshot
-// after the same collision check a publish runs.
+// after the same collision check a publish runs. Without `lang` (a format of one file per language): every language of
+// the version in one zip archive, each file at its platform path (bulk export).
+import { zipSync, type Zippable } from 'fflate';
 import type { FormatId } from '../../publisher/catalog.js';
 import { own } from '../../publisher/catalog.js';
 import type { ManifestObject } from '../../publisher/delivery.js';
@@ -69,6 +71,10 @@ async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId
   return out.file!;
 }
 
+function toBytes(body: string | Bytes): Uint8Array {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+}
+
 /** GET /translations?version=...&format=...&lang=...: a published version as a file, stored or rendered. */
 export async function pullVersionFile(
   env: PublishEnv,
@@ -82,8 +88,6 @@ export async function pullVersionFile(
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
   if (query.part === 'stringsdict' && format !== 'ios_strings')
     throw invalidArgument('part=stringsdict is a part of the ios_strings format only.');
-  if (!REGISTRY[format].multiLanguage && query.lang === undefined)
-    throw invalidArgument('lang is required for this format.');
   // The version row names its languages; the snapshot is read only when the file must be rendered.
   let snapshot: StoredSnapshot | undefined;
   const refs = parseJson<Array<{ code: string; isBase: boolean }>>(v.languages, []);
@@ -94,22 +98,48 @@ export async function pullVersionFile(
     baseLang = snapshot.head.baseLang;
     langs = [snapshot.head.baseLang, ...snapshot.head.languages];
   }
+  const info = REGISTRY[format];
+  /** One language's file (or its companion): the stored object, else rendered from the snapshot. */
+  const fileOf = async (lang: string, companion: boolean): Promise<{ body: string | Bytes; warnings: number }> => {
+    const stored = await storedFile(objects, project.id, v, format, lang, companion);
+    if (stored) return { body: bytes(stored.body), warnings: stored.warnings };
+    snapshot ??= await openVersion(db, project.id, v.id);
+    return renderStored(env, snapshot, format, lang, companion);
+  };
+  if (query.lang === undefined && !info.multiLanguage) {
+    // Bulk export: each language's file at its platform path, base first, in one archive. `part` picks one of
+    // the two files of ios_strings; without it both are in.
+    const entries: Zippable = {};
+    let warnings = 0;
+    const mtime = new Date(Number(v.snapshot_at));
+    for (const lang of langs) {
+      const isBase = lang === baseLang;
+      if (query.part !== 'stringsdict') {
+        const file = await fileOf(lang, false);
+        entries[info.path(lang, isBase)] = [toBytes(file.body), { mtime }];
+        warnings += file.warnings;
+      }
+      if (info.companion && query.part !== 'strings') {
+        const file = await fileOf(lang, true);
+        entries[info.companion.path(lang)] = [toBytes(file.body), { mtime }];
+        warnings += file.warnings;
+      }
+    }
+    const name = `${project.id}-${v.id}-${format}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
+    return {
+      body: bytes(Buffer.from(zipSync(entries, { level: 6 }))),
+      type: 'application/zip',
+      headers: {
+        'Cache-Control': 'private, max-age=60',
+        'Content-Disposition': disposition(name),
+        'Glossa-Format-Warnings': String(warnings),
+      },
+    };
+  }
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : baseLang;
   if (!langs.includes(lang)) throw notFound(`Version ${v.id} has no ${lang}.`);
-  const info = REGISTRY[format];
   const companion = query.part !== undefined && query.part !== 'strings' ? info.companion : undefined;
-  const stored = await storedFile(objects, project.id, v, format, lang, companion !== undefined);
-  let body: string | Bytes;
-  let warnings: number;
-  if (stored) {
-    body = bytes(stored.body);
-    warnings = stored.warnings;
-  } else {
-    snapshot ??= await openVersion(db, project.id, v.id);
-    const file = await renderStored(env, snapshot, format, lang, companion !== undefined);
-    body = file.body;
-    warnings = file.warnings;
-  }
+  const { body, warnings } = await fileOf(lang, companion !== undefined);
   return {
     body,
     type: companion?.contentType ?? info.contentType,

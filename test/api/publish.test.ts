@@ -346,7 +346,9 @@ test.serial('version pulls render every format with its content type', async (t)
     const text = await res.text();
     t.true(text.includes('{name}') || text.includes('%1$s') || text.includes('name'), format);
   }
-  t.is((await pull(p, { version: v.versionId, format: 'json' })).status, 400, 'lang is required');
+  const all = await pull(p, { version: v.versionId, format: 'json' });
+  t.is(all.status, 200, 'without lang: every language as a zip (bulk export, test/api/cli-export.test.ts)');
+  t.regex(all.headers.get('content-type')!, /^application\/zip/);
   t.is((await pull(p, { version: v.versionId, format: 'json', lang: 'it' })).status, 404);
   t.is((await pull(p, { version: '2001.01.01.1', format: 'json', lang: 'de' })).status, 404);
   t.is((await pull(p, { version: v.versionId, format: 'yaml', lang: 'de' })).status, 400);
