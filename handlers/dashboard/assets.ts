@@ -1,5 +1,7 @@
 // The dashboard's two static files, read once at start: its stylesheet and its small progressive script. They are
-// part of the source tree (no build step, nothing fetched from the internet) and revalidated by ETag.
+// part of the source tree (no build step, nothing fetched from the internet). Pages link them by a URL that names
+// their content hash (assetUrl), so a browser keeps them for good and never asks again while they are unchanged;
+// a URL without the current hash is revalidated by ETag.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerRoute } from '@hapi/hapi';
@@ -16,6 +18,11 @@ const loaded = Object.fromEntries(
   }),
 );
 
+/** The URL pages link a file by: its content hash makes it immutable. */
+export function assetUrl(name: 'dashboard.css' | 'dashboard.js'): string {
+  return `/assets/${name}?v=${loaded[name].etag.slice(1, -1)}`;
+}
+
 export function assetRoutes(): ServerRoute[] {
   return [
     {
@@ -24,7 +31,12 @@ export function assetRoutes(): ServerRoute[] {
       handler: (request, h) => {
         const file = loaded[String(request.params.file)];
         if (!file) return h.response('Not found.').code(404).type('text/plain');
-        const headers = { etag: file.etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
+        const current = request.query.v === file.etag.slice(1, -1);
+        const headers = {
+          etag: file.etag,
+          'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+          'x-content-type-options': 'nosniff',
+        };
         const r =
           request.headers['if-none-match'] === file.etag
             ? h.response().code(304)

@@ -1,5 +1,6 @@
 // Server-rendered HTML with one rule: every interpolated value is escaped unless it is already `Html` (the result of
 // the `html` tag itself). Keys, source strings, names and emails are hostile input; none reaches a page unescaped.
+import { assetUrl } from './assets.js';
 
 export class Html {
   constructor(readonly text: string) {}
@@ -50,8 +51,8 @@ export function page(title: string, body: Html, header?: Html, nav?: Html): stri
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Glossa</title>
-        <link rel="stylesheet" href="/assets/dashboard.css" />
-        <script src="/assets/dashboard.js" defer></script>
+        <link rel="stylesheet" href="${assetUrl('dashboard.css')}" />
+        <script src="${assetUrl('dashboard.js')}" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
