@@ -1,0 +1,48 @@
+// The runtime client's persistent cache sits behind this tiny interface, so a browser keeps bundles in
+// localStorage (the default where there is one), a Node app in a folder (`folderStorage` from `./node.ts`), and an
+// app with other needs (IndexedDB for bundles over localStorage's few megabytes, React Native's AsyncStorage) in
+// whatever it passes. Values are strings (a bundle's JSON text as the delivery origin sent it); every method may
+// answer at once or with a promise, and may fail: the client treats a failed read as a miss and a failed write as
+// nothing stored.
+
+export interface RuntimeStorage {
+  get(key: string): string | null | undefined | Promise<string | null | undefined>;
+  set(key: string, value: string): unknown;
+  delete(key: string): unknown;
+}
+
+/** Keeps values for the life of the client only (the default where the platform has no localStorage). */
+export function memoryStorage(): RuntimeStorage {
+  const m = new Map<string, string>();
+  return { get: (k) => m.get(k), set: (k, v) => m.set(k, v), delete: (k) => m.delete(k) };
+}
+
+/** The subset of the Web Storage API the client uses. */
+interface WebStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/**
+ * A Web Storage area (`localStorage` by default) as a RuntimeStorage. A full quota or a storage the browser refuses
+ * (some private modes throw on access) stores nothing, without throwing.
+ */
+export function webStorage(area?: WebStorage): RuntimeStorage {
+  const s = () => area ?? (globalThis as { localStorage?: WebStorage }).localStorage;
+  return {
+    get: (k) => s()?.getItem(k),
+    set: (k, v) => s()?.setItem(k, v),
+    delete: (k) => s()?.removeItem(k),
+  };
+}
+
+/** localStorage when this platform has a usable one, else memory. */
+export function defaultStorage(): RuntimeStorage {
+  try {
+    if ((globalThis as { localStorage?: WebStorage }).localStorage) return webStorage();
+  } catch {
+    // Access itself throws where storage is disabled.
+  }
+  return memoryStorage();
+}
