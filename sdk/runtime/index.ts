@@ -112,14 +112,14 @@ export interface RuntimeClient {
   /** Calls `listener` with each new version's id once its bundles are in; returns the unsubscribe. */
   on(event: 'version', listener: (versionId: string) => void): () => void;
   /** Reports a string shown untranslated in `locale` (default: any language loaded); see CaptureOptions. */
-  report(source: string, ctx?: string, locale?: string): void;
+  report: (source: string, ctx?: string, locale?: string) => void;
   /** i18next's `missingKeyHandler` (with `saveMissing: true`) for apps that load strings by another backend. */
-  missingKeyHandler(
+  missingKeyHandler: (
     languages: readonly string[] | string,
     namespace: string,
     key: string,
     fallbackValue?: string,
-  ): void;
+  ) => void;
   /** Sends every queued capture batch now (before an app exits). */
   flush(): Promise<void>;
   /** A new i18next backend over this client: `i18next.use(client.backend())`. */

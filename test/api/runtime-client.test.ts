@@ -9,6 +9,7 @@ import test from 'ava';
 import i18next from 'i18next';
 import { createRuntimeClient, type Manifest, type RuntimeOptions } from '../../sdk/runtime/index.js';
 import { folderStorage } from '../../sdk/runtime/node.js';
+import { recordingFetch } from '../helpers/recording-fetch.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { stringsProject, VALUES } from '../helpers/strings-project.js';
 
@@ -28,24 +29,6 @@ const cacheDir = () => {
   return d;
 };
 
-/** A fetch that records each request as `METHOD url status` (status 0: a network failure). */
-function recording() {
-  const seen: string[] = [];
-  const fetcher: typeof fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const conditional = new Headers(init?.headers).has('if-none-match') ? ' conditional' : '';
-    try {
-      const res = await fetch(input, init);
-      seen.push(`${init?.method ?? 'GET'} ${url} ${res.status}${conditional}`);
-      return res;
-    } catch (err) {
-      seen.push(`${init?.method ?? 'GET'} ${url} 0${conditional}`);
-      throw err;
-    }
-  };
-  return { seen, fetch: fetcher };
-}
-
 async function i18nextOver(options: RuntimeOptions, lng: string) {
   const client = createRuntimeClient({ refreshInterval: 0, ...options });
   const i18n = i18next.createInstance();
@@ -55,7 +38,7 @@ async function i18nextOver(options: RuntimeOptions, lng: string) {
 
 test('a Node app with i18next and the backend shows the published text', async (t) => {
   const p = await stringsProject(svc);
-  const net = recording();
+  const net = recordingFetch();
   const { client, i18n } = await i18nextOver(
     { deliveryUrl: p.deliveryUrl, storage: folderStorage(cacheDir()), fetch: net.fetch },
     'de',
@@ -80,7 +63,7 @@ test('a Node app with i18next and the backend shows the published text', async (
 
 test('a new publish arrives on refresh() without a restart; an unchanged manifest is a 304', async (t) => {
   const p = await stringsProject(svc);
-  const net = recording();
+  const net = recordingFetch();
   const dir = cacheDir();
   const { client, i18n } = await i18nextOver(
     { deliveryUrl: p.deliveryUrl, storage: folderStorage(dir), fetch: net.fetch },
@@ -148,7 +131,7 @@ test('starts from the cache with the delivery origin stopped, and from bundled s
   } finally {
     await own.stop();
   }
-  const net = recording();
+  const net = recordingFetch();
   const { client, i18n } = await i18nextOver(
     { deliveryUrl: p.deliveryUrl, storage: folderStorage(dir), fetch: net.fetch },
     'pt-BR',
@@ -218,7 +201,7 @@ test('a pinned version never changes at run time and reads no manifest', async (
   const p = await stringsProject(svc);
   const pinned = (await (await fetch(`${p.deliveryUrl}/manifest`)).json()) as Manifest;
   await p.publish({ de: { 'home.title': 'Neu' } });
-  const net = recording();
+  const net = recordingFetch();
   const client = createRuntimeClient({
     deliveryUrl: p.deliveryUrl,
     storage: folderStorage(cacheDir()),
