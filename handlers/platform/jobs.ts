@@ -208,18 +208,24 @@ export class JobQueue {
     const known = [...this.kinds.keys()].filter((k) => !only || only.includes(k));
     if (!known.length) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
-    // Adds the conditions to `q` (Knex builders are mutable) and hands it back.
-    const due = <Q extends Knex.QueryBuilder>(q: Q): Q => {
+    // Two passes, each one statement the indexes serve: first the jobs queued and due, in (state, run_at) index
+    // order, so a claim reads `limit` rows however long the backlog is (one condition with ORs read and sorted
+    // every due job on each claim: a backlog drained in quadratic time); then, only when those do not fill the
+    // claim, expired leases and (run-due) sweeps not yet due, which are few.
+    // Each adds its conditions to `q` (Knex builders are mutable) and hands it back.
+    const queuedDue = <Q extends Knex.QueryBuilder>(q: Q): Q => {
+      q.where('state', 'queued').andWhere('run_at', '<=', now).whereIn('kind', known);
+      return q;
+    };
+    const rest = <Q extends Knex.QueryBuilder>(q: Q): Q => {
       q.whereIn('kind', known).andWhere((w) => {
         w.where((a) => {
-          a.where('state', 'queued').andWhere((b) => {
-            b.where('run_at', '<=', now);
-            if (sweeps.length) b.orWhereIn('kind', sweeps);
-          });
-        });
-        w.orWhere((a) => {
           a.where('state', 'running').andWhere('locked_until', '<', now);
         });
+        if (sweeps.length)
+          w.orWhere((a) => {
+            a.where('state', 'queued').whereIn('kind', sweeps);
+          });
       });
       return q;
     };
@@ -231,29 +237,34 @@ export class JobQueue {
       updated_at: now,
     };
     const cols: Array<keyof ClaimedJob> = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
-    if (dialectOf(this.db) === 'sqlite') {
-      // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
-      // instead of failing on a stale read snapshot.
-      const sub = due(this.db('jobs').select('id')).orderBy('run_at').orderBy('id').limit(limit);
-      const rows = await this.db('jobs').whereIn('id', sub).update(claimed).returning(cols);
-      return rows.map((r) => ({ ...r, id: Number(r.id) }));
-    }
-    return this.db.transaction(async (trx) => {
-      const rows = await due(trx('jobs').select(cols))
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked();
-      if (!rows.length) return [];
-      await trx('jobs')
-        .whereIn(
-          'id',
-          rows.map((r) => r.id),
-        )
-        .update(claimed);
-      return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
-    });
+    const pass = async (where: <Q extends Knex.QueryBuilder>(q: Q) => Q, n: number): Promise<ClaimedJob[]> => {
+      if (n <= 0) return [];
+      if (dialectOf(this.db) === 'sqlite') {
+        // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
+        // instead of failing on a stale read snapshot; the WHERE is judged again under that lock.
+        const sub = where(this.db('jobs').select('id')).orderBy('run_at').orderBy('id').limit(n);
+        const rows = await where(this.db('jobs').whereIn('id', sub)).update(claimed).returning(cols);
+        return rows.map((r) => ({ ...r, id: Number(r.id) }));
+      }
+      return this.db.transaction(async (trx) => {
+        const rows = await where(trx('jobs').select(cols))
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(n)
+          .forUpdate()
+          .skipLocked();
+        if (!rows.length) return [];
+        await trx('jobs')
+          .whereIn(
+            'id',
+            rows.map((r) => r.id),
+          )
+          .update(claimed);
+        return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+      });
+    };
+    const first = await pass(queuedDue, limit);
+    return first.length < limit ? [...first, ...(await pass(rest, limit - first.length))] : first;
   }
 
   /** The job row as this worker's claim left it: its writes match only while the claim stands. */
