@@ -1,6 +1,7 @@
 // A fetch for the runtime client's tests that passes every request on and records it: `METHOD url status`
 // (status 0: a network failure; ` conditional` when it carried If-None-Match), with the JSON bodies of POSTs and
-// their answers. `fail` makes the next requests matching it fail as a network failure would.
+// their answers, and when each was sent (`at`). `fail` makes the next request matching it fail as a network
+// failure would.
 interface Recorded {
   line: string;
   at: number;
@@ -16,19 +17,20 @@ export function recordingFetch() {
     const method = init?.method ?? 'GET';
     const conditional = new Headers(init?.headers).has('if-none-match') ? ' conditional' : '';
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const at = Date.now();
     const i = failing.findIndex((re) => re.test(`${method} ${url}`));
     if (i >= 0) {
       failing.splice(i, 1);
-      requests.push({ line: `${method} ${url} 0${conditional}`, at: Date.now(), body });
+      requests.push({ line: `${method} ${url} 0${conditional}`, at, body });
       throw new TypeError('fetch failed');
     }
     try {
       const res = await fetch(input, init);
       const answer = method === 'POST' ? ((await res.clone().json()) as unknown) : undefined;
-      requests.push({ line: `${method} ${url} ${res.status}${conditional}`, at: Date.now(), body, answer });
+      requests.push({ line: `${method} ${url} ${res.status}${conditional}`, at, body, answer });
       return res;
     } catch (err) {
-      requests.push({ line: `${method} ${url} 0${conditional}`, at: Date.now(), body });
+      requests.push({ line: `${method} ${url} 0${conditional}`, at, body });
       throw err;
     }
   };
