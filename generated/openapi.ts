@@ -292,6 +292,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List published versions
+         * @description The project's published versions, newest first (at most 200; `truncated` tells when older ones exist),
+         *     with the current one marked: what a CI client restores from or pulls. Any of the `read`, `translate`
+         *     or `publish` scopes may list them.
+         */
+        get: operations["listVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read translation completeness
+         * @description Each target language's completeness over the enabled keys (captured keys awaiting review are not
+         *     counted): `missing` (no cell), `pending` (waiting for a fill), `failed` (the last fill failed and no
+         *     live job holds it), `translated`, `reviewed`, `approved`; `complete` when nothing is missing, pending
+         *     or failed. Live state, not a published version: what a CI client checks before it publishes.
+         */
+        get: operations["getProjectStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/versions/{versionId}/restore": {
         parameters: {
             query?: never;
@@ -1405,6 +1450,45 @@ export interface components {
         /** @description The publish result plus `restoredFrom`. `icuRejected` / `markupRejected` are warnings here (cells copied verbatim that today's gates would refuse). */
         RestoreResult: components["schemas"]["PublishResult"] & {
             restoredFrom: components["schemas"]["VersionId"];
+        };
+        VersionList: {
+            currentVersion: string | null;
+            /** @description True when older versions exist beyond the 200 listed. */
+            truncated: boolean;
+            versions: {
+                versionId: string;
+                label: string | null;
+                /**
+                 * Format: date-time
+                 * @description Send it as `pulledAt` on the next sync.
+                 */
+                snapshotAt: string;
+                keyCount: number;
+                /** @description Base language first. */
+                languages: string[];
+                formats: string[];
+                restoredFrom: string | null;
+                current: boolean;
+            }[];
+        };
+        ProjectStatus: {
+            baseLang: string;
+            /** @description Enabled keys (captured keys awaiting review not counted). */
+            keyCount: number;
+            currentVersion: string | null;
+            /** @description The target languages (not removed). */
+            languages: {
+                code: string;
+                /** @enum {string} */
+                fillMode: "ai" | "manual";
+                complete: boolean;
+                missing: number;
+                pending: number;
+                failed: number;
+                translated: number;
+                reviewed: number;
+                approved: number;
+            }[];
         };
         ProjectMeta: {
             projectId: string;
@@ -2610,6 +2694,62 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    listVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Versions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getProjectStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Completeness by language. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     restoreVersion: {

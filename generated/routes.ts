@@ -306,6 +306,72 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "listVersions",
+    "method": "GET",
+    "path": "/projects/{projectId}/versions",
+    "origin": "main",
+    "tag": "Publish",
+    "public": false,
+    "scopes": [
+      "read",
+      "translate",
+      "publish"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "getProjectStatus",
+    "method": "GET",
+    "path": "/projects/{projectId}/status",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "read",
+      "translate",
+      "publish"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "restoreVersion",
     "method": "POST",
     "path": "/projects/{projectId}/versions/{versionId}/restore",

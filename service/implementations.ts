@@ -21,11 +21,13 @@ import * as operationsInternal from '../handlers/operations/internal.routes.js';
 import * as sync from '../handlers/sync/routes.js';
 import * as publish from '../handlers/publish/routes.js';
 import * as publishInternal from '../handlers/publish/internal.routes.js';
+import * as publishVersions from '../handlers/publish/versions.routes.js';
 import * as origin from '../handlers/delivery/origin.routes.js';
 import type { OperationId } from '../handlers/platform/contract.js';
 import type { Handler, RawHandler } from '../handlers/platform/pipeline.js';
 import * as translatePush from '../handlers/translate/push.routes.js';
 import * as translateRead from '../handlers/translate/read.routes.js';
+import * as translateStatus from '../handlers/translate/status.routes.js';
 import * as webhooks from '../handlers/webhooks/routes.js';
 
 const typed: { [Id in OperationId]?: Handler<Id> } = {
@@ -33,6 +35,8 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   syncCatalog: sync.syncCatalog,
   publishVersion: publish.publishVersion,
   restoreVersion: publish.restoreVersion,
+  listVersions: publishVersions.listVersions,
+  getProjectStatus: translateStatus.getProjectStatus,
   getManifest: origin.getManifest,
   getBundle: origin.getBundle,
   getDomainManifest: origin.getDomainManifest,

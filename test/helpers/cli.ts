@@ -1,0 +1,48 @@
+// Runs the `glossa` CLI in-process (sdk/cli/main.ts's run) with captured, non-terminal output.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { run } from '../../sdk/cli/main.js';
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY = false;
+  override _write(chunk: Buffer, _enc: string, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+export async function glossa(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; fetch?: typeof globalThis.fetch },
+): Promise<CliRun> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await run(args, {
+    cwd: opts.cwd,
+    env: { GLOSSA_BACKOFF_MS: '20', ...opts.env },
+    stdout,
+    stderr,
+    fetch: opts.fetch,
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** A folder holding the given files (paths relative to it). */
+export function repo(files: Record<string, string | object>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-cli-'));
+  for (const [name, content] of Object.entries(files)) {
+    const f = path.join(dir, name);
+    mkdirSync(path.dirname(f), { recursive: true });
+    writeFileSync(f, typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
+  }
+  return dir;
+}
