@@ -226,8 +226,12 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     return (refreshing ??= (async () => {
       try {
         const res = await get(manifestUrl, etag ? { 'If-None-Match': etag } : {}, 'no-store');
-        // 304: unchanged. 404: nothing published yet. Anything else: try again later.
-        if (res.status !== 200) return false;
+        // 304: unchanged. 404: nothing published yet. Anything else: try again later. The body is read to its end
+        // all the same, so the connection is free again (an unread one stays open, and a browser aborts it later).
+        if (res.status !== 200) {
+          await res.text();
+          return false;
+        }
         const m = (await res.json()) as Manifest;
         const e = res.headers.get('etag');
         const prev = manifest;

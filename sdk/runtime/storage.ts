@@ -25,22 +25,22 @@ interface WebStorage {
 }
 
 /**
- * A Web Storage area (`localStorage` by default) as a RuntimeStorage. A full quota or a storage the browser refuses
- * (some private modes throw on access) stores nothing, without throwing.
+ * A Web Storage area (`localStorage`, `sessionStorage`) as a RuntimeStorage. Its errors (a full quota, a storage
+ * the browser refuses) reach the client, which stores nothing then and goes on.
  */
-export function webStorage(area?: WebStorage): RuntimeStorage {
-  const s = () => area ?? (globalThis as { localStorage?: WebStorage }).localStorage;
+export function webStorage(area: WebStorage): RuntimeStorage {
   return {
-    get: (k) => s()?.getItem(k),
-    set: (k, v) => s()?.setItem(k, v),
-    delete: (k) => s()?.removeItem(k),
+    get: (k) => area.getItem(k),
+    set: (k, v) => area.setItem(k, v),
+    delete: (k) => area.removeItem(k),
   };
 }
 
 /** localStorage when this platform has a usable one, else memory. */
 export function defaultStorage(): RuntimeStorage {
   try {
-    if ((globalThis as { localStorage?: WebStorage }).localStorage) return webStorage();
+    const area = (globalThis as { localStorage?: WebStorage }).localStorage;
+    if (area) return webStorage(area);
   } catch {
     // Access itself throws where storage is disabled.
   }

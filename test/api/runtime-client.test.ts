@@ -7,7 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
-import { createRuntimeClient, type Manifest, type RuntimeOptions } from '../../sdk/runtime/index.js';
+import {
+  createRuntimeClient,
+  memoryStorage,
+  webStorage,
+  type Manifest,
+  type RuntimeOptions,
+} from '../../sdk/runtime/index.js';
 import { folderStorage } from '../../sdk/runtime/node.js';
 import { recordingFetch } from '../helpers/recording-fetch.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -215,5 +221,71 @@ test('a pinned version never changes at run time and reads no manifest', async (
     net.seen.map((r) => r.replace(/^GET .*\/bundles\/([^/]+)\/(\w+)\..*$/, '$1 $2')),
     [`${p.versionId} de`],
   );
+  client.close();
+});
+
+test('localStorage is the default cache where there is one; a storage that refuses stores nothing and throws nothing', async (t) => {
+  const p = await stringsProject(svc);
+  const items = new Map<string, string>();
+  const area = {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  };
+  // Read once, when the client is made: as in a browser.
+  (globalThis as { localStorage?: unknown }).localStorage = area;
+  const client = createRuntimeClient({ deliveryUrl: p.deliveryUrl, refreshInterval: 0 });
+  delete (globalThis as { localStorage?: unknown }).localStorage;
+  t.like(await client.messages('de'), { home: { title: 'Willkommen' } });
+  t.deepEqual(
+    [...items.keys()].map((k) => k.slice(`glossa:${p.deliveryUrl}:`.length).replace(/[0-9a-f]{16}$/, 'hash')).sort(),
+    ['de:hash', 'manifest'],
+  );
+  await p.publish({ de: { 'home.title': 'Servus' } });
+  t.true(await client.refresh());
+  t.deepEqual([...items.keys()].filter((k) => k.includes(':de:')).length, 1, 'the old version of de was removed');
+  client.close();
+  // A full quota, a storage the browser refuses: everything from the network, nothing thrown.
+  const refusing = {
+    get: () => Promise.reject(new Error('SecurityError')),
+    set: () => {
+      throw new Error('QuotaExceededError');
+    },
+    delete: () => {
+      throw new Error('SecurityError');
+    },
+  };
+  const c2 = createRuntimeClient({ deliveryUrl: p.deliveryUrl, storage: refusing, refreshInterval: 0 });
+  t.like(await c2.messages('de'), { home: { title: 'Servus' } });
+  c2.close();
+  // A damaged entry is read as none.
+  const damaged = new Map<string, string>();
+  const c3 = createRuntimeClient({
+    deliveryUrl: p.deliveryUrl,
+    refreshInterval: 0,
+    storage: webStorage({
+      getItem: (k) => damaged.get(k) ?? (k.endsWith(':manifest') ? null : '{"trunc'),
+      setItem: (k, v) => void damaged.set(k, v),
+      removeItem: () => undefined,
+    }),
+  });
+  t.like(await c3.messages('de'), { home: { title: 'Servus' } });
+  c3.close();
+});
+
+test('the refresh interval revalidates in the background', async (t) => {
+  const p = await stringsProject(svc);
+  const net = recordingFetch();
+  const client = createRuntimeClient({
+    deliveryUrl: p.deliveryUrl,
+    storage: memoryStorage(),
+    refreshInterval: 50,
+    fetch: net.fetch,
+  });
+  await client.messages('de');
+  const v2 = await p.publish({ de: { 'home.title': 'Moin' } });
+  t.is(await new Promise<string>((resolve) => client.on('version', resolve)), v2);
+  t.like(await client.messages('de'), { home: { title: 'Moin' } });
+  t.true(net.seen.filter((r) => r.endsWith('/manifest 304 conditional')).length >= 1, net.seen.join('\n'));
   client.close();
 });
