@@ -86,10 +86,17 @@ export async function putDocument(
   docId: string,
   body: { title?: string; text: string },
 ): Promise<components['schemas']['ContentPushResult']> {
-  const res = await fetch(`${info.base}/projects/${project.projectId}/content/${docId}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+  const send = () =>
+    fetch(`${info.base}/projects/${project.projectId}/content/${docId}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  // A kept-alive connection the server closed as idle, at the moment the client reused it (rounds are seconds
+  // apart on a loaded machine): the push is idempotent, so it is sent once more on a new connection.
+  const res = await send().catch((err: Error & { cause?: { code?: string } }) => {
+    if (err.cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return send();
   });
   const answer = await json<components['schemas']['ContentPushResult']>(res);
   if (res.status !== 200 && res.status !== 201)
