@@ -150,6 +150,8 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   let etag: string | null | undefined;
   let started: Promise<void> | undefined;
   let refreshing: Promise<boolean> | undefined;
+  /** A cached manifest not yet revalidated. */
+  let stale = false;
   let interval: ReturnType<typeof setInterval> | undefined;
 
   const read = async (key: string) => {
@@ -203,15 +205,17 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     return (started ??= (async () => {
       if (pin) return;
       const cached = await read(manifestKey);
-      if (cached) {
+      // (A refresh() made before the first read may have taken a newer manifest already.)
+      if (cached && !manifest) {
         try {
           ({ m: manifest, e: etag } = JSON.parse(cached) as { m: Manifest; e: string | null });
         } catch {
           // A damaged entry: as if none.
         }
       }
-      // Stale-while-revalidate: with a cached manifest the app goes on at once.
-      if (manifest) void refresh();
+      // Stale-while-revalidate: with a cached manifest the app goes on at once, and the manifest is revalidated
+      // once the first strings are served (messages()), so the request costs the first screen nothing.
+      if (manifest) stale = true;
       else await refresh();
       const every = options.refreshInterval ?? 300_000;
       if (every > 0) {
@@ -223,6 +227,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
 
   function refresh(): Promise<boolean> {
     if (pin) return Promise.resolve(false);
+    stale = false;
     return (refreshing ??= (async () => {
       try {
         const res = await get(manifestUrl, etag ? { 'If-None-Match': etag } : {}, 'no-store');
@@ -274,6 +279,17 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   }
 
   async function messages(locale: string): Promise<Resources> {
+    try {
+      return await serve(locale);
+    } finally {
+      if (stale) {
+        stale = false;
+        setTimeout(() => void refresh(), 0);
+      }
+    }
+  }
+
+  async function serve(locale: string): Promise<Resources> {
     await start();
     wanted.add(locale);
     const m = manifest;

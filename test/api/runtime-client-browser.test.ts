@@ -108,18 +108,17 @@ test.serial('a page on another origin loads through CORS, revalidates with a 304
     t.is(stored.filter((k) => /:(de|en|pt):[0-9a-f]{16}$/.test(k)).length, 3, stored.join('\n'));
     // Second visit: from the cache, the manifest revalidated (304), no bundle fetched again.
     const second = await load('second');
-    t.deepEqual(
-      second.filter((r) => !r.startsWith('OPTIONS ')),
-      [`GET ${delivery}/manifest 304`],
-    );
+    // (The page's own refresh() may follow the client's revalidation: one 304 each.)
+    const only = (lines: string[], line: string) => {
+      const gets = lines.filter((r) => !r.startsWith('OPTIONS '));
+      t.true(gets.length > 0 && gets.every((r) => r === line), gets.join('\n'));
+    };
+    only(second, `GET ${delivery}/manifest 304`);
     // The service stopped: the same strings from the cache; the revalidation failed without harm.
     await svc.stop();
     stopped = true;
     const offline = await load('offline');
-    t.deepEqual(
-      offline.filter((r) => !r.startsWith('OPTIONS ')),
-      [`GET ${delivery}/manifest failed net::ERR_CONNECTION_REFUSED`],
-    );
+    only(offline, `GET ${delivery}/manifest failed net::ERR_CONNECTION_REFUSED`);
   } finally {
     await browser.close();
     await new Promise((resolve) => pageServer.close(resolve));

@@ -122,6 +122,13 @@ test('a start from the cache does not wait for the network, and takes a newer ve
   t.is(await version, v2);
   t.like(await client.messages('de'), { home: { title: 'Hallo' } });
   client.close();
+  // A refresh() before the first strings: they are the new version's.
+  const v3 = await p.publish({ de: { 'home.title': 'Grüß Gott' } });
+  const early = createRuntimeClient({ deliveryUrl: p.deliveryUrl, storage: folderStorage(dir), refreshInterval: 0 });
+  t.true(await early.refresh());
+  t.is(early.versionId, v3);
+  t.like(await early.messages('de'), { home: { title: 'Grüß Gott' } });
+  early.close();
 });
 
 test('starts from the cache with the delivery origin stopped, and from bundled strings with no cache', async (t) => {
