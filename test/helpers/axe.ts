@@ -1,10 +1,10 @@
 // Accessibility checks of dashboard pages with axe-core, run inside the page Chromium shows (issue 17: no serious or
 // critical violations). axe's source is added to the page as a script by Playwright, so the pages' own CSP does not
 // have to allow it.
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+const axeSource = axe.source;
 
 interface AxeViolation {
   id: string;
