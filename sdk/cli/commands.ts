@@ -30,6 +30,11 @@ export interface Ctx {
   /** How long an agent key waits for a person's decision (ms); 0: print the link and exit 3. */
   approvalTimeoutMs: number;
   pollMs: number;
+  /**
+   * Sends a person to the operation's approval page: the CLI prints the link, the MCP server (mcp.ts) asks its
+   * client for a URL-mode elicitation. Throws to stop waiting (a person declined to open it).
+   */
+  onApproval?: (op: { operation_id: string; approval_url: string }) => Promise<void>;
 }
 
 interface ErrorBody {
@@ -73,8 +78,11 @@ async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operat
   const created = await ctx.api.POST('/operations', { body: body as never });
   if (!created.data) throw failed('create operation', created.response.status, created.error);
   const op = created.data as Operation;
-  ctx.out.note(`Approval needed: ${op.approval_url}`);
-  ctx.out.line(`approval_url ${op.approval_url}`);
+  if (ctx.onApproval) await ctx.onApproval(op);
+  else {
+    ctx.out.note(`Approval needed: ${op.approval_url}`);
+    ctx.out.line(`approval_url ${op.approval_url}`);
+  }
   if (ctx.approvalTimeoutMs <= 0)
     throw new CliError(EXIT.approval, `Operation ${op.operation_id} awaits approval at ${op.approval_url}`, op);
   const until = Date.now() + ctx.approvalTimeoutMs;
@@ -141,6 +149,8 @@ function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
 interface PushOptions {
   dryRun: boolean;
   onConflict?: 'server' | 'file';
+  /** Only the syncable catalogs (`sync`) or only the other files (`translate`); default both. */
+  only?: 'sync' | 'translate';
 }
 
 const BATCH = 500;
@@ -152,6 +162,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const report: Record<string, unknown>[] = [];
   const units: TranslateUnit[] = [];
   for (const m of cfg.files) {
+    if (o.only && (o.only === 'sync') !== REGISTRY[m.format].syncable) continue;
     if (!REGISTRY[m.format].syncable) {
       units.push(...unitsOf(ctx, m));
       continue;

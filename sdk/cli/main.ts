@@ -5,6 +5,7 @@ import { publish, pull, push, status, versionsList, versionsRestore, wait, type 
 import { loadConfig } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import { apiClient } from './http.js';
+import { serveMcp } from './mcp.js';
 import { Output } from './output.js';
 
 interface Io {
@@ -40,7 +41,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  const ctx = (): { ctx: Ctx; out: Output } => {
+  /** `stdout`: where command lines go (the MCP server keeps stdout for the protocol and passes stderr). */
+  const ctx = (stdout = io.stdout): { ctx: Ctx; out: Output } => {
     const g = program.opts<{
       config?: string;
       json?: boolean;
@@ -53,7 +55,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       json: Boolean(g.json),
       verbose: Boolean(g.verbose),
       progress: g.progress,
-      stdout: io.stdout,
+      stdout,
       stderr: io.stderr,
     });
     const cfg = loadConfig({ cwd: io.cwd, env: io.env, configPath: g.config });
@@ -151,6 +153,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .action(
       act((c, o: { failIfIncomplete?: boolean }) => status(c, { failIfIncomplete: Boolean(o.failIfIncomplete) })),
     );
+  program
+    .command('mcp')
+    .description('run a Model Context Protocol server over stdio (tools: status, push, wait, publish, ...)')
+    .action(async () => {
+      const { ctx: c } = ctx(io.stderr);
+      code = await serveMcp(c, io.stderr);
+    });
   const versions = program.command('versions').description('list or restore published versions');
   versions
     .command('list', { isDefault: true })
