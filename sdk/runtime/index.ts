@@ -129,6 +129,9 @@ export interface RuntimeClient {
 }
 
 const noop = () => {};
+/** What the client reads of a manifest is there (a damaged cache entry or answer is none). */
+const isManifest = (m: Manifest | undefined): m is Manifest =>
+  !!m && typeof m.versionId === 'string' && Array.isArray(m.languages) && !!m.bundles;
 
 export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   const { bundled = {}, map, pin, timeout = 10_000, capture } = options;
@@ -152,6 +155,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   let refreshing: Promise<boolean> | undefined;
   /** A cached manifest not yet revalidated. */
   let stale = false;
+  let closed = false;
   let interval: ReturnType<typeof setInterval> | undefined;
 
   const read = async (key: string) => {
@@ -208,7 +212,8 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
       // (A refresh() made before the first read may have taken a newer manifest already.)
       if (cached && !manifest) {
         try {
-          ({ m: manifest, e: etag } = JSON.parse(cached) as { m: Manifest; e: string | null });
+          const rec = JSON.parse(cached) as { m: Manifest; e: string | null };
+          if (isManifest(rec.m)) ({ m: manifest, e: etag } = rec);
         } catch {
           // A damaged entry: as if none.
         }
@@ -226,7 +231,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   }
 
   function refresh(): Promise<boolean> {
-    if (pin) return Promise.resolve(false);
+    if (pin || closed) return Promise.resolve(false);
     stale = false;
     return (refreshing ??= (async () => {
       try {
@@ -240,15 +245,16 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
         const m = (await res.json()) as Manifest;
         const e = res.headers.get('etag');
         const prev = manifest;
-        if (prev?.versionId !== m.versionId) {
-          // The new version's bundles of the languages in use first, so that the switch is whole.
+        if (!isManifest(m)) return false;
+        // The new version's bundles of the languages in use first, so that the switch is whole: if one cannot be
+        // had, the version in use stays, and the next refresh tries again.
+        if (prev?.versionId !== m.versionId)
           await Promise.all(
             [...wanted].map(async (locale) => {
               const code = resolveIn(m, locale);
-              if (code && m.bundles[code]) await bundle(m, code).catch(noop);
+              if (code && m.bundles[code]) await bundle(m, code);
             }),
           );
-        }
         manifest = m;
         etag = e;
         await quietly(() => storage.set(manifestKey, JSON.stringify({ m, e })));
@@ -386,6 +392,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     },
     backend: (o) => new GlossaBackend({ ...o, client }),
     close() {
+      closed = true;
       clearInterval(interval);
       clearTimeout(timer);
       off = true;

@@ -81,6 +81,11 @@ test('a new publish arrives on refresh() without a restart; an unchanged manifes
   const versions: string[] = [];
   client.on('version', (v) => versions.push(v));
   const v2 = await p.publish({ de: { 'home.title': 'Herzlich willkommen' } });
+  // A new version whose bundle cannot be had (the network fails half-way) is not taken: the old one stays whole.
+  net.fail(/\/bundles\/.*\/de\./);
+  t.false(await client.refresh());
+  t.is(client.versionId, p.versionId);
+  t.deepEqual(versions, []);
   const reloaded = new Promise((resolve) => i18n.on('loaded', resolve));
   t.true(await client.refresh());
   await reloaded;
@@ -271,7 +276,7 @@ test('localStorage is the default cache where there is one; a storage that refus
     deliveryUrl: p.deliveryUrl,
     refreshInterval: 0,
     storage: webStorage({
-      getItem: (k) => damaged.get(k) ?? (k.endsWith(':manifest') ? null : '{"trunc'),
+      getItem: (k) => damaged.get(k) ?? (k.endsWith(':manifest') ? '{"m":{"versionId":1}}' : '{"trunc'),
       setItem: (k, v) => void damaged.set(k, v),
       removeItem: () => undefined,
     }),
