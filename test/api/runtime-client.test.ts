@@ -9,6 +9,8 @@ import test from 'ava';
 import i18next from 'i18next';
 import {
   createRuntimeClient,
+  GlossaBackend,
+  type GlossaBackendOptions,
   memoryStorage,
   webStorage,
   type Manifest,
@@ -65,6 +67,19 @@ test('a Node app with i18next and the backend shows the published text', async (
   // Without i18next: the resources of a language.
   t.like(await client.messages('de'), { home: { title: 'Willkommen' } });
   client.close();
+  // The class form, constructed by i18next itself from its `backend` option.
+  const own = i18next.createInstance();
+  await own.use(GlossaBackend).init({
+    lng: 'pt-BR',
+    fallbackLng: 'en',
+    backend: {
+      deliveryUrl: p.deliveryUrl,
+      storage: memoryStorage(),
+      refreshInterval: 0,
+    } satisfies GlossaBackendOptions,
+  });
+  t.is(own.t('home.title'), 'Bem-vindo');
+  (own.services.backendConnector as unknown as { backend: GlossaBackend }).backend.client!.close();
 });
 
 test('a new publish arrives on refresh() without a restart; an unchanged manifest is a 304', async (t) => {
