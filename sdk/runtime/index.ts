@@ -333,8 +333,9 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   async function send(again: boolean) {
     timer = undefined;
     const projectId = capture?.projectId ?? manifest?.projectId;
+    if (!projectId) return;
     const units = queue.splice(0, 200);
-    if (!units.length || !projectId) return;
+    if (!units.length) return;
     last = Date.now();
     let status = 0;
     try {
