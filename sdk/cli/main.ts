@@ -5,6 +5,7 @@ import { publish, pull, push, status, versionsList, versionsRestore, wait, type 
 import { loadConfig } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import { apiClient } from './http.js';
+import { init } from './init.js';
 import { serveMcp } from './mcp.js';
 import { Output } from './output.js';
 
@@ -153,6 +154,25 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .action(
       act((c, o: { failIfIncomplete?: boolean }) => status(c, { failIfIncomplete: Boolean(o.failIfIncomplete) })),
     );
+  program
+    .command('init')
+    .description('write glossa.config.json by looking at the repository (Android, Apple, Flutter, JSON, PO)')
+    .option('--base <lang>', 'the base language of the source files', 'en')
+    .option('--base-url <url>', 'the API base URL to write (else GLOSSA_BASE_URL at run time)')
+    .option('--project <id>', 'the project id to write (else GLOSSA_PROJECT_ID at run time)')
+    .option('--force', 'replace an existing glossa.config.json')
+    .action((o: { base: string; baseUrl?: string; project?: string; force?: boolean }) => {
+      const g = program.opts<{ json?: boolean; verbose?: boolean; progress: boolean }>();
+      const out = new Output({
+        json: Boolean(g.json),
+        verbose: Boolean(g.verbose),
+        progress: g.progress,
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
+      lastOut = out;
+      code = init(io.cwd, out, { base: o.base, baseUrl: o.baseUrl, projectId: o.project, force: Boolean(o.force) });
+    });
   program
     .command('mcp')
     .description('run a Model Context Protocol server over stdio (tools: status, push, wait, publish, ...)')

@@ -387,3 +387,57 @@ test.serial('the executable: --help, a usage error, plain output without escape 
   t.is(usage.status, 2);
   t.false(ESC.test(usage.stdout + usage.stderr));
 });
+
+test.serial('init: writes a config by looking at the repository, which push then uses; never overwrites', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const cwd = project({
+    'android/app/src/main/res/values/strings.xml': ANDROID_SOURCE,
+    'ios/App/Localizable.xcstrings': { sourceLanguage: 'en', version: '1.0', strings: {} },
+    'ios/App/en.lproj/Localizable.strings': '"hello" = "Hello";\n',
+    'flutter/l10n.yaml': 'arb-dir: lib/l10n\ntemplate-arb-file: app_en.arb\n',
+    'flutter/lib/l10n/app_en.arb': { '@@locale': 'en', hello: 'Hello' },
+    'web/public/locales/en.json': { nav: { home: 'Home' } },
+    'server/locale/en/LC_MESSAGES/messages.po':
+      'msgid ""\nmsgstr ""\n"Language: en\\n"\n\nmsgid "Hello"\nmsgstr "Hello"\n',
+    'node_modules/x/locales/en.json': { ignored: 'yes' },
+  });
+  const made = await glossa(['init', '--base-url', svc.baseUrl, '--project', p.projectId], { cwd });
+  t.is(made.code, 0, made.stderr);
+  const config = JSON.parse(readFileSync(path.join(cwd, 'glossa.config.json'), 'utf8')) as {
+    $schema: string;
+    files: Array<{ source: string; format: string; template?: string }>;
+  };
+  t.is(config.$schema, './node_modules/glossa/sdk/cli/glossa.schema.json');
+  t.false(JSON.stringify(config).includes('glk_'), 'no key in the file');
+  t.deepEqual(
+    config.files.sort((a, b) => a.source.localeCompare(b.source)),
+    [
+      {
+        source: 'android/app/src/main/res/values/strings.xml',
+        format: 'android_xml',
+        template: 'android/app/src/main/res/values-{android}/strings.xml',
+      },
+      { source: 'flutter/lib/l10n/app_en.arb', format: 'arb', template: 'flutter/lib/l10n/app_{posix}.arb' },
+      {
+        source: 'ios/App/en.lproj/Localizable.strings',
+        format: 'ios_strings',
+        template: 'ios/App/{apple}.lproj/Localizable.strings',
+      },
+      { source: 'ios/App/Localizable.xcstrings', format: 'xcstrings' },
+      {
+        source: 'server/locale/en/LC_MESSAGES/messages.po',
+        format: 'po',
+        template: 'server/locale/{posix}/LC_MESSAGES/messages.po',
+      },
+      { source: 'web/public/locales/en.json', format: 'nested_json', template: 'web/public/locales/{locale}.json' },
+    ],
+  );
+  t.is((await glossa(['init'], { cwd })).code, 2, 'an existing config is kept');
+  t.is((await glossa(['init'], { cwd: project({ 'README.md': 'nothing' }) })).code, 2, 'nothing found');
+  // The written config works: an Android-only copy pushes.
+  const android = project({ 'app/src/main/res/values/strings.xml': ANDROID_SOURCE });
+  t.is((await glossa(['init', '--base-url', svc.baseUrl, '--project', p.projectId], { cwd: android })).code, 0);
+  const dry = await glossa(['push', '--dry-run'], { cwd: android, env: { GLOSSA_API_KEY: p.apiKey } });
+  t.is(dry.code, 0, dry.stderr);
+  t.regex(dry.stdout, /3 units in 1 batches/);
+});
