@@ -3,6 +3,7 @@
 // after the same collision check a publish runs. Without `lang` (a format of one file per language): every language of
 // the version in one zip archive, each file at its platform path (bulk export).
 import { zipSync, type Zippable } from 'fflate';
+import pLimit from 'p-limit';
 import type { FormatId } from '../../publisher/catalog.js';
 import { own } from '../../publisher/catalog.js';
 import type { ManifestObject } from '../../publisher/delivery.js';
@@ -71,6 +72,9 @@ async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId
   return out.file!;
 }
 
+/** Files of one bulk export read or rendered at once. */
+const BULK_READS = 6;
+
 function toBytes(body: string | Bytes): Uint8Array {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
@@ -99,12 +103,14 @@ export async function pullVersionFile(
     langs = [snapshot.head.baseLang, ...snapshot.head.languages];
   }
   const info = REGISTRY[format];
+  let opening: Promise<StoredSnapshot> | undefined;
   /** One language's file (or its companion): the stored object, else rendered from the snapshot. */
   const fileOf = async (lang: string, companion: boolean): Promise<{ body: string | Bytes; warnings: number }> => {
     const stored = await storedFile(objects, project.id, v, format, lang, companion);
     if (stored) return { body: bytes(stored.body), warnings: stored.warnings };
-    snapshot ??= await openVersion(db, project.id, v.id);
-    return renderStored(env, snapshot, format, lang, companion);
+    // One read of the snapshot for every file a bulk export renders at once.
+    opening ??= snapshot ? Promise.resolve(snapshot) : openVersion(db, project.id, v.id);
+    return renderStored(env, await opening, format, lang, companion);
   };
   if (query.lang === undefined && !info.multiLanguage) {
     // Bulk export: each language's file at its platform path, base first, in one archive. `part` picks one of
@@ -112,18 +118,19 @@ export async function pullVersionFile(
     const entries: Zippable = {};
     let warnings = 0;
     const mtime = new Date(Number(v.snapshot_at));
+    const wanted: Array<{ name: string; lang: string; companion: boolean }> = [];
     for (const lang of langs) {
-      const isBase = lang === baseLang;
-      if (query.part !== 'stringsdict') {
-        const file = await fileOf(lang, false);
-        entries[info.path(lang, isBase)] = [toBytes(file.body), { mtime }];
-        warnings += file.warnings;
-      }
-      if (info.companion && query.part !== 'strings') {
-        const file = await fileOf(lang, true);
-        entries[info.companion.path(lang)] = [toBytes(file.body), { mtime }];
-        warnings += file.warnings;
-      }
+      if (query.part !== 'stringsdict')
+        wanted.push({ name: info.path(lang, lang === baseLang), lang, companion: false });
+      if (info.companion && query.part !== 'strings')
+        wanted.push({ name: info.companion.path(lang), lang, companion: true });
+    }
+    // Several object reads (or renders, on the pool) at once; the entries keep the languages' order.
+    const limit = pLimit(BULK_READS);
+    const files = await Promise.all(wanted.map((w) => limit(() => fileOf(w.lang, w.companion))));
+    for (const [i, w] of wanted.entries()) {
+      entries[w.name] = [toBytes(files[i].body), { mtime }];
+      warnings += files[i].warnings;
     }
     const name = `${project.id}-${v.id}-${format}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
     return {

@@ -364,23 +364,24 @@ export async function pull(ctx: Ctx, o: { version: string }) {
     (writeIfChanged(dest, bytes) ? written : unchanged).push(rel);
   };
   const formats = [...new Set(cfg.files.map((m) => m.format))];
-  for (const format of formats) {
-    const maps = cfg.files.filter((m) => m.format === format);
-    if (REGISTRY[format].multiLanguage) {
+  // One request per format (a zip of every language, or the one multi-language file), all at once.
+  const answers = await Promise.all(
+    formats.map(async (format) => {
       const r = await api.GET('/projects/{projectId}/translations', {
         params: { path: { projectId: cfg.projectId }, query: { version: id, format } },
         parseAs: 'arrayBuffer',
       });
       if (!r.data) throw failed(`pull ${format}`, r.response.status, r.error);
-      for (const m of maps) put(path.resolve(cfg.dir, m.template ?? m.source), new Uint8Array(r.data));
+      return new Uint8Array(r.data);
+    }),
+  );
+  for (const [fi, format] of formats.entries()) {
+    const maps = cfg.files.filter((m) => m.format === format);
+    if (REGISTRY[format].multiLanguage) {
+      for (const m of maps) put(path.resolve(cfg.dir, m.template ?? m.source), answers[fi]);
       continue;
     }
-    const r = await api.GET('/projects/{projectId}/translations', {
-      params: { path: { projectId: cfg.projectId }, query: { version: id, format } },
-      parseAs: 'arrayBuffer',
-    });
-    if (!r.data) throw failed(`pull ${format}`, r.response.status, r.error);
-    const entries = unzipSync(new Uint8Array(r.data));
+    const entries = unzipSync(answers[fi]);
     const info = REGISTRY[format];
     for (const lang of v.languages) {
       const isBase = lang === base;
