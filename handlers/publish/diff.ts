@@ -177,6 +177,10 @@ export async function previewPublish(
     markupRejected: g.markupRejected,
     markupRejectedTotal: g.markupRejectedTotal,
     collisions: collisions.map((c) => ({ format: c.format, name: c.name, keys: c.keys })),
-    ...(await formatWarningsOf(env, next, params.formats)),
+    // Files whose names collide cannot be rendered (the publish refuses them: 409 export_collision); the
+    // collisions are the finding then, and there are no files to warn about.
+    ...(collisions.length
+      ? { formatWarnings: [], formatWarningsTotal: 0 }
+      : await formatWarningsOf(env, next, params.formats)),
   };
 }

@@ -442,3 +442,25 @@ test.serial(
     await page.close();
   },
 );
+
+test('the publish preview of colliding keys lists the collisions instead of failing to render them', async (t) => {
+  const c = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
+  const projectId = c.projectId;
+  await c.client.POST('/projects/{projectId}/output-formats', {
+    params: { path: { projectId } },
+    body: { format: 'arb' },
+  });
+  await c.client.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId } },
+    body: {
+      units: [
+        { key: 'home.welcome', source: 'Welcome' },
+        { key: 'home_welcome', source: 'Hello' },
+      ],
+    },
+  });
+  const r = await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path: { projectId } } });
+  t.is(r.response.status, 200);
+  t.deepEqual(r.data!.collisions, [{ format: 'arb', name: 'homeWelcome', keys: ['home.welcome', 'home_welcome'] }]);
+  t.deepEqual(r.data!.formatWarnings, []);
+});
