@@ -89,6 +89,31 @@ for (const format of ['android_xml', 'ios_strings', 'json', 'nested_json', 'angu
   });
 }
 
+test('a version whose publish stored its files answers the stored objects, in the same layout', async (t) => {
+  const q = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'pt-BR' }] });
+  const formats = await q.client.POST('/projects/{projectId}/output-formats', {
+    params: { path: { projectId: q.projectId } },
+    body: { format: 'android_xml' },
+  });
+  t.is(formats.response.status, 200);
+  await q.client.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: q.projectId } },
+    body: { units: [{ source: 'Open', key: 'open' }] },
+  });
+  await svc.admin.POST('/jobs/run-due', { body: {} });
+  const v = await q.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: q.projectId } } });
+  const get = (query: Record<string, string>) =>
+    fetch(`${svc.baseUrl}/projects/${q.projectId}/translations?${new URLSearchParams(query)}`, {
+      headers: { authorization: `Bearer ${q.apiKey}` },
+    });
+  const zip = unzipSync(
+    new Uint8Array(await (await get({ version: v.data!.versionId, format: 'android_xml' })).arrayBuffer()),
+  );
+  t.deepEqual(Object.keys(zip), ['values/strings.xml', 'values-de/strings.xml', 'values-pt-rBR/strings.xml']);
+  const de = await get({ version: v.data!.versionId, format: 'android_xml', lang: 'de' });
+  t.deepEqual(Buffer.from(zip['values-de/strings.xml']), Buffer.from(await de.arrayBuffer()));
+});
+
 test('part keeps one file of ios_strings; xcstrings stays one file; the documented errors stay', async (t) => {
   const dict = await pull({ version: versionId, format: 'ios_strings', part: 'stringsdict' });
   t.is(dict.status, 200);

@@ -441,3 +441,26 @@ test.serial('init: writes a config by looking at the repository, which push then
   t.is(dry.code, 0, dry.stderr);
   t.regex(dry.stdout, /3 units in 1 batches/);
 });
+
+test.serial('progress bars on a terminal only: --no-progress and a pipe give plain lines', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const cwd = project({
+    'glossa.config.json': {
+      baseUrl: svc.baseUrl,
+      projectId: p.projectId,
+      files: [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }],
+    },
+    'strings.xml': ANDROID_SOURCE,
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  const onTerminal = await glossa(['push'], { cwd, env, tty: true });
+  t.is(onTerminal.code, 0);
+  t.true(ESC.test(onTerminal.stderr), 'a bar redrawn in place on a terminal');
+  await runDue();
+  const plain = await glossa(['--no-progress', 'wait'], { cwd, env, tty: true });
+  t.is(plain.code, 0);
+  t.false(ESC.test(plain.stdout + plain.stderr));
+  t.regex(plain.stdout, /done, 3\/3 translated/);
+  const piped = await glossa(['wait'], { cwd, env });
+  t.false(ESC.test(piped.stdout + piped.stderr));
+});

@@ -22,10 +22,11 @@ class Capture extends Writable {
 
 export async function glossa(
   args: string[],
-  opts: { cwd: string; env?: Record<string, string | undefined>; fetch?: typeof globalThis.fetch },
+  opts: { cwd: string; env?: Record<string, string | undefined>; fetch?: typeof globalThis.fetch; tty?: boolean },
 ): Promise<CliRun> {
   const stdout = new Capture();
   const stderr = new Capture();
+  stdout.isTTY = stderr.isTTY = Boolean(opts.tty);
   const code = await run(args, {
     cwd: opts.cwd,
     env: { GLOSSA_BACKOFF_MS: '20', ...opts.env },
