@@ -189,7 +189,8 @@ export interface paths {
          *     review. Nothing is translated or charged. At most 200 units per request (`400 too_many_units`) and
          *     5,000 new captured keys per project per day (units over the daily quota, and units already known,
          *     are counted in `skipped`). No preview: any `dryRun` is `400 invalid_argument`. A key with the
-         *     `capture` scope alone is recommended; keep it out of release builds.
+         *     `capture` scope alone is recommended; keep it out of release builds. Browser apps on any origin may
+         *     call it (CORS, `x-cors`): it takes a bearer key, never a cookie.
          */
         post: operations["captureUnits"];
         delete?: never;

@@ -10,6 +10,8 @@ export interface RouteSpec {
   scopesByAction: Record<string, string[]> | null;
   /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
   authError: string | null;
+  /** Browsers on any origin may call it (x-cors): answers carry CORS headers and preflights are answered. */
+  cors: boolean;
   /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
   roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;
@@ -39,6 +41,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "query",
     "operationAction": "translate",
@@ -75,6 +78,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "query",
     "operationAction": "translate",
@@ -111,6 +115,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -143,6 +148,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -176,6 +182,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": true,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
@@ -211,6 +218,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
@@ -246,6 +254,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
@@ -281,6 +290,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "publish",
@@ -319,6 +329,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -352,6 +363,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -383,6 +395,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "rollback",
@@ -418,6 +431,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -459,6 +473,7 @@ export const routes: RouteSpec[] = [
       ]
     },
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -493,6 +508,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": "operation_not_found",
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -522,6 +538,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -550,6 +567,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -576,6 +594,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -602,6 +621,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -628,6 +648,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -654,6 +675,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -680,6 +702,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -706,6 +729,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -734,6 +758,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -766,6 +791,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
@@ -803,6 +829,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -835,6 +862,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "refused",
     "operationAction": "none",
@@ -873,6 +901,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": "body",
     "operationAction": "content_run",
@@ -909,6 +938,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -940,6 +970,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -974,6 +1005,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -1007,6 +1039,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -1038,6 +1071,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -1069,6 +1103,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -1100,6 +1135,7 @@ export const routes: RouteSpec[] = [
     ],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [],
     "dryRun": null,
     "operationAction": "none",
@@ -1130,6 +1166,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1158,6 +1195,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1187,6 +1225,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1217,6 +1256,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1245,6 +1285,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1274,6 +1315,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1303,6 +1345,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1332,6 +1375,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1360,6 +1404,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1389,6 +1434,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1417,6 +1463,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1446,6 +1493,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1474,6 +1522,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1503,6 +1552,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1533,6 +1583,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1563,6 +1614,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1593,6 +1645,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1622,6 +1675,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1652,6 +1706,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1686,6 +1741,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1715,6 +1771,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1745,6 +1802,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1777,6 +1835,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1807,6 +1866,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1837,6 +1897,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1869,6 +1930,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1899,6 +1961,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -1928,6 +1991,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1957,6 +2021,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -1988,6 +2053,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -2018,6 +2084,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -2048,6 +2115,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2077,6 +2145,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2106,6 +2175,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -2135,6 +2205,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2163,6 +2234,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -2194,6 +2266,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2222,6 +2295,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2250,6 +2324,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2277,6 +2352,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2306,6 +2382,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2336,6 +2413,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2364,6 +2442,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2394,6 +2473,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2423,6 +2503,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2451,6 +2532,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2479,6 +2561,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2507,6 +2590,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner"
     ],
@@ -2536,6 +2620,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"
@@ -2565,6 +2650,7 @@ export const routes: RouteSpec[] = [
     "scopes": [],
     "scopesByAction": null,
     "authError": null,
+    "cors": false,
     "roles": [
       "owner",
       "reviewer"

@@ -52,6 +52,7 @@ interface Operation {
   'x-dry-run'?: string;
   'x-operation-action'?: string;
   'x-body-limit'?: number;
+  'x-cors'?: boolean;
   'x-roles'?: string[];
 }
 type PathItem = { [M in (typeof METHODS)[number]]?: Operation } & { parameters?: Array<Parameter | Ref> };
@@ -250,6 +251,7 @@ async function main() {
         scopes: o.op['x-scopes'] ?? [],
         scopesByAction: o.op['x-scopes-by-action'] ?? null,
         authError: o.op['x-auth-error'] ?? null,
+        cors: o.op['x-cors'] === true,
         // Internal routes: the dashboard roles that may call them (spec/README.md `x-roles`); owners may call all.
         roles: s.name === 'internal' ? [...new Set(['owner', ...(o.op['x-roles'] ?? [])])] : [],
         dryRun: o.op['x-dry-run'] ?? null,
@@ -288,6 +290,8 @@ async function main() {
   scopesByAction: Record<string, string[]> | null;
   /** The code answered (404) instead of 401 where a route must not reveal whether a key is valid. */
   authError: string | null;
+  /** Browsers on any origin may call it (x-cors): answers carry CORS headers and preflights are answered. */
+  cors: boolean;
   /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
   roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;

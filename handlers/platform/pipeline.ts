@@ -414,6 +414,9 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
         },
       }
     : {};
+  // Bearer-key routes a browser app calls from its own origin (x-cors): no credentials, so `*` is safe.
+  if (route.cors)
+    options.cors = { origin: ['*'], credentials: false, headers: ['Authorization', 'Content-Type'], maxAge: 600 };
   return {
     method: route.method as Exclude<RouteSpec['method'], 'HEAD'>,
     path: route.path,

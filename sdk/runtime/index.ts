@@ -53,8 +53,8 @@ export interface Manifest {
  *   once per client, batched: the first batch `delay` ms after the first report, then at most one request per
  *   `interval` ms, longer after a failure (backing off up to 5 minutes). A network failure, a 429 or a 5xx keeps
  *   the batch for the next try; 401 or 403 turns capture off. Nothing ever throws into the app.
- * - The main API answers no cross-origin requests: from a browser page, capture works on the API's own origin or
- *   through a proxy of the app's development server.
+ * - `POST /capture` answers browsers on any origin (spec `x-cors`; it takes the bearer key, never a cookie), so a
+ *   page reports from its own origin.
  */
 export interface CaptureOptions {
   enabled: boolean;
