@@ -35,6 +35,8 @@ export interface Ctx {
    * client for a URL-mode elicitation. Throws to stop waiting (a person declined to open it).
    */
   onApproval?: (op: { operation_id: string; approval_url: string }) => Promise<void>;
+  /** Told once the person approved (the MCP server ends its elicitation). */
+  onApproved?: (op: { operation_id: string }) => Promise<void>;
 }
 
 interface ErrorBody {
@@ -92,6 +94,7 @@ async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operat
     const state = r.data.state;
     if (state === 'approved') {
       ctx.out.note(`Operation ${op.operation_id} approved.`);
+      await ctx.onApproved?.(op);
       return r.data;
     }
     if (state !== 'pending_approval')

@@ -33,7 +33,13 @@ export async function serveMcp(base: Ctx, stderr: NodeJS.WritableStream): Promis
   const call = async (fn: (c: Ctx) => Promise<number>): Promise<ToolResult> => {
     const sink = new Sink();
     const out = new Output({ json: true, verbose: false, progress: false, stdout: sink, stderr });
-    const ctx: Ctx = { ...base, out, onApproval: (op) => sendToApproval(op) };
+    const ctx: Ctx = {
+      ...base,
+      out,
+      onApproval: (op) => sendToApproval(op),
+      // The out-of-band step is over: the client may close what it opened for the person.
+      onApproved: (op) => server.server.createElicitationCompletionNotifier(op.operation_id)(),
+    };
     try {
       await fn(ctx);
       return text(sink.text.trim() || '{"ok":true}');

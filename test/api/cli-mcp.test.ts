@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { repo } from '../helpers/cli.js';
 
@@ -28,6 +28,10 @@ async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: st
     { capabilities: onUrl ? { elicitation: { url: {} } } : {} },
   );
   const elicited: string[] = [];
+  const completed: string[] = [];
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    completed.push(n.params.elicitationId);
+  });
   if (onUrl)
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       const params = req.params as { mode?: string; url?: string; elicitationId?: string };
@@ -43,7 +47,7 @@ async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: st
     stderr: 'pipe',
   });
   await client.connect(transport);
-  return { client, elicited };
+  return { client, elicited, completed };
 }
 
 type Text = { content: Array<{ type: string; text: string }>; isError?: boolean };
@@ -68,7 +72,7 @@ test.serial(
       const r = await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: id } } });
       t.is(r.response.status, 200);
     };
-    const { client, elicited } = await connect(cwd, agentKey, approve);
+    const { client, elicited, completed } = await connect(cwd, agentKey, approve);
     t.teardown(() => client.close());
     const tools = (await client.listTools()).tools.map((x) => x.name).sort();
     t.deepEqual(tools, [
@@ -106,6 +110,7 @@ test.serial(
     t.is(rolled.restoredFrom, published.versionId);
     t.not(again.versionId, rolled.versionId);
     t.is(elicited.length, 4);
+    t.deepEqual(completed.length, 4, 'each elicitation is completed once its operation is approved');
   },
 );
 
