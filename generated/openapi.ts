@@ -328,6 +328,10 @@ export interface paths {
          *     counted): `missing` (no cell), `pending` (waiting for a fill), `failed` (the last fill failed and no
          *     live job holds it), `translated`, `reviewed`, `approved`; `complete` when nothing is missing, pending
          *     or failed. Live state, not a published version: what a CI client checks before it publishes.
+         *     With `gates=true` it also builds the snapshot a publish with the project's default flags would freeze
+         *     (nothing is minted or delivered) and reports the cells the ICU and markup gates would refuse
+         *     (`gates`: the first 50 of each as `key [lang]`, with the totals); that costs about what a publish's
+         *     first step does.
          */
         get: operations["getProjectStatus"];
         put?: never;
@@ -1473,6 +1477,15 @@ export interface components {
             }[];
         };
         ProjectStatus: {
+            /** @description With `gates=true`: cells a publish would leave out because a gate refuses them. */
+            gates?: {
+                /** @description First 50, as `key [lang]`. */
+                icuRejected: string[];
+                icuRejectedTotal: number;
+                /** @description First 50, as `key [lang]`. */
+                markupRejected: string[];
+                markupRejectedTotal: number;
+            };
             baseLang: string;
             /** @description Enabled keys (captured keys awaiting review not counted). */
             keyCount: number;
@@ -2727,7 +2740,10 @@ export interface operations {
     };
     getProjectStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` adds the gate refusals a publish would report (`gates`). */
+                gates?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description The project's id. */

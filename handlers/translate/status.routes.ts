@@ -1,13 +1,28 @@
-// GET /status (spec: getProjectStatus): each target language's completeness, live, for CI clients (`glossa status`).
+// GET /status (spec: getProjectStatus): each target language's completeness, live, for CI clients (`glossa status`);
+// with `gates=true`, the cells the gates would refuse in a publish with the default flags.
 import { getProject, listLanguages } from '../config/projects.js';
 import type { Handler } from '../platform/pipeline.js';
+import { defaultParams } from '../publish/build.js';
+import { buildSnapshot, publishEnv } from '../publish/stream.js';
 import { completeness, enabledKeyCount } from './completeness.js';
+
+const LISTED = 50;
 
 export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const keyCount = await enabledKeyCount(db, p.id);
   const of = await completeness(db, p, keyCount);
+  let gates;
+  if (ctx.query.gates === 'true') {
+    const g = (await buildSnapshot(publishEnv(ctx.app), p.id, await defaultParams(db, p))).gates;
+    gates = {
+      icuRejected: g.icuRejected.slice(0, LISTED),
+      icuRejectedTotal: g.icuRejectedTotal,
+      markupRejected: g.markupRejected.slice(0, LISTED),
+      markupRejectedTotal: g.markupRejectedTotal,
+    };
+  }
   return {
     body: {
       baseLang: p.base_lang,
@@ -17,6 +32,7 @@ export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
         const c = of(l.code);
         return { code: l.code, fillMode: l.fill_mode, complete: c.missing + c.pending + c.failed === 0, ...c };
       }),
+      ...(gates ? { gates } : {}),
     },
   };
 };

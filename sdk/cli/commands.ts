@@ -459,9 +459,11 @@ export async function publish(ctx: Ctx, o: PublishOptions) {
   return EXIT.ok;
 }
 
-export async function status(ctx: Ctx, o: { failIfIncomplete: boolean }) {
+export async function status(ctx: Ctx, o: { failIfIncomplete: boolean; gates: boolean }) {
   const { cfg, api, out } = ctx;
-  const r = await api.GET('/projects/{projectId}/status', { params: { path: { projectId: cfg.projectId } } });
+  const r = await api.GET('/projects/{projectId}/status', {
+    params: { path: { projectId: cfg.projectId }, query: o.gates ? { gates: 'true' } : {} },
+  });
   if (!r.data) throw failed('status', r.response.status, r.error);
   const d = r.data;
   out.line(`${d.keyCount} keys, base ${d.baseLang}, current version ${d.currentVersion ?? 'none'}`);
@@ -472,10 +474,25 @@ export async function status(ctx: Ctx, o: { failIfIncomplete: boolean }) {
       `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.complete ? '' : '  INCOMPLETE'}`,
     );
   }
+  const refused = d.gates ? d.gates.icuRejectedTotal + d.gates.markupRejectedTotal : 0;
+  if (d.gates) {
+    out.line(`gates: ${d.gates.icuRejectedTotal} cells refused by ICU, ${d.gates.markupRejectedTotal} by markup`);
+    for (const c of [...d.gates.icuRejected, ...d.gates.markupRejected]) out.line(`  refused ${c}`);
+  }
   const incomplete = d.languages.filter((l) => !l.complete).map((l) => l.code);
-  out.result({ ok: !(o.failIfIncomplete && incomplete.length), ...d, incomplete });
-  if (o.failIfIncomplete && incomplete.length)
-    throw new CliError(EXIT.incomplete, `Incomplete: ${incomplete.join(', ')}.`, d);
+  const bad = o.failIfIncomplete && (incomplete.length > 0 || refused > 0);
+  out.result({ ok: !bad, ...d, incomplete });
+  if (bad)
+    throw new CliError(
+      EXIT.incomplete,
+      [
+        incomplete.length ? `Incomplete: ${incomplete.join(', ')}.` : '',
+        refused ? `${refused} cells refused by the gates.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      d,
+    );
   return EXIT.ok;
 }
 

@@ -150,9 +150,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   program
     .command('status')
     .description('completeness per language: pending and failed pairs')
-    .option('--fail-if-incomplete', 'exit 4 when a language is incomplete')
+    .option('--gates', 'also count the cells the ICU and markup gates would refuse in a publish')
+    .option('--fail-if-incomplete', 'exit 4 when a language is incomplete (or, with --gates, a cell is refused)')
     .action(
-      act((c, o: { failIfIncomplete?: boolean }) => status(c, { failIfIncomplete: Boolean(o.failIfIncomplete) })),
+      act((c, o: { failIfIncomplete?: boolean; gates?: boolean }) =>
+        status(c, { failIfIncomplete: Boolean(o.failIfIncomplete), gates: Boolean(o.gates) }),
+      ),
     );
   program
     .command('init')

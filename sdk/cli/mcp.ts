@@ -78,10 +78,11 @@ export async function serveMcp(base: Ctx, stderr: NodeJS.WritableStream): Promis
   server.registerTool(
     'status',
     {
-      description: 'Translation completeness of each target language: pending, failed, missing.',
+      description:
+        'Translation completeness of each target language (pending, failed, missing) and the cells the gates would refuse.',
       annotations: readOnly,
     },
-    () => call((c) => status(c, { failIfIncomplete: false })),
+    () => call((c) => status(c, { failIfIncomplete: false, gates: true })),
   );
   server.registerTool(
     'read_key',

@@ -464,3 +464,34 @@ test.serial('progress bars on a terminal only: --no-progress and a pipe give pla
   const piped = await glossa(['wait'], { cwd, env });
   t.false(ESC.test(piped.stdout + piped.stderr));
 });
+
+test.serial(
+  'exit 4 for a gate: status --gates --fail-if-incomplete and publish --strict report the refused cell',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const cwd = project({
+      'glossa.config.json': {
+        baseUrl: svc.baseUrl,
+        projectId: p.projectId,
+        files: [{ source: 'en.json', format: 'json', template: '{locale}.json' }],
+      },
+      'en.json': { farewell: 'Goodbye', hello: 'Hello' },
+    });
+    const env = { GLOSSA_API_KEY: p.apiKey };
+    t.is((await glossa(['push'], { cwd, env })).code, 0);
+    await runDue();
+    const put = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'farewell', lang: 'de' } },
+      body: { value: 'Tschüss {' },
+    });
+    t.is(put.response.status, 200);
+    t.is((await glossa(['status', '--fail-if-incomplete'], { cwd, env })).code, 0, 'complete: every cell has a value');
+    const gated = await glossa(['status', '--gates', '--fail-if-incomplete'], { cwd, env });
+    t.is(gated.code, 4, gated.stderr);
+    t.regex(gated.stdout, /refused farewell \[de\]/);
+    t.regex(gated.stderr, /1 cells refused by the gates/);
+    const strict = await glossa(['publish', '--strict'], { cwd, env });
+    t.is(strict.code, 4, strict.stderr);
+    t.regex(strict.stdout, /published .*\n1 cells refused/);
+  },
+);
