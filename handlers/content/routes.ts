@@ -160,28 +160,34 @@ export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => 
   const doc = await requireDoc(db, project.id, ctx.params.docId);
   const requested = ctx.body.langs ?? (ctx.body.lang ? [ctx.body.lang] : undefined);
   const opts: RunOptions = { mode: ctx.body.mode ?? 'fill', force: ctx.body.force ?? false };
-  const plan = await planRun(db, project, doc, requested, opts);
-  const estimatedMc = plan.run.reduce((n, r) => n + r.mc, 0);
-  if (ctx.dryRun) return { body: { estimatedMc } };
-  if (!plan.run.length && plan.skipped.some((s) => s.reason === 'run_in_progress'))
-    throw new ApiError(
-      409,
-      'run_in_progress',
-      'A run is already going for every language that needs one; send only the languages under `skipped`.',
-    );
-  const threshold = project.cost_warning_mc == null ? null : Number(project.cost_warning_mc);
-  if (threshold != null && estimatedMc > threshold && !ctx.body.confirm)
-    throw new ApiError(
-      409,
-      'cost_warning',
-      `The estimate (${estimatedMc} mc) exceeds the project's cost warning threshold (${threshold} mc); send confirm: true to go ahead.`,
-      { estimatedMc },
-    );
+  const plan = () => planRun(db, project, doc, requested, opts);
+  const estimate = (p: Awaited<ReturnType<typeof plan>>) => p.run.reduce((n, r) => n + r.mc, 0);
+  if (ctx.dryRun) return { body: { estimatedMc: estimate(await plan()) } };
   const key = idempotencyKey(ctx.request);
+  // The key is judged before anything else: a retry of a run that started answers what the first did, even
+  // though its languages now read `run_in_progress`.
   const answer = await withIdempotencyKey(
     db,
     key ? { projectId: project.id, scope: `content.run:${doc.doc_id}`, key } : null,
-    async () => ({ status: 200, body: await startRun(db, project, doc, plan, opts) }),
+    async () => {
+      const planned = await plan();
+      const estimatedMc = estimate(planned);
+      if (!planned.run.length && planned.skipped.some((s) => s.reason === 'run_in_progress'))
+        throw new ApiError(
+          409,
+          'run_in_progress',
+          'A run is already going for every language that needs one; send only the languages under `skipped`.',
+        );
+      const threshold = project.cost_warning_mc == null ? null : Number(project.cost_warning_mc);
+      if (threshold != null && estimatedMc > threshold && !ctx.body.confirm)
+        throw new ApiError(
+          409,
+          'cost_warning',
+          `The estimate (${estimatedMc} mc) exceeds the project's cost warning threshold (${threshold} mc); send confirm: true to go ahead.`,
+          { estimatedMc },
+        );
+      return { status: 200, body: await startRun(db, project, doc, planned, opts) };
+    },
   );
   return { body: answer.body as never };
 };

@@ -123,6 +123,12 @@ test.serial('a run with an Idempotency-Key starts once; concurrent runs start ea
   t.deepEqual(new Set(ok.map((r) => JSON.stringify(r.body))).size, 1);
   const jobs = ok[0].body.jobs as Array<{ lang: string }>;
   t.deepEqual(jobs.map((j) => j.lang).sort(), ['de', 'fr']);
+  // A retry with the key while its languages run answers what the first did, not run_in_progress.
+  const retry = await rawPush(p, 'POST', '/doc/run', {}, { 'idempotency-key': 'run-1' });
+  t.is(retry.status, 200);
+  t.deepEqual(retry.body, ok[0].body);
+  // The same languages without the key are 409 run_in_progress.
+  t.like(await rawPush(p, 'POST', '/doc/run', {}), { status: 409, body: { error: 'run_in_progress' } });
   // Without keys, racing runs still start each language once.
   await runDue();
   await rawPush(p, 'PUT', '/doc', { text: paragraphs(4, 'second') });
