@@ -62,6 +62,24 @@ const isAuthorizationRequired = (status: number, body: unknown) =>
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A requestId derived from what is sent: the same content sends the same id, so a rerun replays, never repeats. */
 const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
+/**
+ * Sends a body under its content-derived requestId; if the service answers `409 request_expired` (the same content
+ * was sent more than 24 hours ago, so the first answer is gone), sends it again under that id and today's date:
+ * registering is deduplicated by content, so the resend matches what exists and charges nothing new.
+ */
+async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
+  ctx: Ctx,
+  body: B,
+  send: (b: B) => Promise<A>,
+): Promise<A> {
+  const r = await send(body);
+  if (r.response.status !== 409 || (r.error as ErrorBody | undefined)?.error !== 'request_expired') return r;
+  const day = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+  const requestId = `${body.requestId}-d${day}`;
+  ctx.out.note(`${body.requestId} expired (sent over 24 hours ago); sending the same content as ${requestId}`);
+  return send({ ...body, requestId });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------ operations (agent keys)
@@ -191,7 +209,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
     }
     const sent = { ...body, requestId: contentRequestId(body) };
     out.verbose(`sync ${m.source} requestId ${sent.requestId}`);
-    let r = await sync(api, cfg.projectId, sent);
+    let r = await unexpired(ctx, sent, (b) => sync(api, cfg.projectId, b));
     if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
       const preview = await previewSync(api, cfg.projectId, body);
       if (!preview.data) throw failed(`sync preview of ${m.source}`, preview.response.status, preview.error);
@@ -236,7 +254,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
         const b = batches[i];
         const sent = { ...b, requestId: contentRequestId(b) };
         out.verbose(`translate batch ${i + 1}/${batches.length} requestId ${sent.requestId}`);
-        const r = await translate(api, cfg.projectId, sent);
+        const r = await unexpired(ctx, sent, (b) => translate(api, cfg.projectId, b));
         if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
           tokens.push(...(await pushUnderOperation(ctx, batches.slice(i), i, report)));
           break;

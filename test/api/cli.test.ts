@@ -495,3 +495,37 @@ test.serial(
     t.regex(strict.stdout, /published .*\n1 cells refused/);
   },
 );
+
+test.serial(
+  'a rerun over 24 hours later: 409 request_expired sends the same content under a dated requestId',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const cwd = project({
+      'glossa.config.json': {
+        baseUrl: svc.baseUrl,
+        projectId: p.projectId,
+        files: [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }],
+      },
+      'strings.xml': ANDROID_SOURCE,
+    });
+    const sent: string[] = [];
+    let expired = true;
+    const dayLater: typeof fetch = async (input, init) => {
+      const req = new Request(input, init);
+      if (req.method === 'POST') sent.push(((await req.clone().json()) as { requestId: string }).requestId);
+      if (req.method === 'POST' && expired) {
+        expired = false;
+        return new Response(JSON.stringify({ error: 'request_expired', message: 'Resolved over 24 hours ago.' }), {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return fetch(req);
+    };
+    const r = await glossa(['push'], { cwd, env: { GLOSSA_API_KEY: p.apiKey }, fetch: dayLater });
+    t.is(r.code, 0, r.stderr);
+    t.is(sent.length, 2);
+    t.regex(sent[1], new RegExp(`^${sent[0]}-d\\d{8}$`));
+    t.regex(r.stderr, /expired \(sent over 24 hours ago\)/);
+  },
+);
