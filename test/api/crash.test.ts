@@ -1,83 +1,16 @@
 // kill -9 during publishes: the service runs as its own process (`scripts/start.ts`) and is killed at the instant
 // its manifest lands, and at random instants of a publish; after a restart the manifest names the database's
 // current version, that version pulls, and the next publish takes the next number. On SQLite and MySQL.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { objectKeys } from '../../handlers/platform/objects.js';
 import type { operations as InternalOps } from '../../generated/internal.js';
+import { kill9, startProcess } from '../helpers/process.js';
 import { ADMIN_TOKEN, testDatabase } from '../helpers/service.js';
 import type { InternalSchemas, Reply, Schemas } from '../helpers/typed.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Proc {
-  child: ChildProcess;
-  base: string;
-  internal: string;
-  delivery: string;
-}
-
-async function startProcess(env: Record<string, string>): Promise<Proc> {
-  const [port, deliveryPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      DELIVERY_PORT: String(deliveryPort),
-      ADMIN_TOKEN,
-      WORKERS: 'off',
-      LOG_LEVEL: 'silent',
-    },
-  });
-  child.stdout.resume();
-  let stderr = '';
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const base = `http://127.0.0.1:${port}/v1`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
-    if (
-      await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    ) {
-      return {
-        child,
-        base,
-        internal: `http://127.0.0.1:${port}/internal/v1`,
-        delivery: `http://127.0.0.1:${deliveryPort}/v1`,
-      };
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the service did not start: ${stderr}`);
-}
-
-function kill9(p: Proc): Promise<void> {
-  return new Promise((resolve) => {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
-    p.child.once('exit', () => resolve());
-    p.child.kill('SIGKILL');
-  });
-}
 
 /** The answer's status and JSON body (null when it has none), read as `T`. */
 const json = <T>(url: string, init: RequestInit = {}, token = ADMIN_TOKEN) =>
