@@ -11,7 +11,6 @@ import { kill9, startProcess } from '../helpers/process.js';
 import { ADMIN_TOKEN, testDatabase } from '../helpers/service.js';
 import type { InternalSchemas, Reply, Schemas } from '../helpers/typed.js';
 
-
 /** The answer's status and JSON body (null when it has none), read as `T`. */
 const json = <T>(url: string, init: RequestInit = {}, token = ADMIN_TOKEN) =>
   fetch(url, {
