@@ -1,5 +1,5 @@
 // The dashboard's projects, publish, versions and operations (issue 17): the internal API routes over HTTP with the
-// admin token (SQLite and MySQL: list, overview with completeness, publish preview against the current version,
+// admin token, serially because run-due runs every project's jobs (SQLite and MySQL: list, overview with completeness, publish preview against the current version,
 // publish, versions, a diff of two versions, restore), the roles (a reviewer reads, and is refused publish and
 // restore by the API itself, 403), and the pages in Debian's Chromium: an owner sees the projects and the overview,
 // the publish diff, publishes with a label, compares two versions, restores an older one, opens an agent's pending
@@ -23,6 +23,7 @@ const REVIEWER = { email: 'reviewer-publish@example.test', password: 'another lo
 const IMG = '<img src=x onerror="window.pwned=1">';
 const SCRIPT = '<script>window.pwned=2</script>';
 const HOSTILE_NAME = `${IMG} Shop ${SCRIPT}`;
+const BROWSER_NAME = `${IMG} Browser shop ${SCRIPT}`;
 const HOSTILE_KEY = `${IMG}.key`;
 const HOSTILE_LABEL = `Release ${SCRIPT}`;
 
@@ -87,7 +88,7 @@ const put = (
 const publish = (projectId: string, label?: string) =>
   svc.admin.POST('/projects/{projectId}/publish', { params: { path: { projectId } }, body: label ? { label } : {} });
 
-test('internal API: projects list and overview with completeness, credits and delivery', async (t) => {
+test.serial('internal API: projects list and overview with completeness, credits and delivery', async (t) => {
   const p = await project();
   t.is((await put(p.projectId, 'greeting', 'fr', { value: 'Bonjour', status: 'approved' })).response.status, 200);
   const list = await svc.admin.GET('/projects');
@@ -111,167 +112,176 @@ test('internal API: projects list and overview with completeness, credits and de
   t.is(missing.response.status, 404);
 });
 
-test('internal API: preview against the current version, publish with flags, versions, diff and restore', async (t) => {
-  const p = await project();
-  const { projectId } = p;
-  const path = { projectId };
-  // Before the first publish everything is added.
-  let pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path } })).data!;
-  t.is(pre.currentVersion, null);
-  t.false(pre.identical);
-  t.is(pre.keyCount, 3);
-  const base = pre.languages.find((l) => l.isBase)!;
-  t.like(base, { lang: 'en', addedTotal: 3, changedTotal: 0, removedTotal: 0 });
-  t.deepEqual(
-    base.added.map((a) => a.key),
-    [HOSTILE_KEY, 'farewell', 'greeting'].sort(),
-  );
-  const v1 = await publish(projectId, HOSTILE_LABEL);
-  t.is(v1.response.status, 201, JSON.stringify(v1.error));
-  t.is(v1.data!.label, HOSTILE_LABEL);
+test.serial(
+  'internal API: preview against the current version, publish with flags, versions, diff and restore',
+  async (t) => {
+    const p = await project();
+    const { projectId } = p;
+    const path = { projectId };
+    // Before the first publish everything is added.
+    let pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path } })).data!;
+    t.is(pre.currentVersion, null);
+    t.false(pre.identical);
+    t.is(pre.keyCount, 3);
+    const base = pre.languages.find((l) => l.isBase)!;
+    t.like(base, { lang: 'en', addedTotal: 3, changedTotal: 0, removedTotal: 0 });
+    t.deepEqual(
+      base.added.map((a) => a.key),
+      [HOSTILE_KEY, 'farewell', 'greeting'].sort(),
+    );
+    const v1 = await publish(projectId, HOSTILE_LABEL);
+    t.is(v1.response.status, 201, JSON.stringify(v1.error));
+    t.is(v1.data!.label, HOSTILE_LABEL);
 
-  // An unchanged project previews as identical; skipIfIdentical mints nothing.
-  pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path } })).data!;
-  t.true(pre.identical);
-  t.true(pre.languages.every((l) => l.addedTotal + l.changedTotal + l.removedTotal === 0));
-  const same = await svc.admin.POST('/projects/{projectId}/publish', {
-    params: { path },
-    body: { skipIfIdentical: true },
-  });
-  t.is(same.response.status, 200);
-  t.true(same.data!.unchanged);
+    // An unchanged project previews as identical; skipIfIdentical mints nothing.
+    pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path } })).data!;
+    t.true(pre.identical, JSON.stringify(pre).slice(0, 500));
+    t.true(
+      pre.languages.every((l) => l.addedTotal + l.changedTotal + l.removedTotal === 0),
+      JSON.stringify(pre.languages).slice(0, 500),
+    );
+    const same = await svc.admin.POST('/projects/{projectId}/publish', {
+      params: { path },
+      body: { skipIfIdentical: true },
+    });
+    t.is(same.response.status, 200);
+    t.true(same.data!.unchanged, JSON.stringify(same.data));
 
-  // A changed translation, a new key, a broken ICU value.
-  await put(projectId, 'greeting', 'de', { value: 'Hallo Welt' });
-  await put(projectId, 'farewell', 'de', { value: 'Tschüss {' });
-  await p.client.POST('/projects/{projectId}/translate', {
-    params: { path },
-    body: { units: [{ key: 'new.key', source: 'Brand new' }] },
-  });
-  await runDue();
-  pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path, query: { cap: 1 } } })).data!;
-  t.is(pre.currentVersion, v1.data!.versionId);
-  t.false(pre.identical);
-  t.is(pre.incompleteMode, 'source', 'the default of a runtime (SDK) project');
-  const de = pre.languages.find((l) => l.lang === 'de')!;
-  // farewell's value is refused by the ICU gate, so its source is baked in: changed too.
-  t.is(de.changedTotal, 2);
-  t.is(de.changed.length, 1, 'capped');
-  t.like(de.changed[0], { key: 'farewell', new: 'Goodbye' });
-  t.is(de.addedTotal, 1);
-  t.is(de.added[0].key, 'new.key');
-  t.is(de.removedTotal, 0);
-  t.deepEqual(pre.icuRejected, ['farewell [de]']);
-  t.is(pre.icuRejectedTotal, 1);
-  t.like(
-    pre.languages.find((l) => l.lang === 'fr')!,
-    { addedTotal: 1, changedTotal: 0, removedTotal: 0 },
-  );
-  // Skipping what is missing or refused: farewell leaves de, and the baked sources leave fr (manual, untranslated).
-  const skip = (
-    await svc.admin.GET('/projects/{projectId}/publish/preview', {
-      params: { path, query: { incompleteMode: 'skip' } },
-    })
-  ).data!;
-  t.is(skip.incompleteMode, 'skip');
-  const deSkip = skip.languages.find((l) => l.lang === 'de')!;
-  t.like(deSkip, { addedTotal: 1, changedTotal: 1, removedTotal: 1 });
-  t.like(deSkip.changed[0], { key: 'greeting', new: 'Hallo Welt' });
-  t.is(deSkip.removed[0].key, 'farewell');
-  t.like(
-    skip.languages.find((l) => l.lang === 'fr')!,
-    { addedTotal: 0, removedTotal: 3 },
-  );
-  t.true(skip.pending > 0);
+    // A changed translation, a new key, a broken ICU value.
+    await put(projectId, 'greeting', 'de', { value: 'Hallo Welt' });
+    await put(projectId, 'farewell', 'de', { value: 'Tschüss {' });
+    await p.client.POST('/projects/{projectId}/translate', {
+      params: { path },
+      body: { units: [{ key: 'new.key', source: 'Brand new' }] },
+    });
+    await runDue();
+    pre = (await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path, query: { cap: 1 } } })).data!;
+    t.is(pre.currentVersion, v1.data!.versionId);
+    t.false(pre.identical);
+    t.is(pre.incompleteMode, 'source', 'the default of a runtime (SDK) project');
+    const de = pre.languages.find((l) => l.lang === 'de')!;
+    // farewell's value is refused by the ICU gate, so its source is baked in: changed too.
+    t.is(de.changedTotal, 2);
+    t.is(de.changed.length, 1, 'capped');
+    t.like(de.changed[0], { key: 'farewell', new: 'Goodbye' });
+    t.is(de.addedTotal, 1);
+    t.is(de.added[0].key, 'new.key');
+    t.is(de.removedTotal, 0);
+    t.deepEqual(pre.icuRejected, ['farewell [de]']);
+    t.is(pre.icuRejectedTotal, 1);
+    t.like(
+      pre.languages.find((l) => l.lang === 'fr')!,
+      { addedTotal: 1, changedTotal: 0, removedTotal: 0 },
+    );
+    // Skipping what is missing or refused: farewell leaves de, and the baked sources leave fr (manual, untranslated).
+    const skip = (
+      await svc.admin.GET('/projects/{projectId}/publish/preview', {
+        params: { path, query: { incompleteMode: 'skip' } },
+      })
+    ).data!;
+    t.is(skip.incompleteMode, 'skip');
+    const deSkip = skip.languages.find((l) => l.lang === 'de')!;
+    t.like(deSkip, { addedTotal: 1, changedTotal: 1, removedTotal: 1 });
+    t.like(deSkip.changed[0], { key: 'greeting', new: 'Hallo Welt' });
+    t.is(deSkip.removed[0].key, 'farewell');
+    t.like(
+      skip.languages.find((l) => l.lang === 'fr')!,
+      { addedTotal: 0, removedTotal: 3 },
+    );
+    t.true(skip.pending > 0, `pending ${skip.pending}`);
 
-  // Flags: require_complete refuses; a format not configured refuses; a label is kept.
-  const refused = await svc.admin.POST('/projects/{projectId}/publish', {
-    params: { path },
-    body: { require_complete: true },
-  });
-  t.is(refused.response.status, 409);
-  t.like(refused.error, { error: 'fill_incomplete' });
-  const format = await svc.admin.POST('/projects/{projectId}/publish', {
-    params: { path },
-    body: { requiredOutputFormat: 'po' },
-  });
-  t.is(format.response.status, 409);
-  t.like(format.error, { error: 'output_format_conflict' });
-  const v2 = await svc.admin.POST('/projects/{projectId}/publish', {
-    params: { path },
-    body: { label: 'second', incompleteMode: 'skip', approvedOnly: false },
-  });
-  t.is(v2.response.status, 201, JSON.stringify(v2.error));
-  t.is(v2.data!.icuRejectedTotal, 1);
+    // Flags: require_complete refuses; a format not configured refuses; a label is kept.
+    const refused = await svc.admin.POST('/projects/{projectId}/publish', {
+      params: { path },
+      body: { require_complete: true },
+    });
+    t.is(refused.response.status, 409);
+    t.like(refused.error, { error: 'fill_incomplete' });
+    const format = await svc.admin.POST('/projects/{projectId}/publish', {
+      params: { path },
+      body: { requiredOutputFormat: 'po' },
+    });
+    t.is(format.response.status, 409);
+    t.like(format.error, { error: 'output_format_conflict' });
+    const v2 = await svc.admin.POST('/projects/{projectId}/publish', {
+      params: { path },
+      body: { label: 'second', incompleteMode: 'skip', approvedOnly: false },
+    });
+    t.is(v2.response.status, 201, JSON.stringify(v2.error));
+    t.is(v2.data!.icuRejectedTotal, 1);
 
-  const versions = (await svc.admin.GET('/projects/{projectId}/versions', { params: { path } })).data!;
-  t.is(versions.currentVersion, v2.data!.versionId);
-  t.deepEqual(
-    versions.versions.map((v) => [v.versionId, v.label, v.keyCount, v.current]),
-    [
-      [v2.data!.versionId, 'second', 4, true],
-      [v1.data!.versionId, HOSTILE_LABEL, 3, false],
-    ],
-  );
-  t.deepEqual(versions.versions[0].languages, ['en', 'de', 'fr']);
+    const versions = (await svc.admin.GET('/projects/{projectId}/versions', { params: { path } })).data!;
+    t.is(versions.currentVersion, v2.data!.versionId);
+    t.deepEqual(
+      versions.versions.map((v) => [v.versionId, v.label, v.keyCount, v.current]),
+      [
+        [v2.data!.versionId, 'second', 4, true],
+        [v1.data!.versionId, HOSTILE_LABEL, 3, false],
+      ],
+    );
+    t.deepEqual(versions.versions[0].languages, ['en', 'de', 'fr']);
 
-  const diff = (
-    await svc.admin.GET('/projects/{projectId}/versions/diff', {
-      params: { path, query: { from: 'previous', to: 'current' } },
-    })
-  ).data!;
-  t.is(diff.from, v1.data!.versionId);
-  t.is(diff.to, v2.data!.versionId);
-  t.like(
-    diff.languages.find((l) => l.lang === 'en')!,
-    { addedTotal: 1, changedTotal: 0, removedTotal: 0 },
-  );
-  t.like(diff.languages.find((l) => l.lang === 'de')!.changed[0], { key: 'greeting', new: 'Hallo Welt' });
-  const back = (
-    await svc.admin.GET('/projects/{projectId}/versions/diff', {
-      params: { path, query: { from: v2.data!.versionId, to: v1.data!.versionId } },
-    })
-  ).data!;
-  t.is(back.languages.find((l) => l.lang === 'en')!.removedTotal, 1);
-  const unknown = await svc.admin.GET('/projects/{projectId}/versions/diff', {
-    params: { path, query: { from: '2000.01.01.1', to: 'current' } },
-  });
-  t.is(unknown.response.status, 404);
+    const diff = (
+      await svc.admin.GET('/projects/{projectId}/versions/diff', {
+        params: { path, query: { from: 'previous', to: 'current' } },
+      })
+    ).data!;
+    t.is(diff.from, v1.data!.versionId);
+    t.is(diff.to, v2.data!.versionId);
+    t.like(
+      diff.languages.find((l) => l.lang === 'en')!,
+      { addedTotal: 1, changedTotal: 0, removedTotal: 0 },
+    );
+    t.like(diff.languages.find((l) => l.lang === 'de')!.changed[0], { key: 'greeting', new: 'Hallo Welt' });
+    const back = (
+      await svc.admin.GET('/projects/{projectId}/versions/diff', {
+        params: { path, query: { from: v2.data!.versionId, to: v1.data!.versionId } },
+      })
+    ).data!;
+    t.is(back.languages.find((l) => l.lang === 'en')!.removedTotal, 1);
+    const unknown = await svc.admin.GET('/projects/{projectId}/versions/diff', {
+      params: { path, query: { from: '2000.01.01.1', to: 'current' } },
+    });
+    t.is(unknown.response.status, 404);
 
-  const restored = await svc.admin.POST('/projects/{projectId}/versions/{versionId}/restore', {
-    params: { path: { projectId, versionId: v1.data!.versionId } },
-  });
-  t.is(restored.response.status, 201, JSON.stringify(restored.error));
-  t.is(restored.data!.restoredFrom, v1.data!.versionId);
-  const after = (await svc.admin.GET('/projects/{projectId}/overview', { params: { path } })).data!;
-  t.is(after.currentVersion!.versionId, restored.data!.versionId);
-  t.is(after.currentVersion!.keyCount, 3);
-});
+    const restored = await svc.admin.POST('/projects/{projectId}/versions/{versionId}/restore', {
+      params: { path: { projectId, versionId: v1.data!.versionId } },
+    });
+    t.is(restored.response.status, 201, JSON.stringify(restored.error));
+    t.is(restored.data!.restoredFrom, v1.data!.versionId);
+    const after = (await svc.admin.GET('/projects/{projectId}/overview', { params: { path } })).data!;
+    t.is(after.currentVersion!.versionId, restored.data!.versionId);
+    t.is(after.currentVersion!.keyCount, 3);
+  },
+);
 
-test('roles: a reviewer reads projects, previews and versions, and the API refuses their publish and restore', async (t) => {
-  const p = await project();
-  const v1 = await publish(p.projectId);
-  t.is(v1.response.status, 201);
-  const user = (await findUserByEmail(svc.service.app.db, REVIEWER.email))!;
-  t.is(user.role, 'reviewer');
-  // The dashboard's own client as this person (what every page uses): the pipeline checks the role.
-  const session: Session = { token: 'x', user, expiresAt: Date.now() + 60_000, csrf: 'x' };
-  const api = apiFor(svc.service.main, session);
-  const path = { projectId: p.projectId };
-  t.is((await api.GET('/projects')).response.status, 200);
-  t.is((await api.GET('/projects/{projectId}/overview', { params: { path } })).response.status, 200);
-  t.is((await api.GET('/projects/{projectId}/publish/preview', { params: { path } })).response.status, 200);
-  t.is((await api.GET('/projects/{projectId}/versions', { params: { path } })).response.status, 200);
-  const pub = await api.POST('/projects/{projectId}/publish', { params: { path }, body: { label: 'by a reviewer' } });
-  t.is(pub.response.status, 403);
-  t.like(pub.error, { error: 'forbidden' });
-  const res = await api.POST('/projects/{projectId}/versions/{versionId}/restore', {
-    params: { path: { ...path, versionId: v1.data!.versionId } },
-  });
-  t.is(res.response.status, 403);
-  const versions = (await svc.admin.GET('/projects/{projectId}/versions', { params: { path } })).data!;
-  t.is(versions.versions.length, 1, 'nothing was minted');
-});
+test.serial(
+  'roles: a reviewer reads projects, previews and versions, and the API refuses their publish and restore',
+  async (t) => {
+    const p = await project();
+    const v1 = await publish(p.projectId);
+    t.is(v1.response.status, 201);
+    const user = (await findUserByEmail(svc.service.app.db, REVIEWER.email))!;
+    t.is(user.role, 'reviewer');
+    // The dashboard's own client as this person (what every page uses): the pipeline checks the role.
+    const session: Session = { token: 'x', user, expiresAt: Date.now() + 60_000, csrf: 'x' };
+    const api = apiFor(svc.service.main, session);
+    const path = { projectId: p.projectId };
+    t.is((await api.GET('/projects')).response.status, 200);
+    t.is((await api.GET('/projects/{projectId}/overview', { params: { path } })).response.status, 200);
+    t.is((await api.GET('/projects/{projectId}/publish/preview', { params: { path } })).response.status, 200);
+    t.is((await api.GET('/projects/{projectId}/versions', { params: { path } })).response.status, 200);
+    const pub = await api.POST('/projects/{projectId}/publish', { params: { path }, body: { label: 'by a reviewer' } });
+    t.is(pub.response.status, 403);
+    t.like(pub.error, { error: 'forbidden' });
+    const res = await api.POST('/projects/{projectId}/versions/{versionId}/restore', {
+      params: { path: { ...path, versionId: v1.data!.versionId } },
+    });
+    t.is(res.response.status, 403);
+    const versions = (await svc.admin.GET('/projects/{projectId}/versions', { params: { path } })).data!;
+    t.is(versions.versions.length, 1, 'nothing was minted');
+  },
+);
 
 // ---------------------------------------------------------------------------------------------- browser
 
@@ -294,7 +304,8 @@ const mainText = async (page: Page) => (await page.locator('main').innerText()).
 test.serial(
   'browser: an owner sees projects, the overview, the publish diff, publishes, compares, restores, opens an operation',
   async (t) => {
-    const p = await project();
+    // A name of its own: the other tests' projects (same service) carry HOSTILE_NAME too.
+    const p = await project(BROWSER_NAME);
     const { projectId } = p;
     // A source with hostile markup, and its translation with the same markup (which the markup gate lets through).
     const hostile = await p.client.POST('/projects/{projectId}/translate', {
@@ -320,9 +331,9 @@ test.serial(
     await signIn(page, OWNER, '/');
 
     // The projects list.
-    t.is(await page.getByRole('link', { name: HOSTILE_NAME }).count(), 1, 'the name shown literally');
+    t.is(await page.getByRole('link', { name: BROWSER_NAME }).count(), 1, 'the name shown literally');
     await clean(t, page, 'projects');
-    await page.getByRole('link', { name: HOSTILE_NAME }).click();
+    await page.getByRole('link', { name: BROWSER_NAME }).click();
     await page.waitForURL(`${origin}/projects/${projectId}`);
     let text = await mainText(page);
     t.regex(text, /Keys 5 enabled/);
@@ -443,24 +454,27 @@ test.serial(
   },
 );
 
-test('the publish preview of colliding keys lists the collisions instead of failing to render them', async (t) => {
-  const c = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
-  const projectId = c.projectId;
-  await c.client.POST('/projects/{projectId}/output-formats', {
-    params: { path: { projectId } },
-    body: { format: 'arb' },
-  });
-  await c.client.POST('/projects/{projectId}/translate', {
-    params: { path: { projectId } },
-    body: {
-      units: [
-        { key: 'home.welcome', source: 'Welcome' },
-        { key: 'home_welcome', source: 'Hello' },
-      ],
-    },
-  });
-  const r = await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path: { projectId } } });
-  t.is(r.response.status, 200);
-  t.deepEqual(r.data!.collisions, [{ format: 'arb', name: 'homeWelcome', keys: ['home.welcome', 'home_welcome'] }]);
-  t.deepEqual(r.data!.formatWarnings, []);
-});
+test.serial(
+  'the publish preview of colliding keys lists the collisions instead of failing to render them',
+  async (t) => {
+    const c = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
+    const projectId = c.projectId;
+    await c.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId } },
+      body: { format: 'arb' },
+    });
+    await c.client.POST('/projects/{projectId}/translate', {
+      params: { path: { projectId } },
+      body: {
+        units: [
+          { key: 'home.welcome', source: 'Welcome' },
+          { key: 'home_welcome', source: 'Hello' },
+        ],
+      },
+    });
+    const r = await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path: { projectId } } });
+    t.is(r.response.status, 200);
+    t.deepEqual(r.data!.collisions, [{ format: 'arb', name: 'homeWelcome', keys: ['home.welcome', 'home_welcome'] }]);
+    t.deepEqual(r.data!.formatWarnings, []);
+  },
+);
