@@ -8,7 +8,8 @@
 // finds no serious violation on any page. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ACTOR_PLUGIN, type Actor } from '../../handlers/platform/pipeline.js';
+import type { Actor } from '../../handlers/platform/pipeline.js';
+import { asPerson as asPersonOf } from '../helpers/actor.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
@@ -50,17 +51,8 @@ async function user(name: string, email: string, role: 'owner' | 'reviewer') {
   return r.data;
 }
 
-/** An internal call made as a signed-in person, the way the dashboard makes it (api.ts). */
-async function asPerson(actor: Actor, method: string, url: string, payload?: unknown) {
-  const res = await svc.service.main.inject({
-    method,
-    url: `/internal/v1${url}`,
-    payload: payload === undefined ? undefined : JSON.stringify(payload),
-    headers: payload === undefined ? {} : { 'content-type': 'application/json' },
-    plugins: { [ACTOR_PLUGIN]: actor },
-  });
-  return { status: res.statusCode, body: res.payload ? (JSON.parse(res.payload) as Record<string, unknown>) : {} };
-}
+const asPerson = (actor: Actor, method: string, url: string, payload?: unknown) =>
+  asPersonOf(svc, actor, method, url, payload);
 
 test('API keys: the list shows name, scopes, the agent flag, creation, last use (at most once a minute) and revocation', async (t) => {
   const p = await createTestProject(svc, { scopes: ['read'] });

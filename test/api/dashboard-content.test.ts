@@ -7,7 +7,8 @@
 // finds no serious violation. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ACTOR_PLUGIN, type Actor } from '../../handlers/platform/pipeline.js';
+import type { Actor } from '../../handlers/platform/pipeline.js';
+import { asPerson as asPersonOf } from '../helpers/actor.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
@@ -67,16 +68,8 @@ const overview = async (p: TestProject) => {
   return r.data;
 };
 
-async function asPerson(actor: Actor, method: string, url: string, payload?: unknown) {
-  const res = await svc.service.main.inject({
-    method,
-    url: `/internal/v1${url}`,
-    payload: payload === undefined ? undefined : JSON.stringify(payload),
-    headers: payload === undefined ? {} : { 'content-type': 'application/json' },
-    plugins: { [ACTOR_PLUGIN]: actor },
-  });
-  return { status: res.statusCode, body: res.payload ? (JSON.parse(res.payload) as Record<string, unknown>) : {} };
-}
+const asPerson = (actor: Actor, method: string, url: string, payload?: unknown) =>
+  asPersonOf(svc, actor, method, url, payload);
 
 test("the content overview counts each language's units; a changed block reads stale; versions are listed", async (t) => {
   const p = await contentProject();
