@@ -1,3 +1,5 @@
+// Serial: run-due runs every project's jobs, so one test's run-due could be finishing another's runs while that
+// one reads them.
 // The dashboard's Content pages (issue 17) and the internal routes behind them: the documents' working state per
 // language in counts (stale, missing, gave up, stage, runs) and a document's versions, readable by reviewers; a
 // reviewer may set stages but not publish. In a real browser (Debian's Chromium): an owner publishes a document
@@ -71,100 +73,112 @@ const overview = async (p: TestProject) => {
 const asPerson = (actor: Actor, method: string, url: string, payload?: unknown) =>
   asPersonOf(svc, actor, method, url, payload);
 
-test("the content overview counts each language's units; a changed block reads stale; versions are listed", async (t) => {
-  const p = await contentProject();
-  const empty = await overview(p);
-  t.deepEqual(empty, { truncated: false, documents: [] });
-  await pushAndRun(
-    p,
-    'guide',
-    `Guide ${HOSTILE_IMG}`,
-    `# Welcome\n\nFirst paragraph.\n\nSecond ${HOSTILE_SCRIPT} paragraph.\n`,
-  );
-  await call(p, 'PUT', '/draft', { title: 'Draft', text: 'Only a draft.' });
-  let o = await overview(p);
-  t.deepEqual(
-    o.documents.map((d) => d.docId),
-    ['draft', 'guide'],
-  );
-  const guide = o.documents.find((d) => d.docId === 'guide')!;
-  t.like(guide, { title: `Guide ${HOSTILE_IMG}`, versionId: null, pending: true, baseLang: 'en', format: 'markdown' });
-  t.deepEqual(
-    guide.langs.map((l) => [l.code, l.translated, l.stale, l.missing, l.gaveUp, l.running, l.stage]),
-    [
-      ['de', 4, 0, 0, 0, false, 'translated'],
-      ['fr', 4, 0, 0, 0, false, 'translated'],
-    ],
-  );
-  t.deepEqual(
-    o.documents.find((d) => d.docId === 'draft')!.langs.map((l) => [l.code, l.missing, l.stage]),
-    [
-      ['de', 2, null],
-      ['fr', 2, null],
-    ],
-  );
+test.serial(
+  "the content overview counts each language's units; a changed block reads stale; versions are listed",
+  async (t) => {
+    const p = await contentProject();
+    const empty = await overview(p);
+    t.deepEqual(empty, { truncated: false, documents: [] });
+    await pushAndRun(
+      p,
+      'guide',
+      `Guide ${HOSTILE_IMG}`,
+      `# Welcome\n\nFirst paragraph.\n\nSecond ${HOSTILE_SCRIPT} paragraph.\n`,
+    );
+    await call(p, 'PUT', '/draft', { title: 'Draft', text: 'Only a draft.' });
+    let o = await overview(p);
+    t.deepEqual(
+      o.documents.map((d) => d.docId),
+      ['draft', 'guide'],
+    );
+    const guide = o.documents.find((d) => d.docId === 'guide')!;
+    t.like(guide, {
+      title: `Guide ${HOSTILE_IMG}`,
+      versionId: null,
+      pending: true,
+      baseLang: 'en',
+      format: 'markdown',
+    });
+    t.deepEqual(
+      guide.langs.map((l) => [l.code, l.translated, l.stale, l.missing, l.gaveUp, l.running, l.stage]),
+      [
+        ['de', 4, 0, 0, 0, false, 'translated'],
+        ['fr', 4, 0, 0, 0, false, 'translated'],
+      ],
+    );
+    t.deepEqual(
+      o.documents.find((d) => d.docId === 'draft')!.langs.map((l) => [l.code, l.missing, l.stage]),
+      [
+        ['de', 2, null],
+        ['fr', 2, null],
+      ],
+    );
 
-  const pub = await svc.admin.POST('/projects/{projectId}/content/publish', {
-    params: { path: { projectId: p.projectId } },
-    body: { docIds: ['guide'] },
-  });
-  t.is(pub.data!.documents[0].action, 'published');
-  o = await overview(p);
-  t.like(
-    o.documents.find((d) => d.docId === 'guide'),
-    { versionId: pub.data!.versionId, pending: false },
-  );
+    const pub = await svc.admin.POST('/projects/{projectId}/content/publish', {
+      params: { path: { projectId: p.projectId } },
+      body: { docIds: ['guide'] },
+    });
+    t.is(pub.data!.documents[0].action, 'published');
+    o = await overview(p);
+    t.like(
+      o.documents.find((d) => d.docId === 'guide'),
+      { versionId: pub.data!.versionId, pending: false },
+    );
 
-  // One paragraph changes: it reads stale in each language until a run.
-  await call(p, 'PUT', '/guide', {
-    text: `# Welcome\n\nFirst paragraph, changed.\n\nSecond ${HOSTILE_SCRIPT} paragraph.\n`,
-  });
-  o = await overview(p);
-  const changed = o.documents.find((d) => d.docId === 'guide')!;
-  t.true(changed.pending);
-  t.deepEqual(
-    changed.langs.map((l) => [l.code, l.translated, l.stale]),
-    [
-      ['de', 3, 1],
-      ['fr', 3, 1],
-    ],
-  );
+    // One paragraph changes: it reads stale in each language until a run.
+    await call(p, 'PUT', '/guide', {
+      text: `# Welcome\n\nFirst paragraph, changed.\n\nSecond ${HOSTILE_SCRIPT} paragraph.\n`,
+    });
+    o = await overview(p);
+    const changed = o.documents.find((d) => d.docId === 'guide')!;
+    t.true(changed.pending);
+    t.deepEqual(
+      changed.langs.map((l) => [l.code, l.translated, l.stale]),
+      [
+        ['de', 3, 1],
+        ['fr', 3, 1],
+      ],
+    );
 
-  const versions = await svc.admin.GET('/projects/{projectId}/content/{docId}/versions', {
-    params: { path: { projectId: p.projectId, docId: 'guide' } },
-  });
-  t.is(versions.data!.servedVersionId, pub.data!.versionId);
-  t.is(versions.data!.versions.length, 1);
-  t.like(versions.data!.versions[0], { versionId: pub.data!.versionId, title: `Guide ${HOSTILE_IMG}` });
-  t.deepEqual(versions.data!.versions[0].langs, [
-    { code: 'de', source: 'translated', stage: 'translated' },
-    { code: 'fr', source: 'translated', stage: 'translated' },
-  ]);
-  const none = await svc.admin.GET('/projects/{projectId}/content/{docId}/versions', {
-    params: { path: { projectId: p.projectId, docId: 'nothing' } },
-  });
-  t.is(none.response.status, 404);
-});
+    const versions = await svc.admin.GET('/projects/{projectId}/content/{docId}/versions', {
+      params: { path: { projectId: p.projectId, docId: 'guide' } },
+    });
+    t.is(versions.data!.servedVersionId, pub.data!.versionId);
+    t.is(versions.data!.versions.length, 1);
+    t.like(versions.data!.versions[0], { versionId: pub.data!.versionId, title: `Guide ${HOSTILE_IMG}` });
+    t.deepEqual(versions.data!.versions[0].langs, [
+      { code: 'de', source: 'translated', stage: 'translated' },
+      { code: 'fr', source: 'translated', stage: 'translated' },
+    ]);
+    const none = await svc.admin.GET('/projects/{projectId}/content/{docId}/versions', {
+      params: { path: { projectId: p.projectId, docId: 'nothing' } },
+    });
+    t.is(none.response.status, 404);
+  },
+);
 
-test('content off: the overview and versions are 404; reviewers read both and set stages but may not publish', async (t) => {
-  const off = await contentProject(false);
-  const r = await svc.admin.GET('/projects/{projectId}/content', { params: { path: { projectId: off.projectId } } });
-  t.is(r.response.status, 404);
-  const p = await contentProject();
-  await pushAndRun(p, 'doc', 'Doc', 'One paragraph.');
-  const reviewer: Actor = { userId: 'usr_r', name: 'R', role: 'reviewer' };
-  const pp = `/projects/${p.projectId}/content`;
-  t.is((await asPerson(reviewer, 'GET', pp)).status, 200);
-  t.is((await asPerson(reviewer, 'GET', `${pp}/doc/versions`)).status, 200);
-  t.is((await asPerson(reviewer, 'GET', `${pp}/doc`)).status, 200);
-  t.like(await asPerson(reviewer, 'PUT', `${pp}/doc/langs/de/stage`, { stage: 'reviewed' }), {
-    status: 200,
-    body: { stage: 'reviewed' },
-  });
-  t.is((await asPerson(reviewer, 'POST', `${pp}/publish`, {})).status, 403);
-  t.is((await asPerson(reviewer, 'DELETE', `${pp}/doc`)).status, 403);
-  t.is((await overview(p)).documents[0].langs.find((l) => l.code === 'de')!.stage, 'reviewed');
-});
+test.serial(
+  'content off: the overview and versions are 404; reviewers read both and set stages but may not publish',
+  async (t) => {
+    const off = await contentProject(false);
+    const r = await svc.admin.GET('/projects/{projectId}/content', { params: { path: { projectId: off.projectId } } });
+    t.is(r.response.status, 404);
+    const p = await contentProject();
+    await pushAndRun(p, 'doc', 'Doc', 'One paragraph.');
+    const reviewer: Actor = { userId: 'usr_r', name: 'R', role: 'reviewer' };
+    const pp = `/projects/${p.projectId}/content`;
+    t.is((await asPerson(reviewer, 'GET', pp)).status, 200);
+    t.is((await asPerson(reviewer, 'GET', `${pp}/doc/versions`)).status, 200);
+    t.is((await asPerson(reviewer, 'GET', `${pp}/doc`)).status, 200);
+    t.like(await asPerson(reviewer, 'PUT', `${pp}/doc/langs/de/stage`, { stage: 'reviewed' }), {
+      status: 200,
+      body: { stage: 'reviewed' },
+    });
+    t.is((await asPerson(reviewer, 'POST', `${pp}/publish`, {})).status, 403);
+    t.is((await asPerson(reviewer, 'DELETE', `${pp}/doc`)).status, 403);
+    t.is((await overview(p)).documents[0].langs.find((l) => l.code === 'de')!.stage, 'reviewed');
+  },
+);
 
 // ---------------------------------------------------------------------------------------------- in the browser
 
