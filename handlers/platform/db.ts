@@ -54,6 +54,14 @@ export function dialectOf(db: Knex): Dialect {
   return clientOf(db).config.client === 'mysql2' ? 'mysql' : 'sqlite';
 }
 
+/**
+ * WAL frames (pages) after which a commit checkpoints: 4,000 pages is a WAL of up to 16 MB, four times SQLite's
+ * default. Small transactions (a job's claim, a webhook attempt's outcome) rewrite the same few pages, and a
+ * checkpoint copies each page once, with two fsyncs on the event loop's thread: checkpointing less often copied
+ * fewer pages per commit and blocked less (scripts/bench/webhooks.ts).
+ */
+const WAL_CHECKPOINT_PAGES = 4_000;
+
 export function openDb(url: string): Knex {
   if (url.startsWith('sqlite://')) {
     const file = url.slice('sqlite://'.length);
@@ -71,6 +79,7 @@ export function openDb(url: string): Knex {
             // process wait for the write lock instead of failing at once.
             conn.pragma('journal_mode = WAL');
             conn.pragma('synchronous = NORMAL');
+            conn.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
             conn.pragma('busy_timeout = 5000');
             conn.pragma('foreign_keys = ON');
             cacheStatements(conn);
@@ -280,6 +289,7 @@ function hotConnection(db: Knex): Hot | null {
     conn.pragma('busy_timeout = 0');
     // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
     conn.pragma('synchronous = NORMAL');
+    conn.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     const stmts = new Map<string, SqliteStatement>();
     const prepare: Prepare = (sql) => {
       let stmt = stmts.get(sql);
@@ -328,6 +338,68 @@ async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction 
  */
 export function hotTransaction<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
   return onSqlite(db, work, true);
+}
+
+/** A part of a group write, waiting for its turn's commit. */
+interface GroupPart {
+  work: (prepare: Prepare) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Per database: the parts to commit together at the end of this turn of the event loop. */
+const writeGroups = new WeakMap<Knex, GroupPart[]>();
+
+/**
+ * SQLite only: runs `work` (synchronous, statements from `prepare`) in a transaction shared with the other parts
+ * queued in the same turn of the event loop: one commit for all, as hotTransaction would run it. Each part runs
+ * in a savepoint of its own, so a part that throws rolls back alone and rejects with its error while the others'
+ * writes stand. For small writes on a hot path (a job's claim, a webhook attempt's outcome), where the commit
+ * costs more than the statements: each commit writes every page it dirtied to the WAL, and parts that touch the
+ * same pages (the jobs table and its index) write them once.
+ */
+export function groupWrite<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let group = writeGroups.get(db);
+    if (!group) {
+      writeGroups.set(db, (group = []));
+      setImmediate(() => {
+        writeGroups.delete(db);
+        void commitWriteGroup(db, group!);
+      });
+    }
+    group.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+async function commitWriteGroup(db: Knex, group: GroupPart[]): Promise<void> {
+  let outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }>;
+  try {
+    outcomes = await retryContended(() =>
+      hotTransaction(db, (prepare) =>
+        group.map((part) => {
+          const sp = prepare('SAVEPOINT part');
+          sp.run();
+          try {
+            const value = part.work(prepare);
+            prepare('RELEASE part').run();
+            return { ok: true as const, value };
+          } catch (err) {
+            prepare('ROLLBACK TO part').run();
+            prepare('RELEASE part').run();
+            return { ok: false as const, err };
+          }
+        }),
+      ),
+    );
+  } catch (err) {
+    // The transaction itself failed (the database refused the commit): nothing was written. Alone, each part
+    // meets its own fate.
+    if (group.length === 1) group[0].reject(err);
+    else for (const part of group) void commitWriteGroup(db, [part]);
+    return;
+  }
+  outcomes.forEach((o, i) => (o.ok ? group[i].resolve(o.value) : group[i].reject(o.err)));
 }
 
 /** SQLite only: runs `work` (synchronous reads) outside any transaction, as hotTransaction would. */

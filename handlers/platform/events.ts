@@ -4,7 +4,7 @@
 // and a send, and never sent for a change that rolled back.
 import type { Db } from './db.js';
 import { newId, parseJson } from './db.js';
-import { enqueueJob } from './jobs.js';
+import { enqueueUniqueJobs } from './jobs.js';
 
 /** The event types a webhook may subscribe to (spec `WebhookEventType`). */
 const WEBHOOK_EVENT_TYPES: readonly string[] = ['strings.published', 'content.published'];
@@ -52,14 +52,12 @@ async function fanOut(trx: Db, projectId: string, type: string, eventId: string,
     updated_at: now,
   }));
   await trx('webhook_deliveries').insert(rows);
-  for (const r of rows) {
-    await enqueueJob(
-      trx,
-      WEBHOOK_DELIVER_JOB,
-      { deliveryId: r.id },
-      { uniqueKey: deliveryJobKey(r.id), maxAttempts: WEBHOOK_ATTEMPTS, now },
-    );
-  }
+  await enqueueUniqueJobs(
+    trx,
+    WEBHOOK_DELIVER_JOB,
+    rows.map((r) => ({ payload: { deliveryId: r.id }, uniqueKey: deliveryJobKey(r.id) })),
+    { maxAttempts: WEBHOOK_ATTEMPTS, now },
+  );
 }
 
 export const newEventId = () => newId('evt', 12);

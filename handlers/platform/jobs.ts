@@ -11,7 +11,7 @@ import os from 'node:os';
 import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { Logger } from './log.js';
-import { chunks, dialectOf, insertOrKeep, parseJson, retryContended } from './db.js';
+import { chunks, dialectOf, hotTransaction, insertOrKeep, parseJson, retryContended } from './db.js';
 import type { JobRow } from './tables.js';
 
 export interface JobContext<P = unknown> {
@@ -55,6 +55,7 @@ interface ClaimedJob {
   payload: string;
   attempts: number;
   max_attempts: number;
+  unique_key: string | null;
 }
 
 /** `P`: the payload the kind is enqueued with (stored as JSON, parsed back for the handler). */
@@ -85,6 +86,14 @@ interface Registered {
 
 const LEASE_MS = 5 * 60_000;
 
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
+
+/**
+ * What frees a finished job's unique key for the next job of that key, for a job that has one: SQLite rewrites
+ * an index entry for each indexed column a SET names, changed or not, and most jobs have no key.
+ */
+const freeKey = (job: ClaimedJob): Partial<JobRow> => (job.unique_key === null ? {} : { unique_key: null });
+
 /**
  * Kinds whose handler may run several jobs at once in one process (a webhook attempt mostly waits on its
  * receiver), with how many: declared beside the handler by runsConcurrently, since whether that is safe is a
@@ -113,18 +122,11 @@ async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<
   return results;
 }
 
-/**
- * Inserts a job row, for writers that hold no JobQueue (the outbox, handlers/platform/events.ts): `maxAttempts`
- * is then theirs to give. With `uniqueKey`, at most one unfinished job per key: a duplicate insert is a no-op.
- */
-export async function enqueueJob(
-  db: Db,
-  kind: string,
-  payload: unknown,
-  opts: { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number } = {},
-): Promise<number | null> {
+type EnqueueOptions = { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number };
+
+const jobRow = (kind: string, payload: unknown, opts: EnqueueOptions) => {
   const now = opts.now ?? Date.now();
-  const row = {
+  return {
     kind,
     payload: JSON.stringify(payload ?? {}),
     state: 'queued',
@@ -135,12 +137,37 @@ export async function enqueueJob(
     created_at: now,
     updated_at: now,
   };
+};
+
+/**
+ * Inserts a job row, for writers that hold no JobQueue (the outbox, handlers/platform/events.ts): `maxAttempts`
+ * is then theirs to give. With `uniqueKey`, at most one unfinished job per key: a duplicate insert is a no-op.
+ */
+export async function enqueueJob(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  opts: EnqueueOptions = {},
+): Promise<number | null> {
+  const row = jobRow(kind, payload, opts);
   if (opts.uniqueKey) {
     await insertOrKeep(db, 'jobs', row, ['unique_key'], 'unique_key');
     return null;
   }
   const [id] = await db('jobs').insert(row);
   return Number(id);
+}
+
+/** enqueueJob of several jobs of one kind, each with its own unique key, in one statement. */
+export async function enqueueUniqueJobs(
+  db: Db,
+  kind: string,
+  jobs: Array<{ payload: unknown; uniqueKey: string }>,
+  opts: Omit<EnqueueOptions, 'uniqueKey'> = {},
+): Promise<void> {
+  if (!jobs.length) return;
+  const rows = jobs.map((j) => jobRow(kind, j.payload, { ...opts, uniqueKey: j.uniqueKey }));
+  await insertOrKeep(db, 'jobs', rows, ['unique_key'], 'unique_key');
 }
 
 export class JobQueue {
@@ -180,12 +207,7 @@ export class JobQueue {
     return this.enqueue(this.db, kind, {}, { uniqueKey: `sweep:${kind}`, runAt: now + everyMs, now });
   }
 
-  enqueue(
-    db: Db,
-    kind: string,
-    payload: unknown,
-    opts: { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number } = {},
-  ): Promise<number | null> {
+  enqueue(db: Db, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<number | null> {
     return enqueueJob(db, kind, payload, { ...opts, maxAttempts: opts.maxAttempts ?? this.retryOf(kind).maxAttempts });
   }
 
@@ -208,58 +230,50 @@ export class JobQueue {
     const known = [...this.kinds.keys()].filter((k) => !only || only.includes(k));
     if (!known.length) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
+    const marks = (list: unknown[]) => list.map(() => '?').join(', ');
     // Two passes, each one statement the indexes serve: first the jobs queued and due, in (state, run_at) index
     // order, so a claim reads `limit` rows however long the backlog is (one condition with ORs read and sorted
     // every due job on each claim: a backlog drained in quadratic time); then, only when those do not fill the
     // claim, expired leases and (run-due) sweeps not yet due, which are few.
-    // Each adds its conditions to `q` (Knex builders are mutable) and hands it back.
-    const queuedDue = <Q extends Knex.QueryBuilder>(q: Q): Q => {
-      q.where('state', 'queued').andWhere('run_at', '<=', now).whereIn('kind', known);
-      return q;
+    // Raw SQL with `?` placeholders, the same on both dialects: a worker claims before every few jobs, and Knex's
+    // builder cost more than the statement (a CPU profile of the webhook bench, scripts/bench/webhooks.ts).
+    const queuedDue = {
+      sql: `state = 'queued' AND run_at <= ? AND kind IN (${marks(known)})`,
+      params: [now, ...known],
     };
-    const rest = <Q extends Knex.QueryBuilder>(q: Q): Q => {
-      q.whereIn('kind', known).andWhere((w) => {
-        w.where((a) => {
-          a.where('state', 'running').andWhere('locked_until', '<', now);
-        });
-        if (sweeps.length)
-          w.orWhere((a) => {
-            a.where('state', 'queued').whereIn('kind', sweeps);
-          });
-      });
-      return q;
+    const rest = {
+      sql:
+        `kind IN (${marks(known)}) AND ((state = 'running' AND locked_until < ?)` +
+        (sweeps.length ? ` OR (state = 'queued' AND kind IN (${marks(sweeps)})))` : ')'),
+      params: [...known, now, ...sweeps],
     };
-    const claimed = {
-      state: 'running',
-      locked_by: this.workerId,
-      locked_until: now + this.leaseMs,
-      attempts: this.db.raw('attempts + 1'),
-      updated_at: now,
-    };
-    const cols: Array<keyof ClaimedJob> = ['id', 'kind', 'payload', 'attempts', 'max_attempts'];
-    const pass = async (where: <Q extends Knex.QueryBuilder>(q: Q) => Q, n: number): Promise<ClaimedJob[]> => {
+    const set = "state = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1, updated_at = ?";
+    const setParams = [this.workerId, now + this.leaseMs, now];
+    const cols = 'id, kind, payload, attempts, max_attempts, unique_key';
+    const pass = async (where: { sql: string; params: unknown[] }, n: number): Promise<ClaimedJob[]> => {
       if (n <= 0) return [];
       if (dialectOf(this.db) === 'sqlite') {
-        // One UPDATE ... RETURNING: the write lock is taken up front, so a second process waits (busy_timeout)
-        // instead of failing on a stale read snapshot; the WHERE is judged again under that lock.
-        const sub = where(this.db('jobs').select('id')).orderBy('run_at').orderBy('id').limit(n);
-        const rows = await where(this.db('jobs').whereIn('id', sub)).update(claimed).returning(cols);
+        // One UPDATE ... RETURNING in an IMMEDIATE transaction: the write lock is taken up front, so a second
+        // process waits (busy_timeout) instead of failing on a stale read snapshot, and the rows chosen are the
+        // rows updated. The outer WHERE is the id list alone: repeating the conditions there made SQLite's
+        // planner walk the (state, run_at) index over every due job and test each against the list, ten times
+        // slower on a backlog of 20,000.
+        const sql = `UPDATE jobs SET ${set} WHERE id IN (SELECT id FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ?) RETURNING ${cols}`;
+        const params = [...setParams, ...where.params, n];
+        const rows = await hotTransaction(this.db, (prepare) => prepare(sql).all(...params) as ClaimedJob[]);
         return rows.map((r) => ({ ...r, id: Number(r.id) }));
       }
       return this.db.transaction(async (trx) => {
-        const rows = await where(trx('jobs').select(cols))
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(n)
-          .forUpdate()
-          .skipLocked();
+        // mysql2 answers a SELECT with [rows, fields].
+        const [rows] = (await trx.raw(
+          `SELECT ${cols} FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
+          [...where.params, n] as Knex.RawBinding[],
+        )) as [ClaimedJob[], unknown];
         if (!rows.length) return [];
-        await trx('jobs')
-          .whereIn(
-            'id',
-            rows.map((r) => r.id),
-          )
-          .update(claimed);
+        await trx.raw(`UPDATE jobs SET ${set} WHERE id IN (${marks(rows)})`, [
+          ...setParams,
+          ...rows.map((r) => r.id),
+        ] as Knex.RawBinding[]);
         return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
       });
     };
@@ -281,7 +295,7 @@ export class JobQueue {
     const lastError = () => String((error as Error)?.stack ?? error).slice(0, 4000);
     let n: number;
     if (!error) {
-      n = await mine({ state: 'done', unique_key: null, locked_until: null, finished_at: now, updated_at: now });
+      n = await mine({ state: 'done', ...freeKey(job), locked_until: null, finished_at: now, updated_at: now });
     } else if (job.attempts < job.max_attempts) {
       const { backoffMs } = this.retryOf(job.kind);
       const delay = backoffMs[Math.min(job.attempts - 1, backoffMs.length - 1)];
@@ -295,7 +309,7 @@ export class JobQueue {
     } else {
       n = await mine({
         state: 'failed',
-        unique_key: null,
+        ...freeKey(job),
         locked_until: null,
         finished_at: now,
         last_error: lastError(),
@@ -334,7 +348,7 @@ export class JobQueue {
       const claim = [job.id, this.workerId, job.attempts, 'running'];
       return end === 'done'
         ? {
-            sql: `UPDATE jobs SET state = 'done', unique_key = NULL, locked_until = NULL, finished_at = ?, updated_at = ? ${where}`,
+            sql: `UPDATE jobs SET state = 'done', ${job.unique_key === null ? '' : 'unique_key = NULL, '}locked_until = NULL, finished_at = ?, updated_at = ? ${where}`,
             params: [now, now, ...claim],
           }
         : {
@@ -406,21 +420,97 @@ export class JobQueue {
   }
 
   /**
-   * What the worker loop does until nothing is due: claims one job, and with a job of a kind that
-   * runsConcurrently as many more of that kind as its width allows, and runs them at once. Every job claimed is
-   * running: a worker holds no queue of claimed jobs that another worker of a fleet could have started.
+   * What the worker loop does until nothing is due: claims one job and runs it; a job of a kind that
+   * runsConcurrently opens a window of that kind (runWindow). Every job claimed is running: a worker holds no
+   * queue of claimed jobs that another worker of a fleet could have started.
    */
   async drain(stopped: () => boolean = () => false): Promise<number> {
     let ran = 0;
     for (;;) {
       const batch = await retryContended(() => this.claim(Date.now(), 1));
       if (!batch.length || stopped()) return ran;
-      const [{ kind }] = batch;
-      const width = widthOf(kind);
-      if (width > 1) batch.push(...(await retryContended(() => this.claim(Date.now(), width - 1, false, [kind]))));
-      await this.runBatch(batch, Date.now);
-      ran += batch.length;
+      const [job] = batch;
+      const width = widthOf(job.kind);
+      if (width > 1) ran += await this.runWindow(job, width, stopped);
+      else {
+        await this.runOne(job, Date.now());
+        ran++;
+      }
     }
+  }
+
+  /**
+   * Keeps up to `width` jobs of `first`'s kind running, starting with `first`: a rolling window, not batches, so a
+   * slow receiver holds one lane, not the next seven attempts. Lanes that free wait until half the window is
+   * free, then one claim takes as many jobs as there are free lanes: a claim is a write transaction that costs
+   * about what an attempt's outcome does, so claiming per lane would double the database work of a fast
+   * receiver's attempts. Ends when a claim finds none of the kind due, once the jobs running have ended.
+   */
+  private async runWindow(first: ClaimedJob, width: number, stopped: () => boolean): Promise<number> {
+    const ready: ClaimedJob[] = [first];
+    const threshold = Math.ceil(width / 2);
+    let ran = 0;
+    let idle = 0;
+    let dry = false;
+    let claiming = false;
+    let failure: Error | undefined;
+    // Lanes without a job wait for the next turn: the end of a claim, or a lane leaving.
+    let wake!: () => void;
+    let turn!: Promise<void>;
+    const nextTurn = () => {
+      turn = new Promise((resolve) => (wake = resolve));
+    };
+    nextTurn();
+    const endTurn = () => {
+      const woken = wake;
+      nextTurn();
+      woken();
+    };
+    const claim = () => {
+      claiming = true;
+      // After this turn's I/O callbacks, so the lanes freed in the same turn share the claim.
+      setImmediate(() => {
+        retryContended(() => this.claim(Date.now(), idle, false, [first.kind]))
+          .then((jobs) => {
+            ready.push(...jobs);
+            if (!jobs.length) dry = true;
+          })
+          .catch((err: unknown) => {
+            failure = asError(err);
+          })
+          .finally(() => {
+            claiming = false;
+            endTurn();
+          });
+      });
+    };
+    const lane = async () => {
+      for (;;) {
+        let job = ready.shift();
+        while (!job) {
+          if (dry || failure !== undefined || stopped()) {
+            // A lane that leaves may be the one the others were waiting for to reach the threshold.
+            endTurn();
+            return;
+          }
+          idle++;
+          if (!claiming && idle >= threshold) claim();
+          await turn;
+          idle--;
+          job = ready.shift();
+        }
+        try {
+          await this.runOne(job, Date.now());
+          ran++;
+        } catch (err) {
+          // The queue's own write failed (the database went away): the window closes once the others end.
+          failure ??= asError(err);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: width }, lane));
+    if (failure !== undefined) throw failure;
+    return ran;
   }
 
   /** The worker loop of `WORKERS=inline` and `npm run worker`: polls for due work until stopped. */

@@ -15,7 +15,7 @@
 // at once (`gone`). A delivery coming due for a disabled webhook is not sent and ends `failed` without counting.
 import type { Knex } from 'knex';
 import type { App } from '../platform/app.js';
-import { bool, dialectOf, hotRow, hotTransaction, retryContended, type Db } from '../platform/db.js';
+import { bool, dialectOf, groupWrite, hotRow, retryContended, type Db } from '../platform/db.js';
 import { WEBHOOK_DELIVER_JOB } from '../platform/events.js';
 import { JOB_COMPLETED, LeaseLost, runsConcurrently, type JobContext } from '../platform/jobs.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
@@ -32,8 +32,11 @@ const FAILURES_TO_DISABLE = 3;
 /**
  * Attempts one worker sends at once. An attempt mostly waits on its receiver, and attempts share nothing but
  * their webhook's row, written in fenced transactions (a failure count is an increment, never a read-then-write).
+ * Sixteen, so the worker's window (jobs.ts runWindow) claims about eight jobs per claim: a claim moves each job's
+ * entry in the (state, run_at) index and commits, and at eight in flight claims cost more than the attempts' own
+ * outcomes (scripts/bench/webhooks.ts, with the bare client at the same width).
  */
-export const DELIVERY_WIDTH = 8;
+export const DELIVERY_WIDTH = 16;
 runsConcurrently(WEBHOOK_DELIVER_JOB, DELIVERY_WIDTH);
 
 export interface DeliverPayload {
@@ -106,38 +109,21 @@ interface Write {
   claim?: true;
 }
 
-/** An outcome waiting for its group's commit (SQLite). */
-interface Pending {
-  writes: Write[];
-  jobId: number;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
-
-/** Per database: the outcomes to commit together at the end of this turn of the event loop. */
-const groups = new WeakMap<Db, Pending[]>();
-
 /**
- * An attempt's outcome in one transaction of raw statements, the job's fenced claim statement first. On MySQL,
- * knex.raw in a transaction of its own. On SQLite, prepared statements on db.ts's hot connection, without Knex's
- * builder, in a group commit: the outcomes of the attempts that end in the same turn of the event loop (a worker
- * sends several at once) share one transaction. Each outcome starts with its claim statement; when that changes no
- * row (the claim was lost) nothing of that outcome is written and its attempt gets LeaseLost, while the others'
- * writes stand. A transaction lost to a concurrent one rolled back whole and is run again.
+ * An attempt's outcome in one transaction of raw statements, the job's fenced claim statement first: when that
+ * changes no row (the claim was lost) nothing of the outcome is written and the attempt gets LeaseLost. On
+ * SQLite, a group write (db.ts groupWrite): the outcomes of the attempts that end in the same turn of the event
+ * loop (a worker sends several at once) share one commit, each in its own savepoint. On MySQL, knex.raw in a
+ * transaction of its own; one lost to a concurrent transaction rolled back whole and is run again.
  */
 function writeOutcome(ctx: JobContext<DeliverPayload>, writes: Write[]): Promise<void> {
   const { db, jobId } = ctx;
   if (dialectOf(db) === 'sqlite') {
-    return new Promise((resolve, reject) => {
-      let group = groups.get(db);
-      if (!group) {
-        groups.set(db, (group = []));
-        setImmediate(() => {
-          groups.delete(db);
-          void commitGroup(db, group!);
-        });
+    return groupWrite(db, (prepare) => {
+      for (const w of writes) {
+        const { changes } = prepare(w.sql).run(...w.params) as { changes: number };
+        if (w.claim && changes !== 1) throw new LeaseLost(jobId);
       }
-      group.push({ writes, jobId, resolve, reject });
     });
   }
   return retryContended(() =>
@@ -149,37 +135,6 @@ function writeOutcome(ctx: JobContext<DeliverPayload>, writes: Write[]): Promise
       }
     }),
   );
-}
-
-async function commitGroup(db: Db, group: Pending[]): Promise<void> {
-  let lost: Set<Pending>;
-  try {
-    lost = await retryContended(() =>
-      hotTransaction(db, (prepare) => {
-        const lostHere = new Set<Pending>();
-        for (const p of group) {
-          for (const w of p.writes) {
-            const { changes } = prepare(w.sql).run(...w.params) as { changes: number };
-            // The claim statement comes first: nothing of this outcome was written.
-            if (w.claim && changes !== 1) {
-              lostHere.add(p);
-              break;
-            }
-          }
-        }
-        return lostHere;
-      }),
-    );
-  } catch (err) {
-    // A statement or the database refused: nothing was written. Alone, each outcome meets its own fate.
-    if (group.length === 1) group[0].reject(err);
-    else for (const p of group) void commitGroup(db, [p]);
-    return;
-  }
-  for (const p of group) {
-    if (lost.has(p)) p.reject(new LeaseLost(p.jobId));
-    else p.resolve();
-  }
 }
 
 const claim = (ctx: JobContext<DeliverPayload>, end: 'done' | 'extend'): Write => ({

@@ -3,7 +3,7 @@
 // over writes nothing more, and a heartbeat keeps a long job's lease alive.
 import test from 'ava';
 import { openDb } from '../../handlers/platform/db.js';
-import { JobQueue, LeaseLost, sweepFinishedJobs } from '../../handlers/platform/jobs.js';
+import { JobQueue, LeaseLost, runsConcurrently, sweepFinishedJobs } from '../../handlers/platform/jobs.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -264,3 +264,54 @@ test.serial('finished jobs are deleted a week after they ended; failed and unfin
   t.is((await db('jobs').where({ id: failed! }).first())!.state, 'failed');
   t.is((await db('jobs').where({ id: waiting! }).first())!.state, 'queued');
 });
+
+test.serial(
+  'a kind that runs concurrently keeps a rolling window: never more than its width, refilled as jobs end',
+  async (t) => {
+    const { db } = svc.service.app;
+    const q = new JobQueue(db);
+    const kind = 'test.window';
+    runsConcurrently(kind, 4);
+    const gates = new Map<number, ReturnType<typeof latch>>();
+    const started: number[] = [];
+    let running = 0;
+    let most = 0;
+    q.register(kind, async ({ payload }) => {
+      const { i } = payload as { i: number };
+      started.push(i);
+      running++;
+      most = Math.max(most, running);
+      await gates.get(i)!.opened;
+      running--;
+    });
+    const now = Date.now();
+    for (let i = 0; i < 10; i++) {
+      gates.set(i, latch());
+      await q.enqueue(db, kind, { i }, { now: now + i });
+    }
+    const until = async (what: string, ok: () => boolean) => {
+      for (let waited = 0; !ok(); waited += 10) {
+        if (waited > 5_000) throw new Error(`never: ${what}`);
+        await sleep(10);
+      }
+    };
+    const drained = q.drain();
+    await until('four running', () => started.length === 4);
+    await sleep(100);
+    t.deepEqual(started, [0, 1, 2, 3], 'the window is full at four, in due order, and takes no fifth');
+    gates.get(0)!.open();
+    await sleep(100);
+    t.is(started.length, 4, 'one free lane waits for a second: a claim is for half the window at least');
+    gates.get(1)!.open();
+    await until('two more started', () => started.length === 6);
+    t.is(running, 4, 'jobs 2 and 3 still run beside the two new ones: a rolling window, not batches');
+    for (let i = 2; i < 10; i++) gates.get(i)!.open();
+    t.is(await drained, 10);
+    t.is(most, 4);
+    const rows = await db('jobs').where({ kind }).select('state');
+    t.deepEqual(
+      rows.map((r: { state: string }) => r.state),
+      Array<string>(10).fill('done'),
+    );
+  },
+);
