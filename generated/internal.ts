@@ -441,7 +441,10 @@ export interface paths {
          *     status: `missing` (no value and nothing queued), `pending` (queued for the fill), `failed` (its last fill
          *     failed; `failed` gives the reason), `translated`, `reviewed`, `approved`. `changedSince` (a version id):
          *     keys whose source or any cell changed after that version was taken. `refusals`: keys with a cell the
-         *     publish gates refuse (ICU, placeholders, plural categories, markup). `conflicts`: keys with a cell whose
+         *     publish gates refuse (ICU, placeholders, plural categories, markup). `warnings`: keys with a cell that the
+         *     i18next bundle or a file of the project's formats writes in a documented fallback (the format warnings a
+         *     publish lists), among enabled keys that are not captured (the keys a publish takes); the first use after
+         *     a change renders the project's languages, later ones read the result. `conflicts`: keys with a cell whose
          *     file value a sync kept out (`conflict` on the cell).
          */
         get: operations["internalListKeys"];
@@ -1237,6 +1240,7 @@ export interface components {
             captured?: boolean;
             conflicts?: boolean;
             refusals?: boolean;
+            warnings?: boolean;
         };
         KeyCell: {
             lang: string;
@@ -2340,6 +2344,7 @@ export interface operations {
                 captured?: boolean;
                 conflicts?: boolean;
                 refusals?: boolean;
+                warnings?: boolean;
                 offset?: number;
                 limit?: number;
             };

@@ -34,9 +34,13 @@ const hashOf = (body: string) => createHash('sha256').update(body).digest('hex')
 class WarningTally {
   count = 0;
   labels: string[] = [];
-  constructor(private readonly format: string) {}
+  constructor(
+    private readonly format: string,
+    private readonly listen?: (w: FormatWarning) => void,
+  ) {}
   readonly warn = (w: FormatWarning) => {
     if (this.count++ < WARNINGS_KEPT) this.labels.push(warningLabel(this.format, w));
+    this.listen?.(w);
   };
   file(body: string): RenderedFile {
     return { body, hash: hashOf(body), size: Buffer.byteLength(body), warnings: this.count, labels: this.labels };
@@ -48,11 +52,17 @@ class WarningTally {
  * companion file instead (REGISTRY `companion`, Apple's `.stringsdict`), from the same catalog. For a per-language
  * file, `s` needs only that language's cells (publisher/parts.ts `languageSnapshotInPlace`).
  */
-export function renderFile(s: Snapshot, format: FormatId, lang: string, companion = false): RenderedFile {
+export function renderFile(
+  s: Snapshot,
+  format: FormatId,
+  lang: string,
+  companion = false,
+  listen?: (w: FormatWarning) => void,
+): RenderedFile {
   const info = REGISTRY[format];
   const part = companion ? info.companion : undefined;
   const module: Pick<FormatModule, 'render'> = part ?? info.module;
-  const tally = new WarningTally(format);
+  const tally = new WarningTally(format, listen);
   if (info.multiLanguage) {
     const catalog = snapshotCatalog(s, format);
     return tally.file(
@@ -69,6 +79,41 @@ export function renderFile(s: Snapshot, format: FormatId, lang: string, companio
 function renderBundle(s: Snapshot, lang: string): RenderedFile {
   const tally = new WarningTally('bundle');
   return tally.file(JSON.stringify(bundleFor(s, lang, tally.warn)));
+}
+
+/**
+ * The keys (by name) with a cell of one of `langs` that a language's i18next bundle, or a file of `formats`, writes
+ * in a documented fallback: the format warnings a publish counts, by key (the key list's `warnings` filter).
+ * Renders what a publish would and keeps no body.
+ */
+export function keysWithWarnings(s: Snapshot, langs: string[], formats: FormatId[]): Set<string> {
+  const namesOf = new Map<string, string[]>();
+  for (const k of s.keys) {
+    const fileKey = k.fileKey ?? k.name;
+    namesOf.set(fileKey, [...(namesOf.get(fileKey) ?? []), k.name]);
+  }
+  const out = new Set<string>();
+  const byFileKey = (w: FormatWarning) => {
+    for (const name of namesOf.get(w.key) ?? []) out.add(name);
+  };
+  for (const lang of langs) {
+    // The bundle names keys by name; files by the entry's fileKey.
+    bundleFor(s, lang, (w) => out.add(w.key));
+    for (const format of formats) {
+      const info = REGISTRY[format];
+      if (info.multiLanguage) continue;
+      renderFile(s, format, lang, false, byFileKey);
+      if (info.companion) renderFile(s, format, lang, true, byFileKey);
+    }
+  }
+  // A catalog of every language (xcstrings) spells languages its own way: a warning counts for the languages asked.
+  const asked = new Set(langs.map((l) => bcp47(l).toLowerCase()));
+  for (const format of multiLanguageFormats(formats)) {
+    renderFile(s, format, s.baseLang, false, (w) => {
+      if (asked.has(bcp47(w.lang.replace(/_/g, '-')).toLowerCase())) byFileKey(w);
+    });
+  }
+  return out;
 }
 
 /** Everything a version delivers for one language: its bundle and its file of each per-language format. */

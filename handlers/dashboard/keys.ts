@@ -28,7 +28,15 @@ const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'app
 const ORIGINS = { ai: 'AI', memory: 'memory', import: 'imported', edit: 'person' } as const;
 const REVIEW_STATES = ['translated', 'reviewed', 'approved'] as const;
 const LIMITS = [25, 50, 100, 200];
-const FLAG_FIELDS = ['disabled', 'captured', 'conflicts', 'refusals'] as const;
+const FLAG_FIELDS = ['disabled', 'captured', 'conflicts', 'refusals', 'warnings'] as const;
+/** How a flag reads in a filter's description: when it is asked for, and when its absence is. */
+const FLAG_TEXT: Record<(typeof FLAG_FIELDS)[number], [string, string]> = {
+  disabled: ['disabled', 'enabled'],
+  captured: ['captured', 'not captured'],
+  conflicts: ['with sync conflicts', 'without sync conflicts'],
+  refusals: ['refused by a gate', 'passing the gates'],
+  warnings: ['with format warnings', 'without format warnings'],
+};
 const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   approve: { label: 'Approve', owner: false, done: 'cells approved' },
   review: { label: 'Mark reviewed', owner: false, done: 'cells marked reviewed' },
@@ -92,7 +100,7 @@ function describeFilter(f: Filter): string {
   else if (f.lang) parts.push(`language ${f.lang}`);
   if (f.origin) parts.push(`origin ${ORIGINS[f.origin]}`);
   if (f.changedSince) parts.push(`changed since ${f.changedSince}`);
-  for (const k of FLAG_FIELDS) if (f[k] !== undefined) parts.push(`${f[k] ? '' : 'not '}${k}`);
+  for (const k of FLAG_FIELDS) if (f[k] !== undefined) parts.push(FLAG_TEXT[k][f[k] ? 0 : 1]);
   return parts.length ? parts.join(', ') : 'all keys';
 }
 
@@ -158,6 +166,14 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
       <p>${select('conflicts', 'Sync conflicts', triOptions('with conflicts', 'without'), tri(f, 'conflicts'))}</p>
       <p>
         ${select('refusals', 'Gate refusals', triOptions('refused by a gate', 'passing the gates'), tri(f, 'refusals'))}
+      </p>
+      <p>
+        ${select(
+          'warnings',
+          'Format warnings',
+          triOptions('written in a fallback', 'without warnings'),
+          tri(f, 'warnings'),
+        )}
       </p>
       <p>
         ${select(

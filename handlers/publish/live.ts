@@ -55,8 +55,11 @@ export function toSnapshotKey(
   };
 }
 
-/** Every stored cell of the project, unfiltered (what a sync put in, for comparing round trips). */
-async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
+/**
+ * Every stored cell of the project that has a value, ungated (what a sync put in, for comparing round trips; what
+ * the key list's `warnings` filter renders).
+ */
+export async function liveSnapshot(db: Db, projectId: string): Promise<Snapshot> {
   const live = await readLive(db, projectId);
   const cells = new Map<number, Record<string, SnapshotCell>>();
   for (const r of live.rows) {

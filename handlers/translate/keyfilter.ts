@@ -3,13 +3,16 @@
 // its count and the bulk actions. A cell's status is read from its row: no row is `missing`, a pending marker with
 // a failure reason is `failed` (a job's claim clears the reason), any other marker `pending`.
 import type { Knex } from 'knex';
+import type { FormatId } from '../../publisher/catalog.js';
+import { keysWithWarnings } from '../../publisher/delivery.js';
 import { gateCell } from '../../publisher/gates.js';
-import { listLanguages } from '../config/projects.js';
+import { configuredFormats, listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { contentRev } from '../platform/content.js';
-import type { Db } from '../platform/db.js';
+import { chunks, type Db } from '../platform/db.js';
 import { invalidArgument, notFound } from '../platform/errors.js';
 import type { ProjectRow } from '../platform/tables.js';
+import { liveSnapshot } from '../publish/live.js';
 import { valueIcuOk } from '../sync/file.js';
 
 export type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
@@ -25,6 +28,7 @@ export interface KeyFilter {
   captured?: boolean;
   conflicts?: boolean;
   refusals?: boolean;
+  warnings?: boolean;
 }
 
 /** The project's live target languages, in code order. */
@@ -100,6 +104,34 @@ async function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<
   return out;
 }
 
+// Keys with a cell some configured format writes in a documented fallback, per project, languages, formats and
+// content revision: the first use after a change renders the languages (as a publish would), later ones read this.
+const warningCache = new Map<string, { rev: number; ids: number[] }>();
+
+async function warnedKeyIds(db: Db, p: ProjectRow, langs: string[]): Promise<number[]> {
+  const rev = await contentRev(db, p.id);
+  const formats = configuredFormats(p) as FormatId[];
+  const cacheKey = `${p.id}|${langs.join(',')}|${formats.join(',')}`;
+  const hit = warningCache.get(cacheKey);
+  if (hit && hit.rev === rev) return hit.ids;
+  const names = keysWithWarnings(await liveSnapshot(db, p.id), langs, formats);
+  const ids: number[] = [];
+  for (const slice of chunks([...names]))
+    ids.push(...(await db('keys').where({ project_id: p.id }).whereIn('name', slice).pluck('id')).map(Number));
+  ids.sort((a, b) => a - b);
+  warningCache.delete(cacheKey);
+  warningCache.set(cacheKey, { rev, ids });
+  while (warningCache.size > REFUSAL_CACHE_PROJECTS) warningCache.delete(warningCache.keys().next().value!);
+  return ids;
+}
+
+/** `k.id` in (or, `inList` false, not in) `ids`: integers we read, written as a literal list (no parameter limit). */
+function whereIdIn(q: Knex.QueryBuilder, ids: number[], inList: boolean) {
+  const list = ids.map((id) => String(Math.trunc(id))).join(', ');
+  if (ids.length) q.whereRaw(`k.id ${inList ? '' : 'NOT '}IN (${list})`);
+  else if (inList) q.whereRaw('1 = 0');
+}
+
 /**
  * `keys as k` of the project matching `f` (no columns selected, no order). `targets`: the project's target
  * languages; `lang`: the filter's, normalized.
@@ -166,13 +198,8 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
       );
     });
   }
-  if (f.refusals !== undefined) {
-    const ids = await refusedKeyIds(db, p, langs);
-    // The ids as a literal list (integers we read): no bound-parameter limit however many there are.
-    const list = ids.map((id) => String(Math.trunc(id))).join(', ');
-    if (ids.length) q.whereRaw(`k.id ${f.refusals ? '' : 'NOT '}IN (${list})`);
-    else if (f.refusals) q.whereRaw('1 = 0');
-  }
+  if (f.refusals !== undefined) whereIdIn(q, await refusedKeyIds(db, p, langs), f.refusals);
+  if (f.warnings !== undefined) whereIdIn(q, await warnedKeyIds(db, p, langs), f.warnings);
   return { query: q, lang, langs };
 }
 

@@ -126,3 +126,41 @@ test('a pull of a format the version rendered returns the stored object; another
   t.is(po.status, 200);
   t.regex(await po.text(), /msgid "Welcome, \{name\}!"/);
 });
+
+test('the key list finds the keys whose cells a format writes in a fallback (warnings), as the editor shows them', async (t) => {
+  const list = async (query: { warnings?: boolean; lang?: string }) => {
+    const r = await svc.admin.GET('/projects/{projectId}/keys', {
+      params: { path: { projectId: p.projectId }, query: { limit: 200, ...query } },
+    });
+    t.is(r.response.status, 200);
+    return r.data!;
+  };
+  const all = await list({});
+  // The editor renders each cell alone (internalGetKey's formatWarnings): the filter, which renders each language
+  // whole, must agree with it key by key.
+  const cellWarnings = new Map<string, string[]>();
+  for (const k of all.keys) {
+    const r = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: k.key } },
+    });
+    cellWarnings.set(
+      k.key,
+      r.data!.cells.filter((c) => c.formatWarnings.length).map((c) => c.lang),
+    );
+  }
+  const expected = (lang?: string) =>
+    [...cellWarnings]
+      .filter(([, langs]) => (lang ? langs.includes(lang) : langs.length))
+      .map(([k]) => k)
+      .sort();
+  const warned = await list({ warnings: true });
+  const names = warned.keys.map((k) => k.key).sort();
+  t.deepEqual(names, expected());
+  t.true(names.includes('post.liked') && names.includes('game.players'), names.join(', '));
+  const clean = await list({ warnings: false });
+  t.is(warned.total + clean.total, all.total);
+  t.false(clean.keys.some((k) => names.includes(k.key)));
+  const de = await list({ warnings: true, lang: 'de' });
+  t.deepEqual(de.keys.map((k) => k.key).sort(), expected('de'));
+  t.true(de.total > 0 && de.total < warned.total + 1);
+});
