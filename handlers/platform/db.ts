@@ -60,7 +60,7 @@ export function dialectOf(db: Knex): Dialect {
  * checkpoint copies each page once, with two fsyncs on the event loop's thread: checkpointing less often copied
  * fewer pages per commit and blocked less (scripts/bench/webhooks.ts).
  */
-const WAL_CHECKPOINT_PAGES = 4_000;
+export const WAL_CHECKPOINT_PAGES = 4_000;
 
 export function openDb(url: string): Knex {
   if (url.startsWith('sqlite://')) {
