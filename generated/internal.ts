@@ -1674,6 +1674,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
         };
     };
     internalUpdateWorkspace: {
@@ -1702,6 +1703,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1736,6 +1738,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
         };
@@ -1803,6 +1806,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1861,6 +1865,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1887,6 +1892,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1911,6 +1917,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1937,6 +1944,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1976,6 +1984,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1999,6 +2008,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2048,6 +2058,7 @@ export interface operations {
             200: components["responses"]["OperationResult"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["OperationNotPending"];
         };
@@ -2072,6 +2083,7 @@ export interface operations {
             200: components["responses"]["OperationResult"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["OperationNotPending"];
         };
@@ -2588,6 +2600,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2654,6 +2667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             /** @description No translation engine is configured (`unavailable`), or the balance changed under the request (`billing_contended`). */
             503: {
@@ -2778,6 +2792,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2814,6 +2829,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2862,6 +2878,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2934,6 +2951,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
         };
     };
     internalDebugMetrics: {
@@ -2959,6 +2977,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
         };
     };
     internalListUsers: {
@@ -2982,6 +3001,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
         };
     };
     internalCreateUser: {
@@ -3008,6 +3028,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             409: components["responses"]["Conflict"];
         };
     };
@@ -3040,6 +3061,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["LastOwner"];
         };
@@ -3065,6 +3087,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3094,6 +3117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["WebhookConflict"];
         };
@@ -3118,6 +3142,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3148,6 +3173,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3173,6 +3199,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3198,6 +3225,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -3224,6 +3252,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["WebhookConflict"];
         };

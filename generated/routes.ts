@@ -1182,7 +1182,8 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "201",
       "400",
-      "401"
+      "401",
+      "403"
     ]
   },
   {
@@ -1212,6 +1213,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1242,6 +1244,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409"
     ]
@@ -1302,6 +1305,7 @@ export const routes: RouteSpec[] = [
       "201",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1362,6 +1366,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1391,6 +1396,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1421,6 +1427,7 @@ export const routes: RouteSpec[] = [
       "204",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1450,6 +1457,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1480,6 +1488,7 @@ export const routes: RouteSpec[] = [
       "201",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1509,6 +1518,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "204",
       "401",
+      "403",
       "404"
     ]
   },
@@ -1569,6 +1579,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409"
     ]
@@ -1600,6 +1611,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409"
     ]
@@ -2008,6 +2020,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2039,6 +2052,7 @@ export const routes: RouteSpec[] = [
       "400",
       "401",
       "402",
+      "403",
       "404",
       "503"
     ]
@@ -2132,6 +2146,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2162,6 +2177,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2221,6 +2237,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "204",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2282,7 +2299,8 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "400",
-      "401"
+      "401",
+      "403"
     ]
   },
   {
@@ -2311,7 +2329,8 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "400",
-      "401"
+      "401",
+      "403"
     ]
   },
   {
@@ -2339,7 +2358,8 @@ export const routes: RouteSpec[] = [
     "hasParams": false,
     "statuses": [
       "200",
-      "401"
+      "401",
+      "403"
     ]
   },
   {
@@ -2369,6 +2389,7 @@ export const routes: RouteSpec[] = [
       "201",
       "400",
       "401",
+      "403",
       "409"
     ]
   },
@@ -2399,6 +2420,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409"
     ]
@@ -2429,6 +2451,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2459,6 +2482,7 @@ export const routes: RouteSpec[] = [
       "201",
       "400",
       "401",
+      "403",
       "404",
       "409"
     ]
@@ -2490,6 +2514,7 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2519,6 +2544,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "204",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2548,6 +2574,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2577,6 +2604,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "401",
+      "403",
       "404"
     ]
   },
@@ -2606,6 +2634,7 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "202",
       "401",
+      "403",
       "404",
       "409"
     ]
