@@ -266,8 +266,10 @@ export interface paths {
         };
         /**
          * List a project's operations
-         * @description The project's operations, newest first (at most 200), optionally only those in one effective `state`
-         *     (`?state=pending_approval`: what waits for a person). Without plans; read one for its plan.
+         * @description The project's operations, newest first, `limit` at a time from `offset`, optionally only those in one
+         *     effective `state` (`?state=pending_approval`: what waits for a person). `more`: older operations follow
+         *     this page. With `state`, a page may hold fewer than `limit`: an operation stored pending whose time ran out
+         *     reads `expired` and is left out of a `pending_approval` page. Without plans; read one for its plan.
          */
         get: operations["internalListOperations"];
         put?: never;
@@ -2092,6 +2094,8 @@ export interface operations {
         parameters: {
             query?: {
                 state?: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -2109,6 +2113,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         operations: components["schemas"]["InternalOperation"][];
+                        more: boolean;
                     };
                 };
             };

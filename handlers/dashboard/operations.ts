@@ -52,9 +52,18 @@ function operationsTable(ops: Operation[], caption: string): Html {
   </table>`;
 }
 
-function operationsPage(s: Session, projectId: string, ops: Operation[]): string {
-  const pending = ops.filter((o) => o.state === 'pending_approval');
-  const recent = ops.filter((o) => o.state !== 'pending_approval');
+/** Operations of the recent list per page. */
+const PAGE = 50;
+
+function operationsPage(
+  s: Session,
+  projectId: string,
+  pending: Operation[],
+  recent: { operations: Operation[]; more: boolean; offset: number },
+): string {
+  const here = projectPath(projectId, 'operations');
+  const pageLink = (offset: number, label: string, rel: string) =>
+    html`<a rel="${rel}" href="${here}${offset ? `?offset=${offset}` : ''}#recent">${label}</a>`;
   return appPage(
     s,
     'Operations',
@@ -67,8 +76,19 @@ function operationsPage(s: Session, projectId: string, ops: Operation[]): string
         ${pending.length ? operationsTable(pending, 'Pending approval') : html`<p>Nothing is waiting.</p>`}
       </section>
       <section aria-labelledby="recent">
-        <h2 id="recent">Recent operations</h2>
-        ${recent.length ? operationsTable(recent, 'Decided, expired or used up') : html`<p>None yet.</p>`}
+        <h2 id="recent">All operations, newest first</h2>
+        ${
+          recent.operations.length
+            ? operationsTable(
+                recent.operations,
+                `Operations ${recent.offset + 1} to ${recent.offset + recent.operations.length}`,
+              )
+            : html`<p>None${recent.offset ? ' here' : ' yet'}.</p>`
+        }
+        <nav class="pages" aria-label="Pages of operations">
+          ${recent.offset > 0 ? pageLink(Math.max(0, recent.offset - PAGE), 'Newer operations', 'prev') : ''}
+          ${recent.more ? pageLink(recent.offset + PAGE, 'Older operations', 'next') : ''}
+        </nav>
       </section>`,
     { projectId, section: 'operations' },
   );
@@ -79,11 +99,25 @@ export function operationRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const projectId = String(request.params.projectId);
     const session = await sessionOf(app, request);
     if (!session) return redirect(h, signinUrl(projectPath(projectId, 'operations')));
-    const r = await apiFor(server, session).GET('/projects/{projectId}/operations', {
-      params: { path: { projectId } },
+    const api = apiFor(server, session);
+    const query = request.query as Record<string, unknown>;
+    const offset = typeof query.offset === 'string' && /^\d{1,7}$/.test(query.offset) ? Number(query.offset) : 0;
+    const path = { projectId };
+    // Every operation still waiting (they expire, so they are few), then a page of all of them.
+    const pending = await api.GET('/projects/{projectId}/operations', {
+      params: { path, query: { state: 'pending_approval' } },
     });
-    if (r.response.status === 404 || r.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
-    return htmlReply(h, 200, operationsPage(session, projectId, dataOf(r, 'GET operations').operations));
+    if (pending.response.status === 404 || pending.response.status === 400)
+      return htmlReply(h, 404, projectNotFound(session));
+    const recent = await api.GET('/projects/{projectId}/operations', {
+      params: { path, query: { offset, limit: PAGE } },
+    });
+    const page = dataOf(recent, 'GET operations');
+    return htmlReply(
+      h,
+      200,
+      operationsPage(session, projectId, dataOf(pending, 'GET pending operations').operations, { ...page, offset }),
+    );
   };
   return [{ method: 'GET', path: '/projects/{projectId}/operations', handler: getOperations }];
 }

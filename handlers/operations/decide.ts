@@ -84,25 +84,36 @@ export async function denyOperation(
 }
 
 /** A project's operations, newest first, optionally only those in one effective state. */
+/** A page of the project's operations, newest first; `more`: older ones follow. */
 export async function listOperations(
   db: Db,
   config: Config,
   projectId: string,
-  state: InternalOperation['state'] | undefined,
+  opts: { state?: InternalOperation['state']; offset?: number; limit?: number },
   now = Date.now(),
-): Promise<InternalOperation[]> {
+): Promise<{ operations: InternalOperation[]; more: boolean }> {
+  const { state, offset = 0, limit = 200 } = opts;
   const project = await db('projects').where({ id: projectId }).whereNull('deleted_at').first('id');
   if (!project) throw notFound('Project not found.');
-  const q = db('operations').where({ project_id: projectId }).orderBy('created_at', 'desc').limit(200);
+  // One row past the page says whether more follow. `id` breaks ties of one millisecond, so pages never overlap.
+  const q = db('operations')
+    .where({ project_id: projectId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .offset(offset)
+    .limit(limit + 1);
   // A stored state narrows the read; the effective state (time may have expired some) decides.
   if (state === 'pending_approval' || state === 'denied' || state === 'exhausted') q.where({ state });
   else if (state) q.whereIn('state', ['pending_approval', 'approved', state]);
-  const out: InternalOperation[] = [];
-  for (const row of await q) {
+  const rows = await q;
+  const operations: InternalOperation[] = [];
+  for (const row of rows.slice(0, limit)) {
     const view = await internalView(db, config, row, now);
-    if (!state || view.state === state) out.push(view);
+    if (!state || view.state === state) operations.push(view);
   }
-  return out;
+  return { operations, more: rows.length > limit };
 }
 
 /** The operation with what it would do (`plan`), for the approval page. Reads only. */

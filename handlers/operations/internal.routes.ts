@@ -22,7 +22,5 @@ export const internalDenyOperation: Handler<'internalDenyOperation'> = async (ct
 });
 
 export const internalListOperations: Handler<'internalListOperations'> = async (ctx) => ({
-  body: {
-    operations: await listOperations(ctx.app.db, ctx.app.config, ctx.params.projectId, ctx.query.state),
-  },
+  body: await listOperations(ctx.app.db, ctx.app.config, ctx.params.projectId, ctx.query),
 });

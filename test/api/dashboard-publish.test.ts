@@ -395,6 +395,42 @@ test.serial(
     const pending = page.locator('section').first();
     t.regex(await pending.innerText(), /pending approval/);
     await clean(t, page, 'operations');
+    // Older operations, decided an hour ago and before: the whole list pages by 50, the pending one stays on top.
+    const hourAgo = Date.now() - 3_600_000;
+    await svc.service.app.db('operations').insert(
+      Array.from({ length: 55 }, (_, i) => ({
+        id: `op_old_${String(i).padStart(2, '0')}`,
+        project_id: projectId,
+        api_key_id: 'k_old',
+        action: 'publish',
+        state: 'denied',
+        scope: JSON.stringify({ project_id: projectId }),
+        equivalence: `old-${i}`,
+        requested_mc: 0,
+        created_at: hourAgo - i * 1000,
+        expires_at: hourAgo - i * 1000 + 1_800_000,
+        decided_at: hourAgo - i * 1000,
+      })),
+    );
+    await page.reload();
+    const all = page.locator('section').nth(1);
+    t.is(await all.locator('tbody tr').count(), 50);
+    t.is(await all.locator('tbody tr').first().getAttribute('data-operation'), op.data!.operation_id);
+    await all.getByRole('link', { name: 'Older operations' }).click();
+    await page.waitForURL(/offset=50/);
+    t.deepEqual(
+      await page
+        .locator('section')
+        .nth(1)
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-operation'))),
+      ['op_old_49', 'op_old_50', 'op_old_51', 'op_old_52', 'op_old_53', 'op_old_54'],
+    );
+    t.is(await page.getByRole('link', { name: 'Older operations' }).count(), 0);
+    t.regex(await page.locator('section').first().innerText(), /pending approval/, 'the pending one on every page');
+    await clean(t, page, 'operations');
+    await page.getByRole('link', { name: 'Newer operations' }).click();
+    await page.waitForURL((u) => !u.search.includes('offset'));
     await pending.getByRole('link', { name: op.data!.operation_id }).click();
     await page.waitForURL(`${origin}/approve/${op.data!.operation_id}`);
     t.regex(await mainText(page), /Action publish/);

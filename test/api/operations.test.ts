@@ -308,3 +308,35 @@ test.serial(
     t.is(later.data!.state, 'expired');
   },
 );
+
+test('the operations list pages newest first: every operation once, `more` until the oldest', async (t) => {
+  const p = await createTestProject(svc);
+  const agent = await agentOf(p);
+  const made: string[] = [];
+  for (const word of ['One', 'Two', 'Three', 'Four', 'Five']) {
+    const { body } = await translateBody(p, agent, [word]);
+    made.push((await agent.POST('/operations', { body })).data!.operation_id);
+  }
+  const page = async (offset: number) => {
+    const r = await svc.admin.GET('/projects/{projectId}/operations', {
+      params: { path: { projectId: p.projectId }, query: { offset, limit: 2 } },
+    });
+    t.is(r.response.status, 200);
+    return r.data!;
+  };
+  const pages = [await page(0), await page(2), await page(4)];
+  t.deepEqual(
+    pages.map((x) => x.more),
+    [true, true, false],
+  );
+  t.deepEqual(
+    pages.flatMap((x) => x.operations.map((o) => o.operation_id)),
+    [...made].reverse(),
+    'newest first, none twice, none left out',
+  );
+  t.deepEqual(await page(6), { operations: [], more: false });
+  const bad = await svc.admin.GET('/projects/{projectId}/operations', {
+    params: { path: { projectId: p.projectId }, query: { limit: 201 } },
+  });
+  t.is(bad.response.status, 400);
+});
