@@ -128,7 +128,7 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
     ['yes', yes],
     ['no', no],
   ];
-  return html`<form method="get" action="${projectPath(projectId, 'keys')}" class="filters" role="search">
+  return html`<form method="get" action="${projectPath(projectId, 'keys')}" class="filters" role="search" data-soft>
     <p>
       <label for="f-q">Search key names, sources and translations</label>
       <input id="f-q" name="q" type="search" value="${f.q ?? ''}" maxlength="200" />
@@ -289,7 +289,7 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
           </table>`
         : html`<p>No keys match.</p>`
     }
-    <nav class="pages" aria-label="Pages">
+    <nav class="pages" aria-label="Pages" data-soft>
       ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous page', 'prev') : ''}
       ${offset + limit < total ? pageLink(offset + limit, 'Next page', 'next') : ''}
     </nav>`;

@@ -335,14 +335,39 @@ test.serial('owner: find failed and unreviewed cells with filters, then bulk-app
   t.regex(await page.locator('#key-count').innerText(), /^4 keys match/);
   t.deepEqual(await seriousViolations(page), []);
 
-  // Failed cells: the status filter, as a shareable URL.
+  // Failed cells: the status filter, as a shareable URL. The list is replaced in place (dashboard.js soft
+  // navigation): the document stays, and what it shows is the page the URL serves.
+  await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
   await page.getByLabel('Status').selectOption('failed');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/status=failed/);
-  t.regex(await page.locator('#key-count').innerText(), /^1 key matches/);
+  await page
+    .locator('#key-count')
+    .filter({ hasText: /\b1 key matches/ })
+    .waitFor();
   t.is(await page.locator('table.keys tbody th a').innerText(), 'greeting');
   t.regex(await mainText(), /engine refused the pair/);
+  t.true(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true));
+  t.is(await page.title(), 'Keys · Glossa');
+  t.true(await page.evaluate(() => document.activeElement?.tagName === 'H1'), 'focus moves to the new heading');
   t.deepEqual(await seriousViolations(page), []);
+  // Back shows the list before the filter, and Forward the filtered one again.
+  await page.goBack();
+  await page
+    .locator('#key-count')
+    .filter({ hasText: /\b4 keys match/ })
+    .waitFor();
+  t.is(await page.getByLabel('Status').inputValue(), '');
+  await page.goForward();
+  await page
+    .locator('#key-count')
+    .filter({ hasText: /\b1 key matches/ })
+    .waitFor();
+  t.true(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true));
+  // The same URL loaded whole shows the same list.
+  await page.reload();
+  t.regex(await page.locator('#key-count').innerText(), /^1 key matches/);
+  t.is(await page.getByLabel('Status').inputValue(), 'failed');
 
   // Unreviewed cells of one language.
   await page.goto(`${keysUrl}?lang=fr&status=translated`);

@@ -44,3 +44,63 @@ document.addEventListener('click', (event) => {
     );
   });
 })();
+
+// Soft navigation of the key list: handlers/dashboard/keys.ts marks its filter form and its page links `data-soft`.
+// The next list is fetched as the very page a navigation would load, and its <main> replaces this one, so the
+// browser does not tear a document down and build another for each filter (in Chromium that alone cost more than
+// the list's data: scripts/bench/dashboard-keys.ts). The address, history and Back behave as for a navigation;
+// anything else (an error, a redirect to sign-in, no <main>) falls back to a real navigation. The page's HTML is
+// this origin's own, escaped by the server as for a navigation, and parsed inert: no script in it runs.
+(() => {
+  const load = (url, push) => {
+    fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } })
+      .then((res) => {
+        if (!res.ok || res.redirected) throw new Error(String(res.status));
+        return res.text();
+      })
+      .then((text) => {
+        const next = new DOMParser().parseFromString(text, 'text/html');
+        const main = next.querySelector('main');
+        const current = document.querySelector('main');
+        if (!main || !current) throw new Error('no main');
+        current.replaceWith(document.adoptNode(main));
+        document.title = next.title;
+        if (push) history.pushState({ soft: true }, '', url);
+        document.dispatchEvent(new CustomEvent('glossa:navigated', { detail: { url } }));
+        // As after a navigation, a screen reader starts from the new page's heading. At the next frame: focusing
+        // now would lay the new list out at once, and the frame lays it out anyway.
+        window.requestAnimationFrame(() => {
+          const heading = main.querySelector('h1');
+          if (!heading) return;
+          heading.tabIndex = -1;
+          heading.focus({ preventScroll: true });
+        });
+      })
+      .catch(() => location.assign(url));
+  };
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-soft') || form.method !== 'get') return;
+    event.preventDefault();
+    const url = new URL(form.action, location.href);
+    url.search = new URLSearchParams(new FormData(form)).toString();
+    load(url.href, true);
+  });
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const link = event.target instanceof Element ? event.target.closest('[data-soft] a[href]') : null;
+    if (!(link instanceof HTMLAnchorElement) || link.origin !== location.origin || event.altKey) return;
+    event.preventDefault();
+    load(link.href, true);
+  });
+  // Back and Forward between the lists: the entries pushed here, and the one the first list was navigated to. A
+  // change of the fragment alone (the skip link) is no new list.
+  const withoutHash = (href) => href.split('#')[0];
+  let shown = withoutHash(location.href);
+  document.addEventListener('glossa:navigated', (event) => {
+    shown = withoutHash(event.detail.url);
+  });
+  window.addEventListener('popstate', () => {
+    if (withoutHash(location.href) !== shown && document.querySelector('[data-soft]')) load(location.href, false);
+  });
+})();
