@@ -378,8 +378,9 @@ async function commitWriteGroup(db: Knex, group: GroupPart[]): Promise<void> {
     outcomes = await retryContended(() =>
       hotTransaction(db, (prepare) =>
         group.map((part) => {
-          const sp = prepare('SAVEPOINT part');
-          sp.run();
+          // Alone in its group, a part that throws rolls back the whole transaction: no savepoint needed.
+          if (group.length === 1) return { ok: true as const, value: part.work(prepare) };
+          prepare('SAVEPOINT part').run();
           try {
             const value = part.work(prepare);
             prepare('RELEASE part').run();
