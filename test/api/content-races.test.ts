@@ -13,14 +13,8 @@ test.before(async () => {
 });
 test.after.always(async () => svc?.stop());
 
-async function contentProject(opts: Parameters<typeof createTestProject>[1] = {}): Promise<TestProject> {
-  const p = await createTestProject(svc, opts);
-  await svc.admin.PATCH('/projects/{projectId}', {
-    params: { path: { projectId: p.projectId } },
-    body: { contentEnabled: true },
-  });
-  return p;
-}
+const contentProject = (opts: Parameters<typeof createTestProject>[1] = {}): Promise<TestProject> =>
+  createTestProject(svc, { ...opts, contentEnabled: true });
 
 const rawPush = (
   p: TestProject,

@@ -28,14 +28,8 @@ test.after.always(async () => {
   await fake?.close();
 });
 
-async function contentProject(): Promise<TestProject> {
-  const p = await createTestProject(svc, { languages: [{ code: 'fr' }] });
-  await svc.admin.PATCH('/projects/{projectId}', {
-    params: { path: { projectId: p.projectId } },
-    body: { contentEnabled: true },
-  });
-  return p;
-}
+const contentProject = (): Promise<TestProject> =>
+  createTestProject(svc, { languages: [{ code: 'fr' }], contentEnabled: true });
 
 const call = (p: TestProject, method: string, path: string, body?: unknown) =>
   fetch(`${svc.baseUrl}/projects/${p.projectId}/content${path}`, {

@@ -29,15 +29,8 @@ const runDue = async () => {
   return r.data;
 };
 
-async function contentProject(opts: Parameters<typeof createTestProject>[1] = {}): Promise<TestProject> {
-  const p = await createTestProject(svc, opts);
-  const r = await svc.admin.PATCH('/projects/{projectId}', {
-    params: { path: { projectId: p.projectId } },
-    body: { contentEnabled: true },
-  });
-  if (!r.data) throw new Error(JSON.stringify(r.error));
-  return p;
-}
+const contentProject = (opts: Parameters<typeof createTestProject>[1] = {}): Promise<TestProject> =>
+  createTestProject(svc, { ...opts, contentEnabled: true });
 
 type PushBody = {
   title?: string;

@@ -12,6 +12,7 @@ import { routes } from '../../generated/routes.js';
 import type { Actor } from '../../handlers/platform/pipeline.js';
 import { asPerson as asPersonOf } from '../helpers/actor.js';
 import { seriousViolations } from '../helpers/axe.js';
+import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
@@ -243,12 +244,7 @@ async function page(): Promise<Page> {
 
 async function signIn(email: string): Promise<Page> {
   const pg = await page();
-  await context.clearCookies();
-  await pg.goto(`${origin}/signin`);
-  await pg.getByLabel('Email').fill(email);
-  await pg.getByLabel('Password').fill(PASSWORD);
-  await pg.getByRole('button', { name: 'Sign in' }).click();
-  await pg.waitForURL(`${origin}/`);
+  await signInAs(pg, origin, { email, password: PASSWORD });
   return pg;
 }
 

@@ -12,6 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Actor } from '../../handlers/platform/pipeline.js';
 import { asPerson as asPersonOf } from '../helpers/actor.js';
 import { seriousViolations } from '../helpers/axe.js';
+import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
@@ -35,15 +36,8 @@ test.after.always(async () => {
 
 const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
 
-async function contentProject(enabled = true): Promise<TestProject> {
-  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
-  if (enabled)
-    await svc.admin.PATCH('/projects/{projectId}', {
-      params: { path: { projectId: p.projectId } },
-      body: { contentEnabled: true },
-    });
-  return p;
-}
+const contentProject = (enabled = true): Promise<TestProject> =>
+  createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }], contentEnabled: enabled });
 
 async function call(p: TestProject, method: string, path: string, body?: unknown) {
   const r = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content${path}`, {
@@ -190,12 +184,7 @@ async function signIn(email: string): Promise<Page> {
     context = browser.context;
   }
   const pg = context.pages()[0] ?? (await context.newPage());
-  await context.clearCookies();
-  await pg.goto(`${origin}/signin`);
-  await pg.getByLabel('Email').fill(email);
-  await pg.getByLabel('Password').fill(PASSWORD);
-  await pg.getByRole('button', { name: 'Sign in' }).click();
-  await pg.waitForURL(`${origin}/`);
+  await signInAs(pg, origin, { email, password: PASSWORD });
   return pg;
 }
 

@@ -9,6 +9,7 @@ import type { components } from '../../generated/internal.js';
 import { translate } from '../../sdk/client.js';
 import { ACTOR_PLUGIN } from '../../handlers/platform/pipeline.js';
 import { seriousViolations } from '../helpers/axe.js';
+import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import {
   createTestKey,
@@ -298,14 +299,7 @@ let origin: string;
 const OWNER = { email: 'owner-keys@example.test', password: 'a long enough password', name: 'Olga <Owner>' };
 const REVIEWER = { email: 'reviewer-keys@example.test', password: 'another long password', name: 'Rita Reviewer' };
 
-async function signIn(who: { email: string; password: string }) {
-  await page.context().clearCookies();
-  await page.goto(`${origin}/signin`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((u) => u.pathname !== '/signin');
-}
+const signIn = (who: { email: string; password: string }) => signInAs(page, origin, who);
 
 async function browserReady() {
   if (browser) return;

@@ -11,6 +11,7 @@ import { apiFor } from '../../handlers/dashboard/api.js';
 import type { Session } from '../../handlers/dashboard/sessions.js';
 import { findUserByEmail } from '../../handlers/dashboard/users.js';
 import { seriousViolations } from '../helpers/axe.js';
+import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
@@ -285,13 +286,8 @@ test.serial(
 
 // ---------------------------------------------------------------------------------------------- browser
 
-async function signIn(page: Page, who: { email: string; password: string }, next: string) {
-  await page.goto(`${origin}/signin?next=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}${next}`);
-}
+const signIn = (page: Page, who: { email: string; password: string }, next: string) =>
+  signInAs(page, origin, who, next);
 
 async function clean(t: import('ava').ExecutionContext, page: Page, what: string) {
   t.deepEqual(await seriousViolations(page), [], `axe: ${what}`);

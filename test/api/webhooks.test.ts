@@ -327,11 +327,7 @@ test.serial('a publish is delivered once, signed (both schemes) over the exact b
 });
 
 test.serial('a content publish is delivered as content.published (6.3) to the webhooks subscribed to it', async (t) => {
-  const p = await createTestProject(svc, { languages: [{ code: 'fr' }] });
-  await svc.admin.PATCH('/projects/{projectId}', {
-    params: { path: { projectId: p.projectId } },
-    body: { contentEnabled: true },
-  });
+  const p = await createTestProject(svc, { languages: [{ code: 'fr' }], contentEnabled: true });
   const strings = await createOk(p, hookUrl('/strings-only'));
   const content = await createOk(p, hookUrl('/content'));
   await p.client.PATCH('/projects/{projectId}/webhooks/{webhookId}', {

@@ -147,6 +147,8 @@ export async function createTestProject(
     scopes?: KeyScopes;
     creditsMc?: number;
     mode?: 'a' | 'b';
+    /** Content documents switched on (ProjectCreate `contentEnabled`). */
+    contentEnabled?: boolean;
   } = {},
 ): Promise<TestProject> {
   const ws = await svc.admin.POST('/workspaces', {
@@ -160,6 +162,7 @@ export async function createTestProject(
       baseLang: opts.baseLang ?? 'en',
       languages: opts.languages ?? [{ code: 'de' }, { code: 'fr' }],
       mode: opts.mode,
+      contentEnabled: opts.contentEnabled,
     },
   });
   if (!p.data) throw new Error(`project: ${JSON.stringify(p.error)}`);
