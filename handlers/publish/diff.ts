@@ -8,7 +8,8 @@ import type { ProjectRow } from '../platform/tables.js';
 import { invalidArgument } from '../platform/errors.js';
 import type { App } from '../platform/app.js';
 import { defaultParams, exhaustedOf, type PublishParams } from './build.js';
-import { openVersion, storedSnapshot, type StoredSnapshot } from './parts-store.js';
+import { openSnapshot, openVersion, storedSnapshot, type StoredSnapshot } from './parts-store.js';
+import { preparedFor } from './prepare.js';
 import { runTask, threadsFor } from './pool.js';
 import { buildSnapshot, collisionsOf, publishEnv, type PublishEnv } from './stream.js';
 import { currentVersion, resolveVersion } from './versions.js';
@@ -155,20 +156,44 @@ export async function previewPublish(
     approvedOnly: flags.approvedOnly === true || defaults.approvedOnly,
     formats: defaults.formats,
   };
+  const current = await currentVersion(db, project);
+  const diffTo = async (next: StoredSnapshot) =>
+    diffSnapshots(current ? await openVersion(db, project.id, current.id) : null, next, cap);
+  const flagsOut = { incompleteMode: params.mode, approvedOnly: params.approvedOnly, formats: params.formats };
+  // The prepared publish of these flags, when it is of the content as it is now, is what the publish would mint
+  // (prepare.ts): its snapshot, gates and rendered warnings are read, not built and rendered again.
+  const prepared = await preparedFor(db, project, params);
+  if (prepared) {
+    const g = prepared.summary;
+    return {
+      currentVersion: current?.id ?? null,
+      identical: current?.digest === prepared.digest,
+      keyCount: g.keyCount,
+      ...flagsOut,
+      languages: await diffTo(await openSnapshot(db, project.id, prepared.digest)),
+      pending: g.pending,
+      exhausted: await exhaustedOf(db, g.markersByJob),
+      icuRejected: g.icuRejected,
+      icuRejectedTotal: g.icuRejectedTotal,
+      markupRejected: g.markupRejected,
+      markupRejectedTotal: g.markupRejectedTotal,
+      // A project whose keys collide is never prepared.
+      collisions: [],
+      formatWarnings: g.index.formatWarnings ?? [],
+      formatWarningsTotal: g.index.formatWarningsTotal ?? 0,
+    };
+  }
   const env = publishEnv(app);
   const built = await buildSnapshot(env, project.id, params);
   const next = storedSnapshot(db, project.id, built.head, built.keys);
-  const current = await currentVersion(db, project);
-  const languages = await diffSnapshots(current ? await openVersion(db, project.id, current.id) : null, next, cap);
+  const languages = await diffTo(next);
   const collisions = await collisionsOf(env, built, params.formats);
   const g = built.gates;
   return {
     currentVersion: current?.id ?? null,
     identical: current?.digest === built.digest,
     keyCount: built.head.keys.length,
-    incompleteMode: params.mode,
-    approvedOnly: params.approvedOnly,
-    formats: params.formats,
+    ...flagsOut,
     languages,
     pending: g.pending,
     exhausted: await exhaustedOf(db, g.markersByJob),

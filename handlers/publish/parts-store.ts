@@ -82,7 +82,7 @@ export function storedSnapshot(db: Db, projectId: string, head: SnapshotHead, re
 }
 
 /** The snapshot stored under `digest`: a head and its parts, or a whole one (stored before parts) split in memory. */
-async function openSnapshot(db: Db, projectId: string, digest: string): Promise<StoredSnapshot> {
+export async function openSnapshot(db: Db, projectId: string, digest: string): Promise<StoredSnapshot> {
   const row = await db('snapshot_bodies').where({ project_id: projectId, digest }).first('body');
   const stored = JSON.parse(row!.body) as SnapshotHead | Snapshot;
   if ('parts' in stored) return storedSnapshot(db, projectId, stored, { digest, body: row!.body });

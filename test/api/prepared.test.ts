@@ -697,3 +697,68 @@ test.serial(
     }
   },
 );
+
+test.serial(
+  'the publish preview reads a prepared publish of the content as it is, and says what the live build says',
+  async (t) => {
+    const p = await project();
+    await push(p, [
+      { source: 'Hello, {name}!' },
+      { source: 'Save' },
+      { source: '{gender, select, female {She liked it} other {They liked it}}' },
+    ]);
+    await runDue();
+    // A refused cell; the select is written as its `other` branch by android_xml (a format warning).
+    await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'hello_name', lang: 'de' } },
+      body: { value: 'Hallo, {nom}!' },
+    });
+    t.is((await publish(p, { label: 'first' })).response.status, 201);
+    await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'save', lang: 'fr' } },
+      body: { value: 'Sauvegarder' },
+    });
+    const preview = async () => {
+      const r = await svc.admin.GET('/projects/{projectId}/publish/preview', {
+        params: { path: { projectId: p.projectId } },
+      });
+      t.is(r.response.status, 200);
+      return r.data!;
+    };
+    t.falsy(
+      await preparedFor(
+        db(),
+        await getProject(db(), p.projectId),
+        await defaultParams(db(), await getProject(db(), p.projectId)),
+      ),
+    );
+    const live = await preview();
+    t.true(live.formatWarningsTotal > 0 && live.icuRejectedTotal > 0, JSON.stringify(live));
+    t.deepEqual(
+      live.languages.find((l) => l.lang === 'fr')!.changed.map((c) => c.key),
+      ['save'],
+    );
+    await quiet();
+    const row = (await preparedRow(p))!;
+    t.is(Number(row.content_rev), await rev(p));
+    t.deepEqual(await preview(), live, 'the prepared publish gives the same preview');
+    // It is the prepared one that answered: a mark put in its stored warnings shows.
+    const summary = JSON.parse(row.summary) as PreparedSummary;
+    summary.index.formatWarnings = ['marked'];
+    await db()('prepared_publishes')
+      .where({ project_id: p.projectId })
+      .update({ summary: JSON.stringify(summary) });
+    t.deepEqual((await preview()).formatWarnings, ['marked']);
+    // A write makes it stale: the preview is built live again.
+    await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'save', lang: 'de' } },
+      body: { value: 'Speichern' },
+    });
+    const after = await preview();
+    t.deepEqual(after.formatWarnings, live.formatWarnings);
+    t.deepEqual(
+      after.languages.find((l) => l.lang === 'de')!.changed.map((c) => c.key),
+      ['save'],
+    );
+  },
+);
