@@ -7,7 +7,7 @@ import type { FormatId } from '../../publisher/catalog.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { invalidArgument } from '../platform/errors.js';
 import type { App } from '../platform/app.js';
-import { defaultParams, exhaustedOf, type PublishParams } from './build.js';
+import { defaultParams, exhaustedOf, type GateSummary, type PublishParams } from './build.js';
 import { openSnapshot, openVersion, storedSnapshot, type StoredSnapshot } from './parts-store.js';
 import { preparedFor } from './prepare.js';
 import { runTask, threadsFor } from './pool.js';
@@ -159,28 +159,33 @@ export async function previewPublish(
   const current = await currentVersion(db, project);
   const diffTo = async (next: StoredSnapshot) =>
     diffSnapshots(current ? await openVersion(db, project.id, current.id) : null, next, cap);
-  const flagsOut = { incompleteMode: params.mode, approvedOnly: params.approvedOnly, formats: params.formats };
+  /** What both ways below answer alike: the flags, and the snapshot's identity and gate results. */
+  const summaryOf = async (digest: string, keyCount: number, g: GateSummary) => ({
+    currentVersion: current?.id ?? null,
+    identical: current?.digest === digest,
+    keyCount,
+    incompleteMode: params.mode,
+    approvedOnly: params.approvedOnly,
+    formats: params.formats,
+    pending: g.pending,
+    exhausted: await exhaustedOf(db, g.markersByJob),
+    icuRejected: g.icuRejected,
+    icuRejectedTotal: g.icuRejectedTotal,
+    markupRejected: g.markupRejected,
+    markupRejectedTotal: g.markupRejectedTotal,
+  });
   // The prepared publish of these flags, when it is of the content as it is now, is what the publish would mint
   // (prepare.ts): its snapshot, gates and rendered warnings are read, not built and rendered again.
   const prepared = await preparedFor(db, project, params);
   if (prepared) {
-    const g = prepared.summary;
+    const s = prepared.summary;
     return {
-      currentVersion: current?.id ?? null,
-      identical: current?.digest === prepared.digest,
-      keyCount: g.keyCount,
-      ...flagsOut,
+      ...(await summaryOf(prepared.digest, s.keyCount, s)),
       languages: await diffTo(await openSnapshot(db, project.id, prepared.digest)),
-      pending: g.pending,
-      exhausted: await exhaustedOf(db, g.markersByJob),
-      icuRejected: g.icuRejected,
-      icuRejectedTotal: g.icuRejectedTotal,
-      markupRejected: g.markupRejected,
-      markupRejectedTotal: g.markupRejectedTotal,
       // A project whose keys collide is never prepared.
       collisions: [],
-      formatWarnings: g.index.formatWarnings ?? [],
-      formatWarningsTotal: g.index.formatWarningsTotal ?? 0,
+      formatWarnings: s.index.formatWarnings ?? [],
+      formatWarningsTotal: s.index.formatWarningsTotal ?? 0,
     };
   }
   const env = publishEnv(app);
@@ -188,19 +193,9 @@ export async function previewPublish(
   const next = storedSnapshot(db, project.id, built.head, built.keys);
   const languages = await diffTo(next);
   const collisions = await collisionsOf(env, built, params.formats);
-  const g = built.gates;
   return {
-    currentVersion: current?.id ?? null,
-    identical: current?.digest === built.digest,
-    keyCount: built.head.keys.length,
-    ...flagsOut,
+    ...(await summaryOf(built.digest, built.head.keys.length, built.gates)),
     languages,
-    pending: g.pending,
-    exhausted: await exhaustedOf(db, g.markersByJob),
-    icuRejected: g.icuRejected,
-    icuRejectedTotal: g.icuRejectedTotal,
-    markupRejected: g.markupRejected,
-    markupRejectedTotal: g.markupRejectedTotal,
     collisions: collisions.map((c) => ({ format: c.format, name: c.name, keys: c.keys })),
     // Files whose names collide cannot be rendered (the publish refuses them: 409 export_collision); the
     // collisions are the finding then, and there are no files to warn about.
