@@ -76,7 +76,8 @@ document.addEventListener('click', (event) => {
           heading.focus({ preventScroll: true });
         });
       })
-      .catch(() => location.assign(url));
+      // A Back or Forward already stands on `url`'s history entry: the real navigation takes its place.
+      .catch(() => (push ? location.assign(url) : location.replace(url)));
   };
   document.addEventListener('submit', (event) => {
     const form = event.target;
