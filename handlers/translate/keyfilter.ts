@@ -3,6 +3,7 @@
 // its count and the bulk actions. A cell's status is read from its row: no row is `missing`, a pending marker with
 // a failure reason is `failed` (a job's claim clears the reason), any other marker `pending`.
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import type { FormatId } from '../../publisher/catalog.js';
 import { keysWithWarnings } from '../../publisher/delivery.js';
 import { gateCell } from '../../publisher/gates.js';
@@ -64,65 +65,65 @@ function statusClause(w: Knex.QueryBuilder, status: Exclude<CellStatus, 'missing
 /** LIKE with `!` as the escape character (one character in both dialects' string syntax). */
 const likePattern = (q: string) => `%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
-// Keys with a cell the publish gates refuse, per project and content revision: every cell is gated once per
-// revision, so paging through a refusals list or repeating it costs one read.
-const refusalCache = new Map<string, { rev: number; ids: number[] }>();
-const REFUSAL_CACHE_PROJECTS = 20;
+/**
+ * Key ids worked out from a project's whole content (every cell gated, or every language rendered), kept per
+ * `key` until the project's content revision moves: paging through such a list, or repeating it, costs one read.
+ * Least recently used entries go first (lru-cache), a few projects' worth.
+ */
+const idsByRevision = new LRUCache<string, { rev: number; ids: number[] }>({ max: 40 });
 
-async function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number[]> {
+async function idsAtRevision(db: Db, p: ProjectRow, key: string, work: () => Promise<Iterable<number>>) {
   const rev = await contentRev(db, p.id);
-  const cacheKey = `${p.id}|${targets.join(',')}`;
-  const hit = refusalCache.get(cacheKey);
+  const hit = idsByRevision.get(key);
   if (hit && hit.rev === rev) return hit.ids;
-  const rows = await db('translations as t')
-    .join('keys as k', 'k.id', 't.key_id')
-    .where('t.project_id', p.id)
-    .whereIn('t.lang', targets)
-    .whereNot('t.status', 'pending')
-    .whereNotNull('t.value')
-    .select('t.key_id', 't.lang', 't.value', 't.origin', 'k.source');
-  const ids = new Set<number>();
-  for (const r of rows as Array<{
-    key_id: number;
-    lang: string;
-    value: string;
-    origin: string | null;
-    source: string;
-  }>) {
-    const id = Number(r.key_id);
-    if (ids.has(id)) continue;
-    const refused =
-      r.origin === 'import'
-        ? !valueIcuOk({ kind: 'text', text: r.value })
-        : Object.keys(gateCell(r.source, r.value, r.lang)).length > 0;
-    if (refused) ids.add(id);
-  }
-  const out = [...ids].sort((a, b) => a - b);
-  refusalCache.delete(cacheKey);
-  refusalCache.set(cacheKey, { rev, ids: out });
-  while (refusalCache.size > REFUSAL_CACHE_PROJECTS) refusalCache.delete(refusalCache.keys().next().value!);
-  return out;
+  const ids = [...(await work())].sort((a, b) => a - b);
+  idsByRevision.set(key, { rev, ids });
+  return ids;
 }
 
-// Keys with a cell some configured format writes in a documented fallback, per project, languages, formats and
-// content revision: the first use after a change renders the languages (as a publish would), later ones read this.
-const warningCache = new Map<string, { rev: number; ids: number[] }>();
+/** Keys with a cell the publish gates refuse. */
+function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number[]> {
+  return idsAtRevision(db, p, `refusals|${p.id}|${targets.join(',')}`, async () => {
+    const rows = await db('translations as t')
+      .join('keys as k', 'k.id', 't.key_id')
+      .where('t.project_id', p.id)
+      .whereIn('t.lang', targets)
+      .whereNot('t.status', 'pending')
+      .whereNotNull('t.value')
+      .select('t.key_id', 't.lang', 't.value', 't.origin', 'k.source');
+    const ids = new Set<number>();
+    for (const r of rows as Array<{
+      key_id: number;
+      lang: string;
+      value: string;
+      origin: string | null;
+      source: string;
+    }>) {
+      const id = Number(r.key_id);
+      if (ids.has(id)) continue;
+      const refused =
+        r.origin === 'import'
+          ? !valueIcuOk({ kind: 'text', text: r.value })
+          : Object.keys(gateCell(r.source, r.value, r.lang)).length > 0;
+      if (refused) ids.add(id);
+    }
+    return ids;
+  });
+}
 
-async function warnedKeyIds(db: Db, p: ProjectRow, langs: string[]): Promise<number[]> {
-  const rev = await contentRev(db, p.id);
+/**
+ * Keys with a cell some configured format writes in a documented fallback: the first use after a change renders
+ * the languages (as a publish would).
+ */
+function warnedKeyIds(db: Db, p: ProjectRow, langs: string[]): Promise<number[]> {
   const formats = configuredFormats(p) as FormatId[];
-  const cacheKey = `${p.id}|${langs.join(',')}|${formats.join(',')}`;
-  const hit = warningCache.get(cacheKey);
-  if (hit && hit.rev === rev) return hit.ids;
-  const names = keysWithWarnings(await liveSnapshot(db, p.id), langs, formats);
-  const ids: number[] = [];
-  for (const slice of chunks([...names]))
-    ids.push(...(await db('keys').where({ project_id: p.id }).whereIn('name', slice).pluck('id')).map(Number));
-  ids.sort((a, b) => a - b);
-  warningCache.delete(cacheKey);
-  warningCache.set(cacheKey, { rev, ids });
-  while (warningCache.size > REFUSAL_CACHE_PROJECTS) warningCache.delete(warningCache.keys().next().value!);
-  return ids;
+  return idsAtRevision(db, p, `warnings|${p.id}|${langs.join(',')}|${formats.join(',')}`, async () => {
+    const names = keysWithWarnings(await liveSnapshot(db, p.id), langs, formats);
+    const ids: number[] = [];
+    for (const slice of chunks([...names]))
+      ids.push(...(await db('keys').where({ project_id: p.id }).whereIn('name', slice).pluck('id')).map(Number));
+    return ids;
+  });
 }
 
 /** `k.id` in (or, `inList` false, not in) `ids`: integers we read, written as a literal list (no parameter limit). */
