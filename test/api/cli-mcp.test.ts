@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { repo } from '../helpers/cli.js';
+import { glossaConfig, repo } from '../helpers/cli.js';
 
 let svc: TestService;
 const dirs: string[] = [];
@@ -118,11 +118,7 @@ test.serial('a client without URL elicitation gets the approval_url in an error 
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   const agentKey = await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true);
   const cwd = repo({
-    'glossa.config.json': {
-      baseUrl: svc.baseUrl,
-      projectId: p.projectId,
-      files: [{ source: 'en.json', format: 'json', template: '{locale}.json' }],
-    },
+    'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
     'en.json': { hello: 'Hello' },
   });
   dirs.push(cwd);

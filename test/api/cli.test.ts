@@ -7,7 +7,7 @@ import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { glossa, repo } from '../helpers/cli.js';
+import { ANDROID_FILE, glossa, glossaConfig, repo } from '../helpers/cli.js';
 
 /** The escape character that starts every terminal control sequence (a progress bar's redraw). */
 const ESC = new RegExp(String.fromCharCode(27));
@@ -234,11 +234,7 @@ test.serial('exit codes: 2 for usage and configuration, 1 for a failed request',
 test.serial('exit 4: publish --require-complete refused (409 fill_incomplete)', async (t) => {
   const p = await createTestProject(svc);
   const cwd = project({
-    'glossa.config.json': {
-      baseUrl: svc.baseUrl,
-      projectId: p.projectId,
-      files: [{ source: 'en.json', format: 'json', template: '{locale}.json' }],
-    },
+    'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
     'en.json': { a: 'Apple', b: 'Banana' },
   });
   const env = { GLOSSA_API_KEY: p.apiKey };
@@ -312,11 +308,7 @@ test.serial(
   async (t) => {
     const p = await createTestProject(svc);
     const cwd = project({
-      'glossa.config.json': {
-        baseUrl: svc.baseUrl,
-        projectId: p.projectId,
-        files: [{ source: 'en.json', format: 'json', template: '{locale}.json' }],
-      },
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
       'en.json': { a: 'Apple' },
     });
     const env = { GLOSSA_API_KEY: p.apiKey, GLOSSA_MAX_RETRY_WAIT: '0.05' };
@@ -352,11 +344,7 @@ test.serial(
       return fault ?? fetch(req);
     };
     const qcwd = project({
-      'glossa.config.json': {
-        baseUrl: svc.baseUrl,
-        projectId: q.projectId,
-        files: [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }],
-      },
+      'glossa.config.json': glossaConfig(svc.baseUrl, q.projectId, [ANDROID_FILE]),
       'strings.xml': ANDROID_SOURCE,
     });
     const r = await glossa(['push'], { cwd: qcwd, env: { GLOSSA_API_KEY: q.apiKey }, fetch: flaky });
@@ -445,11 +433,7 @@ test.serial('init: writes a config by looking at the repository, which push then
 test.serial('progress bars on a terminal only: --no-progress and a pipe give plain lines', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   const cwd = project({
-    'glossa.config.json': {
-      baseUrl: svc.baseUrl,
-      projectId: p.projectId,
-      files: [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }],
-    },
+    'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, [ANDROID_FILE]),
     'strings.xml': ANDROID_SOURCE,
   });
   const env = { GLOSSA_API_KEY: p.apiKey };
@@ -470,11 +454,7 @@ test.serial(
   async (t) => {
     const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
     const cwd = project({
-      'glossa.config.json': {
-        baseUrl: svc.baseUrl,
-        projectId: p.projectId,
-        files: [{ source: 'en.json', format: 'json', template: '{locale}.json' }],
-      },
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
       'en.json': { farewell: 'Goodbye', hello: 'Hello' },
     });
     const env = { GLOSSA_API_KEY: p.apiKey };
@@ -501,11 +481,7 @@ test.serial(
   async (t) => {
     const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
     const cwd = project({
-      'glossa.config.json': {
-        baseUrl: svc.baseUrl,
-        projectId: p.projectId,
-        files: [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }],
-      },
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, [ANDROID_FILE]),
       'strings.xml': ANDROID_SOURCE,
     });
     const sent: string[] = [];

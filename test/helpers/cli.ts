@@ -47,3 +47,14 @@ export function repo(files: Record<string, string | object>): string {
   }
   return dir;
 }
+
+/** The CLI tests' two usual file entries: ICU JSON beside the config, and Android XML in values-{android}/. */
+const JSON_FILE = { source: 'en.json', format: 'json', template: '{locale}.json' };
+export const ANDROID_FILE = { source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' };
+
+/** A glossa.config.json for `projectId` of the service at `baseUrl`, with `files` (by default, JSON_FILE). */
+export const glossaConfig = (baseUrl: string, projectId: string, files: object[] = [JSON_FILE]) => ({
+  baseUrl,
+  projectId,
+  files,
+});
