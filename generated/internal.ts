@@ -626,7 +626,14 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edit a translation or move its review status */
+        /**
+         * Edit a translation or move its review status
+         * @description With `baseUpdatedAt` (the cell's `updatedAt` as the editor read it; `null` for a cell that had no row),
+         *     the save is refused with `409 edit_conflict`, and nothing is written, when the cell holds a value that
+         *     changed since (another person's save, a review state, a fill or a sync) and the save would change it.
+         *     The answer carries the cell as it now is, so the editor can show both values and let the person keep
+         *     theirs or save again based on `current.updatedAt`. Without `baseUpdatedAt` the save is taken as it is.
+         */
         put: operations["internalPutTranslation"];
         post?: never;
         delete?: never;
@@ -1136,6 +1143,21 @@ export interface components {
             deliveryUrl: string;
             outputFormats: string[];
             contentEnabled: boolean;
+            /**
+             * @description Keys a catalog sync disabled because the synced file no longer carried them (the whole-catalog rule), and
+             *     that are still disabled: the 20 most recent, and how many in all. Each comes back when a synced file
+             *     carries it again, or when an owner enables it (Keys, filter disabled, bulk action Enable keys).
+             */
+            syncDisabled: {
+                total: number;
+                keys: {
+                    key: string;
+                    /** Format: date-time */
+                    disabledAt: string;
+                    /** @description The synced file's name */
+                    bySync: string;
+                }[];
+            };
         };
         /** @description One language's differences; a list holds at most `cap` keys, in key-name order, and its total counts all. */
         LanguageDiff: {
@@ -1289,6 +1311,17 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             }[];
+        };
+        /** @description A translation cell as it now is, and who made its last recorded change. */
+        CellNow: {
+            value: string | null;
+            status: string;
+            origin: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+            /** @description A dashboard user id, ai, import, sync or admin (history); null when unknown. */
+            by: string | null;
+            byName: string | null;
         };
         Error: {
             error: string;
@@ -2743,6 +2776,11 @@ export interface operations {
                     value?: string;
                     /** @enum {string} */
                     status?: "translated" | "reviewed" | "approved";
+                    /**
+                     * Format: date-time
+                     * @description The cell's `updatedAt` (KeyDetail) the edit was based on; null when it had none.
+                     */
+                    baseUpdatedAt?: string | null;
                 };
             };
         };
@@ -2767,6 +2805,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description The cell changed since `baseUpdatedAt`; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        current: components["schemas"]["CellNow"];
+                    };
+                };
+            };
         };
     };
     internalPublishContent: {

@@ -1243,6 +1243,12 @@ export interface components {
             updatedTranslations: number;
             unchangedTranslations: number;
             disabledOrphans: number;
+            /**
+             * @description The first 50 keys, by name, of those `disabledOrphans` counts (the keys this sync disables, or on a dry
+             *     run would). A disabled key comes back when a synced file carries it again, or when an owner enables it
+             *     in the dashboard; pushing its source through `/translate` does not re-enable it.
+             */
+            disabledKeys?: string[];
             reenabled: number;
             /** @description Millicredits. */
             estimatedCredits: number;

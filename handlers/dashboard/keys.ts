@@ -23,6 +23,7 @@ type Cell = components['schemas']['KeyCell'];
 type Detail = components['schemas']['KeyDetail'];
 type DetailCell = Detail['cells'][number];
 type Verdict = components['schemas']['GateVerdict'];
+type CellNow = components['schemas']['CellNow'];
 
 const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'approved'] as const;
 const ORIGINS = { ai: 'AI', memory: 'memory', import: 'imported', edit: 'person' } as const;
@@ -418,10 +419,49 @@ interface Draft {
   lang: string;
   value: string;
   status: string;
+  /** The cell's `updatedAt` the edit started from ('' for a cell with no row), kept across Check. */
+  base?: string;
   gate?: Verdict;
   warnings?: string[];
   error?: string;
   saved?: boolean;
+  /** The cell as another save left it since `base`: the save was refused, the person chooses. */
+  theirs?: CellNow;
+}
+
+/** The version an edit is based on, as the form carries it: '' is a cell that had no row. */
+const baseField = (c: DetailCell) => c.updatedAt ?? '';
+
+/**
+ * Another save changed the cell since the person opened it: both values side by side, and the choice. Keeping
+ * theirs reloads the editor; saving mine again is based on their version, so it replaces exactly what is shown.
+ */
+function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow): Html {
+  const who = theirs.byName ?? theirs.by ?? 'someone';
+  return html`<div class="conflict" role="alert">
+    <p class="error">
+      This translation changed since you opened it (${who}, ${
+        theirs.updatedAt
+          ? html`<time datetime="${theirs.updatedAt}">${theirs.updatedAt.slice(0, 19).replace('T', ' ')} UTC</time>`
+          : 'just now'
+      }); nothing was saved.
+    </p>
+    <dl class="conflict-values">
+      <dt>Theirs (${theirs.status})</dt>
+      <dd class="theirs">${theirs.value ?? ''}</dd>
+      <dt>Yours (${draft.status})</dt>
+      <dd class="yours">${draft.value}</dd>
+    </dl>
+    <form method="post" action="${action}" class="inline">
+      <input type="hidden" name="csrf" value="${s.csrf}" />
+      <input type="hidden" name="lang" value="${draft.lang}" />
+      <input type="hidden" name="value" value="${draft.value}" />
+      <input type="hidden" name="status" value="${draft.status}" />
+      <input type="hidden" name="base" value="${theirs.updatedAt ?? ''}" />
+      <button type="submit" name="do" value="save">Overwrite with mine</button>
+      <a href="${action}#cell-${draft.lang}">Keep theirs</a>
+    </form>
+  </div>`;
 }
 
 function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
@@ -436,9 +476,11 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
     ${c.conflictValue != null ? html`<p class="warn">A sync kept this file value out: <q>${c.conflictValue}</q></p>` : ''}
     ${draft?.error ? html`<p class="error" role="alert">${draft.error}</p>` : ''}
+    ${draft?.theirs ? conflictPanel(s, action, draft, draft.theirs) : ''}
     <form method="post" action="${action}" class="editor">
       <input type="hidden" name="csrf" value="${s.csrf}" />
       <input type="hidden" name="lang" value="${c.lang}" />
+      <input type="hidden" name="base" value="${draft?.base ?? baseField(c)}" />
       <p>
         <label for="${id}-value">Translation (${c.lang})</label>
         <textarea
@@ -505,7 +547,8 @@ function historySection(s: Session, projectId: string, d: Detail): Html {
       </thead>
       <tbody>
         ${d.history.map((h, i) => {
-          const current = d.cells.find((c) => c.lang === h.lang)?.value;
+          const cell = d.cells.find((c) => c.lang === h.lang);
+          const current = cell?.value;
           return html`<tr>
             <td><time datetime="${h.at}">${h.at.slice(0, 19).replace('T', ' ')} UTC</time></td>
             <td>${h.lang}</td>
@@ -520,6 +563,7 @@ function historySection(s: Session, projectId: string, d: Detail): Html {
                       <input type="hidden" name="lang" value="${h.lang}" />
                       <input type="hidden" name="value" value="${h.value}" />
                       <input type="hidden" name="status" value="translated" />
+                      ${cell ? html`<input type="hidden" name="base" value="${baseField(cell)}" />` : ''}
                       <button type="submit" name="do" value="save" aria-label="Revert ${h.lang} to this value">
                         Revert
                       </button>
@@ -599,7 +643,11 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   if (!cell || !status || typeof form.value !== 'string')
     return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
   const value = form.value.replace(/\r\n/g, '\n');
-  const draft: Draft = { lang: cell.lang, value, status };
+  // The version the page showed; a form without one (an older page) saves as before, over whatever is there.
+  const base = typeof form.base === 'string' ? form.base : undefined;
+  if (base !== undefined && base !== '' && Number.isNaN(Date.parse(base)))
+    return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
+  const draft: Draft = { lang: cell.lang, value, status, base };
   const again = (code: number) => htmlReply(h, code, editorPage(session, projectId, d, draft));
   if (!value) {
     draft.error = 'A translation cannot be empty; nothing was saved.';
@@ -624,10 +672,11 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
     draft.error = 'The gates refuse this value (reasons below); nothing was saved.';
     return again(400);
   }
+  const baseUpdatedAt = base === undefined ? {} : { baseUpdatedAt: base === '' ? null : base };
   const body =
     value === cell.value
-      ? { status: status as 'translated' | 'reviewed' | 'approved' }
-      : { value, status: status as 'translated' | 'reviewed' | 'approved' };
+      ? { status: status as 'translated' | 'reviewed' | 'approved', ...baseUpdatedAt }
+      : { value, status: status as 'translated' | 'reviewed' | 'approved', ...baseUpdatedAt };
   const put = await api.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
     params: { path: { projectId, key, lang: cell.lang } },
     body,
@@ -635,6 +684,10 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   if (put.response.status === 403) {
     draft.error = 'Only an owner can change this translation; nothing changed.';
     return again(403);
+  }
+  if (put.response.status === 409 && put.error && 'current' in put.error) {
+    draft.theirs = put.error.current;
+    return again(409);
   }
   if (!put.data) {
     draft.error = `${messageOf(put.error)} Nothing was saved.`;

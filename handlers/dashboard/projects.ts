@@ -84,6 +84,49 @@ function listBody(
   </section>`;
 }
 
+/** Keys a catalog sync switched off because its file no longer carried them, and the ways back. */
+function syncDisabledSection(o: Overview): Html {
+  const d = o.syncDisabled;
+  if (!d.total) return html``;
+  const keysHref = (key: string) => `${projectPath(o.projectId, 'keys')}/${encodeURIComponent(key)}`;
+  return html`<section id="sync-disabled" aria-labelledby="sync-disabled-h">
+    <h2 id="sync-disabled-h">Keys a sync disabled</h2>
+    <p class="warn" role="status">
+      ${d.total} ${d.total === 1 ? 'key is' : 'keys are'} disabled because a synced catalog file no longer carried
+      ${d.total === 1 ? 'it' : 'them'} (a sync's file is the project's whole catalog). Disabled keys are left out of
+      published versions and AI fills, and their queued fills fail.
+    </p>
+    <p>
+      To bring one back, add it to the catalog file and sync again, or, as an owner, enable it:
+      <a href="${projectPath(o.projectId, 'keys')}?disabled=yes">the disabled keys</a>, bulk action “Enable keys”.
+      Pushing its source through <code>/translate</code> does not enable it.
+    </p>
+    <table class="sync-disabled">
+      <caption>
+        ${d.total > d.keys.length ? `The ${d.keys.length} most recent of ${d.total}` : 'Disabled by a sync'}, newest
+        first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Key</th>
+          <th scope="col">Disabled</th>
+          <th scope="col">By the sync of</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${d.keys.map(
+          (k) =>
+            html`<tr>
+              <th scope="row"><a href="${keysHref(k.key)}">${k.key}</a></th>
+              <td>${when(k.disabledAt)}</td>
+              <td><code>${k.bySync}</code></td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`;
+}
+
 const percent = (n: number, of: number) => (of === 0 ? '100%' : `${Math.floor((n * 100) / of)}%`);
 
 function overviewBody(o: Overview): Html {
@@ -95,7 +138,13 @@ function overviewBody(o: Overview): Html {
         <dt>Project id</dt>
         <dd><code>${o.projectId}</code></dd>
         <dt>Keys</dt>
-        <dd>${o.keyCount} enabled</dd>
+        <dd>
+          ${o.keyCount} enabled${
+            o.syncDisabled.total
+              ? html`; <a href="#sync-disabled">${o.syncDisabled.total} disabled by a sync</a>`
+              : ''
+          }
+        </dd>
         <dt>Kind</dt>
         <dd>${o.mode === 'a' ? 'file-based (TMS) project' : 'runtime (SDK) project'}</dd>
         <dt>Current version</dt>
@@ -115,6 +164,7 @@ function overviewBody(o: Overview): Html {
         <dd>${o.contentEnabled ? 'on' : 'off'}</dd>
       </dl>
     </section>
+    ${syncDisabledSection(o)}
     <section>
       <h2>Languages</h2>
       <table>

@@ -4,10 +4,10 @@ import { contentChanged } from '../platform/content.js';
 import { getProject } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';
-import { bool, parseJson } from '../platform/db.js';
-import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
+import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../platform/db.js';
+import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
 import type { Handler } from '../platform/pipeline.js';
-import type { KeyRow } from '../platform/tables.js';
+import type { KeyRow, TranslationRow } from '../platform/tables.js';
 import { cellStates } from '../translate/cells.js';
 import { actorOf, recordHistory } from '../translate/history.js';
 import { filteredKeys, pageCells, targetLanguages } from '../translate/keyfilter.js';
@@ -33,7 +33,8 @@ export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
   const now = Date.now();
   const { enabled, sourceVerified } = ctx.body;
   const row: Record<string, unknown> = { updated_at: now };
-  if (enabled !== undefined) row.enabled = enabled;
+  // A person's switch settles what a sync switched off (migration 018).
+  if (enabled !== undefined) Object.assign(row, { enabled, sync_disabled_at: null, sync_disabled_by: null });
   if (sourceVerified !== undefined) row.source_verified = sourceVerified;
   await db.transaction(async (trx) => {
     await trx('keys').where({ id: key.id }).update(row);
@@ -48,48 +49,92 @@ export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
   };
 };
 
+/** The cell as it now is and who made its last recorded change: what a refused stale save shows beside its own. */
+async function cellNow(db: Db, keyId: number, lang: string, row: TranslationRow) {
+  const last = await db('translation_history as h')
+    .leftJoin('dashboard_users as u', 'u.id', 'h.actor')
+    .where({ 'h.key_id': keyId, 'h.lang': lang })
+    .orderBy('h.id', 'desc')
+    .first<{ actor: string; name: string | null } | undefined>('h.actor', 'u.name');
+  return {
+    value: row.value,
+    status: row.status,
+    origin: row.origin,
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    by: last?.actor ?? null,
+    byName: last?.name ?? null,
+  };
+}
+
+/** The instant of a `baseUpdatedAt`: null for a cell that had no row, undefined when the edit names no base. */
+function baseInstant(base: string | null | undefined): number | null | undefined {
+  if (base == null) return base;
+  const at = Date.parse(base);
+  if (!Number.isFinite(at)) throw invalidArgument('baseUpdatedAt must be a date-time.');
+  return at;
+}
+
 export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = normalizeLanguage(ctx.params.lang);
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
-  const now = Date.now();
-  const existing = await db('translations').where({ key_id: key.id, lang }).first();
-  // A status alone moves an existing value; a pending cell has none to review yet.
-  if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
-  const row = {
-    value: (ctx.body.value ?? existing!.value) as string,
-    status:
-      ctx.body.status ??
-      (ctx.body.value !== undefined ? 'translated' : (existing!.status as 'translated' | 'reviewed' | 'approved')),
-    origin: (ctx.body.value !== undefined ? 'edit' : existing!.origin) as 'ai' | 'memory' | 'import' | 'edit',
-    job_id: null,
-    updated_at: now,
-  };
-  await db.transaction(async (trx) => {
-    // A person's save settles what a sync kept out of the cell.
-    if (existing)
-      await trx('translations')
-        .where({ key_id: key.id, lang })
-        .update({ ...row, conflict_value: null });
-    else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
-    if (existing?.value !== row.value || existing?.status !== row.status)
-      await recordHistory(trx, [
-        {
-          project_id: p.id,
-          key_id: Number(key.id),
-          lang,
-          value: row.value,
-          status: row.status,
-          origin: row.origin,
-          actor: actorOf(ctx.actor),
-          created_at: now,
-        },
-      ]);
-    await contentChanged(trx, p.id, now);
-  });
-  return { body: { key: key.name, lang, status: row.status, value: row.value, origin: row.origin } };
+  const base = baseInstant(ctx.body.baseUpdatedAt);
+  // The cell is read inside the transaction that writes it (locked on MySQL; SQLite transactions are IMMEDIATE), so
+  // the comparison with the editor's base and the write are one step; a row a concurrent save inserted first is
+  // another try, which then compares with it.
+  const saved = await retryContended(
+    () =>
+      db.transaction(async (trx) => {
+        const q = trx('translations').where({ key_id: key.id, lang });
+        if (dialectOf(trx) === 'mysql') q.forUpdate();
+        const existing = await q.first();
+        // A status alone moves an existing value; a pending cell has none to review yet.
+        if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
+        const row = {
+          value: (ctx.body.value ?? existing!.value) as string,
+          status:
+            ctx.body.status ??
+            (ctx.body.value !== undefined ? 'translated' : (existing!.status as 'translated' | 'reviewed' | 'approved')),
+          origin: (ctx.body.value !== undefined ? 'edit' : existing!.origin) as 'ai' | 'memory' | 'import' | 'edit',
+          job_id: null,
+          // Later than the version it replaces even within one millisecond, so every save is a new version.
+          updated_at: Math.max(Date.now(), existing ? Number(existing.updated_at) + 1 : 0),
+        };
+        const changes = existing?.value !== row.value || existing?.status !== row.status;
+        // A save based on an older state of a cell that holds a value would overwrite what someone did since.
+        const stale = base !== undefined && (existing ? Number(existing.updated_at) : null) !== base;
+        if (stale && existing?.value != null && changes)
+          throw conflict('edit_conflict', 'This translation changed since you opened it; nothing was saved.', {
+            current: await cellNow(trx, Number(key.id), lang, existing),
+          });
+        const now = row.updated_at;
+        // A person's save settles what a sync kept out of the cell.
+        if (existing)
+          await trx('translations')
+            .where({ key_id: key.id, lang })
+            .update({ ...row, conflict_value: null });
+        else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
+        if (changes)
+          await recordHistory(trx, [
+            {
+              project_id: p.id,
+              key_id: Number(key.id),
+              lang,
+              value: row.value,
+              status: row.status,
+              origin: row.origin,
+              actor: actorOf(ctx.actor),
+              created_at: now,
+            },
+          ]);
+        await contentChanged(trx, p.id, now);
+        return row;
+      }),
+    { retryOn: isUniqueViolation },
+  );
+  return { body: { key: key.name, lang, status: saved.status, value: saved.value, origin: saved.origin } };
 };
 
 export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {

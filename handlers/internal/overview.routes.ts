@@ -9,6 +9,7 @@ import { readCredit } from '../translate/credits.js';
 import { currentVersion, projectFormats } from '../publish/versions.js';
 
 const PROJECTS_LISTED = 500;
+const SYNC_DISABLED_LISTED = 20;
 
 export const internalListProjects: Handler<'internalListProjects'> = async (ctx) => {
   const { db } = ctx.app;
@@ -76,6 +77,17 @@ export const internalGetProjectOverview: Handler<'internalGetProjectOverview'> =
   const ws = (await db('workspaces').where({ id: p.workspace_id }).first('name', 'require_approval'))!;
   const credit = await readCredit(db, p.workspace_id);
   const v = await currentVersion(db, p);
+  // Keys a sync switched off and nobody switched on again (migration 018), newest first.
+  const syncDisabled = db('keys')
+    .where({ project_id: p.id, enabled: false })
+    .whereNotNull('sync_disabled_at');
+  const [disabledCount] = await syncDisabled.clone().count({ n: '*' });
+  const disabled = await syncDisabled
+    .clone()
+    .orderBy('sync_disabled_at', 'desc')
+    .orderBy('name')
+    .limit(SYNC_DISABLED_LISTED)
+    .select('name', 'sync_disabled_at', 'sync_disabled_by');
   return {
     body: {
       projectId: p.id,
@@ -107,6 +119,14 @@ export const internalGetProjectOverview: Handler<'internalGetProjectOverview'> =
         : `${ctx.app.config.publicDeliveryUrl}/projects/${p.id}`,
       outputFormats: await projectFormats(db, p),
       contentEnabled: bool(p.content_enabled),
+      syncDisabled: {
+        total: Number(disabledCount.n),
+        keys: disabled.map((k) => ({
+          key: k.name,
+          disabledAt: new Date(Number(k.sync_disabled_at)).toISOString(),
+          bySync: k.sync_disabled_by ?? 'sync',
+        })),
+      },
     },
   };
 };

@@ -136,6 +136,10 @@ export interface KeyRow {
   comment: string | null;
   /** Format-specific data the renderer needs to write the entry back. */
   meta: JsonText | null;
+  /** When a sync disabled the key as an orphan of its file (migration 018); null once switched again. */
+  sync_disabled_at?: Int64 | null;
+  /** The synced file's name (else its format) of that sync. */
+  sync_disabled_by?: string | null;
 }
 
 interface KeyHistoryRow {

@@ -81,6 +81,8 @@ export interface TranslationWrite {
 export interface SyncPlan {
   entries: EntryPlan[];
   orphans: number[];
+  /** The orphans' names, sorted. */
+  orphanNames: string[];
   writes: TranslationWrite[];
   conflicts: Conflict[];
   diagnostics: Diagnostic[];
@@ -271,7 +273,9 @@ export async function planSync(
     counts.updatedSources++;
   }
   const inFile = new Set(entries.map((e) => e.name));
-  const orphans = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled)).map((k) => Number(k.id));
+  const orphanKeys = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled));
+  const orphans = orphanKeys.map((k) => Number(k.id));
+  const orphanNames = orphanKeys.map((k) => k.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   counts.disabledOrphans = orphans.length;
 
   // Stored cells of the keys the file carries.
@@ -317,7 +321,7 @@ export async function planSync(
     }
   }
   for (const lang of fillLangs) if (!fileLangs.has(lang)) diagnostics.push({ code: 'LANG_NOT_IN_FILE', lang });
-  return { entries, orphans, writes, conflicts, diagnostics, counts, fillLangs, fileLangs, stored, languageSpellings };
+  return { entries, orphans, orphanNames, writes, conflicts, diagnostics, counts, fillLangs, fileLangs, stored, languageSpellings };
 }
 
 /** (key, language) pairs with no value anywhere: not stored, not in the file, not in flight. */

@@ -21,10 +21,12 @@ import { fillPairs, planSync, type SyncPlan } from './plan.js';
 import type { JobQueue } from '../platform/jobs.js';
 
 const MAX_CONFLICT_ROWS = 50;
+const MAX_DISABLED_NAMES = 50;
 
 function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: number; trackingToken: string | null }) {
   return {
     ...plan.counts,
+    disabledKeys: plan.orphanNames.slice(0, MAX_DISABLED_NAMES),
     ...extra,
     conflicts: plan.conflicts.slice(0, MAX_CONFLICT_ROWS),
     conflictsTotal: plan.conflicts.length,
@@ -84,7 +86,12 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
         () =>
           db.transaction(async (trx) => {
             await lockProject(trx, project.id, 'sync');
-            return apply(trx, ctx.app.jobs, project, format, catalog, opts, { canFill, approval: ctx.approval, scope });
+            return apply(trx, ctx.app.jobs, project, format, catalog, opts, {
+              canFill,
+              approval: ctx.approval,
+              scope,
+              bySync: ctx.body.fileName || format,
+            });
           }),
         { retryOn: isUniqueViolation },
       );
@@ -99,7 +106,7 @@ async function apply(
   format: string,
   catalog: Parameters<typeof planSync>[2],
   opts: Parameters<typeof planSync>[3],
-  run: { canFill: boolean; approval: Approval; scope: RequestScope },
+  run: { canFill: boolean; approval: Approval; scope: RequestScope; bySync: string },
 ) {
   const now = Date.now();
   const plan = await planSync(trx, project, catalog, opts);
@@ -163,7 +170,7 @@ async function apply(
       });
       Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
     }
-    if (e.reenable) row.enabled = true;
+    if (e.reenable) Object.assign(row, { enabled: true, sync_disabled_at: null, sync_disabled_by: null });
     if (e.key.fileKey !== e.fileKey) row.file_key = e.fileKey;
     if (e.key.comment !== e.comment) row.comment = e.comment;
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
@@ -174,8 +181,11 @@ async function apply(
     changed = true;
   }
   for (const part of chunks(history)) await trx('key_history').insert(part);
+  // Recorded on the key, so the overview can say which keys a sync switched off, when, and how to bring them back.
   for (const part of chunks(plan.orphans))
-    await trx('keys').whereIn('id', part).update({ enabled: false, updated_at: now });
+    await trx('keys')
+      .whereIn('id', part)
+      .update({ enabled: false, updated_at: now, sync_disabled_at: now, sync_disabled_by: run.bySync });
 
   // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
   // stored values give way, so one bulk upsert writes them all.

@@ -212,7 +212,8 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
         affected += await trx('keys')
           .whereIn('id', part)
           .where('enabled', !enabled)
-          .update({ enabled, updated_at: now });
+          // A person's switch settles what a sync switched off (migration 018).
+          .update({ enabled, updated_at: now, sync_disabled_at: null, sync_disabled_by: null });
       if (affected) await contentChanged(trx, p.id, now);
     });
     return { body: { affected } };

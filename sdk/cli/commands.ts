@@ -19,7 +19,7 @@ import {
 } from '../client.js';
 import type { Config, FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
-import { expandTemplate, writeIfChanged } from './files.js';
+import { expandTemplate, insideRoot, writeIfChanged } from './files.js';
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 
@@ -176,6 +176,27 @@ interface PushOptions {
 
 const BATCH = 500;
 
+/**
+ * The keys a sync disables (its file is the project's whole catalog, so a key pushed another way is disabled too),
+ * by name, and how to bring them back: a silent count hid hundreds.
+ */
+function disabledLines(
+  out: Output,
+  source: string,
+  d: { disabledOrphans: number; disabledKeys?: string[] },
+  dryRun: boolean,
+) {
+  if (!d.disabledOrphans) return;
+  const names = d.disabledKeys ?? [];
+  const more = d.disabledOrphans - names.length;
+  out.line(
+    `  ${dryRun ? 'would disable' : 'disabled'} (not in ${source}): ${names.join(', ')}${more > 0 ? `${names.length ? ', ' : ''}and ${more} more` : ''}`,
+  );
+  out.line(
+    `  a disabled key is left out of versions and fills; it comes back when ${source} carries it again and is pushed, or when an owner enables it in the dashboard (Keys, Disabled: disabled only, bulk action Enable keys). Pushing it through /translate does not enable it.`,
+  );
+}
+
 export async function push(ctx: Ctx, o: PushOptions) {
   const { cfg, api, out } = ctx;
   const state = readState(cfg.dir);
@@ -204,6 +225,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
         `${m.source}: would create ${d.created}, update ${d.updatedSources} sources, disable ${d.disabledOrphans} orphans; estimate ${d.estimatedCredits} mc; ${d.conflictsTotal} conflicts`,
       );
       for (const c of d.conflicts ?? []) out.line(`  conflict ${JSON.stringify(c)}`);
+      disabledLines(out, m.source, d, true);
       report.push({ file: m.source, sync: d });
       continue;
     }
@@ -235,6 +257,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
     out.line(
       `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
     );
+    disabledLines(out, m.source, d, false);
     report.push({ file: m.source, sync: d });
   }
   if (units.length) {
@@ -370,6 +393,9 @@ export async function wait(ctx: Ctx, o: { tokens?: string[]; timeoutMs: number; 
 
 // ------------------------------------------------------------------ pull
 
+/** A language code as the API spells them (`de`, `pt-br`, `zh-hans`): never a path. */
+const LANGUAGE_CODE = /^[A-Za-z0-9]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,7}$/;
+
 export async function pull(ctx: Ctx, o: { version: string }) {
   const { cfg, api, out } = ctx;
   const list = await api.GET('/projects/{projectId}/versions', { params: { path: { projectId: cfg.projectId } } });
@@ -378,12 +404,18 @@ export async function pull(ctx: Ctx, o: { version: string }) {
   const v = list.data.versions.find((x) => x.versionId === id);
   if (!id || !v) throw new CliError(EXIT.failure, `No version ${o.version} in project ${cfg.projectId}.`);
   const [base] = v.languages;
+  const notLanguage = v.languages.find((l) => !LANGUAGE_CODE.test(l));
+  if (notLanguage !== undefined)
+    throw new CliError(
+      EXIT.failure,
+      `Version ${id} names a language ${JSON.stringify(notLanguage)} that is no language code; nothing was written.`,
+    );
   const written: string[] = [];
   const unchanged: string[] = [];
-  const put = (dest: string, bytes: Uint8Array) => {
-    const rel = path.relative(cfg.dir, dest);
-    (writeIfChanged(dest, bytes) ? written : unchanged).push(rel);
-  };
+  // Every file is placed first and each place checked to lie inside the project, then written: a refused path
+  // leaves the project as it was.
+  const planned: Array<{ dest: string; bytes: Uint8Array }> = [];
+  const put = (dest: string, bytes: Uint8Array) => planned.push({ dest: insideRoot(cfg.dir, dest), bytes });
   const formats = [...new Set(cfg.files.map((m) => m.format))];
   // One request per format (a zip of every language, or the one multi-language file), all at once.
   const answers = await Promise.all(
@@ -399,7 +431,7 @@ export async function pull(ctx: Ctx, o: { version: string }) {
   for (const [fi, format] of formats.entries()) {
     const maps = cfg.files.filter((m) => m.format === format);
     if (REGISTRY[format].multiLanguage) {
-      for (const m of maps) put(path.resolve(cfg.dir, m.template ?? m.source), answers[fi]);
+      for (const m of maps) put(m.template ?? m.source, answers[fi]);
       continue;
     }
     const entries = unzipSync(answers[fi]);
@@ -409,7 +441,7 @@ export async function pull(ctx: Ctx, o: { version: string }) {
       if (isBase && !cfg.includeBase) continue;
       const local = cfg.languageMap[lang] ?? lang;
       for (const m of maps) {
-        const dest = path.resolve(cfg.dir, expandTemplate(m.template!, local));
+        const dest = expandTemplate(m.template!, local);
         const file = entries[info.path(lang, isBase)];
         if (!file) throw new CliError(EXIT.failure, `The ${format} export of ${id} has no file for ${lang}.`);
         put(dest, file);
@@ -419,6 +451,8 @@ export async function pull(ctx: Ctx, o: { version: string }) {
       }
     }
   }
+  for (const { dest, bytes } of planned)
+    (writeIfChanged(cfg.dir, dest, bytes) ? written : unchanged).push(path.relative(cfg.dir, dest));
   writeState(cfg.dir, { pulledVersion: id, snapshotAt: v.snapshotAt });
   for (const f of written) out.line(`wrote ${f}`);
   out.line(`${id}: ${written.length} files written, ${unchanged.length} unchanged`);

@@ -3,6 +3,7 @@
 // `<base>/LC_MESSAGES/*.po`. Paths are relative to the folder it runs in; the key is never written.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { insideRoot } from './files.js';
 import { parse as parseYaml } from 'yaml';
 import type { FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
@@ -103,7 +104,7 @@ export function init(
   out: Output,
   o: { base: string; baseUrl?: string; projectId?: string; force: boolean },
 ): number {
-  const file = path.join(cwd, 'glossa.config.json');
+  const file = insideRoot(cwd, 'glossa.config.json');
   if (existsSync(file) && !o.force) throw new CliError(EXIT.usage, `${file} exists; run with --force to replace it.`);
   const files = detect(cwd, o.base);
   if (!files.length)

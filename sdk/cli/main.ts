@@ -7,7 +7,7 @@ import { CliError, EXIT } from './errors.js';
 import { apiClient } from './http.js';
 import { init } from './init.js';
 import { serveMcp } from './mcp.js';
-import { Output } from './output.js';
+import { jsonLine, Output, printable } from './output.js';
 
 interface Io {
   cwd: string;
@@ -204,14 +204,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     lastOut?.clearBar();
     if (e instanceof CliError) {
-      io.stderr.write(`glossa: ${e.message}\n`);
+      io.stderr.write(`glossa: ${printable(e.message)}\n`);
       if (lastOut?.opts.json)
-        io.stdout.write(`${JSON.stringify({ ok: false, exitCode: e.exitCode, error: e.message, detail: e.detail })}\n`);
+        io.stdout.write(`${jsonLine({ ok: false, exitCode: e.exitCode, error: e.message, detail: e.detail })}\n`);
       return e.exitCode;
     }
-    io.stderr.write(`glossa: ${(e as Error).message ?? String(e)}\n`);
+    io.stderr.write(`glossa: ${printable((e as Error).message ?? String(e))}\n`);
     if (lastOut?.opts.json)
-      io.stdout.write(`${JSON.stringify({ ok: false, exitCode: EXIT.failure, error: String(e) })}\n`);
+      io.stdout.write(`${jsonLine({ ok: false, exitCode: EXIT.failure, error: String(e) })}\n`);
     return EXIT.failure;
   }
 }

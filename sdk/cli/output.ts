@@ -9,6 +9,37 @@ interface OutputOptions {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
+// Terminal control in text from a server (or a proxy before it): an escape sequence (CSI `ESC [ … final`, OSC
+// `ESC ] … BEL|ST`, DCS/SOS/PM/APC `ESC P|X|^|_ … ST`, or ESC and one character), a C1 control (8-bit CSI/OSC
+// included), any other C0 control but newline and tab, DEL, and the bidirectional overrides and isolates that
+// reorder what a reader sees (Trojan Source). They could retitle the window, clear the screen or hide text.
+const CONTROL = new RegExp(
+  [
+    /\u001b\[[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?/.source,
+    /\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)/.source,
+    /\u001b[\s\S]?/.source,
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.source,
+    /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.source,
+  ].join('|'),
+  'g',
+);
+
+/** `text` without terminal control: what the CLI echoes of anything a server said. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
+/**
+ * `value` as one line of JSON a terminal shows inertly: JSON.stringify escapes C0 controls already; C1 controls and
+ * bidirectional controls are escaped too (`\u009b`), so the parsed document is unchanged.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export class Output {
   private barShown = false;
   constructor(readonly opts: OutputOptions) {}
@@ -21,13 +52,13 @@ export class Output {
   line(text: string): void {
     if (this.opts.json) return;
     this.clearBar();
-    this.opts.stdout.write(`${text}\n`);
+    this.opts.stdout.write(`${printable(text)}\n`);
   }
 
   /** A remark about how things go (stderr): retries, waits, approval links. */
   note(text: string): void {
     this.clearBar();
-    this.opts.stderr.write(`${text}\n`);
+    this.opts.stderr.write(`${printable(text)}\n`);
   }
 
   verbose(text: string): void {
@@ -39,7 +70,7 @@ export class Output {
     if (!this.tty) return;
     const width = 30;
     const filled = total > 0 ? Math.round((done / total) * width) : 0;
-    this.opts.stderr.write(`\r\x1b[2K${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`);
+    this.opts.stderr.write(`\r\x1b[2K${printable(label)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`);
     this.barShown = true;
   }
 
@@ -51,6 +82,6 @@ export class Output {
   }
 
   result(value: unknown): void {
-    if (this.opts.json) this.opts.stdout.write(`${JSON.stringify(value)}\n`);
+    if (this.opts.json) this.opts.stdout.write(`${jsonLine(value)}\n`);
   }
 }

@@ -3,6 +3,7 @@
 // Commit it, or cache it between CI runs, for `pulledAt` to guard the base language across runs.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { insideRoot } from './files.js';
 
 interface State {
   trackingTokens?: string[];
@@ -10,7 +11,7 @@ interface State {
   snapshotAt?: string;
 }
 
-const file = (dir: string) => path.join(dir, '.glossa', 'state.json');
+const file = (dir: string) => insideRoot(dir, path.join('.glossa', 'state.json'));
 
 export function readState(dir: string): State {
   try {
