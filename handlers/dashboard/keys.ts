@@ -425,6 +425,8 @@ interface Draft {
   warnings?: string[];
   error?: string;
   saved?: boolean;
+  /** The person chose the current value over theirs after a conflict. */
+  kept?: boolean;
   /** The cell as another save left it since `base`: the save was refused, the person chooses. */
   theirs?: CellNow;
 }
@@ -459,7 +461,7 @@ function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow
       <input type="hidden" name="status" value="${draft.status}" />
       <input type="hidden" name="base" value="${theirs.updatedAt ?? ''}" />
       <button type="submit" name="do" value="save">Overwrite with mine</button>
-      <a href="${action}#cell-${draft.lang}">Keep theirs</a>
+      <a href="${action}?kept=${encodeURIComponent(draft.lang)}#cell-${draft.lang}">Keep theirs</a>
     </form>
   </div>`;
 }
@@ -596,6 +598,7 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft): st
       </dd>
     </dl>
     ${draft?.saved ? html`<p class="notice" role="status">Saved.</p>` : ''}
+    ${draft?.kept ? html`<p class="notice" role="status">Kept the current value; yours was not saved.</p>` : ''}
     ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
     ${historySection(s, projectId, d)}`;
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
@@ -615,16 +618,17 @@ async function editorGet(app: App, server: Hapi.Server, request: Request, h: Res
   if (!session) return redirect(h, signinUrl(keyHref(projectId, key)));
   const d = await loadKey(apiFor(server, session), projectId, key);
   if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
-  const saved = (request.query as Record<string, unknown>).saved;
-  const draft =
-    typeof saved === 'string' && d.cells.some((c) => c.lang === saved)
-      ? { lang: saved, value: d.cells.find((c) => c.lang === saved)!.value ?? '', status: '', saved: true }
-      : undefined;
-  return htmlReply(
-    h,
-    200,
-    editorPage(session, projectId, d, draft && { ...draft, status: d.cells.find((c) => c.lang === saved)!.status }),
-  );
+  const query = request.query as Record<string, unknown>;
+  // After a save (`saved`) or a conflict the person settled by keeping the current value (`kept`).
+  const lang = [query.saved, query.kept].find((l) => typeof l === 'string' && d.cells.some((c) => c.lang === l));
+  const cell = d.cells.find((c) => c.lang === lang);
+  const draft = cell && {
+    lang: cell.lang,
+    value: cell.value ?? '',
+    status: cell.status,
+    ...(lang === query.saved ? { saved: true } : { kept: true }),
+  };
+  return htmlReply(h, 200, editorPage(session, projectId, d, draft));
 }
 
 async function editorPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
