@@ -442,11 +442,13 @@ function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow
   const who = theirs.byName ?? theirs.by ?? 'someone';
   return html`<div class="conflict" role="alert">
     <p class="error">
-      This translation changed since you opened it (${who}, ${
+      This translation changed since you opened it (${who},
+      ${
         theirs.updatedAt
           ? html`<time datetime="${theirs.updatedAt}">${theirs.updatedAt.slice(0, 19).replace('T', ' ')} UTC</time>`
           : 'just now'
-      }); nothing was saved.
+      });
+      nothing was saved.
     </p>
     <dl class="conflict-values">
       <dt>Theirs (${theirs.status})</dt>

@@ -139,10 +139,9 @@ function overviewBody(o: Overview): Html {
         <dd><code>${o.projectId}</code></dd>
         <dt>Keys</dt>
         <dd>
-          ${o.keyCount} enabled${
-            o.syncDisabled.total
-              ? html`; <a href="#sync-disabled">${o.syncDisabled.total} disabled by a sync</a>`
-              : ''
+          ${o.keyCount}
+          enabled${
+            o.syncDisabled.total ? html`; <a href="#sync-disabled">${o.syncDisabled.total} disabled by a sync</a>` : ''
           }
         </dd>
         <dt>Kind</dt>

@@ -96,7 +96,9 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
           value: (ctx.body.value ?? existing!.value) as string,
           status:
             ctx.body.status ??
-            (ctx.body.value !== undefined ? 'translated' : (existing!.status as 'translated' | 'reviewed' | 'approved')),
+            (ctx.body.value !== undefined
+              ? 'translated'
+              : (existing!.status as 'translated' | 'reviewed' | 'approved')),
           origin: (ctx.body.value !== undefined ? 'edit' : existing!.origin) as 'ai' | 'memory' | 'import' | 'edit',
           job_id: null,
           // Later than the version it replaces even within one millisecond, so every save is a new version.

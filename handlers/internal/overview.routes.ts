@@ -78,9 +78,7 @@ export const internalGetProjectOverview: Handler<'internalGetProjectOverview'> =
   const credit = await readCredit(db, p.workspace_id);
   const v = await currentVersion(db, p);
   // Keys a sync switched off and nobody switched on again (migration 018), newest first.
-  const syncDisabled = db('keys')
-    .where({ project_id: p.id, enabled: false })
-    .whereNotNull('sync_disabled_at');
+  const syncDisabled = db('keys').where({ project_id: p.id, enabled: false }).whereNotNull('sync_disabled_at');
   const [disabledCount] = await syncDisabled.clone().count({ n: '*' });
   const disabled = await syncDisabled
     .clone()

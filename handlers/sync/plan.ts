@@ -321,7 +321,19 @@ export async function planSync(
     }
   }
   for (const lang of fillLangs) if (!fileLangs.has(lang)) diagnostics.push({ code: 'LANG_NOT_IN_FILE', lang });
-  return { entries, orphans, orphanNames, writes, conflicts, diagnostics, counts, fillLangs, fileLangs, stored, languageSpellings };
+  return {
+    entries,
+    orphans,
+    orphanNames,
+    writes,
+    conflicts,
+    diagnostics,
+    counts,
+    fillLangs,
+    fileLangs,
+    stored,
+    languageSpellings,
+  };
 }
 
 /** (key, language) pairs with no value anywhere: not stored, not in the file, not in flight. */

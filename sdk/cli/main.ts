@@ -210,8 +210,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return e.exitCode;
     }
     io.stderr.write(`glossa: ${printable((e as Error).message ?? String(e))}\n`);
-    if (lastOut?.opts.json)
-      io.stdout.write(`${jsonLine({ ok: false, exitCode: EXIT.failure, error: String(e) })}\n`);
+    if (lastOut?.opts.json) io.stdout.write(`${jsonLine({ ok: false, exitCode: EXIT.failure, error: String(e) })}\n`);
     return EXIT.failure;
   }
 }

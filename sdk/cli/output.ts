@@ -13,6 +13,7 @@ interface OutputOptions {
 // `ESC ] … BEL|ST`, DCS/SOS/PM/APC `ESC P|X|^|_ … ST`, or ESC and one character), a C1 control (8-bit CSI/OSC
 // included), any other C0 control but newline and tab, DEL, and the bidirectional overrides and isolates that
 // reorder what a reader sees (Trojan Source). They could retitle the window, clear the screen or hide text.
+/* eslint-disable no-control-regex -- matching terminal control is what this pattern is for */
 const CONTROL = new RegExp(
   [
     /\u001b\[[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?/.source,
@@ -23,6 +24,7 @@ const CONTROL = new RegExp(
   ].join('|'),
   'g',
 );
+/* eslint-enable no-control-regex */
 
 /** `text` without terminal control: what the CLI echoes of anything a server said. */
 export function printable(text: string): string {
@@ -70,7 +72,9 @@ export class Output {
     if (!this.tty) return;
     const width = 30;
     const filled = total > 0 ? Math.round((done / total) * width) : 0;
-    this.opts.stderr.write(`\r\x1b[2K${printable(label)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`);
+    this.opts.stderr.write(
+      `\r\x1b[2K${printable(label)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`,
+    );
     this.barShown = true;
   }
 

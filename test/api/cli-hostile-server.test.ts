@@ -17,6 +17,7 @@ const ESC = String.fromCharCode(27);
 const BEL = String.fromCharCode(7);
 const HOSTILE = `${ESC}]0;pwned${BEL}clear${ESC}[2J csi\u009b31m rlo\u202Edesrever`;
 /** Any terminal control: ESC, BEL, other C0 but newline and tab, DEL, C1, bidi controls. */
+// eslint-disable-next-line no-control-regex -- what the CLI must never print
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let server: Server;
@@ -78,19 +79,26 @@ function project(name: string, config: object) {
 }
 
 /** Every file under `dir`, relative to it. */
-const filesUnder = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 
 const env = { GLOSSA_API_KEY: 'glk_test', GLOSSA_RETRIES: '0' };
 const files = [{ source: 'en.json', format: 'json', template: 'l10n/{locale}.json' }];
 
-test.serial('a version naming a language `../../x` is refused: exit 1, nothing written inside or outside', async (t) => {
-  languages = ['en', 'de', '../../x'];
-  const { outer, dir } = project('dots', glossaConfig(baseUrl, 'p1', files));
-  const r = await glossa(['pull'], { cwd: dir, env });
-  t.is(r.code, 1, r.stderr);
-  t.regex(r.stderr, /no language code; nothing was written/);
-  t.deepEqual(filesUnder(outer), ['a/project/en.json', 'a/project/glossa.config.json']);
-});
+test.serial(
+  'a version naming a language `../../x` is refused: exit 1, nothing written inside or outside',
+  async (t) => {
+    languages = ['en', 'de', '../../x'];
+    const { outer, dir } = project('dots', glossaConfig(baseUrl, 'p1', files));
+    const r = await glossa(['pull'], { cwd: dir, env });
+    t.is(r.code, 1, r.stderr);
+    t.regex(r.stderr, /no language code; nothing was written/);
+    t.deepEqual(filesUnder(outer), ['a/project/en.json', 'a/project/glossa.config.json']);
+  },
+);
 
 test.serial('a version naming an absolute path as a language is refused; the path is never written', async (t) => {
   const target = path.join(tmp, 'absolute-target');
@@ -103,27 +111,39 @@ test.serial('a version naming an absolute path as a language is refused; the pat
   t.like(JSON.parse(r.stdout), { ok: false, exitCode: 1 });
 });
 
-test.serial('a language map or template leading outside the project is refused before anything is written', async (t) => {
-  languages = ['en', 'de', 'fr'];
-  const mapped = { ...glossaConfig(baseUrl, 'p1', files), languageMap: { fr: '../../../escaped' } };
-  const { outer, dir } = project('mapped', mapped);
-  const r = await glossa(['pull'], { cwd: dir, env });
-  t.is(r.code, 1, r.stderr);
-  t.regex(r.stderr, /outside the project folder/);
-  t.deepEqual(filesUnder(outer), ['a/project/en.json', 'a/project/glossa.config.json'], 'de was not written either');
+test.serial(
+  'a language map or template leading outside the project is refused before anything is written',
+  async (t) => {
+    languages = ['en', 'de', 'fr'];
+    const mapped = { ...glossaConfig(baseUrl, 'p1', files), languageMap: { fr: '../../../escaped' } };
+    const { outer, dir } = project('mapped', mapped);
+    const r = await glossa(['pull'], { cwd: dir, env });
+    t.is(r.code, 1, r.stderr);
+    t.regex(r.stderr, /outside the project folder/);
+    t.deepEqual(filesUnder(outer), ['a/project/en.json', 'a/project/glossa.config.json'], 'de was not written either');
 
-  const outside = path.join(tmp, 'abs-template');
-  const absolute = project('template', glossaConfig(baseUrl, 'p1', [{ ...files[0], template: `${outside}/{locale}.json` }]));
-  const a = await glossa(['pull'], { cwd: absolute.dir, env });
-  t.is(a.code, 1, a.stderr);
-  t.false(existsSync(outside));
+    const outside = path.join(tmp, 'abs-template');
+    const absolute = project(
+      'template',
+      glossaConfig(baseUrl, 'p1', [{ ...files[0], template: `${outside}/{locale}.json` }]),
+    );
+    const a = await glossa(['pull'], { cwd: absolute.dir, env });
+    t.is(a.code, 1, a.stderr);
+    t.false(existsSync(outside));
 
-  // The same project with a template inside it pulls as always.
-  const fine = project('fine', glossaConfig(baseUrl, 'p1', files));
-  const ok = await glossa(['pull'], { cwd: fine.dir, env });
-  t.is(ok.code, 0, ok.stderr);
-  t.deepEqual(filesUnder(fine.dir), ['.glossa/state.json', 'en.json', 'glossa.config.json', 'l10n/de.json', 'l10n/fr.json']);
-});
+    // The same project with a template inside it pulls as always.
+    const fine = project('fine', glossaConfig(baseUrl, 'p1', files));
+    const ok = await glossa(['pull'], { cwd: fine.dir, env });
+    t.is(ok.code, 0, ok.stderr);
+    t.deepEqual(filesUnder(fine.dir), [
+      '.glossa/state.json',
+      'en.json',
+      'glossa.config.json',
+      'l10n/de.json',
+      'l10n/fr.json',
+    ]);
+  },
+);
 
 test.serial('terminal control in server text is stripped from everything the CLI prints', async (t) => {
   languages = ['en', 'de'];

@@ -46,11 +46,7 @@ async function cell(p: TestProject, lang: string) {
   return { ...d.cells.find((c) => c.lang === lang)!, history: d.history.filter((h) => h.lang === lang) };
 }
 
-const put = (
-  p: TestProject,
-  lang: string,
-  body: { value?: string; status?: Status; baseUpdatedAt?: string | null },
-) =>
+const put = (p: TestProject, lang: string, body: { value?: string; status?: Status; baseUpdatedAt?: string | null }) =>
   svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
     params: { path: { projectId: p.projectId, key: KEY, lang } },
     body,
@@ -66,43 +62,46 @@ const putAs = (p: TestProject, lang: string, body: object, who: { userId: string
     plugins: { [ACTOR_PLUGIN]: who },
   });
 
-test.serial('a save based on an older version of the cell is refused with the cell as it now is; nothing is written', async (t) => {
-  const p = await project();
-  const opened = await cell(p, 'fr');
-  t.truthy(opened.updatedAt);
-  // The owner saves and approves, based on what they opened.
-  const owner = await put(p, 'fr', { value: 'Facturation', status: 'approved', baseUpdatedAt: opened.updatedAt });
-  t.is(owner.response.status, 200);
-  const approved = await cell(p, 'fr');
-  t.not(approved.updatedAt, opened.updatedAt, 'every save is a new version');
+test.serial(
+  'a save based on an older version of the cell is refused with the cell as it now is; nothing is written',
+  async (t) => {
+    const p = await project();
+    const opened = await cell(p, 'fr');
+    t.truthy(opened.updatedAt);
+    // The owner saves and approves, based on what they opened.
+    const owner = await put(p, 'fr', { value: 'Facturation', status: 'approved', baseUpdatedAt: opened.updatedAt });
+    t.is(owner.response.status, 200);
+    const approved = await cell(p, 'fr');
+    t.not(approved.updatedAt, opened.updatedAt, 'every save is a new version');
 
-  // A reviewer on a page opened earlier saves another value: refused.
-  const stale = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: opened.updatedAt });
-  t.is(stale.response.status, 409);
-  t.like(stale.error, {
-    error: 'edit_conflict',
-    current: { value: 'Facturation', status: 'approved', origin: 'edit', updatedAt: approved.updatedAt, by: 'admin' },
-  });
-  const after = await cell(p, 'fr');
-  t.like(after, { value: 'Facturation', status: 'approved', updatedAt: approved.updatedAt });
-  t.is(after.history.length, approved.history.length, 'no history row for a refused save');
+    // A reviewer on a page opened earlier saves another value: refused.
+    const stale = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: opened.updatedAt });
+    t.is(stale.response.status, 409);
+    t.like(stale.error, {
+      error: 'edit_conflict',
+      current: { value: 'Facturation', status: 'approved', origin: 'edit', updatedAt: approved.updatedAt, by: 'admin' },
+    });
+    const after = await cell(p, 'fr');
+    t.like(after, { value: 'Facturation', status: 'approved', updatedAt: approved.updatedAt });
+    t.is(after.history.length, approved.history.length, 'no history row for a refused save');
 
-  // A status alone over a newer value is refused too: it would approve (or demote) what the person never saw.
-  const statusOnly = await put(p, 'fr', { status: 'reviewed', baseUpdatedAt: opened.updatedAt });
-  t.is(statusOnly.response.status, 409);
-  // Saving again based on the current version is the person's choice to overwrite: taken.
-  const current = (stale.error as { current: { updatedAt: string } }).current.updatedAt;
-  const mine = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: current });
-  t.is(mine.response.status, 200);
-  t.like(await cell(p, 'fr'), { value: 'Factures', status: 'translated', origin: 'edit' });
-  // A stale save of the value and status the cell holds now loses nothing: taken.
-  const same = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: opened.updatedAt });
-  t.is(same.response.status, 200);
+    // A status alone over a newer value is refused too: it would approve (or demote) what the person never saw.
+    const statusOnly = await put(p, 'fr', { status: 'reviewed', baseUpdatedAt: opened.updatedAt });
+    t.is(statusOnly.response.status, 409);
+    // Saving again based on the current version is the person's choice to overwrite: taken.
+    const current = (stale.error as { current: { updatedAt: string } }).current.updatedAt;
+    const mine = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: current });
+    t.is(mine.response.status, 200);
+    t.like(await cell(p, 'fr'), { value: 'Factures', status: 'translated', origin: 'edit' });
+    // A stale save of the value and status the cell holds now loses nothing: taken.
+    const same = await put(p, 'fr', { value: 'Factures', status: 'translated', baseUpdatedAt: opened.updatedAt });
+    t.is(same.response.status, 200);
 
-  // Without a base, a save is taken as before.
-  t.is((await put(p, 'fr', { value: 'Facturation', status: 'approved' })).response.status, 200);
-  t.like(await cell(p, 'fr'), { value: 'Facturation', status: 'approved' });
-});
+    // Without a base, a save is taken as before.
+    t.is((await put(p, 'fr', { value: 'Facturation', status: 'approved' })).response.status, 200);
+    t.like(await cell(p, 'fr'), { value: 'Facturation', status: 'approved' });
+  },
+);
 
 test.serial('the conflict names the person who changed the cell; a null base is a cell that had no row', async (t) => {
   const p = await project();
@@ -158,7 +157,7 @@ test.serial('of concurrent saves based on one version, exactly one is taken', as
 
 const OWNER = { email: 'owner-conflicts@example.test', password: 'a long enough password', name: 'Olga Owner' };
 const REVIEWER = { email: 'reviewer-conflicts@example.test', password: 'another long password', name: 'Rita Reviewer' };
-let browsers: Chromium[] = [];
+const browsers: Chromium[] = [];
 test.after.always(async () => {
   for (const b of browsers) await b.close();
 });

@@ -33,58 +33,64 @@ const overview = async (p: TestProject) =>
 /** A project with keys pushed through /translate (`pushed.0` … `pushed.{n-1}`) and none in any catalog. */
 async function pushedProject(n: number) {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const units = Array.from({ length: n }, (_, i) => ({ key: `pushed.${String(i).padStart(2, '0')}`, source: `Text ${i}` }));
+  const units = Array.from({ length: n }, (_, i) => ({
+    key: `pushed.${String(i).padStart(2, '0')}`,
+    source: `Text ${i}`,
+  }));
   const r = await translate(p.client, p.projectId, { units });
   if (!r.data) throw new Error(JSON.stringify(r.error));
   return p;
 }
 
-test.serial('the sync answer and its dry run name the keys it disables; the overview keeps when and by which file', async (t) => {
-  const p = await pushedProject(3);
-  const dry = await previewSync(p.client, p.projectId, file({ 'settings.title': 'Settings' }));
-  t.like(dry.data, { disabledOrphans: 3, disabledKeys: ['pushed.00', 'pushed.01', 'pushed.02'] });
-  t.is((await overview(p)).syncDisabled.total, 0, 'a dry run disables nothing');
+test.serial(
+  'the sync answer and its dry run name the keys it disables; the overview keeps when and by which file',
+  async (t) => {
+    const p = await pushedProject(3);
+    const dry = await previewSync(p.client, p.projectId, file({ 'settings.title': 'Settings' }));
+    t.like(dry.data, { disabledOrphans: 3, disabledKeys: ['pushed.00', 'pushed.01', 'pushed.02'] });
+    t.is((await overview(p)).syncDisabled.total, 0, 'a dry run disables nothing');
 
-  const before = Date.now();
-  const r = await sync(p.client, p.projectId, file({ 'settings.title': 'Settings' }));
-  t.like(r.data, { disabledOrphans: 3, disabledKeys: ['pushed.00', 'pushed.01', 'pushed.02'] });
-  const o = await overview(p);
-  t.is(o.keyCount, 1);
-  t.is(o.syncDisabled.total, 3);
-  t.deepEqual(
-    o.syncDisabled.keys.map((k) => [k.key, k.bySync]),
-    [
-      ['pushed.00', 'en.json'],
-      ['pushed.01', 'en.json'],
-      ['pushed.02', 'en.json'],
-    ],
-  );
-  for (const k of o.syncDisabled.keys) t.true(Date.parse(k.disabledAt) >= before - 1000);
+    const before = Date.now();
+    const r = await sync(p.client, p.projectId, file({ 'settings.title': 'Settings' }));
+    t.like(r.data, { disabledOrphans: 3, disabledKeys: ['pushed.00', 'pushed.01', 'pushed.02'] });
+    const o = await overview(p);
+    t.is(o.keyCount, 1);
+    t.is(o.syncDisabled.total, 3);
+    t.deepEqual(
+      o.syncDisabled.keys.map((k) => [k.key, k.bySync]),
+      [
+        ['pushed.00', 'en.json'],
+        ['pushed.01', 'en.json'],
+        ['pushed.02', 'en.json'],
+      ],
+    );
+    for (const k of o.syncDisabled.keys) t.true(Date.parse(k.disabledAt) >= before - 1000);
 
-  // Ways back: an owner enables one; the file carries another again. Each leaves the list.
-  const enabled = await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
-    params: { path: { projectId: p.projectId, key: 'pushed.00' } },
-    body: { enabled: true },
-  });
-  t.is(enabled.response.status, 200, JSON.stringify(enabled.error));
-  const again = await sync(p.client, p.projectId, file({ 'settings.title': 'Settings', 'pushed.01': 'Text 1' }));
-  // pushed.00, enabled by a person but not in the file, is disabled again by this sync: the rule holds, and says so.
-  t.like(again.data, { reenabled: 1, disabledOrphans: 1, disabledKeys: ['pushed.00'] });
-  const after = await overview(p);
-  t.deepEqual(
-    after.syncDisabled.keys.map((k) => k.key),
-    ['pushed.00', 'pushed.02'],
-    'newest first, then by name',
-  );
-  t.is(after.syncDisabled.total, 2);
-  // A person's bulk enable settles them all.
-  const bulk = await svc.admin.POST('/projects/{projectId}/keys/bulk', {
-    params: { path: { projectId: p.projectId } },
-    body: { filter: { disabled: true }, action: 'enable' },
-  });
-  t.is(bulk.data!.affected, 2);
-  t.is((await overview(p)).syncDisabled.total, 0);
-});
+    // Ways back: an owner enables one; the file carries another again. Each leaves the list.
+    const enabled = await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'pushed.00' } },
+      body: { enabled: true },
+    });
+    t.is(enabled.response.status, 200, JSON.stringify(enabled.error));
+    const again = await sync(p.client, p.projectId, file({ 'settings.title': 'Settings', 'pushed.01': 'Text 1' }));
+    // pushed.00, enabled by a person but not in the file, is disabled again by this sync: the rule holds, and says so.
+    t.like(again.data, { reenabled: 1, disabledOrphans: 1, disabledKeys: ['pushed.00'] });
+    const after = await overview(p);
+    t.deepEqual(
+      after.syncDisabled.keys.map((k) => k.key),
+      ['pushed.00', 'pushed.02'],
+      'newest first, then by name',
+    );
+    t.is(after.syncDisabled.total, 2);
+    // A person's bulk enable settles them all.
+    const bulk = await svc.admin.POST('/projects/{projectId}/keys/bulk', {
+      params: { path: { projectId: p.projectId } },
+      body: { filter: { disabled: true }, action: 'enable' },
+    });
+    t.is(bulk.data!.affected, 2);
+    t.is((await overview(p)).syncDisabled.total, 0);
+  },
+);
 
 test.serial('the answer names at most 50 keys; the overview lists the 20 newest and counts all', async (t) => {
   const p = await pushedProject(60);
