@@ -1154,7 +1154,7 @@ export interface components {
                     key: string;
                     /** Format: date-time */
                     disabledAt: string;
-                    /** @description The synced file's name */
+                    /** @description The synced file's name, else its format. */
                     bySync: string;
                 }[];
             };
