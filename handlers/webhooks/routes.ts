@@ -147,7 +147,7 @@ export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ct
         trx,
         WEBHOOK_DELIVER_JOB,
         { deliveryId },
-        { uniqueKey: deliveryJobKey(deliveryId), maxAttempts: WEBHOOK_ATTEMPTS, now },
+        { uniqueKey: deliveryJobKey(deliveryId), maxAttempts: WEBHOOK_ATTEMPTS, now, shareKey: projectId },
       );
     await trx('webhook_deliveries')
       .where({ id: deliveryId })
