@@ -749,7 +749,9 @@ export interface paths {
          * Create a webhook
          * @description Subscribes an HTTPS endpoint to `strings.published` and/or `content.published`. The URL must use
          *     `https`, carry no credentials, and its host must resolve to a public address (a private, loopback or
-         *     metadata address is `400 invalid_argument`; the check is repeated before every delivery). A project
+         *     metadata address is `400 invalid_argument`, as is a host that does not resolve within 5 seconds or while
+         *     the project already has many lookups of webhook hosts under way; the check is repeated before every
+         *     delivery). A project
          *     holds at most five webhooks through the API; the sixth is `409 webhook_limit`. Answers 201 with the
          *     webhook and its signing `secret`, shown only here and on rotation.
          */
@@ -1892,9 +1894,11 @@ export interface components {
             /** @description Last four characters of the secret. */
             secretHint?: string;
             /**
-             * @description Why the service disabled the webhook: `auto_failures` after three deliveries in a row ended `failed`;
-             *     `gone` when a receiver answered `410 Gone` (disabled at once). Null when enabled or disabled by
-             *     `PATCH {"enabled": false}`. `PATCH {"enabled": true}` clears it.
+             * @description Why the service disabled the webhook: `auto_failures` after three deliveries in a row ended `failed`,
+             *     the only reason the service sets (a `410 Gone` is a failed attempt like any other non-2xx answer).
+             *     `gone` is no longer set; a webhook that an earlier version disabled on a `410` keeps it until
+             *     re-enabled. Null when enabled or disabled by `PATCH {"enabled": false}`. `PATCH {"enabled": true}`
+             *     clears it.
              * @enum {string|null}
              */
             disabledReason: "auto_failures" | "gone" | null;

@@ -1,5 +1,6 @@
 // Every setting of README "Configuration", read once from the environment.
 import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
@@ -27,6 +28,13 @@ export interface Config {
    * receiver behind a private CA; the tests' self-signed one). Nothing else in the service uses it.
    */
   webhookCaFile?: string;
+  /**
+   * WEBHOOK_DNS_SERVERS: the DNS servers webhook hosts are resolved with (comma-separated `ip` or `ip:port`, an IPv6
+   * one as `[ip]:port`); empty for the system's (/etc/resolv.conf). handlers/webhooks/resolver.ts.
+   */
+  webhookDnsServers: string[];
+  /** WEBHOOK_DNS_TIMEOUT_MS: how long a webhook host's lookup may take before it counts as not resolving. */
+  webhookDnsTimeoutMs: number;
   logLevel: string;
   /** Quiet time after a project's last content change before its publish is prepared (publish/prepare.ts). */
   prepareDelayMs: number;
@@ -46,6 +54,22 @@ function int(name: string, v: string | undefined, dflt: number): number {
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/** WEBHOOK_DNS_SERVERS as a list, refused at start when c-ares cannot read an entry (not at the first lookup). */
+function dnsServers(v: string | undefined): string[] {
+  const list = (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    new Resolver().setServers(list);
+  } catch {
+    throw new Error(
+      `WEBHOOK_DNS_SERVERS must list ip or ip:port entries ([ip]:port for IPv6), got ${JSON.stringify(v)}`,
+    );
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -77,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
+    webhookDnsServers: dnsServers(env.WEBHOOK_DNS_SERVERS),
+    webhookDnsTimeoutMs: Math.max(1, int('WEBHOOK_DNS_TIMEOUT_MS', env.WEBHOOK_DNS_TIMEOUT_MS, 5000)),
     logLevel: env.LOG_LEVEL || 'info',
     prepareDelayMs: int('PREPARE_DELAY_MS', env.PREPARE_DELAY_MS, 5_000),
     // One core stays with the event loop.

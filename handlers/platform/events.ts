@@ -55,7 +55,8 @@ async function fanOut(trx: Db, projectId: string, type: string, eventId: string,
   await enqueueUniqueJobs(
     trx,
     WEBHOOK_DELIVER_JOB,
-    rows.map((r) => ({ payload: { deliveryId: r.id }, uniqueKey: deliveryJobKey(r.id) })),
+    // Each attempt runs in its project's share of a worker's window (handlers/webhooks/deliver.ts).
+    rows.map((r) => ({ payload: { deliveryId: r.id }, uniqueKey: deliveryJobKey(r.id), shareKey: projectId })),
     { maxAttempts: WEBHOOK_ATTEMPTS, now },
   );
 }

@@ -101,12 +101,110 @@ const freeKey = (job: ClaimedJob): Partial<JobRow> => (job.unique_key === null ?
  */
 const widths = new Map<string, number>();
 
-/** Declares that a worker may run up to `width` jobs of `kind` at once. */
-export function runsConcurrently(kind: string, width: number): void {
+/** Of those, the kinds whose jobs carry a share key (enqueued with `shareKey`), with each key's share. */
+const shares = new Map<string, number>();
+
+/**
+ * Declares that a worker may run up to `width` jobs of `kind` at once. With `share`, jobs enqueued with a
+ * `shareKey` (a webhook attempt's project) are claimed fairly (claimFairly): while jobs of other keys are due, a key
+ * with `share` jobs running (across every worker, counted in the database) gets no more lanes; when no other key has
+ * a job due, it takes every free lane, so a single busy key runs as wide as before.
+ */
+export function runsConcurrently(kind: string, width: number, opts: { share?: number } = {}): void {
   widths.set(kind, Math.max(1, Math.floor(width)));
+  if (opts.share) shares.set(kind, Math.max(1, Math.floor(opts.share)));
 }
 
 const widthOf = (kind: string) => widths.get(kind) ?? 1;
+
+/** A due job as the fair claim reads it. */
+type Candidate = ClaimedJob & { share_key: string | null; run_at: number };
+
+/**
+ * The keys with jobs of a kind queued, in key order: one index seek per key (jobs_state_share_kind_run_at), where
+ * a DISTINCT would read every queued job of the kind (SQLite has no skip scan), however long one key's backlog.
+ */
+const SHARE_KEYS_SQL =
+  'WITH RECURSIVE k (sk) AS (' +
+  "SELECT (SELECT MIN(share_key) FROM jobs WHERE state = 'queued' AND kind = ? AND share_key > '') " +
+  'UNION ALL ' +
+  "SELECT (SELECT MIN(j.share_key) FROM jobs j WHERE j.state = 'queued' AND j.kind = ? AND j.share_key > k.sk) " +
+  'FROM k WHERE k.sk IS NOT NULL' +
+  ') SELECT sk AS share_key FROM k WHERE sk IS NOT NULL';
+
+/** One statement of the fair claim (`?` placeholders, both dialects), and the rows it answered. */
+type Ask = { sql: string; params: unknown[] };
+
+/**
+ * The fair claim of up to `n` due jobs of one kind, as a dialogue of statements (claimFairly runs it inside one
+ * transaction on either dialect). `lock` is appended to the reads that choose rows (MySQL: FOR UPDATE SKIP LOCKED).
+ * First the oldest `n` due jobs, as the plain claim reads them, of which each key takes up to its share; when some
+ * were left for being over their share, the keys with jobs queued (one index seek each) are asked for their oldest
+ * due jobs, starting after the key served last (`cursor`), so a key behind another's backlog is found however long
+ * that backlog is. Free lanes left after that go to the jobs left over (oldest first): no lane idles while a job is
+ * due. Returns the jobs chosen, in (run_at, id) order; they are not yet marked running.
+ */
+function* fairChoice(
+  kind: string,
+  share: number,
+  n: number,
+  now: number,
+  cols: string,
+  lock: string,
+  cursor: string | undefined,
+): Generator<Ask, { chosen: Candidate[]; lastKey?: string }, Array<Candidate & { n?: number }>> {
+  const running = new Map<string, number>();
+  const counted = yield {
+    sql:
+      "SELECT share_key, COUNT(*) AS n FROM jobs WHERE state = 'running' AND share_key IS NOT NULL AND kind = ? " +
+      'GROUP BY share_key',
+    params: [kind],
+  };
+  for (const r of counted) running.set(r.share_key!, Number(r.n));
+  const full = (key: string | null) => key !== null && (running.get(key) ?? 0) >= share;
+  const chosen: Candidate[] = [];
+  const take = (c: Candidate) => {
+    chosen.push(c);
+    if (c.share_key !== null) running.set(c.share_key, (running.get(c.share_key) ?? 0) + 1);
+  };
+  const oldest = yield {
+    sql: `SELECT ${cols}, share_key, run_at FROM jobs WHERE state = 'queued' AND run_at <= ? AND kind = ? ORDER BY run_at, id LIMIT ?${lock}`,
+    params: [now, kind, n],
+  };
+  const over: Candidate[] = [];
+  for (const c of oldest)
+    if (full(c.share_key)) over.push(c);
+    else take(c);
+  let lastKey: string | undefined;
+  // Only when the oldest `n` were all due and some were over their share can another key's jobs be hiding behind.
+  if (over.length && oldest.length === n) {
+    const keys = (yield { sql: SHARE_KEYS_SQL, params: [kind, kind] }).map((r) => r.share_key!);
+    const start = cursor === undefined ? 0 : keys.findIndex((k) => k > cursor);
+    const turn = start <= 0 ? keys : [...keys.slice(start), ...keys.slice(0, start)];
+    const seen = new Set(chosen.map((c) => c.id));
+    for (const key of turn) {
+      if (chosen.length >= n) break;
+      if (full(key)) continue;
+      const room = share - (running.get(key) ?? 0);
+      const more = yield {
+        sql:
+          `SELECT ${cols}, share_key, run_at FROM jobs WHERE state = 'queued' AND share_key = ? AND kind = ? AND run_at <= ? ` +
+          `ORDER BY run_at, id LIMIT ?${lock}`,
+        params: [key, kind, now, room + chosen.filter((c) => c.share_key === key).length],
+      };
+      for (const c of more) {
+        if (chosen.length >= n || full(key)) break;
+        if (seen.has(c.id)) continue;
+        seen.add(c.id);
+        take(c);
+        lastKey = key;
+      }
+    }
+  }
+  for (const c of over) if (chosen.length < n) take(c);
+  const order = (a: Candidate, b: Candidate) => Number(a.run_at) - Number(b.run_at) || Number(a.id) - Number(b.id);
+  return { chosen: chosen.sort(order), lastKey };
+}
 
 /** Runs `work` over `items`, at most `width` at a time, the results in the items' order. */
 async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -122,7 +220,7 @@ async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<
   return results;
 }
 
-type EnqueueOptions = { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number };
+type EnqueueOptions = { runAt?: number; uniqueKey?: string; maxAttempts?: number; now?: number; shareKey?: string };
 
 const jobRow = (kind: string, payload: unknown, opts: EnqueueOptions) => {
   const now = opts.now ?? Date.now();
@@ -134,6 +232,7 @@ const jobRow = (kind: string, payload: unknown, opts: EnqueueOptions) => {
     attempts: 0,
     max_attempts: opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
     unique_key: opts.uniqueKey ?? null,
+    share_key: opts.shareKey ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -162,11 +261,11 @@ export async function enqueueJob(
 export async function enqueueUniqueJobs(
   db: Db,
   kind: string,
-  jobs: Array<{ payload: unknown; uniqueKey: string }>,
-  opts: Omit<EnqueueOptions, 'uniqueKey'> = {},
+  jobs: Array<{ payload: unknown; uniqueKey: string; shareKey?: string }>,
+  opts: Omit<EnqueueOptions, 'uniqueKey' | 'shareKey'> = {},
 ): Promise<void> {
   if (!jobs.length) return;
-  const rows = jobs.map((j) => jobRow(kind, j.payload, { ...opts, uniqueKey: j.uniqueKey }));
+  const rows = jobs.map((j) => jobRow(kind, j.payload, { ...opts, uniqueKey: j.uniqueKey, shareKey: j.shareKey }));
   await insertOrKeep(db, 'jobs', rows, ['unique_key'], 'unique_key');
 }
 
@@ -175,6 +274,9 @@ export class JobQueue {
   readonly workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
   private readonly leaseMs: number;
+
+  /** Per kind with shares: the key the fair claim served last, where the next one starts asking (fairChoice). */
+  private readonly shareCursors = new Map<string, string>();
 
   /** `leaseMs` is for tests; the default is 5 minutes. */
   private readonly log: Pick<Logger, 'error'> | undefined;
@@ -277,7 +379,42 @@ export class JobQueue {
         return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
       });
     };
-    const first = await pass(queuedDue, limit);
+    const shared = only?.length === 1 && !allSweeps ? shares.get(only[0]) : undefined;
+    const fairPass = async (kind: string, share: number, n: number): Promise<ClaimedJob[]> => {
+      const cursor = this.shareCursors.get(kind);
+      const mark = (rows: Candidate[]) => `UPDATE jobs SET ${set} WHERE id IN (${marks(rows)})`;
+      const claimed = (rows: Candidate[]) => rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
+      type Result = { chosen: Candidate[]; lastKey?: string };
+      let result: Result;
+      if (dialectOf(this.db) === 'sqlite') {
+        // The whole dialogue and the claim in one IMMEDIATE transaction: the rows chosen are the rows updated.
+        result = await hotTransaction(this.db, (prepare) => {
+          const talk = fairChoice(kind, share, n, now, cols, '', cursor);
+          let step = talk.next();
+          while (!step.done) step = talk.next(prepare(step.value.sql).all(...step.value.params) as never);
+          const { chosen } = step.value;
+          if (chosen.length) prepare(mark(chosen)).run(...setParams, ...chosen.map((r) => r.id));
+          return step.value;
+        });
+      } else {
+        result = await this.db.transaction(async (trx) => {
+          const talk = fairChoice(kind, share, n, now, cols, ' FOR UPDATE SKIP LOCKED', cursor);
+          let step = talk.next();
+          while (!step.done) {
+            // mysql2 answers a SELECT with [rows, fields].
+            const [rows] = (await trx.raw(step.value.sql, step.value.params as Knex.RawBinding[])) as [never, unknown];
+            step = talk.next(rows);
+          }
+          const { chosen } = step.value;
+          if (chosen.length)
+            await trx.raw(mark(chosen), [...setParams, ...chosen.map((r) => r.id)] as Knex.RawBinding[]);
+          return step.value;
+        });
+      }
+      if (result.lastKey !== undefined) this.shareCursors.set(kind, result.lastKey);
+      return claimed(result.chosen);
+    };
+    const first = shared ? await fairPass(only![0], shared, limit) : await pass(queuedDue, limit);
     return first.length < limit ? [...first, ...(await pass(rest, limit - first.length))] : first;
   }
 

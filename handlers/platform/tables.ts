@@ -108,6 +108,8 @@ export interface JobRow {
   locked_until: Int64 | null;
   last_error: string | null;
   unique_key: string | null;
+  /** Whose share of a worker's window the job runs in (jobs.ts runsConcurrently); null for kinds without shares. */
+  share_key: string | null;
   created_at: Int64;
   updated_at: Int64;
   finished_at: Int64 | null;

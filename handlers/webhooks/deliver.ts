@@ -11,8 +11,10 @@
 // of attempts ending together share a commit.
 //
 // Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
-// the webhook (`auto_failures`); a delivery delivered resets the count; a receiver answering 410 Gone disables it
-// at once (`gone`). A delivery coming due for a disabled webhook is not sent and ends `failed` without counting.
+// the webhook (`auto_failures`); a delivery delivered resets the count. That is the only way a delivery disables a
+// webhook (API.md 3.4): every non-2xx answer, `410 Gone` included, is one failed attempt retried on the schedule
+// (API.md 6.1), so a receiver misconfigured for a while loses no delivery. A delivery coming due for a disabled
+// webhook is not sent and ends `failed` without counting.
 import type { Knex } from 'knex';
 import type { App } from '../platform/app.js';
 import { bool, dialectOf, groupWrite, hotRow, retryContended, type Db } from '../platform/db.js';
@@ -22,6 +24,7 @@ import type { WebhookDeliveryRow, WebhookRow } from '../platform/tables.js';
 import { postSigned, type SendResult } from './send.js';
 import { signatureHeaders } from './sign.js';
 import { liveSecrets } from './store.js';
+import { lookupsOf } from './resolver.js';
 import { checkWebhookUrl, UrlRefused } from './urls.js';
 
 /** The waits after the 1st … 5th failed attempt (API.md 3.4). */
@@ -37,7 +40,13 @@ const FAILURES_TO_DISABLE = 3;
  * outcomes (scripts/bench/webhooks.ts, with the bare client at the same width).
  */
 export const DELIVERY_WIDTH = 16;
-runsConcurrently(WEBHOOK_DELIVER_JOB, DELIVERY_WIDTH);
+/**
+ * Lanes of the window one project's attempts may hold while another project's are due (jobs.ts claimFairly): a
+ * quarter, so three projects with receivers that hang until the 10-second limit still leave a quarter of the window
+ * to everyone else. A project alone takes the whole window.
+ */
+export const DELIVERY_SHARE = DELIVERY_WIDTH / 4;
+runsConcurrently(WEBHOOK_DELIVER_JOB, DELIVERY_WIDTH, { share: DELIVERY_SHARE });
 
 export interface DeliverPayload {
   deliveryId: string;
@@ -88,7 +97,8 @@ async function sendOnce(app: App, { d, hook, payload }: Due, now: number): Promi
     // Checked again before every attempt, and the connection goes to the address this check passed.
     target = await checkWebhookUrl(hook.url, {
       allowPrivate: app.config.webhookAllowPrivate,
-      resolve: app.webhookResolver,
+      lookups: lookupsOf(app),
+      projectId: d.project_id,
     });
   } catch (err) {
     if (!(err instanceof UrlRefused)) throw err;
@@ -163,8 +173,7 @@ export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>):
   }
   // No write before the send: while this job is claimed the delivery reads `delivering` (store.ts inFlight).
   const r = await sendOnce(app, due, now);
-  const gone = r.statusCode === 410;
-  const retry = !r.ok && !gone && !ctx.lastAttempt;
+  const retry = !r.ok && !ctx.lastAttempt;
   // The delivery's result, and the job's end in the same transaction (a retry is requeued by the queue, after it).
   const result = (status: 'delivered' | 'pending' | 'failed', nextAttemptAt: number | null): Write => ({
     sql:
@@ -192,17 +201,13 @@ export async function deliverAttempt(app: App, ctx: JobContext<DeliverPayload>):
   await writeOutcome(ctx, [
     claim(ctx, 'done'),
     result('failed', null),
-    ...(gone
-      ? [hookWrite("enabled = 0, disabled_reason = 'gone', updated_at = ?", [now])]
-      : [
-          hookWrite('failure_count = failure_count + 1', []),
-          {
-            sql:
-              "UPDATE webhooks SET enabled = 0, disabled_reason = 'auto_failures', updated_at = ? " +
-              'WHERE id = ? AND enabled = 1 AND failure_count >= ?',
-            params: [now, hook.id, FAILURES_TO_DISABLE],
-          },
-        ]),
+    hookWrite('failure_count = failure_count + 1', []),
+    {
+      sql:
+        "UPDATE webhooks SET enabled = 0, disabled_reason = 'auto_failures', updated_at = ? " +
+        'WHERE id = ? AND enabled = 1 AND failure_count >= ?',
+      params: [now, hook.id, FAILURES_TO_DISABLE],
+    },
   ]);
   return JOB_COMPLETED;
 }

@@ -19,12 +19,13 @@ import {
   webhookView,
   withSecret,
 } from './store.js';
+import { lookupsOf } from './resolver.js';
 import { checkWebhookUrl, UrlRefused } from './urls.js';
 
 /** 400 invalid_argument unless every address of the URL's host may be delivered to. */
-async function checkUrl(app: App, url: string): Promise<void> {
+async function checkUrl(app: App, projectId: string, url: string): Promise<void> {
   try {
-    await checkWebhookUrl(url, { allowPrivate: app.config.webhookAllowPrivate, resolve: app.webhookResolver });
+    await checkWebhookUrl(url, { allowPrivate: app.config.webhookAllowPrivate, lookups: lookupsOf(app), projectId });
   } catch (err) {
     if (err instanceof UrlRefused) throw invalidArgument(`url: ${err.message}.`);
     throw err;
@@ -34,7 +35,7 @@ async function checkUrl(app: App, url: string): Promise<void> {
 export const createWebhook: Handler<'createWebhook'> = async (ctx) => {
   const { app } = ctx;
   const { projectId } = ctx.params;
-  await checkUrl(app, ctx.body.url);
+  await checkUrl(app, projectId, ctx.body.url);
   const now = Date.now();
   const row = {
     id: newId('wh', 9),
@@ -74,7 +75,7 @@ export const updateWebhook: Handler<'updateWebhook'> = async (ctx) => {
   const { projectId, webhookId } = ctx.params;
   const { url, events, enabled } = ctx.body;
   await readWebhook(app.db, projectId, webhookId);
-  if (url !== undefined) await checkUrl(app, url);
+  if (url !== undefined) await checkUrl(app, projectId, url);
   const change: Record<string, unknown> = { updated_at: Date.now() };
   if (url !== undefined) change.url = url;
   if (events !== undefined) change.events = JSON.stringify(events);
@@ -146,7 +147,7 @@ export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ct
         trx,
         WEBHOOK_DELIVER_JOB,
         { deliveryId },
-        { uniqueKey: deliveryJobKey(deliveryId), maxAttempts: WEBHOOK_ATTEMPTS, now },
+        { uniqueKey: deliveryJobKey(deliveryId), maxAttempts: WEBHOOK_ATTEMPTS, now, shareKey: projectId },
       );
     await trx('webhook_deliveries')
       .where({ id: deliveryId })

@@ -470,7 +470,7 @@ test.serial(
 );
 
 test.serial(
-  'a redirect fails and is not followed; 410 Gone disables at once; a long error body is capped',
+  'a redirect fails and is not followed; 410 Gone is a failed attempt retried on the schedule; a long error body is capped',
   async (t) => {
     const p = await createTestProject(svc);
     const redirect = await createOk(p, hookUrl('/redirect'));
@@ -485,17 +485,21 @@ test.serial(
     t.is(rx.at('/elsewhere').length, 0);
     t.like((await deliveries(p, redirect.webhookId))[0], { status: 'pending', lastStatusCode: 302, attempts: 1 });
     t.regex((await deliveries(p, redirect.webhookId))[0].lastError!, /redirect/);
-    t.like((await deliveries(p, gone.webhookId))[0], {
-      status: 'failed',
-      lastStatusCode: 410,
-      attempts: 1,
-      nextAttemptAt: null,
-    });
-    t.like(await getHook(p, gone.webhookId), { enabled: false, disabledReason: 'gone' });
+    // API.md 6.1 and 3.4: a 410 is one failed attempt like any other non-2xx; only auto_failures disables.
+    const first = (await deliveries(p, gone.webhookId))[0];
+    t.like(first, { status: 'pending', lastStatusCode: 410, attempts: 1 });
+    t.truthy(first.nextAttemptAt);
+    t.like(await getHook(p, gone.webhookId), { enabled: true, disabledReason: null });
     const l = (await deliveries(p, loud.webhookId))[0];
     t.like(l, { status: 'pending', lastStatusCode: 500 });
     t.true(l.lastError!.length <= 220);
     t.like(await getHook(p, redirect.webhookId), { enabled: true });
+    // The receiver, fixed, takes the retry 30 seconds later: the delivery is not lost.
+    rx.answer('/gone', { status: 204 });
+    await runDue(Date.parse(first.nextAttemptAt!) + 1000);
+    t.is(rx.at('/gone').length, 2);
+    t.like((await deliveries(p, gone.webhookId))[0], { status: 'delivered', lastStatusCode: 204, attempts: 2 });
+    t.like(await getHook(p, gone.webhookId), { enabled: true, disabledReason: null });
   },
 );
 

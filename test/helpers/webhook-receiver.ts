@@ -83,10 +83,14 @@ export interface Received {
   at: number;
 }
 
-/** How the receiver answers a path: a status, after `delayMs`, with optional headers and body. */
+/**
+ * How the receiver answers a path: a status, after `delayMs` or once `hold` settles (a receiver that hangs until the
+ * test lets it go), with optional headers and body.
+ */
 export interface Answer {
   status: number;
   delayMs?: number;
+  hold?: Promise<unknown>;
   headers?: Record<string, string>;
   body?: string;
 }
@@ -122,7 +126,8 @@ export async function startReceiver(
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      if (answer.hold) void answer.hold.then(send);
+      else if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
       else send();
     });
   });

@@ -17,6 +17,7 @@ import * as m013 from './013_content.js';
 import * as m014 from './014_translation_history.js';
 import * as m015 from './015_api_key_last_use.js';
 import * as m018 from './018_sync_disabled_keys.js';
+import * as m019 from './019_job_shares.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -35,11 +36,12 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '014_translation_history': m014,
   '015_api_key_last_use': m015,
   '018_sync_disabled_keys': m018,
+  '019_job_shares': m019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations() {
-    return Promise.resolve(Object.keys(all));
+    return Promise.resolve(Object.keys(all).sort());
   },
   getMigrationName(name) {
     return name;
