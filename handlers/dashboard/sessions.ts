@@ -9,7 +9,7 @@ import type { Db } from '../platform/db.js';
 import type { UserRow } from './users.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 const IDLE_REFRESH_MS = 60 * 1000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -27,7 +27,7 @@ const SIGNIN_COOKIE_SECONDS = 60 * 60;
 // once the session has ended and the sign-in page can say why the person has to sign in again. The value is worth
 // nothing by then: the database decides.
 const SESSION_COOKIE_SECONDS = SESSION_TTL_MS / 1000 + 24 * 60 * 60;
-export const SESSION_EXPIRED = 'Your session expired; sign in again.';
+const SESSION_EXPIRED = 'Your session expired; sign in again.';
 
 const waitText = (seconds: number) =>
   seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;

@@ -20,7 +20,7 @@ import { normalizeEmail } from './users.js';
 
 const TABLE = 'dashboard_signin_throttle';
 
-export const THROTTLE = {
+const THROTTLE = {
   /** Attempts checked without a delay: a client may try many accounts (an office behind one address). */
   free: { client: 20, account: 5, device: 5 },
   firstDelayMs: 1_000,
@@ -49,7 +49,7 @@ export const deviceOf = (deviceToken: string) => `device:${sha256(deviceToken)}`
 const kindOf = (subject: string) => subject.slice(0, subject.indexOf(':')) as Kind;
 
 /** The block an attempt sets: none within the free attempts, then 1 s, 2 s, 4 s … up to the ceiling. */
-export function delayAfter(kind: Kind, attempts: number): number {
+function delayAfter(kind: Kind, attempts: number): number {
   const over = attempts - THROTTLE.free[kind];
   if (over <= 0) return 0;
   return Math.min(THROTTLE.firstDelayMs * 2 ** Math.min(over - 1, 30), THROTTLE.maxDelayMs);
@@ -62,7 +62,7 @@ interface Row {
   updated_at: number | string;
 }
 
-export type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
+type Admission = { admitted: true } | { admitted: false; retryAfterMs: number };
 
 /**
  * Charges one sign-in attempt to every subject, or to none when one of them is blocked (answered with how long to

@@ -39,7 +39,7 @@ const SALT_BYTES = 16;
 // once (HashQueueFull, answered 503 with Retry-After) rather than waiting behind a flood. Creating a user (an owner
 // or the admin token) always waits its turn.
 const hashes = pLimit(1);
-export const HASH_QUEUE = 32;
+const HASH_QUEUE = 32;
 
 export class HashQueueFull extends Error {
   constructor() {

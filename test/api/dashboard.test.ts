@@ -168,7 +168,11 @@ test('sign-in: wrong password refused, then the session cookie (HttpOnly, SameSi
   t.is(ok.status, 303);
   t.is(ok.headers.get('location'), '/some/page?a=1');
   const session = setCookies(ok).get('glossa_session')!;
-  t.regex(session, /^glossa_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=129600$/, 'the cookie outlives the session by a day');
+  t.regex(
+    session,
+    /^glossa_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=129600$/,
+    'the cookie outlives the session by a day',
+  );
   // Stored only as its hash.
   const token = valueOf(session);
   const stored = await svc.service.app.db('dashboard_sessions').select<Array<{ token_hash: string }>>('token_hash');
