@@ -2,6 +2,7 @@
 // crypto, no native dependency), a salt per user and the parameters stored with the hash; a check compares in
 // constant time, and an unknown email costs the same scrypt run as a known one.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 import type { Db } from '../platform/db.js';
 import { dialectOf, isUniqueViolation, newId } from '../platform/db.js';
 import { ApiError, conflict, invalidArgument, notFound } from '../platform/errors.js';
@@ -32,11 +33,34 @@ const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
-function derive(password: string, salt: Buffer, p: { N: number; r: number; p: number }): Promise<Buffer> {
+// scrypt runs on libuv's thread pool (4 threads by default), which also reads files: the file object store, and so
+// the delivery origin's manifests. Forty sign-ins at once held every thread for seconds. Hashes run one at a time,
+// leaving the other threads to file I/O, and at most HASH_QUEUE sign-in checks wait: past that a sign-in is refused at
+// once (HashQueueFull, answered 503 with Retry-After) rather than waiting behind a flood. Creating a user (an owner
+// or the admin token) always waits its turn.
+const hashes = pLimit(1);
+const HASH_QUEUE = 32;
+
+export class HashQueueFull extends Error {
+  constructor() {
+    super('Too many password checks are waiting.');
+  }
+}
+
+function derive(
+  password: string,
+  salt: Buffer,
+  p: { N: number; r: number; p: number },
+  bounded = false,
+): Promise<Buffer> {
+  if (bounded && hashes.pendingCount >= HASH_QUEUE) return Promise.reject(new HashQueueFull());
   const options: ScryptOptions = { N: p.N, r: p.r, p: p.p, maxmem: 256 * p.N * p.r * p.p };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return hashes(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash base64url. */
@@ -49,13 +73,17 @@ async function hashPassword(password: string): Promise<string> {
 /** A hash of a random password, checked against when the email is unknown, so both paths cost one scrypt run. */
 let decoy: Promise<string> | undefined;
 
-/** True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false. */
+/**
+ * True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false. Throws
+ * HashQueueFull when too many checks wait already.
+ */
 export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
   const hash = stored ?? (await (decoy ??= hashPassword(randomBytes(18).toString('base64url'))));
   const [scheme, n, r, p, salt, key] = hash.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), params, true);
   const same = actual.length === expected.length && timingSafeEqual(actual, expected);
   return same && stored !== undefined;
 }

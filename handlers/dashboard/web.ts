@@ -11,12 +11,19 @@ interface Cookies {
   secure: boolean;
   session: string;
   signin: string;
+  /** A browser that signed in before (devices.ts). */
+  device: string;
 }
 
 export function cookieNames(app: App): Cookies {
   const secure = app.config.publicAppUrl.startsWith('https:');
   const prefix = secure ? '__Host-' : '';
-  return { secure, session: `${prefix}glossa_session`, signin: `${prefix}glossa_signin` };
+  return {
+    secure,
+    session: `${prefix}glossa_session`,
+    signin: `${prefix}glossa_signin`,
+    device: `${prefix}glossa_device`,
+  };
 }
 
 /** A Set-Cookie value: HttpOnly, SameSite=Lax (a link from a chat or a mail arrives signed in), Path=/. */
@@ -69,7 +76,9 @@ const BASE = 'http://dashboard.invalid';
 
 /**
  * `next` as a path of this origin (path, query, fragment), else `/`: no scheme, no `//host`, no backslash (which
- * browsers read as a slash), no control characters, no sign-in page (a loop).
+ * browsers read as a slash), no control characters, no sign-in page (a loop). The answer is the normalised path,
+ * so it is the normalised path that is checked: `/.//evil.example`, `/a/..//evil.example` and `/%2e//evil.example`
+ * all normalise to `//evil.example`, which a browser reads as another host.
  */
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || next.length > 2000 || !next.startsWith('/')) return '/';
@@ -81,7 +90,9 @@ export function safeNext(next: unknown): string {
     return '/';
   }
   if (u.origin !== BASE || u.pathname === '/signin' || u.pathname === '/signout') return '/';
-  return u.pathname + u.search + u.hash;
+  const path = u.pathname + u.search + u.hash;
+  if (!path.startsWith('/') || path.startsWith('//') || new URL(path, BASE).origin !== BASE) return '/';
+  return path;
 }
 
 export const signinUrl = (next: string) => (next === '/' ? '/signin' : `/signin?next=${encodeURIComponent(next)}`);

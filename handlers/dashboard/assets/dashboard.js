@@ -105,3 +105,73 @@ document.addEventListener('click', (event) => {
     if (withoutHash(location.href) !== shown && document.querySelector('[data-soft]')) load(location.href, false);
   });
 })();
+
+// Typed text outlives a session that ended (handlers/dashboard/signin.ts, sessions.ts). A form post whose session is
+// over is answered with the sign-in page, and the text it carried is gone. So, as a post that carries a textarea
+// leaves, its textareas and selects (by id) are kept in this tab's sessionStorage. The sign-in page marks them as
+// cut off and says they are kept; the page the sign-in returns to puts them back into the same form (same action,
+// same ids) with a notice, for the person to check and send again. Any other page means the post arrived (saved, or
+// refused with its text shown): the copy is dropped. Nothing leaves the browser.
+(() => {
+  const KEY = 'glossa:unsent-form';
+  const KEEP_MS = 24 * 60 * 60 * 1000;
+  const store = (value) => {
+    try {
+      if (value) window.sessionStorage.setItem(KEY, JSON.stringify(value));
+      else window.sessionStorage.removeItem(KEY);
+    } catch {
+      // Storage switched off or full: the form still posts as without this script.
+    }
+  };
+  const kept = () => {
+    try {
+      return JSON.parse(window.sessionStorage.getItem(KEY) || 'null');
+    } catch {
+      return null;
+    }
+  };
+  const actionOf = (form) => new URL(form.action, location.href).pathname;
+  const notice = (before, text) => {
+    const p = document.createElement('p');
+    p.className = 'notice';
+    p.setAttribute('role', 'status');
+    p.textContent = text;
+    before.before(p);
+  };
+
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method !== 'post' || !form.querySelector('textarea')) return;
+    const fields = [...form.elements]
+      .filter((e) => (e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement) && e.id)
+      .map((e) => [e.id, e.value]);
+    store({ action: actionOf(form), fields, at: Date.now(), cut: false });
+  });
+
+  const unsent = kept();
+  if (!unsent || typeof unsent.action !== 'string' || !Array.isArray(unsent.fields)) return store(null);
+  if (Date.now() - Number(unsent.at) > KEEP_MS) return store(null);
+  if (location.pathname === '/signin') {
+    store({ ...unsent, cut: true });
+    const form = document.querySelector('form[action="/signin"]');
+    if (form) notice(form, 'The text you were sending is kept in this tab: it comes back after you sign in.');
+    return;
+  }
+  store(null);
+  if (!unsent.cut) return;
+  let restored;
+  for (const [id, value] of unsent.fields) {
+    const field = typeof id === 'string' ? document.getElementById(id) : null;
+    if (!(field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement)) continue;
+    if (!field.form || actionOf(field.form) !== unsent.action) continue;
+    field.value = String(value);
+    if (field instanceof HTMLTextAreaElement) {
+      restored = field;
+      // The preview follows, as when typed.
+      field.dispatchEvent(new CustomEvent('input', { bubbles: true }));
+    }
+  }
+  if (!restored) return;
+  notice(restored.form, 'Your session had ended, so this was not saved. Your text is back: check it and send again.');
+  restored.focus();
+})();

@@ -18,6 +18,7 @@ import * as m014 from './014_translation_history.js';
 import * as m015 from './015_api_key_last_use.js';
 import * as m018 from './018_sync_disabled_keys.js';
 import * as m019 from './019_job_shares.js';
+import * as m016 from './016_signin_throttle.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -37,6 +38,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '015_api_key_last_use': m015,
   '018_sync_disabled_keys': m018,
   '019_job_shares': m019,
+  '016_signin_throttle': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
