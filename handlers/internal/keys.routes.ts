@@ -1,5 +1,6 @@
 // Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list, and
 // ask again for the fills that failed.
+import { unsafeMarkup } from '../../publisher/markup.js';
 import { contentChanged } from '../platform/content.js';
 import { getProject } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
@@ -58,6 +59,9 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   const existing = await db('translations').where({ key_id: key.id, lang }).first();
   // A status alone moves an existing value; a pending cell has none to review yet.
   if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
+  // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
+  const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value);
+  if (unsafe) throw invalidArgument(`${unsafe}.`);
   const row = {
     value: (ctx.body.value ?? existing!.value) as string,
     status:

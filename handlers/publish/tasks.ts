@@ -5,7 +5,7 @@ import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
 import { poCollisions } from '../../publisher/formats/po.js';
 import { renderFile, renderLanguage, type LanguageRender, type RenderedFile } from '../../publisher/delivery.js';
-import { capList, gateCell, rejectionLabel as label, REJECTED_CAP } from '../../publisher/gates.js';
+import { capList, gateCell, gateImported, rejectionLabel as label, REJECTED_CAP } from '../../publisher/gates.js';
 import {
   digestOf,
   languageSnapshotInPlace,
@@ -17,9 +17,12 @@ import {
 import { snapshotCatalog } from '../../publisher/snapshot.js';
 import { valueIcuOk } from '../sync/file.js';
 
-/** The publish gates; a value imported from the team's own file is theirs verbatim: only its ICU syntax counts. */
+/**
+ * The publish gates; a value imported from the team's own file is theirs verbatim: its ICU syntax counts, and its
+ * markup must be safe to ship (publisher/markup.ts).
+ */
 function cellGate(source: string, value: string, lang: string, imported: boolean) {
-  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
+  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }));
   return gateCell(source, value, lang);
 }
 

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { FormatId } from '../../publisher/catalog.js';
 import { keysWithWarnings } from '../../publisher/delivery.js';
-import { gateCell } from '../../publisher/gates.js';
+import { gateCell, gateImported } from '../../publisher/gates.js';
 import { configuredFormats, listLanguages } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { contentRev } from '../platform/content.js';
@@ -103,7 +103,7 @@ function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number
       if (ids.has(id)) continue;
       const refused =
         r.origin === 'import'
-          ? !valueIcuOk({ kind: 'text', text: r.value })
+          ? Object.keys(gateImported(r.source, r.value, valueIcuOk({ kind: 'text', text: r.value }))).length > 0
           : Object.keys(gateCell(r.source, r.value, r.lang)).length > 0;
       if (refused) ids.add(id);
     }

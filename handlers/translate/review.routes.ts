@@ -4,7 +4,7 @@
 // are the owners' (spec x-roles, enforced by the pipeline).
 import type { FormatId } from '../../publisher/catalog.js';
 import { renderLanguage } from '../../publisher/delivery.js';
-import { gateCell } from '../../publisher/gates.js';
+import { gateCell, gateImported } from '../../publisher/gates.js';
 import { configuredFormats, getProject } from '../config/projects.js';
 import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
@@ -32,9 +32,9 @@ async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow>
   return key;
 }
 
-/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax only. */
+/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax and safe markup. */
 function verdictOf(source: string, value: string, lang: string, imported: boolean) {
-  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
+  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }));
   return gateCell(source, value, lang);
 }
 
