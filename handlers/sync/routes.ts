@@ -3,6 +3,7 @@
 // are applied where they changed; values the project produced or a person signed off are kept (or overwritten
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { REGISTRY } from '../../publisher/formats/index.js';
+import { capList, gateImported, rejectionLabel } from '../../publisher/gates.js';
 import { contentChanged } from '../platform/content.js';
 import { getProject } from '../config/projects.js';
 import type { ProjectRow } from '../platform/tables.js';
@@ -22,13 +23,34 @@ import type { JobQueue } from '../platform/jobs.js';
 
 const MAX_CONFLICT_ROWS = 50;
 
-function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: number; trackingToken: string | null }) {
+/**
+ * The file's cells whose markup the publish gates will refuse as unsafe (publisher/gates.ts `gateImported`, the rule
+ * the publish applies to imported values; the base language's source against itself).
+ */
+function unsafeCells(plan: SyncPlan, base: string): string[] {
+  const out: string[] = [];
+  for (const ep of plan.entries) {
+    const source = ep.source.icu;
+    if (gateImported(source, source, true).markup) out.push(rejectionLabel(ep.name, base));
+    for (const [lang, cell] of ep.cells)
+      if (gateImported(source, cell.icu, true).markup) out.push(rejectionLabel(ep.name, lang));
+  }
+  return out;
+}
+
+function result(
+  plan: SyncPlan,
+  base: string,
+  extra: { estimatedCredits: number; balance: number; trackingToken: string | null },
+) {
+  const unsafe = unsafeCells(plan, base);
   return {
     ...plan.counts,
     ...extra,
     conflicts: plan.conflicts.slice(0, MAX_CONFLICT_ROWS),
     conflictsTotal: plan.conflicts.length,
     diagnostics: plan.diagnostics,
+    ...(unsafe.length ? { markupUnsafe: capList(unsafe), markupUnsafeTotal: unsafe.length } : {}),
   };
 }
 
@@ -64,7 +86,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     );
     return {
       body: {
-        ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        ...result(plan, project.base_lang, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
       },
@@ -247,7 +269,7 @@ async function apply(
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = {
-    ...result(plan, { estimatedCredits, balance, trackingToken }),
+    ...result(plan, project.base_lang, { estimatedCredits, balance, trackingToken }),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
