@@ -2,7 +2,7 @@
 // ask again for the fills that failed.
 import { unsafeMarkup } from '../../publisher/markup.js';
 import { contentChanged } from '../platform/content.js';
-import { getProject } from '../config/projects.js';
+import { getProject, markupPolicy } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';
 import { bool, parseJson } from '../platform/db.js';
@@ -60,7 +60,7 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   // A status alone moves an existing value; a pending cell has none to review yet.
   if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
   // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
-  const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value);
+  const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value, markupPolicy(p));
   if (unsafe) throw invalidArgument(`${unsafe}.`);
   const row = {
     value: (ctx.body.value ?? existing!.value) as string,

@@ -5,7 +5,7 @@
 import { REGISTRY } from '../../publisher/formats/index.js';
 import { capList, gateImported, rejectionLabel } from '../../publisher/gates.js';
 import { contentChanged } from '../platform/content.js';
-import { getProject } from '../config/projects.js';
+import { getProject, markupPolicy } from '../config/projects.js';
 import type { ProjectRow } from '../platform/tables.js';
 import type { Approval } from '../platform/approval.js';
 import type { Db } from '../platform/db.js';
@@ -27,23 +27,25 @@ const MAX_CONFLICT_ROWS = 50;
  * The file's cells whose markup the publish gates will refuse as unsafe (publisher/gates.ts `gateImported`, the rule
  * the publish applies to imported values; the base language's source against itself).
  */
-function unsafeCells(plan: SyncPlan, base: string): string[] {
+function unsafeCells(plan: SyncPlan, project: ProjectRow): string[] {
+  const policy = markupPolicy(project);
+  const base = project.base_lang;
   const out: string[] = [];
   for (const ep of plan.entries) {
     const source = ep.source.icu;
-    if (gateImported(source, source, true).markup) out.push(rejectionLabel(ep.name, base));
+    if (gateImported(source, source, true, policy).markup) out.push(rejectionLabel(ep.name, base));
     for (const [lang, cell] of ep.cells)
-      if (gateImported(source, cell.icu, true).markup) out.push(rejectionLabel(ep.name, lang));
+      if (gateImported(source, cell.icu, true, policy).markup) out.push(rejectionLabel(ep.name, lang));
   }
   return out;
 }
 
 function result(
   plan: SyncPlan,
-  base: string,
+  project: ProjectRow,
   extra: { estimatedCredits: number; balance: number; trackingToken: string | null },
 ) {
-  const unsafe = unsafeCells(plan, base);
+  const unsafe = unsafeCells(plan, project);
   return {
     ...plan.counts,
     ...extra,
@@ -86,7 +88,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     );
     return {
       body: {
-        ...result(plan, project.base_lang, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        ...result(plan, project, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
       },
@@ -269,7 +271,7 @@ async function apply(
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = {
-    ...result(plan, project.base_lang, { estimatedCredits, balance, trackingToken }),
+    ...result(plan, project, { estimatedCredits, balance, trackingToken }),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });

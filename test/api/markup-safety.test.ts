@@ -250,3 +250,32 @@ test.serial('a plural with markup fills in every language: its tags are counted 
   });
   t.like(v.data, { icuRejectedTotal: 0, markupRejectedTotal: 0 });
 });
+
+test.serial('a link may point to an origin the project allows; any other change of URL stays refused', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
+  await translate(p.client, p.projectId, { units: [{ key: 'legal.terms', source: SOURCE }] });
+  const help =
+    'Weiter: <a href="https://help.example.com/de/agb">Nutzungsbedingungen</a> und <b>Datenschutzerklärung</b>.';
+  t.is((await setCell(p, 'legal.terms', help)).response.status, 400, 'no origin is allowed yet');
+  const bad = await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { markupOrigins: ['https://help.example.com/path'] },
+  });
+  t.is(errorOf(bad)?.error, 'invalid_argument');
+  const set = await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { markupOrigins: ['HTTPS://Help.Example.com'] },
+  });
+  t.deepEqual(set.data?.markupOrigins, ['https://help.example.com']);
+  t.is((await setCell(p, 'legal.terms', help)).response.status, 200);
+  // Another host, a script URL or a handler stay refused whatever the project allows.
+  t.is(
+    (await setCell(p, 'legal.terms', help.replace('help.example.com', 'help.example.com.evil.example'))).response
+      .status,
+    400,
+  );
+  t.is((await setCell(p, 'legal.terms', help.replace('<b>', '<b onclick="x()">'))).response.status, 400);
+  const { published, shipped } = await publishAndRead(p);
+  t.is(published.markupRejectedTotal, 0);
+  t.true(shipped.includes('https://help.example.com/de/agb'));
+});
