@@ -279,3 +279,84 @@ test.serial('a link may point to an origin the project allows; any other change 
   t.is(published.markupRejectedTotal, 0);
   t.true(shipped.includes('https://help.example.com/de/agb'));
 });
+
+/** What an engine talked into it might add to a content block's protected message (`…<x0>…</x0>…`). */
+const CONTENT_ANSWERS: Array<(src: string) => string> = [
+  (s) => `${s} <script>alert(1)</script>`,
+  (s) => `${s} <img src=x onerror=alert(1)>`,
+  (s) => `${s} <img/src/onerror=alert(1)>`,
+  (s) => `${s} <svg/onload=alert(1)>`,
+  (s) => `${s} <iframe src="https://evil.example"></iframe>`,
+  (s) => s.replace('<x0>', '<x0 onmouseover="alert(1)">'),
+  (s) => s.replace('<x0>', '<x0 href="javascript:alert(1)">'),
+  (s) => `${s} <a href="jav&#x61;script:alert(1)">x</a>`,
+  (s) => `${s} <A HREF="JaVaScRiPt:alert(1)">x</A>`,
+  (s) => `${s} <a href="data:text/html,<script>alert(1)</script>">x</a>`,
+  (s) => `${s} <a href="vbscript:msgbox(1)">x</a>`,
+  (s) => `${s} <a href="https://evil.example/phish">x</a>`,
+];
+const CONTENT_MARKS = [
+  /<script/i,
+  /onerror/i,
+  /onload/i,
+  /onmouseover/i,
+  /<iframe/i,
+  /javascript:/i,
+  /jav&#x61;script/i,
+  /data:text/i,
+  /vbscript:/i,
+  /evil\.example/i,
+];
+
+test.serial(
+  'content documents: an engine answering with hostile markup never reaches a published document',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }], contentEnabled: true });
+    let n = 0;
+    // The title is translated faithfully, so each document has a German version to publish.
+  fake.setHandler(
+    translateAll((item) =>
+      item.source === 'Terms' ? 'Bedingungen' : CONTENT_ANSWERS[n++ % CONTENT_ANSWERS.length](item.source),
+    ),
+  );
+    const docs = {
+      page: {
+        format: 'html' as const,
+        text: CONTENT_ANSWERS.map((_, i) => `<p>Part ${i}: ${SOURCE}</p>`).join('\n'),
+      },
+      notes: {
+        format: 'markdown' as const,
+        text: CONTENT_ANSWERS.map(
+          (_, i) => `Part ${i}: by continuing you agree to our [Terms](/terms) and **Privacy Policy**.`,
+        ).join('\n\n'),
+      },
+    };
+    for (const [docId, d] of Object.entries(docs)) {
+      const put = await p.client.PUT('/projects/{projectId}/content/{docId}', {
+        params: { path: { projectId: p.projectId, docId } },
+        body: { title: 'Terms', ...d },
+      });
+      t.true(put.response.ok, JSON.stringify(put.error));
+      const run = await p.client.POST('/projects/{projectId}/content/{docId}/run', {
+        params: { path: { projectId: p.projectId, docId } },
+        body: {},
+      });
+      t.true(run.response.ok, JSON.stringify(run.error));
+    }
+    await svc.admin.POST('/jobs/run-due', { body: {} });
+    t.true(n >= CONTENT_ANSWERS.length, 'the engine answered every payload');
+    await svc.admin.POST('/projects/{projectId}/content/publish', {
+      params: { path: { projectId: p.projectId } },
+      body: {},
+    });
+    for (const docId of Object.keys(docs)) {
+      const r = await p.client.GET('/projects/{projectId}/content/{docId}', {
+        params: { path: { projectId: p.projectId, docId }, query: { lang: 'de' } },
+      });
+      const shipped = JSON.stringify(r.data ?? {});
+    // Every block's answer was refused: the document ships its source, never a block of the answers.
+    t.is(r.data?.content.de?.source, 'fallback');
+      for (const mark of CONTENT_MARKS) t.notRegex(shipped, mark, `${docId}: ${mark}`);
+    }
+  },
+);
