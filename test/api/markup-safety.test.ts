@@ -314,11 +314,11 @@ test.serial(
     const p = await createTestProject(svc, { languages: [{ code: 'de' }], contentEnabled: true });
     let n = 0;
     // The title is translated faithfully, so each document has a German version to publish.
-  fake.setHandler(
-    translateAll((item) =>
-      item.source === 'Terms' ? 'Bedingungen' : CONTENT_ANSWERS[n++ % CONTENT_ANSWERS.length](item.source),
-    ),
-  );
+    fake.setHandler(
+      translateAll((item) =>
+        item.source === 'Terms' ? 'Bedingungen' : CONTENT_ANSWERS[n++ % CONTENT_ANSWERS.length](item.source),
+      ),
+    );
     const docs = {
       page: {
         format: 'html' as const,
@@ -354,9 +354,38 @@ test.serial(
         params: { path: { projectId: p.projectId, docId }, query: { lang: 'de' } },
       });
       const shipped = JSON.stringify(r.data ?? {});
-    // Every block's answer was refused: the document ships its source, never a block of the answers.
-    t.is(r.data?.content.de?.source, 'fallback');
+      // Every block's answer was refused: the document ships its source, never a block of the answers.
+      t.is(r.data?.content.de?.source, 'fallback');
       for (const mark of CONTENT_MARKS) t.notRegex(shipped, mark, `${docId}: ${mark}`);
     }
   },
 );
+
+test.serial('a restore copies a version verbatim and warns of markup today’s gates would refuse', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
+  await translate(p.client, p.projectId, { units: [{ key: 'legal.terms', source: SOURCE }] });
+  const patch = (markupOrigins: string[]) =>
+    svc.admin.PATCH('/projects/{projectId}', {
+      params: { path: { projectId: p.projectId } },
+      body: { markupOrigins },
+    });
+  await patch(['https://help.example.com']);
+  const help =
+    'Weiter: <a href="https://help.example.com/de/agb">Nutzungsbedingungen</a> und <b>Datenschutzerklärung</b>.';
+  t.is((await setCell(p, 'legal.terms', help)).response.status, 200);
+  const { published } = await publishAndRead(p);
+  t.is(published.markupRejectedTotal, 0);
+  // The project no longer allows the origin: the next publish refuses the cell, a restore copies it and says so.
+  await patch([]);
+  const again = await p.client.POST('/projects/{projectId}/publish', {
+    params: { path: { projectId: p.projectId } },
+    body: { incompleteMode: 'skip' },
+  });
+  t.deepEqual(again.data?.markupRejected, ['legal.terms [de]']);
+  const restored = await p.client.POST('/projects/{projectId}/versions/{versionId}/restore', {
+    params: { path: { projectId: p.projectId, versionId: published.versionId } },
+  });
+  t.is(restored.response.status, 201, JSON.stringify(restored.error));
+  t.deepEqual(restored.data?.markupRejected, ['legal.terms [de]']);
+  t.is(restored.data?.markupRejectedTotal, 1);
+});
