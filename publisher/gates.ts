@@ -178,11 +178,7 @@ function printfGate(views: BranchView[]): string | undefined {
  * Markup and printf verdicts (when either side has a tag, or a `%`). Safety is judged on the whole messages (a
  * branch the value adds for an exact number is in no projection); tag counts and printf, branch by branch.
  */
-function textGates(
-  source: string,
-  value: string,
-  policy: MarkupPolicy,
-): { markup?: string; printf?: string } {
+function textGates(source: string, value: string, policy: MarkupPolicy): { markup?: string; printf?: string } {
   const tagged = source.includes('<') || value.includes('<');
   const formatted = source.includes('%') || value.includes('%');
   if (!tagged && !formatted) return {};
@@ -199,12 +195,7 @@ function textGates(
  * read as the source reads them, structure kept), the same markup as the source, and the same printf specifiers.
  * null when `value` may be stored, else a short reason an engine can hand back to a model.
  */
-export function checkFill(
-  source: string,
-  value: string,
-  targetLang: string,
-  policy: MarkupPolicy = {},
-): string | null {
+export function checkFill(source: string, value: string, targetLang: string, policy: MarkupPolicy = {}): string | null {
   const icu = checkTranslation(source, value, targetLang);
   if (icu) return icu;
   const { markup, printf } = textGates(source, value, policy);

@@ -11,7 +11,7 @@
 //   towards an origin the project allows (`markupOrigins`), a text attribute (`title`, `alt`…) is translated.
 // ICU quoting can hide a tag from the raw text (`'<'script>` formats as `<script>`), so the text with its
 // apostrophes removed is read as well.
-import { Tokenizer, type Token, type TokenHandler } from 'parse5';
+import { ErrorCodes, Tokenizer, type Token, type TokenHandler } from 'parse5';
 
 export interface MarkupPolicy {
   /** Origins (`https://help.example.com`) a translated URL may point to besides the source's own URL. */
@@ -23,7 +23,7 @@ interface StartTag {
   attrs: Map<string, string>;
 }
 
-export interface MarkupScan {
+interface MarkupScan {
   /** Start tags, names lower-cased, attribute values with character references decoded. */
   starts: StartTag[];
   /** Every tag as written (case kept): `b` for `<b>` and `<b/>`, `/b` for `</b>`, in text order. */
@@ -50,7 +50,7 @@ export function scanMarkup(text: string): MarkupScan {
       scan.names.push(`/${written(t, 2)}`);
     },
     onParseError(e) {
-      if (e.code === 'eof-in-tag') scan.unfinished = true;
+      if (e.code === ErrorCodes.eofInTag) scan.unfinished = true;
     },
     onComment: NOOP,
     onDoctype: NOOP,
@@ -64,18 +64,7 @@ export function scanMarkup(text: string): MarkupScan {
 }
 
 /** Tags no translated message needs, refused even when the source has them. */
-const NEVER = new Set([
-  'script',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'applet',
-  'base',
-  'meta',
-  'style',
-]);
+const NEVER = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'style']);
 
 /** Formatting that a value may add without attributes (a team's own imported translation often does). */
 const INERT = new Set(['b', 'i', 'em', 'strong', 'u', 's', 'small', 'sub', 'sup', 'br', 'span', 'mark', 'code']);
@@ -107,7 +96,14 @@ const URL_ATTRIBUTES = new Set([
 
 // Browsers drop ASCII whitespace and control characters inside a URL's scheme (`java\tscript:`), so they are dropped
 // before the scheme is compared.
-const squeeze = (value: string) => value.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '').toLowerCase();
+const squeeze = (value: string) =>
+  [...value]
+    .filter((c) => {
+      const code = c.charCodeAt(0);
+      return code > 0x20 && (code < 0x7f || code > 0x9f);
+    })
+    .join('')
+    .toLowerCase();
 
 function scriptScheme(value: string): boolean {
   const v = squeeze(value);
@@ -148,8 +144,7 @@ function forbidden(tag: StartTag): string | null {
   if (NEVER.has(tag.name)) return `<${tag.name}> is not allowed`;
   for (const [name, value] of tag.attrs) {
     if (name.startsWith('on')) return `<${tag.name}> has an event handler (${name})`;
-    if (!TEXT_ATTRIBUTES.has(name) && scriptScheme(value))
-      return `<${tag.name} ${name}> has a script or data URL`;
+    if (!TEXT_ATTRIBUTES.has(name) && scriptScheme(value)) return `<${tag.name} ${name}> has a script or data URL`;
   }
   return null;
 }

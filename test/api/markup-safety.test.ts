@@ -128,7 +128,7 @@ async function publishAndRead(p: TestProject) {
   const bundleUrl = new URL(manifest.bundles.de.url, `${svc.deliveryUrl}/projects/${p.projectId}/manifest`);
   const bundle = await (await fetch(bundleUrl)).text();
   const files = await Promise.all(
-    ['json', 'nested_json', 'android_xml', 'po'].map((f) => pullText(svc, p, r.data!.versionId, f, 'de')),
+    ['json', 'nested_json', 'android_xml', 'po'].map((f) => pullText(svc, p, r.data.versionId, f, 'de')),
   );
   return { published: r.data, shipped: [bundle, ...files].join('\n') };
 }
