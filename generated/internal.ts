@@ -1542,6 +1542,11 @@ export interface components {
             costWarningMc: number | null;
             deliveryHost: string | null;
             outputFormats: string[];
+            /**
+             * @description Origins (`https://help.example.com`) a translation's link or image URL may point to besides the URL its
+             *     source has. Any other URL a translation changes is refused by the fill, the editor and the publish.
+             */
+            markupOrigins?: string[];
             languages: {
                 code: string;
                 isBase: boolean;
@@ -1885,6 +1890,8 @@ export interface operations {
                     contentEnabled?: boolean;
                     costWarningMc?: number | null;
                     deliveryHost?: string | null;
+                    /** @description An origin is `scheme://host` with an optional port, no path (`https://help.example.com`). */
+                    markupOrigins?: string[];
                 };
             };
         };

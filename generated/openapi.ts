@@ -1263,6 +1263,14 @@ export interface components {
             /** @description Real count of conflict rows. */
             conflictsTotal: number;
             diagnostics: components["schemas"]["SyncDiagnostic"][];
+            /**
+             * @description First 50 cells (`key [lang]`) of the file whose markup a publish will refuse as unsafe (`markupRejected`):
+             *     a script, an event handler, a script or data URL, or a tag or URL the source lacks. They are stored
+             *     verbatim like every imported value; only the publish leaves them out. Absent when there are none.
+             */
+            markupUnsafe?: string[];
+            /** @description Real count of `markupUnsafe` cells; absent when there are none. */
+            markupUnsafeTotal?: number;
             /** @description Dry run only; whether the real sync would fit the balance and the plan key limit. */
             accepted?: boolean;
             /** @description Dry run only; hash of this body for an operation's batch manifest (`Sha256Hex` defines it). */

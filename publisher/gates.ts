@@ -2,7 +2,8 @@
 // reported as a warning by restore. Two independent verdicts, so a cell can fail either or both:
 // - icu: the value must parse, name the same arguments as its source, and give every cardinal plural exactly the
 //   target language's CLDR categories (`=N` may be added);
-// - markup: the value must carry the same tags as its source, counted by name.
+// - markup: the value's markup must be safe (markup.ts: no script, event handler or foreign URL) and carry the same
+//   tags as its source, counted by name, branch by branch.
 // The icu verdict also holds the value to the source's printf specifiers (`%lld`, `%1$@`, `%.2f`), branch by branch:
 // an Apple or Android runtime formats the string with printf, and a lost or changed specifier crashes it or shows
 // the wrong argument.
@@ -22,6 +23,7 @@ import {
   walkIcu,
   type IcuAst,
 } from './icu.js';
+import { scanMarkup, unsafeMarkup, type MarkupPolicy } from './markup.js';
 import { printfSpecifiers } from './printf.js';
 
 type Choice = PluralElement | SelectElement;
@@ -55,15 +57,14 @@ function parseAny(msg: string, isSource: boolean): IcuAst | null {
   return null;
 }
 
-// Opening, closing and self-closing tags, attributes and namespaces included (`<xliff:g id="x">`, `<a href='…'>`).
-const TAG = /<(\/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*)?\/?>/g;
-
-/** Tags of a raw string as a sorted multiset: `b` for `<b>` and `<b/>`, `/b` for `</b>` (right after its `b`). */
+/**
+ * Tags of a raw string as a sorted multiset: `b` for `<b>` and `<b/>`, `/b` for `</b>` (right after its `b`). Read
+ * by the HTML tokenizer (markup.ts), so `<img/src=x>` counts as the `<img>` it is.
+ */
 function tagScan(text: string): string[] {
   const order = (t: string) => (t.startsWith('/') ? `${t.slice(1)}\u0001` : t);
-  return [...text.matchAll(TAG)]
-    .map((m) => `${m[1]}${m[2]}`)
-    .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  if (!text.includes('<')) return [];
+  return scanMarkup(text).names.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 /** Plurals and selects of a node list, through tags but not through other choices (those are reached by projection). */
@@ -173,14 +174,18 @@ function printfGate(views: BranchView[]): string | undefined {
   return undefined;
 }
 
-/** Markup and printf verdicts (when either side has a tag, or a `%`), on one branch projection. */
-function textGates(source: string, value: string): { markup?: string; printf?: string } {
+/**
+ * Markup and printf verdicts (when either side has a tag, or a `%`). Safety is judged on the whole messages (a
+ * branch the value adds for an exact number is in no projection); tag counts and printf, branch by branch.
+ */
+function textGates(source: string, value: string, policy: MarkupPolicy): { markup?: string; printf?: string } {
   const tagged = source.includes('<') || value.includes('<');
   const formatted = source.includes('%') || value.includes('%');
   if (!tagged && !formatted) return {};
+  const unsafe = tagged ? unsafeMarkup(source, value, policy) : null;
   const views = branchViews(source, value);
   return {
-    markup: tagged ? markupGate(views) : undefined,
+    markup: unsafe ?? (tagged ? markupGate(views) : undefined),
     printf: formatted ? printfGate(views) : undefined,
   };
 }
@@ -190,10 +195,10 @@ function textGates(source: string, value: string): { markup?: string; printf?: s
  * read as the source reads them, structure kept), the same markup as the source, and the same printf specifiers.
  * null when `value` may be stored, else a short reason an engine can hand back to a model.
  */
-export function checkFill(source: string, value: string, targetLang: string): string | null {
+export function checkFill(source: string, value: string, targetLang: string, policy: MarkupPolicy = {}): string | null {
   const icu = checkTranslation(source, value, targetLang);
   if (icu) return icu;
-  const { markup, printf } = textGates(source, value);
+  const { markup, printf } = textGates(source, value, policy);
   return markup ?? printf ?? null;
 }
 
@@ -201,11 +206,23 @@ export function checkFill(source: string, value: string, targetLang: string): st
  * The gates' verdict on one cell: `value` in `lang`, translating `source` (for a base cell, the source against
  * itself). An empty object means the cell may be published.
  */
-export function gateCell(source: string, value: string, lang: string): GateVerdict {
+export function gateCell(source: string, value: string, lang: string, policy: MarkupPolicy = {}): GateVerdict {
   const verdict: GateVerdict = {};
   const icu = icuGate(source, value, lang, PUBLISH_GATE);
-  const { markup, printf } = textGates(source, value);
+  const { markup, printf } = textGates(source, value, policy);
   if (icu || printf) verdict.icu = icu ?? printf;
   if (markup) verdict.markup = markup;
+  return verdict;
+}
+
+/**
+ * The gates' verdict on a value imported from the team's own file (the sync contract stores it verbatim): its ICU
+ * syntax, and markup that is safe to ship; its tags need not match the source's. `icuOk` is the caller's syntax check.
+ */
+export function gateImported(source: string, value: string, icuOk: boolean, policy: MarkupPolicy = {}): GateVerdict {
+  const verdict: GateVerdict = {};
+  if (!icuOk) verdict.icu = 'invalid ICU syntax';
+  const unsafe = unsafeMarkup(source, value, policy);
+  if (unsafe) verdict.markup = unsafe;
   return verdict;
 }

@@ -22,6 +22,11 @@ export async function listLanguages(db: Db, projectId: string, includeRemoved = 
   return q;
 }
 
+/** What the project allows a translation's markup beyond its source's (publisher/markup.ts). */
+export const markupPolicy = (p: Pick<ProjectRow, 'markup_origins'>): { origins: string[] } => ({
+  origins: parseJson<string[]>(p.markup_origins ?? null, []),
+});
+
 export const configuredFormats = (p: ProjectRow): string[] => parseJson<string[]>(p.output_formats, []);
 
 /**
@@ -51,6 +56,7 @@ export async function projectView(db: Db, p: ProjectRow) {
     costWarningMc: p.cost_warning_mc == null ? null : Number(p.cost_warning_mc),
     deliveryHost: p.delivery_host,
     outputFormats: configuredFormats(p),
+    markupOrigins: markupPolicy(p).origins,
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),

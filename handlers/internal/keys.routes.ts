@@ -1,7 +1,8 @@
 // Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list, and
 // ask again for the fills that failed.
+import { unsafeMarkup } from '../../publisher/markup.js';
 import { contentChanged } from '../platform/content.js';
-import { getProject } from '../config/projects.js';
+import { getProject, markupPolicy } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import type { Db } from '../platform/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../platform/db.js';
@@ -81,6 +82,9 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   const lang = normalizeLanguage(ctx.params.lang);
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
   const base = baseInstant(ctx.body.baseUpdatedAt);
+  // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
+  const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value, markupPolicy(p));
+  if (unsafe) throw invalidArgument(`${unsafe}.`);
   // The cell is read inside the transaction that writes it (locked on MySQL; SQLite transactions are IMMEDIATE), so
   // the comparison with the editor's base and the write are one step; a row a concurrent save inserted first is
   // another try, which then compares with it.

@@ -16,6 +16,20 @@ export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => 
   body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)),
 });
 
+/** An origin as URL spells it (`https://help.example.com`), or 400 when the text is not one. */
+function originOf(text: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // refused below
+  }
+  const bare = url && !url.username && !url.password && !url.search && !url.hash && ['', '/'].includes(url.pathname);
+  if (!url?.host || !bare)
+    throw invalidArgument(`markupOrigins: ${JSON.stringify(text)} is not an origin such as https://help.example.com.`);
+  return `${url.protocol}//${url.host}`;
+}
+
 export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ctx) => {
   const { db } = ctx.app;
   const p = await getProject(db, ctx.params.projectId);
@@ -25,7 +39,12 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   if ('contentEnabled' in b) row.content_enabled = b.contentEnabled;
   if ('costWarningMc' in b) row.cost_warning_mc = b.costWarningMc;
   if ('deliveryHost' in b) row.delivery_host = b.deliveryHost ? String(b.deliveryHost).toLowerCase() : null;
-  await db('projects').where({ id: p.id }).update(row);
+  if (b.markupOrigins !== undefined) row.markup_origins = JSON.stringify(b.markupOrigins.map(originOf));
+  await db.transaction(async (trx) => {
+    await trx('projects').where({ id: p.id }).update(row);
+    // The gates read the origins: a publish prepared under the old ones no longer describes the project.
+    if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
+  });
   return { body: await projectView(db, await getProject(db, p.id)) };
 };
 

@@ -46,6 +46,8 @@ export interface ProjectRow {
   content_enabled: Flag;
   cost_warning_mc: Int64 | null;
   delivery_host: string | null;
+  /** Origins a translated link may point to (JSON array; publisher/markup.ts), null for none. */
+  markup_origins?: JsonText | null;
   /** Ordered list of configured output format ids. */
   output_formats: JsonText;
   /** The compare-and-set token of the configuration. */

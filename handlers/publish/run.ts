@@ -3,7 +3,7 @@
 // (internal.routes.ts). Neither depends on who calls: an agent key's operation is checked by the pipeline around it.
 import { randomBytes } from 'node:crypto';
 import type { FormatId } from '../../publisher/catalog.js';
-import { getProject } from '../config/projects.js';
+import { getProject, markupPolicy } from '../config/projects.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { bool } from '../platform/db.js';
 import { conflict } from '../platform/errors.js';
@@ -258,6 +258,7 @@ export async function restoreProjectVersion(
         head: stored.ref,
         lang,
         part: (await stored.part(lang))!,
+        origins: markupPolicy(project).origins,
       }),
     );
   const total = (f: (r: RecheckOutput) => number) => rechecks.reduce((n, r) => n + f(r), 0);

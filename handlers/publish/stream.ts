@@ -24,6 +24,7 @@ import { readInSlices } from '../platform/slices.js';
 import type { KeyRow, TranslationRow } from '../platform/tables.js';
 import type { ObjectStore } from '../platform/objects.js';
 import type { CatalogMeta } from '../../publisher/snapshot.js';
+import { markupPolicy } from '../config/projects.js';
 import { toSnapshotKey } from './live.js';
 import { storePart, type StoredSnapshot } from './parts-store.js';
 import { runTask, threadsFor } from './pool.js';
@@ -163,6 +164,7 @@ export async function buildSnapshot(
   const now = Date.now();
   const langs = base.languages;
   const threads = threadsFor(env, base.keys.length);
+  const { origins } = markupPolicy((await db('projects').where({ id: projectId }).first('markup_origins')) ?? {});
   // The next language's cells are read while this one is gated on its thread.
   let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf)) : null;
   for (let i = 0; i < langs.length; i++) {
@@ -175,6 +177,7 @@ export async function buildSnapshot(
         mode: params.mode,
         approvedOnly: params.approvedOnly,
         po: params.formats.includes('po'),
+        origins,
         rows,
       }),
     );

@@ -5,7 +5,7 @@ import type { FormatId } from '../../publisher/catalog.js';
 import { findCollisions } from '../../publisher/collisions.js';
 import { poCollisions } from '../../publisher/formats/po.js';
 import { renderFile, renderLanguage, type LanguageRender, type RenderedFile } from '../../publisher/delivery.js';
-import { capList, gateCell, rejectionLabel as label, REJECTED_CAP } from '../../publisher/gates.js';
+import { capList, gateCell, gateImported, rejectionLabel as label, REJECTED_CAP } from '../../publisher/gates.js';
 import {
   digestOf,
   languageSnapshotInPlace,
@@ -17,10 +17,13 @@ import {
 import { snapshotCatalog } from '../../publisher/snapshot.js';
 import { valueIcuOk } from '../sync/file.js';
 
-/** The publish gates; a value imported from the team's own file is theirs verbatim: only its ICU syntax counts. */
-function cellGate(source: string, value: string, lang: string, imported: boolean) {
-  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
-  return gateCell(source, value, lang);
+/**
+ * The publish gates; a value imported from the team's own file is theirs verbatim: its ICU syntax counts, and its
+ * markup must be safe to ship (publisher/markup.ts).
+ */
+function cellGate(source: string, value: string, lang: string, imported: boolean, origins: string[]) {
+  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), { origins });
+  return gateCell(source, value, lang, { origins });
 }
 
 /**
@@ -74,6 +77,8 @@ interface GateInput {
   approvedOnly: boolean;
   /** Check gettext's collisions in this language (po is an output format). */
   po: boolean;
+  /** The project's markup origins (config/projects.ts `markupPolicy`). */
+  origins: string[];
   rows: LanguageRows;
 }
 
@@ -122,7 +127,7 @@ function gateLanguage(input: GateInput): GateOutput {
       out.markersByJob[job] = (out.markersByJob[job] ?? 0) + 1;
     } else if (value != null && (!input.approvedOnly || status === 'approved')) {
       const imported = rows.imported[r] === 1;
-      const gate = cellGate(k.source, value, lang, imported);
+      const gate = cellGate(k.source, value, lang, imported, input.origins);
       if (gate.icu) {
         if (out.icuTotal++ < REJECTED_CAP) out.icu.push([i, label(k.name, lang)]);
       } else if (gate.markup) {
@@ -168,7 +173,7 @@ export interface RecheckOutput {
 }
 
 /** Today's gates over a stored part (a restore copies it verbatim and only reports what they would refuse). */
-function recheckLanguage(input: { head: HeadRef; lang: string; part: string }): RecheckOutput {
+function recheckLanguage(input: { head: HeadRef; lang: string; part: string; origins: string[] }): RecheckOutput {
   const head = headOf(input.head);
   const part = JSON.parse(input.part) as Part;
   const out: RecheckOutput = { icu: [], icuTotal: 0, markup: [], markupTotal: 0 };
@@ -176,7 +181,7 @@ function recheckLanguage(input: { head: HeadRef; lang: string; part: string }): 
     const c = part[i];
     if (!c || c[2] === 'fallback') continue;
     const k = head.keys[i];
-    const gate = cellGate(k.source, c[0], input.lang, c[2] === 'imported');
+    const gate = cellGate(k.source, c[0], input.lang, c[2] === 'imported', input.origins);
     if (gate.icu) {
       if (out.icuTotal++ < REJECTED_CAP) out.icu.push([i, label(k.name, input.lang)]);
     } else if (gate.markup && out.markupTotal++ < REJECTED_CAP) out.markup.push([i, label(k.name, input.lang)]);

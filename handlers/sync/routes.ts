@@ -3,8 +3,9 @@
 // are applied where they changed; values the project produced or a person signed off are kept (or overwritten
 // with onConflict: file) and reported; pairs with no value anywhere are queued for the AI fill.
 import { REGISTRY } from '../../publisher/formats/index.js';
+import { capList, gateImported, rejectionLabel } from '../../publisher/gates.js';
 import { contentChanged } from '../platform/content.js';
-import { getProject } from '../config/projects.js';
+import { getProject, markupPolicy } from '../config/projects.js';
 import type { ProjectRow } from '../platform/tables.js';
 import type { Approval } from '../platform/approval.js';
 import type { Db } from '../platform/db.js';
@@ -23,7 +24,29 @@ import type { JobQueue } from '../platform/jobs.js';
 const MAX_CONFLICT_ROWS = 50;
 const MAX_DISABLED_NAMES = 50;
 
-function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: number; trackingToken: string | null }) {
+/**
+ * The file's cells whose markup the publish gates will refuse as unsafe (publisher/gates.ts `gateImported`, the rule
+ * the publish applies to imported values; the base language's source against itself).
+ */
+function unsafeCells(plan: SyncPlan, project: ProjectRow): string[] {
+  const policy = markupPolicy(project);
+  const base = project.base_lang;
+  const out: string[] = [];
+  for (const ep of plan.entries) {
+    const source = ep.source.icu;
+    if (gateImported(source, source, true, policy).markup) out.push(rejectionLabel(ep.name, base));
+    for (const [lang, cell] of ep.cells)
+      if (gateImported(source, cell.icu, true, policy).markup) out.push(rejectionLabel(ep.name, lang));
+  }
+  return out;
+}
+
+function result(
+  plan: SyncPlan,
+  project: ProjectRow,
+  extra: { estimatedCredits: number; balance: number; trackingToken: string | null },
+) {
+  const unsafe = unsafeCells(plan, project);
   return {
     ...plan.counts,
     disabledKeys: plan.orphanNames.slice(0, MAX_DISABLED_NAMES),
@@ -31,6 +54,7 @@ function result(plan: SyncPlan, extra: { estimatedCredits: number; balance: numb
     conflicts: plan.conflicts.slice(0, MAX_CONFLICT_ROWS),
     conflictsTotal: plan.conflicts.length,
     diagnostics: plan.diagnostics,
+    ...(unsafe.length ? { markupUnsafe: capList(unsafe), markupUnsafeTotal: unsafe.length } : {}),
   };
 }
 
@@ -66,7 +90,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     );
     return {
       body: {
-        ...result(plan, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        ...result(plan, project, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
       },
@@ -257,7 +281,7 @@ async function apply(
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = {
-    ...result(plan, { estimatedCredits, balance, trackingToken }),
+    ...result(plan, project, { estimatedCredits, balance, trackingToken }),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });

@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { FormatId } from '../../publisher/catalog.js';
 import { keysWithWarnings } from '../../publisher/delivery.js';
-import { gateCell } from '../../publisher/gates.js';
-import { configuredFormats, listLanguages } from '../config/projects.js';
+import { gateCell, gateImported } from '../../publisher/gates.js';
+import { configuredFormats, listLanguages, markupPolicy } from '../config/projects.js';
 import { normalizeLanguage } from '../config/languages.js';
 import { contentRev } from '../platform/content.js';
 import { chunks, type Db } from '../platform/db.js';
@@ -92,6 +92,7 @@ function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number
       .whereNotNull('t.value')
       .select('t.key_id', 't.lang', 't.value', 't.origin', 'k.source');
     const ids = new Set<number>();
+    const policy = markupPolicy(p);
     for (const r of rows as Array<{
       key_id: number;
       lang: string;
@@ -103,8 +104,8 @@ function refusedKeyIds(db: Db, p: ProjectRow, targets: string[]): Promise<number
       if (ids.has(id)) continue;
       const refused =
         r.origin === 'import'
-          ? !valueIcuOk({ kind: 'text', text: r.value })
-          : Object.keys(gateCell(r.source, r.value, r.lang)).length > 0;
+          ? Object.keys(gateImported(r.source, r.value, valueIcuOk({ kind: 'text', text: r.value }), policy)).length > 0
+          : Object.keys(gateCell(r.source, r.value, r.lang, policy)).length > 0;
       if (refused) ids.add(id);
     }
     return ids;

@@ -4,8 +4,9 @@
 // are the owners' (spec x-roles, enforced by the pipeline).
 import type { FormatId } from '../../publisher/catalog.js';
 import { renderLanguage } from '../../publisher/delivery.js';
-import { gateCell } from '../../publisher/gates.js';
-import { configuredFormats, getProject } from '../config/projects.js';
+import { gateCell, gateImported } from '../../publisher/gates.js';
+import type { MarkupPolicy } from '../../publisher/markup.js';
+import { configuredFormats, getProject, markupPolicy } from '../config/projects.js';
 import { contentChanged } from '../platform/content.js';
 import type { Db } from '../platform/db.js';
 import { bool, chunks, parseJson } from '../platform/db.js';
@@ -32,10 +33,10 @@ async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow>
   return key;
 }
 
-/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax only. */
-function verdictOf(source: string, value: string, lang: string, imported: boolean) {
-  if (imported) return valueIcuOk({ kind: 'text', text: value }) ? {} : { icu: 'invalid ICU syntax' };
-  return gateCell(source, value, lang);
+/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax and safe markup. */
+function verdictOf(source: string, value: string, lang: string, imported: boolean, policy: MarkupPolicy) {
+  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), policy);
+  return gateCell(source, value, lang, policy);
 }
 
 /** What the project's output formats (and the i18next bundle) would write in a documented fallback for the cell. */
@@ -102,7 +103,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
         const withValue = c.value != null;
         return {
           ...c,
-          gate: withValue ? verdictOf(key.source, c.value!, c.lang, c.origin === 'import') : {},
+          gate: withValue ? verdictOf(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
           formatWarnings: withValue ? formatWarnings(p, key, c.lang, c.value!, c.status) : [],
           conflictValue: row?.conflict_value ?? null,
           updatedAt: row ? new Date(Number(row.updated_at)).toISOString() : null,
@@ -127,7 +128,7 @@ export const internalCheckTranslation: Handler<'internalCheckTranslation'> = asy
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = filterLanguage(ctx.body.lang, await targetLanguages(db, p))!;
   // What a save through the editor stores is a person's edit: every gate applies.
-  const gate = gateCell(key.source, ctx.body.value, lang);
+  const gate = gateCell(key.source, ctx.body.value, lang, markupPolicy(p));
   return {
     body: {
       lang,

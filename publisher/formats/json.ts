@@ -356,6 +356,16 @@ function interpolationMeta(style: Interpolation, names: Record<string, string>):
   return { interpolation: style, placeholders: names };
 }
 
+/**
+ * Why FormatJS (intl-messageformat, the json family's ICU runtime) cannot read a message its tags make rich text:
+ * its tags take no attributes (`<a href="…">`: INVALID_TAG) and must be closed (`<br>`: UNCLOSED_TAG). The value is
+ * written as it is; the warning says so, as angular_json reports what Angular cannot read.
+ */
+function formatJsGap(text: string): string | null {
+  if (!text.includes('<') || isValidIcu(text, 'rich') || !isValidIcu(text, 'text')) return null;
+  return 'tags with attributes or without a closing tag: written as ICU, which FormatJS (intl-messageformat) cannot read';
+}
+
 /** The text a base-only renderer writes for a value, converting placeholders back for entries parsed with them. */
 export function renderLeaf(entry: CatalogEntry, v: CatalogValue): string {
   const text = icuText(v);
@@ -706,6 +716,8 @@ export function renderBaseOnly(catalog: Catalog, opts: RenderOptions, nested: bo
       for (const [cat, text] of i18nextPluralLeaves(entry, v, lang, plural, warn)) place(entry, suffix + cat, text);
       continue;
     }
+    const gap = entry.meta?.interpolation ? null : formatJsGap(icuText(v));
+    if (gap) opts.warn?.({ key: entry.fileKey, lang, reason: gap });
     place(entry, '', renderLeaf(entry, v));
   }
   return finishJson(root, meta);

@@ -19,6 +19,7 @@ import * as m015 from './015_api_key_last_use.js';
 import * as m018 from './018_sync_disabled_keys.js';
 import * as m019 from './019_job_shares.js';
 import * as m016 from './016_signin_throttle.js';
+import * as m022 from './022_markup_origins.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -39,6 +40,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '018_sync_disabled_keys': m018,
   '019_job_shares': m019,
   '016_signin_throttle': m016,
+  '022_markup_origins': m022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
