@@ -1156,7 +1156,9 @@ export interface components {
          *     strings and numbers as `JSON.stringify` writes them, array order kept. E.g. the body
          *     `{"units":[{"source":"Hi"}],"requestId":"r1"}` hashes the text `{"units":[{"source":"Hi"}]}`. The
          *     service checks a batch sent under an operation with the same function: the body must hash to
-         *     `batchSha256` and to the manifest's `batches[batchIndex].sha256`, else `409 batch_mismatch`.
+         *     `batchSha256` and to the manifest's `batches[batchIndex].sha256`, and hold the manifest's
+         *     `batches[batchIndex].unit_count` units (a translate's `units`, a sync file's entries), else
+         *     `409 batch_mismatch`.
          *
          *     A dry run writes nothing the project holds. The one thing it stores is a sample of the batch for the
          *     approval page (its first 5 source strings, each cut to 200 characters, under the project and
@@ -1537,6 +1539,11 @@ export interface components {
         OperationBatch: {
             index: number;
             sha256: components["schemas"]["Sha256Hex"];
+            /**
+             * @description The batch's units: a translate body's `units`, a sync file's entries. A batch previewed with
+             *     `dryRun` has a known count, and a manifest naming another is `400 invalid_argument` at create; every
+             *     batch sent under the operation is held to it (`409 batch_mismatch`).
+             */
             unit_count: number;
         };
         TranslateOperationScopeInput: {
