@@ -57,7 +57,10 @@ export interface paths {
          *     and `angular_json` (the file holds only the base language; for `angular_json` the root is exactly
          *     `locale` and `translations`). Any other format, including a single target-language file, is
          *     `400 format_not_syncable`. At most 1,000 entries (`400 too_many_entries`); values are non-empty ICU
-         *     strings (an empty or non-string leaf is `400 invalid_argument` before any write). The declared
+         *     strings (an empty or non-string leaf is `400 invalid_argument` before any write). A key spelled as a key
+         *     name (`KeyName`'s pattern) is read by that name, so one longer than 255 characters is
+         *     `400 invalid_argument` before any write, as `POST /translate` refuses it; other keys (an xcstrings
+         *     sentence) get a canonical name of at most 255 characters. The declared
          *     language must match the project base language comparing language and script, else
          *     `400 source_language_mismatch`. Decoded file at most 2 MiB (`413 payload_too_large`), body at most
          *     4 MiB.
@@ -74,7 +77,8 @@ export interface paths {
          *        `onConflict: file` the file value overwrites it and the pair is listed with
          *        `resolution: overwritten`. An imported value is overwritten by the file without a row.
          *     5. Keys are stored under a canonical name (`welcomeMessage` → `welcome.message`); rows name the stored
-         *        one. An Angular digest id (19 digits) is stored with a leading `k`.
+         *        one. An Angular digest id (19 digits) is stored with a leading `k`; a key without letters or digits,
+         *        or whose canonical name would pass 255 characters, as `k_` and a hash of its spelling.
          *     6. With `pulledAt`, a source edited in the project after that instant is a conflict row with
          *        `kind: source` and `lang` = base language, kept unless `onConflict` is `file`; it counts in neither
          *        `updatedSources` nor `matchedSources`, and cells of the other shape (plural vs plain) are withheld
