@@ -174,3 +174,74 @@ test.serial('the pseudo engine fills a Russian one from other, and the fill pass
   // German `one` is the number 1 alone: the source's own `one` is kept.
   t.notRegex(translations.de.value!, /one \{\[\{name\}[^}]*#/);
 });
+
+test.serial(
+  'a PO file stays one msgfmt accepts when the value comes from the file or the source: written untranslated, and said',
+  async (t) => {
+    // An SDK project bakes the source into a missing cell (incompleteMode source): the English `one` in Russian.
+    const p = await createTestProject(svc, {
+      languages: ['ru', 'de'].map((code) => ({ code, fillMode: 'manual' as const })),
+    });
+    const projectId = p.projectId;
+    await p.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId } },
+      body: { format: 'po' },
+    });
+    // The team's own catalog brings a Russian `one` without the count: imported verbatim (syntax only).
+    const catalog = {
+      sourceLanguage: 'en',
+      version: '1.0',
+      strings: {
+        'photo.added': {
+          localizations: {
+            en: {
+              variations: {
+                plural: {
+                  one: { stringUnit: { state: 'translated', value: '{name} added a photo' } },
+                  other: { stringUnit: { state: 'translated', value: '{name} added {count} photos' } },
+                },
+              },
+            },
+            ru: {
+              variations: {
+                plural: {
+                  one: { stringUnit: { state: 'translated', value: '{name} добавил(а) фото' } },
+                  few: { stringUnit: { state: 'translated', value: '{name} добавил(а) {count} фото' } },
+                  many: { stringUnit: { state: 'translated', value: '{name} добавил(а) {count} фото' } },
+                  other: { stringUnit: { state: 'translated', value: '{name} добавил(а) {count} фото' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const synced = await p.client.POST('/projects/{projectId}/sync', {
+      params: { path: { projectId } },
+      body: { contentBase64: Buffer.from(JSON.stringify(catalog)).toString('base64'), fileName: 'x.xcstrings' },
+    });
+    t.falsy(synced.error, JSON.stringify(synced.error));
+    const pushed = await translate(p.client, projectId, {
+      units: [{ key: 'item.added', source: SOURCE.replace(/added/g, 'shared') }],
+    });
+    t.falsy(pushed.error);
+    const published = await p.client.POST('/projects/{projectId}/publish', {
+      params: { path: { projectId } },
+      body: { incompleteMode: 'source' },
+    });
+    t.truthy(published.data, JSON.stringify(published.error));
+    const version = published.data!.versionId;
+    for (const lang of ['en', 'ru', 'de']) {
+      const po = await pullText(svc, p, version, 'po', lang);
+      const r = msgfmt(po);
+      t.is(r.status, 0, `msgfmt refused the ${lang} file:\n${r.stderr}\n${po}`);
+    }
+    const warnings = published.data!.formatWarnings.filter((w) => / po: plural form `one`/.test(w));
+    t.deepEqual(
+      warnings.map((w) => w.replace(/ po: .*/, '')),
+      ['photo.added [ru]', 'item.added [ru]'],
+      published.data!.formatWarnings.join('\n'),
+    );
+    t.regex(warnings[0], /stands for 1, 21, 31, … in ru but lacks \{count\}: gettext refuses it/);
+  },
+);
