@@ -58,9 +58,9 @@ export interface paths {
          *     `locale` and `translations`). Any other format, including a single target-language file, is
          *     `400 format_not_syncable`. At most 1,000 entries (`400 too_many_entries`); values are non-empty ICU
          *     strings (an empty or non-string leaf is `400 invalid_argument` before any write). A key spelled as a key
-         *     name (`KeyName`'s pattern) is read by that name, so one longer than 255 characters is
-         *     `400 invalid_argument` before any write, as `POST /translate` refuses it; other keys (an xcstrings
-         *     sentence) get a canonical name of at most 255 characters. The declared
+         *     name (`KeyName`'s pattern) longer than 255 characters, the longest name a key has and a single-key read
+         *     takes, is `400 invalid_argument` before any write, as `POST /translate` refuses it; other keys (an
+         *     xcstrings sentence) get a canonical name of at most 255 characters. The declared
          *     language must match the project base language comparing language and script, else
          *     `400 source_language_mismatch`. Decoded file at most 2 MiB (`413 payload_too_large`), body at most
          *     4 MiB.
@@ -288,7 +288,9 @@ export interface paths {
          *     project per day through API keys (`429 rate_limited`).
          *
          *     `icuRejected` / `markupRejected` list cells refused by the ICU and markup gates (capped, with the
-         *     real totals in `icuRejectedTotal` / `markupRejectedTotal`).
+         *     real totals in `icuRejectedTotal` / `markupRejectedTotal`). The ICU gate also refuses a plural branch
+         *     whose category stands for five or more of the numbers 0 to 1,000 in the cell's language (Russian `one`:
+         *     1, 21, 31, …) and leaves out an argument the source's `other` branch shows (GNU gettext's rule).
          */
         post: operations["publishVersion"];
         delete?: never;
