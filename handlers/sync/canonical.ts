@@ -35,7 +35,7 @@ export const MAX_KEY_NAME = 255;
 export const isKeyName = (fileKey: string) => /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(fileKey);
 
 /** The name of a file key that yields no readable one: a stable hash of its spelling. */
-export const hashedName = (fileKey: string) => `k_${createHash('sha256').update(fileKey).digest('hex').slice(0, 16)}`;
+const hashedName = (fileKey: string) => `k_${createHash('sha256').update(fileKey).digest('hex').slice(0, 16)}`;
 
 /**
  * Names of long file keys before names went up to MAX_KEY_NAME: a canonical name over 200 characters was hashed.

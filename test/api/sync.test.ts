@@ -453,12 +453,16 @@ test.serial(
     }
     t.is(await snapshot(p), before);
     // A read by that name is the longest `ref` plus one: 400 as before, so nothing stored is unreadable.
-    t.is((await readKey(p.client, p.projectId, nameOf(256), 'en')).response.status, 400);
+    t.is((await readKey(p.client, p.projectId, nameOf(256), 'de')).response.status, 400);
+    // `ref` counts characters (code points, as JSON Schema does), not UTF-16 units: 255 astral characters are a
+    // ref of the longest length (no such key), 256 are one too long. Names are ASCII, where the two agree.
+    t.is((await readKey(p.client, p.projectId, '😀'.repeat(255), 'de')).response.status, 404);
+    t.is((await readKey(p.client, p.projectId, '😀'.repeat(256), 'de')).response.status, 400);
 
     // A sentence key (xcstrings) longer than a name still syncs, under a derived name of at most 255 characters.
     const sentence = `${'Tap here to continue with your order and review everything once more '.repeat(5)}.`;
     const xc = await sync(p, {
-      contentBase64: b64(xcstrings({ [sentence]: { en: 'Tap here' } })),
+      contentBase64: b64(xcstrings({ [sentence]: { en: 'Tap here' }, ['😀'.repeat(300)]: { en: 'Smile' } })),
       fileName: 'Localizable.xcstrings',
     });
     t.is(xc.response.status, 200, JSON.stringify(xc.error));
