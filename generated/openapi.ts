@@ -57,7 +57,10 @@ export interface paths {
          *     and `angular_json` (the file holds only the base language; for `angular_json` the root is exactly
          *     `locale` and `translations`). Any other format, including a single target-language file, is
          *     `400 format_not_syncable`. At most 1,000 entries (`400 too_many_entries`); values are non-empty ICU
-         *     strings (an empty or non-string leaf is `400 invalid_argument` before any write). The declared
+         *     strings (an empty or non-string leaf is `400 invalid_argument` before any write). A key spelled as a key
+         *     name (`KeyName`'s pattern) longer than 255 characters, the longest name a key has and a single-key read
+         *     takes, is `400 invalid_argument` before any write, as `POST /translate` refuses it; other keys (an
+         *     xcstrings sentence) get a canonical name of at most 255 characters. The declared
          *     language must match the project base language comparing language and script, else
          *     `400 source_language_mismatch`. Decoded file at most 2 MiB (`413 payload_too_large`), body at most
          *     4 MiB.
@@ -74,7 +77,8 @@ export interface paths {
          *        `onConflict: file` the file value overwrites it and the pair is listed with
          *        `resolution: overwritten`. An imported value is overwritten by the file without a row.
          *     5. Keys are stored under a canonical name (`welcomeMessage` → `welcome.message`); rows name the stored
-         *        one. An Angular digest id (19 digits) is stored with a leading `k`.
+         *        one. An Angular digest id (19 digits) is stored with a leading `k`; a key without letters or digits,
+         *        or whose canonical name would pass 255 characters, as `k_` and a hash of its spelling.
          *     6. With `pulledAt`, a source edited in the project after that instant is a conflict row with
          *        `kind: source` and `lang` = base language, kept unless `onConflict` is `file`; it counts in neither
          *        `updatedSources` nor `matchedSources`, and cells of the other shape (plural vs plain) are withheld
@@ -284,7 +288,9 @@ export interface paths {
          *     project per day through API keys (`429 rate_limited`).
          *
          *     `icuRejected` / `markupRejected` list cells refused by the ICU and markup gates (capped, with the
-         *     real totals in `icuRejectedTotal` / `markupRejectedTotal`).
+         *     real totals in `icuRejectedTotal` / `markupRejectedTotal`). The ICU gate also refuses a plural branch
+         *     whose category stands for five or more of the numbers 0 to 1,000 in the cell's language (Russian `one`:
+         *     1, 21, 31, …) and leaves out an argument the source's `other` branch shows (GNU gettext's rule).
          */
         post: operations["publishVersion"];
         delete?: never;
@@ -1158,7 +1164,9 @@ export interface components {
          *     strings and numbers as `JSON.stringify` writes them, array order kept. E.g. the body
          *     `{"units":[{"source":"Hi"}],"requestId":"r1"}` hashes the text `{"units":[{"source":"Hi"}]}`. The
          *     service checks a batch sent under an operation with the same function: the body must hash to
-         *     `batchSha256` and to the manifest's `batches[batchIndex].sha256`, else `409 batch_mismatch`.
+         *     `batchSha256` and to the manifest's `batches[batchIndex].sha256`, and hold the manifest's
+         *     `batches[batchIndex].unit_count` units (a translate's `units`, a sync file's entries), else
+         *     `409 batch_mismatch`.
          *
          *     A dry run writes nothing the project holds. The one thing it stores is a sample of the batch for the
          *     approval page (its first 5 source strings, each cut to 200 characters, under the project and
@@ -1553,6 +1561,11 @@ export interface components {
         OperationBatch: {
             index: number;
             sha256: components["schemas"]["Sha256Hex"];
+            /**
+             * @description The batch's units: a translate body's `units`, a sync file's entries. A batch previewed with
+             *     `dryRun` has a known count, and a manifest naming another is `400 invalid_argument` at create; every
+             *     batch sent under the operation is held to it (`409 batch_mismatch`).
+             */
             unit_count: number;
         };
         TranslateOperationScopeInput: {

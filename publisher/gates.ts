@@ -1,7 +1,8 @@
 // The publish gates (spec: `publishVersion`, `restoreVersion`): a cell whose value would break the app at runtime is refused by publish and
 // reported as a warning by restore. Two independent verdicts, so a cell can fail either or both:
 // - icu: the value must parse, name the same arguments as its source, and give every cardinal plural exactly the
-//   target language's CLDR categories (`=N` may be added);
+//   target language's CLDR categories (`=N` may be added), and show in each branch that stands for many numbers
+//   what the source's `other` shows (plural-coverage.ts);
 // - markup: the value's markup must be safe (markup.ts: no script, event handler or foreign URL) and carry the same
 //   tags as its source, counted by name, branch by branch.
 // The icu verdict also holds the value to the source's printf specifiers (`%lld`, `%1$@`, `%.2f`), branch by branch:
@@ -24,6 +25,7 @@ import {
   type IcuAst,
 } from './icu.js';
 import { scanMarkup, unsafeMarkup, type MarkupPolicy } from './markup.js';
+import { pluralCoverageProblem } from './plural-coverage.js';
 import { printfSpecifiers } from './printf.js';
 
 type Choice = PluralElement | SelectElement;
@@ -196,7 +198,7 @@ function textGates(source: string, value: string, policy: MarkupPolicy): { marku
  * null when `value` may be stored, else a short reason an engine can hand back to a model.
  */
 export function checkFill(source: string, value: string, targetLang: string, policy: MarkupPolicy = {}): string | null {
-  const icu = checkTranslation(source, value, targetLang);
+  const icu = checkTranslation(source, value, targetLang) ?? pluralCoverageProblem(source, value, targetLang);
   if (icu) return icu;
   const { markup, printf } = textGates(source, value, policy);
   return markup ?? printf ?? null;
@@ -208,7 +210,7 @@ export function checkFill(source: string, value: string, targetLang: string, pol
  */
 export function gateCell(source: string, value: string, lang: string, policy: MarkupPolicy = {}): GateVerdict {
   const verdict: GateVerdict = {};
-  const icu = icuGate(source, value, lang, PUBLISH_GATE);
+  const icu = icuGate(source, value, lang, PUBLISH_GATE) ?? pluralCoverageProblem(source, value, lang);
   const { markup, printf } = textGates(source, value, policy);
   if (icu || printf) verdict.icu = icu ?? printf;
   if (markup) verdict.markup = markup;

@@ -25,6 +25,34 @@ import {
 
 type CreateBody = components['schemas']['OperationCreateRequest'];
 
+/**
+ * A batch a dry run previewed has a known unit count (previews.ts stores it under the batch's hash): a manifest that
+ * names another is refused before a person is asked to approve it. A batch nobody previewed is held to its count
+ * when it is sent (gate.ts).
+ */
+async function checkPreviewedCounts(
+  db: Db,
+  projectId: string,
+  batches: Array<{ index: number; sha256: string; unit_count: number }>,
+): Promise<void> {
+  const counts = new Map<string, number>();
+  const shas = [...new Set(batches.map((b) => b.sha256))];
+  for (let i = 0; i < shas.length; i += 500) {
+    const rows: Array<{ batch_sha256: string; unit_count: number }> = await db('batch_previews')
+      .where('project_id', projectId)
+      .whereIn('batch_sha256', shas.slice(i, i + 500))
+      .select('batch_sha256', 'unit_count');
+    for (const r of rows) counts.set(r.batch_sha256, Number(r.unit_count));
+  }
+  for (const b of batches) {
+    const known = counts.get(b.sha256);
+    if (known !== undefined && known !== b.unit_count)
+      throw invalidArgument(
+        `scope.batches[${b.index}].unit_count is ${b.unit_count}; the batch previewed under its sha256 holds ${known} units.`,
+      );
+  }
+}
+
 /** The scope as stored: defaults applied, `current` / `previous` resolved, languages normalized. */
 async function resolveScope(db: Db, body: CreateBody, keyProjectId: string): Promise<Scope> {
   // A key sees only its own project: any other is not found, as on every project route.
@@ -43,6 +71,7 @@ async function resolveScope(db: Db, body: CreateBody, keyProjectId: string): Pro
     const batches = s.batches.map((b) => ({ index: b.index, sha256: b.sha256, unit_count: b.unit_count }));
     if (payloadSha256(batches) !== s.payload_sha256)
       throw invalidArgument('scope.payload_sha256 is not the SHA-256 of the canonical {"batches":[...]}.');
+    await checkPreviewedCounts(db, project.id, batches);
     return {
       project_id: project.id,
       langs: [...langs].sort(),

@@ -11,7 +11,7 @@ import { dialectOf } from '../platform/db.js';
 import { getProject } from '../config/projects.js';
 import { currentVersion, resolveVersion } from '../publish/versions.js';
 import { resolveTargets } from '../translate/targets.js';
-import { batchSha256 } from './canonical.js';
+import { batchSha256, batchUnitCount } from './canonical.js';
 import {
   EXPIRY_MS,
   MAX_ATTEMPTS,
@@ -62,6 +62,13 @@ async function bindBatch(db: Db, call: OperationCall, now: number): Promise<Boun
   if (call.body.batchSha256 !== sha) throw conflict('batch_mismatch', 'batchSha256 is not the hash of this body.');
   if (batches[index].sha256 !== sha)
     throw conflict('batch_mismatch', `The body does not hash to batches[${index}].sha256.`);
+  // The manifest's count is what the approval page shows a person: held to the batch like its hash.
+  const units = batchUnitCount(call.body, project.base_lang);
+  if (units !== batches[index].unit_count)
+    throw conflict(
+      'batch_mismatch',
+      `The body holds ${units} units; batches[${index}].unit_count is ${batches[index].unit_count}.`,
+    );
   const m = money(row);
   if (m.charged + m.reserved >= m.authorized) throw budgetExhausted();
   await seat(db, row, call, now);

@@ -25,11 +25,30 @@ function segment(raw: string): string[] {
   );
 }
 
+/**
+ * The longest key name (spec: `KeyName`, and the `ref` of a single-key read). Names are ASCII (letters, digits, `_`
+ * and `.`), so characters, UTF-16 units and bytes count alike.
+ */
+export const MAX_KEY_NAME = 255;
+
+/** A file key spelled as a key name already (spec: `KeyName`'s pattern): the name a person will read it by. */
+export const isKeyName = (fileKey: string) => /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(fileKey);
+
+/** The name of a file key that yields no readable one: a stable hash of its spelling. */
+const hashedName = (fileKey: string) => `k_${createHash('sha256').update(fileKey).digest('hex').slice(0, 16)}`;
+
+/**
+ * Names of long file keys before names went up to MAX_KEY_NAME: a canonical name over 200 characters was hashed.
+ * A key stored so keeps its name (plan.ts), so its translations stay with it.
+ */
+export const hashedBefore = (fileKey: string, name: string) => (name.length > 200 ? hashedName(fileKey) : null);
+
 export function canonicalKey(fileKey: string): string {
   if (DIGEST.test(fileKey)) return `k${fileKey}`;
   const parts = fileKey.split('.').flatMap(segment);
   const name = parts.join('.');
-  // A key with no letters or digits (`…`, CJK-only text) still needs a stable, readable-enough name.
-  if (!name || name.length > 200) return `k_${createHash('sha256').update(fileKey).digest('hex').slice(0, 16)}`;
+  // A key with no letters or digits (`…`, CJK-only text), or a sentence longer than a name, still needs a stable,
+  // readable-enough name. A file key already spelled as a name longer than that is refused (plan.ts).
+  if (!name || name.length > MAX_KEY_NAME) return hashedName(fileKey);
   return name;
 }

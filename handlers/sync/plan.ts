@@ -14,7 +14,7 @@ import { formsToIcu, pluralCategories } from '../../publisher/icu.js';
 import { pairCost } from '../translate/credits.js';
 import { contentToken, orderedForms, type Forms } from '../translate/keys.js';
 import { cellStates, type CellState } from '../translate/cells.js';
-import { canonicalKey } from './canonical.js';
+import { canonicalKey, hashedBefore, isKeyName, MAX_KEY_NAME } from './canonical.js';
 
 /** Characters of an entry's comment (xcstrings `comment`). */
 const MAX_COMMENT = 4000;
@@ -138,8 +138,13 @@ export async function planSync(
   const names = new Map<string, string>();
   const entries: EntryPlan[] = [];
   for (const e of catalog.entries) {
-    // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 200 (canonical.ts).
+    // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 255 (canonical.ts).
     if (e.fileKey === '') throw invalidArgument('A key of the file is empty: every entry needs a name.');
+    // A key spelled as a name is read by that name (`ref`): one longer than a name may be is refused, not renamed.
+    if (isKeyName(e.fileKey) && e.fileKey.length > MAX_KEY_NAME)
+      throw invalidArgument(
+        `${e.fileKey.slice(0, 100)}…: a key name is at most ${MAX_KEY_NAME} characters; this one has ${e.fileKey.length}.`,
+      );
     if (e.comment && e.comment.length > MAX_COMMENT)
       throw invalidArgument(`${e.fileKey.slice(0, 100)}: the comment is longer than ${MAX_COMMENT} characters.`);
     const name = canonicalKey(e.fileKey);
@@ -192,6 +197,12 @@ export async function planSync(
       ),
   );
   const byName = new Map(existing.map((k) => [k.name, k]));
+  for (const ep of entries) {
+    if (byName.has(ep.name)) continue;
+    const before = hashedBefore(ep.fileKey, ep.name);
+    const stored = before === null ? undefined : byName.get(before);
+    if (stored && stored.file_key === ep.fileKey) ep.name = stored.name;
+  }
   // Tokens are unique per project (translate deduplicates by them), but a file may hold one text under two
   // keys: the second gets a token salted with its name.
   const tokenOwner = new Map(existing.map((k) => [k.token, k.name]));

@@ -16,6 +16,7 @@ import { collapse, describe, flatten, splitOptions, writeLeaf, type Flat, type P
 import { icuToForms, pluralCategories } from '../icu.js';
 import { fileSpelling, hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 import { languageKey, platformLocale } from '../languages.js';
+import { manyNumbers } from '../plural-coverage.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -323,8 +324,14 @@ function identityOf(entry: CatalogEntry, baseLanguage: string): PoIdentity {
   };
 }
 
-/** The msgstr (or msgstr[n], by `categories`) of a project entry in one language. */
-function msgstrsOf(id: PoIdentity, v: CatalogValue | undefined, categories: string[], warn: Warn): string[] {
+/** The msgstr (or msgstr[n], by `categories`) of a project entry in `lang`. */
+function msgstrsOf(
+  id: PoIdentity,
+  v: CatalogValue | undefined,
+  categories: string[],
+  lang: string,
+  warn: Warn,
+): string[] {
   if (!v) return id.msgidPlural !== undefined ? categories.map(() => '') : [''];
   const shape = shapeOf(icuText(v), warn);
   const write = (parts: Part[]) => newlinesOf(id.msgid, writeParts(parts, id.format, warn));
@@ -333,8 +340,38 @@ function msgstrsOf(id: PoIdentity, v: CatalogValue | undefined, categories: stri
     warn(`plural {${shape.name}} of a message whose source has none: written as its \`other\` form`);
     return [write(shape.forms.other ?? [])];
   }
-  if (shape.kind === 'text') return categories.map(() => write(shape.parts));
-  return categories.map((c) => write(own(shape.forms, c) ?? shape.forms.other ?? []));
+  const msgstrs =
+    shape.kind === 'text'
+      ? categories.map(() => write(shape.parts))
+      : categories.map((c) => write(own(shape.forms, c) ?? shape.forms.other ?? []));
+  return coveredForms(id, msgstrs, categories, lang, warn);
+}
+
+/** The `{name}` arguments of a python-brace-format string (`{{` and `}}` are literal braces). */
+const braceArguments = (text: string) =>
+  new Set([...text.replace(/\{\{|\}\}/g, '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+
+/**
+ * msgfmt --check refuses a msgstr[n] whose form gettext chooses for many numbers (Russian `one`: 1, 21, 31, …)
+ * without every argument of msgid_plural (publisher/plural-coverage.ts). The publish gate refuses such a cell, but a
+ * file's own import, a restored version or the source baked in for a missing cell can still bring one: the message
+ * is then written untranslated, which gettext answers with msgid or msgid_plural, and the renderer says so.
+ */
+function coveredForms(id: PoIdentity, msgstrs: string[], categories: string[], lang: string, warn: Warn): string[] {
+  if (!id.format || id.msgidPlural === undefined) return msgstrs;
+  const want = [...braceArguments(id.msgidPlural)];
+  for (const [i, category] of categories.entries()) {
+    const numbers = manyNumbers(lang, category);
+    if (!numbers || !msgstrs[i]) continue;
+    const shown = braceArguments(msgstrs[i]);
+    const missing = want.filter((n) => !shown.has(n));
+    if (!missing.length) continue;
+    warn(
+      `plural form \`${category}\` stands for ${numbers.slice(0, 3).join(', ')}, … in ${lang} but lacks ${missing.map((n) => `{${n}}`).join(', ')}: gettext refuses it, so the message is written untranslated`,
+    );
+    return msgstrs.map(() => '');
+  }
+  return msgstrs;
 }
 
 const identityKey = (id: PoIdentity) => JSON.stringify([id.ctx, id.msgid]);
@@ -373,7 +410,7 @@ function contentOf(entry: CatalogEntry, opts: { languages: string[]; baseLanguag
   const quiet = () => {};
   return JSON.stringify([
     id.msgidPlural ?? null,
-    ...opts.languages.map((lang) => msgstrsOf(id, valueFor(entry, lang), pluralFormsFor(lang).categories, quiet)),
+    ...opts.languages.map((lang) => msgstrsOf(id, valueFor(entry, lang), pluralFormsFor(lang).categories, lang, quiet)),
   ]);
 }
 
@@ -427,7 +464,7 @@ function renderPo(catalog: Catalog, opts: RenderOptions): string {
         t.msgid_plural = id.msgidPlural;
         if (!knownForms) warn(`plural: no gettext Plural-Forms known for ${lang}, written as its \`other\` form`);
       }
-      t.msgstr = msgstrsOf(id, v, categories, warn);
+      t.msgstr = msgstrsOf(id, v, categories, lang, warn);
     } else {
       const plural = pluralOf(v, id.msgidPlural !== undefined);
       if (id.msgidPlural !== undefined || plural) {

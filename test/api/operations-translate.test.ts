@@ -4,7 +4,9 @@
 // The tests run one at a time: each runs run-due, which fills every project's due jobs on the file's one SQLite
 // database, and a CI run once saw an end-to-end send answer 503 contended while another test's races and fills held
 // the write lock (the races a test means to make are made inside it).
+import { createHash } from 'node:crypto';
 import test from 'ava';
+import stableStringify from 'fast-json-stable-stringify';
 import { batchManifest, previewSync, previewTranslate, sync, translate, type ApiClient } from '../../sdk/client.js';
 import {
   createTestKey,
@@ -364,5 +366,94 @@ test.serial(
     );
     const late = await send(p, run, 0, 'live-2', 'a2');
     t.like(late.error, { error: 'operation_not_approved' });
+  },
+);
+
+/** A batch's `batchSha256` as the spec defines it, computed by the agent without a preview. */
+const agentSha = (body: object) => createHash('sha256').update(stableStringify(body)).digest('hex');
+
+test.serial(
+  "a manifest's unit_count is held to its batch: refused at create for a previewed batch, 409 batch_mismatch when sent",
+  async (t) => {
+    const p = await createTestProject(svc);
+    const agent = await agentOf(p);
+    const units = [{ source: 'Counted once' }, { source: 'Counted twice' }];
+    const preview = await previewTranslate(agent, p.projectId, { units });
+    const sha = preview.data!.batchSha256!;
+    const create = async (batches: Array<{ sha256: string; unit_count: number }>) =>
+      agent.POST('/operations', {
+        body: {
+          action: 'translate',
+          max_credits: 10,
+          scope: {
+            project_id: p.projectId,
+            unit_count: batches.reduce((n, b) => n + b.unit_count, 0),
+            ...(await batchManifest(batches)),
+          },
+        },
+      });
+    const inflated = await create([{ sha256: sha, unit_count: 500 }]);
+    t.is(inflated.response.status, 400);
+    t.like(inflated.error, { error: 'invalid_argument' });
+    t.regex(inflated.error!.message, /batches\[0\]\.unit_count is 500; .* holds 2 units/);
+    t.is(
+      await svc.service.app
+        .db('operations')
+        .where({ project_id: p.projectId })
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
+      0,
+    );
+
+    // A batch nobody previewed: the manifest is taken at create, and the batch is held to it when sent.
+    const unseen = [{ source: 'Never previewed' }];
+    const unseenSha = agentSha({ units: unseen });
+    const op = (await create([{ sha256: unseenSha, unit_count: 40 }])).data!;
+    t.is(op.scope.unit_count, 40);
+    await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: op.operation_id } } });
+    const sent = await translate(agent, p.projectId, {
+      units: unseen,
+      operationId: op.operation_id,
+      requestId: 'unseen-1',
+      attemptId: 'a1',
+      batchIndex: 0,
+      batchSha256: unseenSha,
+    });
+    t.is(sent.response.status, 409);
+    t.like(sent.error, { error: 'batch_mismatch' });
+    t.regex(sent.error!.message, /holds 1 units; batches\[0\]\.unit_count is 40/);
+    const keys = await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
+    t.false(
+      keys.data!.keys.some((k: { source: string }) => k.source === 'Never previewed'),
+      'nothing written',
+    );
+    const record = await agent.GET('/projects/{projectId}/requests/{requestId}', {
+      params: { path: { projectId: p.projectId, requestId: 'unseen-1' } },
+    });
+    t.like(record.data, { state: 'failed', status: 409, body: { error: 'batch_mismatch' } });
+
+    // A sync batch counts the file's entries.
+    const file = {
+      contentBase64: Buffer.from(JSON.stringify({ 'count.a': 'A', 'count.b': 'B', 'count.c': 'C' })).toString('base64'),
+      fileName: 'en.json',
+    };
+    const fileSha = agentSha(file);
+    const syncOp = (await create([{ sha256: fileSha, unit_count: 1 }])).data!;
+    await svc.admin.POST('/operations/{operationId}/approve', {
+      params: { path: { operationId: syncOp.operation_id } },
+    });
+    const synced = await sync(agent, p.projectId, {
+      ...file,
+      operationId: syncOp.operation_id,
+      requestId: 'unseen-sync-1',
+      attemptId: 'a1',
+      batchIndex: 0,
+      batchSha256: fileSha,
+    });
+    t.is(synced.response.status, 409);
+    t.like(synced.error, { error: 'batch_mismatch' });
+    t.regex(synced.error!.message, /holds 3 units; batches\[0\]\.unit_count is 1/);
+    t.is((await previewSync(agent, p.projectId, file)).data!.created, 3, 'the sync wrote nothing');
   },
 );

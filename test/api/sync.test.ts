@@ -1,4 +1,5 @@
 // POST /sync: the rules of `syncCatalog` (spec), its errors and limits, one transaction per sync.
+import { createHash } from 'node:crypto';
 import test from 'ava';
 import { previewSync, sync as syncCall, type SyncRequest } from '../../sdk/client.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
@@ -415,3 +416,74 @@ test.serial('a refused sync is recorded under its requestId', async (t) => {
   ).data!;
   t.like(rec, { state: 'failed', status: 400, body: { error: 'invalid_base64' } });
 });
+
+test.serial(
+  'a file key spelled as a name is read by that name: up to 255 characters stored under it, longer refused before any write',
+  async (t) => {
+    const p = await createTestProject(svc);
+    // Segments of 50 letters joined by dots: the canonical shape, kept as it is.
+    const nameOf = (length: number) =>
+      Array.from({ length: Math.ceil(length / 51) + 1 }, (_, i) => String.fromCharCode(97 + i).repeat(50))
+        .join('.')
+        .slice(0, length)
+        .replace(/\.$/, 'z');
+    const at255 = nameOf(255);
+    const at230 = nameOf(230);
+    t.is(at255.length, 255);
+    const r = await syncJson(p, { [at255]: 'Longest name', [at230]: 'Long name', short: 'Short' });
+    t.is(r.response.status, 200, JSON.stringify(r.error));
+    t.is(r.data!.created, 3);
+    for (const ref of [at255, at230]) {
+      const read = await readKey(p.client, p.projectId, ref, 'de');
+      t.is(read.response.status, 200, `${ref.length} characters: ${JSON.stringify(read.error)}`);
+      t.is(read.data?.key, ref);
+    }
+
+    // 256 and 300 characters: refused, by the dry run too, and nothing of the file is written.
+    const before = await snapshot(p);
+    for (const length of [256, 300]) {
+      const file = jsonFile({ [nameOf(length)]: 'Too long', another: 'Would be new' });
+      const real = await sync(p, file);
+      t.is(real.response.status, 400);
+      t.like(real.error, { error: 'invalid_argument' });
+      t.regex(real.error!.message, new RegExp(`at most 255 characters; this one has ${length}`));
+      const dry = await previewSync(p.client, p.projectId, file);
+      t.is(dry.response.status, 400);
+      t.like(dry.error, { error: 'invalid_argument' });
+    }
+    t.is(await snapshot(p), before);
+    // A read by that name is the longest `ref` plus one: 400 as before, so nothing stored is unreadable.
+    t.is((await readKey(p.client, p.projectId, nameOf(256), 'de')).response.status, 400);
+    // `ref` counts characters (code points, as JSON Schema does), not UTF-16 units: 255 astral characters are a
+    // ref of the longest length (no such key), 256 are one too long. Names are ASCII, where the two agree.
+    t.is((await readKey(p.client, p.projectId, '😀'.repeat(255), 'de')).response.status, 404);
+    t.is((await readKey(p.client, p.projectId, '😀'.repeat(256), 'de')).response.status, 400);
+
+    // A sentence key (xcstrings) longer than a name still syncs, under a derived name of at most 255 characters.
+    const sentence = `${'Tap here to continue with your order and review everything once more '.repeat(5)}.`;
+    const xc = await sync(p, {
+      contentBase64: b64(xcstrings({ [sentence]: { en: 'Tap here' }, ['😀'.repeat(300)]: { en: 'Smile' } })),
+      fileName: 'Localizable.xcstrings',
+    });
+    t.is(xc.response.status, 200, JSON.stringify(xc.error));
+    t.true((await keys(p)).every((k) => k.key.length <= 255));
+  },
+);
+
+test.serial(
+  'a long key stored under a hashed name by an earlier release keeps that name and its translations on the next sync',
+  async (t) => {
+    const p = await createTestProject(svc);
+    const long = `settings.${'x'.repeat(220)}`;
+    t.is((await syncJson(p, { [long]: 'Long one' })).data!.created, 1);
+    // Before names went up to 255 characters, a canonical name over 200 was stored hashed.
+    const legacy = `k_${createHash('sha256').update(long).digest('hex').slice(0, 16)}`;
+    await svc.service.app.db('keys').where({ project_id: p.projectId, name: long }).update({ name: legacy });
+    const again = await syncJson(p, { [long]: 'Long one' });
+    t.like(again.data, { created: 0, matchedSources: 1, disabledOrphans: 0 });
+    t.deepEqual(
+      (await keys(p)).map((k) => k.key),
+      [legacy],
+    );
+  },
+);

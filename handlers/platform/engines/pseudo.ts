@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { checkFill } from '../../../publisher/gates.js';
 import { conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../../../publisher/icu.js';
+import { coverManyNumbers, manyNumbers } from '../../../publisher/plural-coverage.js';
 import { printfSpecifiers } from '../../../publisher/printf.js';
 import type { TranslationEngine, TranslationItem, TranslationOutcome } from './types.js';
 
@@ -100,6 +101,7 @@ const TAG_ARGUMENT = /\{__glossa_tag_(\d+)\}/g;
 
 function pseudoMessage(ast: IcuAst, targetLang: string): string {
   conformAst(ast, pluralCategories(targetLang));
+  coverManyNumbers(ast, targetLang);
   const only = ast.length === 1 ? ast[0] : null;
   if (only && (only.type === TYPE.plural || only.type === TYPE.select)) {
     for (const opt of Object.values(only.options)) {
@@ -126,7 +128,8 @@ function pseudoOne(item: TranslationItem): TranslationOutcome {
   let memo: string | undefined;
   try {
     // Without the words plural and select, the source has no branches to conform: one entry for every language.
-    const cats = pluralCategories(item.targetLang);
+    // A category that stands for many numbers (plural-coverage.ts) is made from `other`: part of the key too.
+    const cats = pluralCategories(item.targetLang).map((c) => (manyNumbers(item.targetLang, c) ? `${c}*` : c));
     memo = BRANCHES.test(item.source) ? `${cats.join(' ')}\n${item.source}` : `*\n${item.source}`;
     const hit = passed.get(memo);
     if (hit !== undefined) return { id: item.id, value: hit };
