@@ -16,6 +16,7 @@ import * as m012 from './012_webhooks.js';
 import * as m013 from './013_content.js';
 import * as m014 from './014_translation_history.js';
 import * as m015 from './015_api_key_last_use.js';
+import * as m017 from './017_dashboard_flows.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -33,6 +34,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '013_content': m013,
   '014_translation_history': m014,
   '015_api_key_last_use': m015,
+  '017_dashboard_flows': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
