@@ -18,7 +18,7 @@ import { html, type Html } from './html.js';
 import type { Session } from './sessions.js';
 import { redirect } from './web.js';
 
-export const FLASH_TTL_MS = 10 * 60_000;
+const FLASH_TTL_MS = 10 * 60_000;
 
 export interface Flash {
   /** What happened, shown as a status notice. */
@@ -55,7 +55,7 @@ function open(s: Session, sealed: string): Flash | undefined {
 const pathOf = (location: string) => new URL(location, 'http://dashboard.invalid').pathname;
 
 /** Keeps `flash` for the next GET of `location`'s path in this session. */
-export async function putFlash(app: App, s: Session, location: string, flash: Flash, now = Date.now()): Promise<void> {
+async function putFlash(app: App, s: Session, location: string, flash: Flash, now = Date.now()): Promise<void> {
   // Flashes nobody took go with the next one anyone puts.
   await app
     .db(TABLE)
