@@ -192,8 +192,11 @@ export interface paths {
          *     for `translate` the languages, unit and batch counts, the manifest hash, a sample of the source strings
          *     of each previewed batch (stored by the dry run that returned its `batchSha256`; null once that sample
          *     expired or when the batch was never previewed) and the credit ceiling against the workspace balance; for
-         *     `publish` the flags and how many keys and cells changed since the current version; for `rollback` the
-         *     from/to versions and their key counts. `state` is the effective state (a pending operation past
+         *     `publish` the flags and what the publish would change against the current version, per language, as the
+         *     publish preview computes it (`internalPreviewPublish` with the operation's flags); for `rollback` the
+         *     from/to versions and their key counts. Every plan names the API key that asked (`api_key_id`,
+         *     `api_key_name`), and a translate plan sets the batches' own estimate (`estimate_mc`, stored by the dry runs
+         *     that returned their `batchSha256`) beside the ceiling the agent asked for. `state` is the effective state (a pending operation past
          *     `expires_at` reads `expired` before the sweep stores it); reading writes nothing.
          */
         get: operations["internalGetOperation"];
@@ -1062,6 +1065,10 @@ export interface components {
         OperationPlan: {
             /** @enum {string} */
             action: "translate" | "publish" | "rollback";
+            /** @description The API key that asked for the operation. */
+            api_key_id: string;
+            /** @description That key's name, when it has one. */
+            api_key_name: string | null;
             /** @description The workspace balance available now (balance minus holds), millicredits. */
             balance_mc: number;
             translate?: {
@@ -1071,6 +1078,10 @@ export interface components {
                 payload_sha256: string;
                 /** @description The credit ceiling asked for, millicredits; compare with `balance_mc`. */
                 requested_mc: number;
+                /** @description What the dry runs of the batches estimated, millicredits, summed over the batches whose estimate is stored (`estimated_batches`); null when none is. */
+                estimate_mc: number | null;
+                /** @description How many of the batches have a stored estimate (a dry run returned their `batchSha256` in the last 24 hours). */
+                estimated_batches: number;
                 batches: {
                     index: number;
                     sha256: string;
@@ -1085,12 +1096,16 @@ export interface components {
                 incomplete_mode: string | null;
                 expected_pending: number | null;
                 current_version: string | null;
-                /** @description Enabled keys now. */
+                /** @description Keys the publish would freeze (the preview's `keyCount`). */
                 keys_total: number;
-                /** @description Enabled keys created or whose source changed since the current version (all of them before the first). */
+                /** @description Base-language keys the publish would add, change or remove against the current version (the preview's diff; all of them before the first). */
                 keys_changed: number;
-                /** @description Target-language values written since the current version (all of them before the first). */
+                /** @description Target-language values the publish would add, change or remove against the current version (the preview's diff). */
                 cells_changed: number;
+                /** @description The publish would freeze what the current version holds (`skipIfIdentical` mints nothing). */
+                identical: boolean;
+                /** @description The differences per language, as the publish preview lists them (at most 20 keys of each kind per language). */
+                languages: components["schemas"]["LanguageDiff"][];
             };
             rollback?: {
                 from_version: string;

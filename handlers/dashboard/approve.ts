@@ -10,6 +10,8 @@ import type { App } from '../platform/app.js';
 import { apiFor, type Api } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage } from './layout.js';
+import { notePendingOperations } from './nav.js';
+import { languageDiff } from './publish.js';
 import type { Session } from './sessions.js';
 import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -33,6 +35,28 @@ const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).re
 
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
+/**
+ * A ceiling and an estimate more than ten times apart: an agent that passed millicredits as credits asks for a
+ * thousand times its work, and one that asks for much less than the estimate stops part-way.
+ */
+function estimateWarning(t: NonNullable<Plan['translate']>): Html {
+  const e = t.estimate_mc;
+  if (e === null) return html``;
+  const ceiling = t.requested_mc;
+  if (ceiling > 10 * Math.max(e, 1))
+    return html`<p class="warn" role="alert">
+      The ceiling (${credits(ceiling)} credits) is more than ten times the batches' estimate (${credits(e)} credits):
+      check the amount before approving. An agent that passed millicredits as credits asks for a thousand times its
+      work; lowering the budget below keeps it to what the batches need.
+    </p>`;
+  if (e > 10 * Math.max(ceiling, 1))
+    return html`<p class="warn" role="alert">
+      The batches' estimate (${credits(e)} credits) is more than ten times the ceiling (${credits(ceiling)} credits):
+      the run will stop long before it is done.
+    </p>`;
+  return html``;
+}
+
 function translatePlan(t: NonNullable<Plan['translate']>, balanceMc: number): Html {
   const over = t.requested_mc > balanceMc;
   return html`<h2>Translate</h2>
@@ -45,12 +69,24 @@ function translatePlan(t: NonNullable<Plan['translate']>, balanceMc: number): Ht
       <dd>${t.batch_count}</dd>
       <dt>Manifest hash</dt>
       <dd><code>${t.payload_sha256}</code></dd>
-      <dt>Credit ceiling</dt>
+      <dt>Credit ceiling the agent asked for</dt>
       <dd>${credits(t.requested_mc)} credits</dd>
+      <dt>The batches' estimate</dt>
+      <dd>
+        ${
+          t.estimate_mc === null
+            ? 'not known: no dry run of these batches is stored'
+            : html`${credits(t.estimate_mc)}
+              credits${
+                t.estimated_batches < t.batch_count ? ` (${t.estimated_batches} of ${t.batch_count} batches)` : ''
+              }`
+        }
+      </dd>
       <dt>Workspace balance</dt>
       <dd>${credits(balanceMc)} credits available</dd>
     </dl>
     ${over ? html`<p class="warn">The ceiling is above the balance available now: the run stops when the credits run out.</p>` : ''}
+    ${estimateWarning(t)}
     <h2>Batches</h2>
     <table>
       <thead>
@@ -84,6 +120,7 @@ function translatePlan(t: NonNullable<Plan['translate']>, balanceMc: number): Ht
 }
 
 function publishPlan(p: NonNullable<Plan['publish']>): Html {
+  const changes = p.keys_changed + p.cells_changed;
   return html`<h2>Publish</h2>
     <dl>
       <dt>Approved cells only</dt>
@@ -97,10 +134,20 @@ function publishPlan(p: NonNullable<Plan['publish']>): Html {
       <dt>Current version</dt>
       <dd>${p.current_version ?? 'none (this would be the first)'}</dd>
       <dt>Keys</dt>
-      <dd>${p.keys_total} enabled, ${p.keys_changed} new or changed since the current version</dd>
-      <dt>Cells</dt>
-      <dd>${p.cells_changed} translations written since the current version</dd>
-    </dl>`;
+      <dd>
+        ${p.keys_total} would be published; ${p.keys_changed} added, changed or removed against the current version
+      </dd>
+      <dt>Translations</dt>
+      <dd>${p.cells_changed} added, changed or removed against the current version</dd>
+    </dl>
+    <p>
+      ${
+        p.identical
+          ? html`<strong>Identical to the current version</strong>: the publish would change nothing.`
+          : html`<strong>${changes} changes</strong> would reach production, as the publish page computes them now:`
+      }
+    </p>
+    ${p.identical ? '' : html`<div class="scroll">${p.languages.map((d) => languageDiff(d))}</div>`}`;
 }
 
 function rollbackPlan(r: NonNullable<Plan['rollback']>): Html {
@@ -139,6 +186,7 @@ async function approvalPage(app: App, s: Session, op: Operation, error?: string)
   const pending = op.state === 'pending_approval';
   const requested = Math.floor(op.requested_mc / 1000);
   const decider = await deciderName(app, op.decided_by);
+  const refused = wouldBeRefused(op);
   const decision = !pending
     ? null
     : s.user.role !== 'owner'
@@ -160,8 +208,9 @@ async function approvalPage(app: App, s: Session, op: Operation, error?: string)
                   />`
               : ''
           }
+          ${refused ? html`<p>${refused} It can only be denied; the agent must ask again.</p>` : ''}
           <p>
-            <button type="submit" name="decision" value="approve">Approve</button>
+            ${refused ? '' : html`<button type="submit" name="decision" value="approve">Approve</button>`}
             <button type="submit" name="decision" value="deny">Deny</button>
           </p>
         </form>`;
@@ -186,6 +235,14 @@ async function approvalPage(app: App, s: Session, op: Operation, error?: string)
           <dd><span class="state" data-state="${op.state}">${STATE_TEXT[op.state]}</span></dd>
           <dt>Project</dt>
           <dd><code>${op.project_id}</code></dd>
+          <dt>Asked by</dt>
+          <dd>
+            ${
+              op.plan
+                ? html`API key ${op.plan.api_key_name ?? html`<em>unnamed</em>`} (<code>${op.plan.api_key_id}</code>)`
+                : 'an API key'
+            }
+          </dd>
           <dt>Asked at</dt>
           <dd>${when(op.created_at)}</dd>
           <dt>${pending ? 'Expires at' : 'Expiry'}</dt>
@@ -225,6 +282,12 @@ async function load(api: Api, id: string): Promise<Operation | undefined> {
   return r.data;
 }
 
+/** Why approving would be pointless (the page says the use would be refused), or undefined. */
+const wouldBeRefused = (op: Operation) =>
+  op.plan?.rollback && !op.plan.rollback.from_is_current
+    ? 'Another version was published since the agent asked: the rollback would be refused.'
+    : undefined;
+
 const notFoundPage = (s: Session) => messagePage('Operation not found', 'There is no operation with this id.', s);
 
 export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
@@ -234,6 +297,7 @@ export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     if (!session) return redirect(h, signinUrl(`/approve/${encodeURIComponent(id)}`));
     const op = await load(apiFor(server, session), id);
     if (!op) return htmlReply(h, 404, notFoundPage(session));
+    await notePendingOperations(server, session, op.project_id);
     return htmlReply(h, 200, await approvalPage(app, session, op));
   };
 
@@ -256,6 +320,8 @@ export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       htmlReply(h, status, await approvalPage(app, session, (await load(api, id))!, error));
     const path = { operationId: id };
     let answer: { response: Response };
+    const refused = wouldBeRefused(op);
+    if (form.decision === 'approve' && refused) return again(409, `${refused} Nothing changed.`);
     if (form.decision === 'approve') {
       let authorizedCredits: number | undefined;
       if (op.action === 'translate' && form.credits !== undefined && form.credits !== '') {

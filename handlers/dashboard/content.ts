@@ -13,6 +13,7 @@ import { apiFor, type Api } from './api.js';
 import { apiMessage, csrfField, dataOf, ourForm, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
+import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from './sessions.js';
 import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -27,6 +28,9 @@ const DOC_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const STAGES: Stage[] = ['translated', 'reviewed', 'approved'];
 const docPath = (projectId: string, docId: string, rest = '') =>
   projectPath(projectId, `${section}/${encodeURIComponent(docId)}${rest}`);
+const rollbackPath = (projectId: string, docId: string, versionId: string) =>
+  `${docPath(projectId, docId, '/rollback')}?versionId=${encodeURIComponent(versionId)}`;
+const VERSION_ID = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
 const isOwner = (s: Session) => s.user.role === 'owner';
 
 type PageAnswer = { status: number; body: string };
@@ -101,7 +105,7 @@ async function listPage(
   api: Api,
   s: Session,
   projectId: string,
-  extra: { error?: string; result?: PublishResult } = {},
+  extra: { error?: string; flashes?: Flash[] } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -157,7 +161,8 @@ async function listPage(
           <h1>Content of ${name}</h1>
           ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
         </section>
-        ${extra.result ? resultTable(extra.result) : ''}
+        ${flashHtml(extra.flashes ?? [])}
+        ${(extra.flashes ?? []).map((f) => (f.contentPublish ? resultTable(f.contentPublish) : ''))}
         <section>
           ${
             isOwner(s) && o.documents.length
@@ -224,7 +229,7 @@ async function docPage(
   projectId: string,
   docId: string,
   wanted: string | undefined,
-  extra: { error?: string; notice?: string } = {},
+  extra: { error?: string; flashes?: Flash[] } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -275,11 +280,12 @@ async function docPage(
         <td>
           ${
             isOwner(s) && v.versionId !== versions.servedVersionId
-              ? html`<form method="post" action="${docPath(projectId, docId, '/rollback')}">
-                  ${csrfField(s)}
-                  <input type="hidden" name="versionId" value="${v.versionId}" />
-                  <button type="submit" aria-label="Roll back to ${v.versionId}">Roll back</button>
-                </form>`
+              ? html`<a
+                  class="button"
+                  href="${rollbackPath(projectId, docId, v.versionId)}"
+                  aria-label="Roll back to ${v.versionId}"
+                  >Roll back…</a
+                >`
               : ''
           }
         </td>
@@ -292,8 +298,7 @@ async function docPage(
       `${doc.title} · Content · ${name}`,
       html`<section>
           <h1>${doc.title}</h1>
-          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
-          ${extra.notice ? html`<p class="ok" role="status">${extra.notice}</p>` : ''}
+          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''} ${flashHtml(extra.flashes ?? [])}
           <dl>
             <dt>Document</dt>
             <dd><code>${doc.docId}</code> (${doc.format}, ${doc.baseLang})</dd>
@@ -347,6 +352,93 @@ async function docPage(
   };
 }
 
+/**
+ * A rollback, asked first: what readers are served now beside what they would be served after it (title, and per
+ * language whether it is translated or the base language, at which review stage), the changes marked.
+ */
+async function rollbackPage(
+  api: Api,
+  s: Session,
+  projectId: string,
+  docId: string,
+  versionId: string,
+  error?: string,
+): Promise<PageAnswer> {
+  const name = await contentProject(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const notFound = { status: 404, body: messagePage('Version not found', 'This document has no such version.', s) };
+  if (!DOC_ID.test(docId) || !VERSION_ID.test(versionId)) return notFound;
+  const r = await api.GET('/projects/{projectId}/content/{docId}/versions', { params: { path: { projectId, docId } } });
+  if (r.response.status === 404) return notFound;
+  const versions = dataOf(r, 'list versions');
+  const target = versions.versions.find((v) => v.versionId === versionId);
+  if (!target) return notFound;
+  const served = versions.versions.find((v) => v.versionId === versions.servedVersionId);
+  type Lang = (typeof target.langs)[number];
+  const shown = (l: Lang | undefined) =>
+    !l ? 'not served' : l.source === 'translated' ? `translated (${l.stage ?? 'translated'})` : 'base language';
+  const codes = [...new Set([...(served?.langs ?? []), ...target.langs].map((l) => l.code))].sort();
+  const rows = codes.map((code) => {
+    const before = shown(served?.langs.find((l) => l.code === code));
+    const after = shown(target.langs.find((l) => l.code === code));
+    return html`<tr class="${before === after ? '' : 'changed'}">
+      <th scope="row">${code}</th>
+      <td>${before}</td>
+      <td>${after}</td>
+    </tr>`;
+  });
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Roll back ${docId}?`,
+      html`<section aria-labelledby="rollback-title">
+        <h1 id="rollback-title">Roll <code>${docId}</code> back to <code>${versionId}</code>?</h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <p>
+          Readers are served the texts of <code>${versionId}</code> (${timeOf(target.createdAt)}) at once, under a new
+          version; ${served ? html`<code>${served.versionId}</code>, served now,` : 'every version'} stays in the
+          history and can be served again.
+        </p>
+        <div class="scroll">
+          <table>
+            <caption>
+              What readers are served now and after the rollback
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Language</th>
+                <th scope="col">Now${served ? html` (<code>${served.versionId}</code>)` : ''}</th>
+                <th scope="col">After (<code>${versionId}</code>)</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr class="${served?.title === target.title ? '' : 'changed'}">
+                <th scope="row">Title</th>
+                <td class="source">${served?.title ?? ''}</td>
+                <td class="source">${target.title}</td>
+              </tr>
+              ${rows}
+            </tbody>
+          </table>
+        </div>
+        ${
+          isOwner(s)
+            ? html`<form method="post" action="${docPath(projectId, docId, '/rollback')}" class="confirm-actions">
+                ${csrfField(s)}
+                <input type="hidden" name="versionId" value="${versionId}" />
+                <input type="hidden" name="served" value="${versions.servedVersionId ?? ''}" />
+                <button type="submit" class="danger">Roll back to ${versionId}</button>
+                <a href="${docPath(projectId, docId)}">Cancel</a>
+              </form>`
+            : html`<p>Only an owner can roll back content.</p>`
+        }
+      </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
 export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const reply = (h: ResponseToolkit, r: PageAnswer, status = r.status) =>
     htmlReply(h, r.status === 200 ? status : r.status, r.body);
@@ -359,7 +451,8 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const projectId = String(request.params.projectId);
     const session = await sessionOf(app, request);
     if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
-    return reply(h, await listPage(apiFor(server, session), session, projectId));
+    const flashes = await takeFlashes(app, session, projectPath(projectId, section));
+    return reply(h, await listPage(apiFor(server, session), session, projectId, { flashes }));
   };
 
   const one = async (request: Request, h: ResponseToolkit) => {
@@ -369,7 +462,8 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const lang = langOf(request);
     if (!session)
       return redirect(h, signinUrl(docPath(projectId, docId) + (lang ? `?lang=${encodeURIComponent(lang)}` : '')));
-    return reply(h, await docPage(apiFor(server, session), session, projectId, docId, lang));
+    const flashes = await takeFlashes(app, session, docPath(projectId, docId));
+    return reply(h, await docPage(apiFor(server, session), session, projectId, docId, lang, { flashes }));
   };
 
   const publish = async (request: Request, h: ResponseToolkit) => {
@@ -404,7 +498,8 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await listPage(api, session, projectId, { error: `${apiMessage(r.error)} Nothing was published.` }),
         r.response.status,
       );
-    return reply(h, await listPage(api, session, projectId, { result: r.data }));
+    // The outcome is shown by the list the redirect opens (flash.ts): a reload publishes nothing again.
+    return redirectWithFlash(app, h, session, projectPath(projectId, section), { contentPublish: r.data });
   };
 
   const stage = async (request: Request, h: ResponseToolkit) => {
@@ -426,7 +521,16 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     });
     if (r.response.status === 403) return again(403, 'Your role may not set stages; nothing changed.');
     if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
-    return redirect(h, back);
+    return redirectWithFlash(app, h, session, back, { notice: `The review stage of ${lang} is ${wanted}.` });
+  };
+
+  const confirmRollback = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const versionId = typeof request.query.versionId === 'string' ? request.query.versionId : '';
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(rollbackPath(projectId, docId, versionId)));
+    return reply(h, await rollbackPage(apiFor(server, session), session, projectId, docId, versionId));
   };
 
   const rollback = async (request: Request, h: ResponseToolkit) => {
@@ -436,18 +540,28 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     if ('reply' in post) return post.reply;
     const { session, form } = post;
     const api = apiFor(server, session);
-    const again = async (status: number, error?: string, notice?: string) =>
-      reply(h, await docPage(api, session, projectId, docId, undefined, { error, notice }), status);
     const versionId = form.versionId ?? '';
-    if (!/^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/.test(versionId))
-      return again(400, 'No such version; nothing changed.');
+    const again = async (status: number, error: string) =>
+      reply(h, await rollbackPage(api, session, projectId, docId, versionId, error), status);
+    if (!VERSION_ID.test(versionId)) return again(400, 'No such version; nothing changed.');
+    // Only a rollback confirmed against the version readers are served now: the page compared with that one.
+    const served = await api.GET('/projects/{projectId}/content/{docId}/versions', {
+      params: { path: { projectId, docId } },
+    });
+    if (served.data && (form.served ?? '') !== (served.data.servedVersionId ?? ''))
+      return again(
+        409,
+        'Another version was published since this page was drawn: review the change again; nothing changed.',
+      );
     const r = await api.POST('/projects/{projectId}/content/{docId}/rollback', {
       params: { path: { projectId, docId } },
       body: { versionId },
     });
     if (r.response.status === 403) return again(403, 'Only an owner can roll back content; nothing changed.');
     if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
-    return again(200, undefined, `Rolled back to ${r.data.rolledBackTo}: now served as ${r.data.versionId}.`);
+    return redirectWithFlash(app, h, session, docPath(projectId, docId), {
+      notice: `Rolled back to ${r.data.rolledBackTo}: now served as ${r.data.versionId}.`,
+    });
   };
 
   const P = '/projects/{projectId}/content';
@@ -456,6 +570,7 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     { method: 'POST', path: `${P}/publish`, handler: publish },
     { method: 'GET', path: `${P}/{docId}`, handler: one },
     { method: 'POST', path: `${P}/{docId}/langs/{lang}/stage`, handler: stage },
+    { method: 'GET', path: `${P}/{docId}/rollback`, handler: confirmRollback },
     { method: 'POST', path: `${P}/{docId}/rollback`, handler: rollback },
   ];
 }

@@ -50,7 +50,7 @@ export const timeOf = (iso: string | null | undefined, never = 'never'): Html | 
 export const ownersOnly = (s: Session, what: string) =>
   messagePage('Owners only', `Only an owner can ${what}. Ask an owner of this dashboard.`, s);
 
-/** A secret shown once, in the answer to the post that made it, with a copy button (dashboard.js data-copy). */
+/** A secret shown once, from the one-time flash of the post that made it (flash.ts), with a copy button (dashboard.js data-copy). */
 export function secretOnce(label: string, secret: string): Html {
   return html`<section class="secret" aria-labelledby="secret-title">
     <h2 id="secret-title">${label}</h2>

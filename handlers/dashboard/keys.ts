@@ -15,6 +15,7 @@ import { apiFor, type Api } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { previewMessage } from './preview.js';
+import { redirectWithFlash, takeFlashes } from './flash.js';
 import type { Session } from './sessions.js';
 import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -246,9 +247,9 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
     notice = html`<p class="error" role="alert">${messageOf(r.error)}</p>`;
     data = undefined;
   } else if (!data) throw new Error(`internal API: ${r.response.status}`);
-  const done = typeof query.done === 'string' && Object.hasOwn(BULK, query.done) ? BULK[query.done] : undefined;
-  if (done && /^\d{1,9}$/.test(String(query.affected)))
-    notice = html`<p class="notice" role="status">${String(query.affected)} ${done.done}.</p>`;
+  // What a bulk action did comes from its flash, never from the URL (flash.ts).
+  for (const f of await takeFlashes(app, session, projectPath(projectId, 'keys')))
+    if (f.notice) notice = html`<p class="notice" role="status">${f.notice}</p>`;
   const langs = data?.langs ?? [];
   const total = data?.total ?? 0;
   const pageLink = (o: number, label: string, rel: string) =>
@@ -354,7 +355,9 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
     );
   if (!r.data)
     return htmlReply(h, status, messagePage('Nothing done', `${messageOf(r.error)} Nothing changed.`, session));
-  return redirect(h, `${list}${filterQuery(f, { done: action, affected: r.data.affected })}`);
+  return redirectWithFlash(app, h, session, `${list}${filterQuery(f)}`, {
+    notice: `${r.data.affected} ${BULK[action].done}.`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -726,11 +729,9 @@ async function capturedGet(app: App, server: Hapi.Server, request: Request, h: R
   const r = await listKeys(apiFor(server, session), projectId, { captured: true, disabled: false }, offset, 100);
   if (r.response.status === 404) return htmlReply(h, 404, messagePage('Not found', 'No such project.', session));
   if (!r.data) throw new Error(`internal API: ${r.response.status}`);
-  const done = query.done === 'accept' ? 'accepted' : query.done === 'dismiss' ? 'dismissed' : undefined;
-  const notice =
-    done && /^\d{1,9}$/.test(String(query.affected))
-      ? html`<p class="notice" role="status">${String(query.affected)} ${done}.</p>`
-      : '';
+  const notice = (await takeFlashes(app, session, here)).map((f) =>
+    f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : '',
+  );
   const keys = r.data.keys;
   const body = html`<h1>Captured keys</h1>
     <p>
@@ -812,7 +813,9 @@ async function capturedPost(app: App, server: Hapi.Server, request: Request, h: 
       messagePage('Refused', 'Only an owner can review captured keys; nothing changed.', session),
     );
   if (!r.data) return htmlReply(h, r.response.status, messagePage('Nothing done', messageOf(r.error), session));
-  return redirect(h, `${here}?done=${action}&affected=${r.data.affected}`);
+  return redirectWithFlash(app, h, session, here, {
+    notice: `${r.data.affected} ${action === 'accept' ? 'accepted' : 'dismissed'}.`,
+  });
 }
 
 export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {

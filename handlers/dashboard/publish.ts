@@ -11,6 +11,7 @@ import { apiFor } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { dataOf, messageOf, projectNotFound, queryText } from './projects.js';
+import { redirectWithFlash } from './flash.js';
 import type { Session } from './sessions.js';
 import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -289,10 +290,11 @@ export function publishRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const status = r.response.status;
     if (status === 201 || status === 200) {
       const v = dataOf(r, 'POST publish');
-      return redirect(
-        h,
-        `${projectPath(projectId, 'versions')}?${v.unchanged ? 'unchanged' : 'published'}=${encodeURIComponent(v.versionId)}`,
-      );
+      return redirectWithFlash(app, h, session, projectPath(projectId, 'versions'), {
+        notice: v.unchanged
+          ? `Nothing was published: the content is identical to version ${v.versionId}.`
+          : `Published version ${v.versionId}.`,
+      });
     }
     if (status === 404) return htmlReply(h, 404, projectNotFound(session));
     const error =

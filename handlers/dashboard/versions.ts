@@ -1,7 +1,10 @@
 // The versions page, `/projects/{projectId}/versions`: every version with its label, key count and languages, a
 // form that picks two versions and shows what changed between them per language (internalDiffVersions), and for
-// owners a Restore button per version (internalRestoreVersion: a new version with the old one's content; the API
-// refuses anyone else, 403). Labels, keys and texts are hostile input: escaped (html.ts).
+// owners a Restore link per version. Restore is confirmed on its own page, `…/versions/{versionId}/restore`, which
+// shows what production would serve after it (the diff from the current version) before the post that restores
+// (internalRestoreVersion: a new version with the old one's content; the API refuses anyone else, 403). What a
+// publish or restore did is told from its flash (flash.ts). Labels, keys and texts are hostile input: escaped
+// (html.ts).
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { operations } from '../../generated/internal.js';
@@ -11,6 +14,7 @@ import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { dataOf, messageOf, projectNotFound, queryText, when } from './projects.js';
 import { languageDiff } from './publish.js';
+import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from './sessions.js';
 import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -27,6 +31,9 @@ function versionOptions(list: Versions, selected: string | undefined): Html[] {
       </option>`,
   );
 }
+
+const restorePath = (projectId: string, versionId: string) =>
+  projectPath(projectId, `versions/${encodeURIComponent(versionId)}/restore`);
 
 function table(s: Session, projectId: string, list: Versions): Html {
   const owner = s.user.role === 'owner';
@@ -62,13 +69,12 @@ function table(s: Session, projectId: string, list: Versions): Html {
                     ${
                       v.current
                         ? ''
-                        : html`<form
-                            method="post"
-                            action="${projectPath(projectId, `versions/${encodeURIComponent(v.versionId)}/restore`)}"
-                          >
-                            <input type="hidden" name="csrf" value="${s.csrf}" />
-                            <button type="submit" aria-label="Restore ${v.versionId}">Restore</button>
-                          </form>`
+                        : html`<a
+                            class="button"
+                            href="${restorePath(projectId, v.versionId)}"
+                            aria-label="Restore ${v.versionId}"
+                            >Restore…</a
+                          >`
                     }
                   </td>`
                 : ''
@@ -83,7 +89,7 @@ function versionsPage(
   s: Session,
   projectId: string,
   list: Versions,
-  opts: { from?: string; to?: string; diff?: Diff; notice?: string; error?: string },
+  opts: { from?: string; to?: string; diff?: Diff; flashes?: Flash[]; error?: string },
 ): string {
   const defaultFrom = opts.from ?? list.versions[1]?.versionId;
   const defaultTo = opts.to ?? list.versions[0]?.versionId;
@@ -92,8 +98,7 @@ function versionsPage(
     'Versions',
     html`<section>
         <h1>Versions</h1>
-        ${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''}
-        ${opts.notice ? html`<p class="ok" role="status">${opts.notice}</p>` : ''}
+        ${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''} ${flashHtml(opts.flashes ?? [])}
         ${
           list.versions.length === 0
             ? html`<p>Nothing is published yet.</p>`
@@ -134,6 +139,72 @@ function versionsPage(
   );
 }
 
+/**
+ * The restore's confirmation: what production would serve after it, as the diff from the current version to the
+ * restored one (the version diff the publish page's changes are drawn with), the key counts before and after, and
+ * the button. The form carries the current version it was drawn against, so a restore after another publish shows
+ * the new differences first instead of doing what nobody saw.
+ */
+function restorePage(
+  s: Session,
+  projectId: string,
+  list: Versions,
+  versionId: string,
+  diff: Diff,
+  error?: string,
+): string {
+  const current = list.versions.find((v) => v.current);
+  const target = list.versions.find((v) => v.versionId === versionId);
+  const total = (k: 'addedTotal' | 'changedTotal' | 'removedTotal') => diff.languages.reduce((n, d) => n + d[k], 0);
+  const keys = (n: number | undefined) => (n === undefined ? 'an unknown number of' : String(n));
+  const fewer = current && target && target.keyCount < current.keyCount;
+  return appPage(
+    s,
+    `Restore ${versionId}?`,
+    html`<section aria-labelledby="restore-title">
+        <h1 id="restore-title">Restore version <code>${versionId}</code>?</h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <p>
+          Restoring publishes a new version with the content of
+          <code>${versionId}</code>${target?.label ? ` (${target.label})` : ''}: apps and the delivery origin serve it
+          at once. Nothing is deleted; the current version <code>${diff.from}</code> stays in the list and can be
+          restored in turn.
+        </p>
+        <dl>
+          <dt>Keys now</dt>
+          <dd>${keys(current?.keyCount)} in <code>${diff.from}</code></dd>
+          <dt>Keys after</dt>
+          <dd>
+            ${keys(target?.keyCount)}${
+              fewer
+                ? html` <strong class="warn"
+                    >(${current.keyCount - target.keyCount} fewer than production serves now)</strong
+                  >`
+                : ''
+            }
+          </dd>
+          <dt>Changes</dt>
+          <dd>${total('addedTotal')} added, ${total('changedTotal')} changed, ${total('removedTotal')} removed</dd>
+        </dl>
+        ${
+          s.user.role === 'owner'
+            ? html`<form method="post" action="${restorePath(projectId, versionId)}" class="confirm-actions">
+                <input type="hidden" name="csrf" value="${s.csrf}" />
+                <input type="hidden" name="current" value="${diff.from}" />
+                <button type="submit" class="danger">Restore ${versionId}</button>
+                <a href="${projectPath(projectId, 'versions')}">Cancel</a>
+              </form>`
+            : html`<p>Only an owner can restore a version.</p>`
+        }
+      </section>
+      <section aria-labelledby="restore-changes">
+        <h2 id="restore-changes">What would change, by language</h2>
+        <div class="scroll">${diff.languages.map((d) => languageDiff(d))}</div>
+      </section>`,
+    { projectId, section: 'versions' },
+  );
+}
+
 type Api = ReturnType<typeof apiFor>;
 
 const listOf = (api: Api, projectId: string) =>
@@ -150,18 +221,10 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const list = dataOf(r, 'GET versions');
     const from = queryText(request, 'from');
     const to = queryText(request, 'to');
-    const published = queryText(request, 'published');
-    const unchanged = queryText(request, 'unchanged');
-    const restored = queryText(request, 'restored');
-    const notice = published
-      ? `Published version ${published}.`
-      : unchanged
-        ? `Nothing was published: the content is identical to version ${unchanged}.`
-        : restored
-          ? `Restored as version ${restored}.`
-          : undefined;
+    // What a publish or restore did comes from its flash, never from the URL (flash.ts).
+    const flashes = await takeFlashes(app, session, projectPath(projectId, 'versions'));
     if (from === undefined || to === undefined)
-      return htmlReply(h, 200, versionsPage(session, projectId, list, { notice }));
+      return htmlReply(h, 200, versionsPage(session, projectId, list, { flashes }));
     if (!VERSION_REF.test(from) || !VERSION_REF.test(to))
       return htmlReply(
         h,
@@ -180,12 +243,37 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     return htmlReply(h, 200, versionsPage(session, projectId, list, { from, to, diff: dataOf(d, 'GET diff') }));
   };
 
+  /** The confirmation page of restoring `versionId`, or the answer that replaces it (signed out, unknown). */
+  const confirmation = async (session: Session, projectId: string, versionId: string, error?: string) => {
+    const api = apiFor(server, session);
+    const l = await listOf(api, projectId);
+    if (l.response.status === 404 || l.response.status === 400) return { status: 404, body: projectNotFound(session) };
+    const list = dataOf(l, 'GET versions');
+    if (!VERSION_REF.test(versionId) || versionId === 'current')
+      return { status: 404, body: messagePage('Version not found', 'This project has no such version.', session) };
+    const d = await api.GET('/projects/{projectId}/versions/diff', {
+      params: { path: { projectId }, query: { from: 'current', to: versionId } },
+    });
+    if (d.response.status === 404)
+      return { status: 404, body: messagePage('Version not found', `${messageOf(d.error)}`, session) };
+    return { status: 200, body: restorePage(session, projectId, list, versionId, dataOf(d, 'GET diff'), error) };
+  };
+
+  const getRestore = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const versionId = String(request.params.versionId);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
+    const c = await confirmation(session, projectId, versionId);
+    return htmlReply(h, c.status, c.body);
+  };
+
   const postRestore = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const versionId = String(request.params.versionId);
     const here = projectPath(projectId, 'versions');
     const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(here));
+    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
     const form = formOf(request);
     if (!formIsOurs(app, request, form, session.csrf))
       return htmlReply(
@@ -194,23 +282,39 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
       );
     const api = apiFor(server, session);
+    const again = async (status: number, error: string) => {
+      const c = await confirmation(session, projectId, versionId, error);
+      return htmlReply(h, c.status === 200 ? status : c.status, c.body);
+    };
+    // Only a restore confirmed against the version production serves now: the page showed that diff. (Anyone but
+    // an owner is refused by the API itself, whatever the form holds.)
+    const l = await listOf(api, projectId);
+    if (l.response.status === 404 || l.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
+    const current = dataOf(l, 'GET versions').versions.find((v) => v.current)?.versionId;
+    if (session.user.role === 'owner' && (!form.current || form.current !== current))
+      return again(
+        409,
+        'Another version was published since this page was drawn (or the restore was not confirmed): review what would change now; nothing changed.',
+      );
     const r = await api.POST('/projects/{projectId}/versions/{versionId}/restore', {
       params: { path: { projectId, versionId } },
     });
     const status = r.response.status;
     if (status === 201)
-      return redirect(h, `${here}?restored=${encodeURIComponent(dataOf(r, 'POST restore').versionId)}`);
-    const l = await listOf(api, projectId);
-    if (l.response.status === 404) return htmlReply(h, 404, projectNotFound(session));
-    const error =
+      return redirectWithFlash(app, h, session, here, {
+        notice: `Restored ${versionId} as version ${dataOf(r, 'POST restore').versionId}.`,
+      });
+    return again(
+      status,
       status === 403
         ? 'Only an owner can restore a version; nothing changed.'
-        : `The restore was refused: ${messageOf(r.error)} Nothing changed.`;
-    return htmlReply(h, status, versionsPage(session, projectId, dataOf(l, 'GET versions'), { error }));
+        : `The restore was refused: ${messageOf(r.error)} Nothing changed.`,
+    );
   };
 
   return [
     { method: 'GET', path: '/projects/{projectId}/versions', handler: getVersions },
+    { method: 'GET', path: '/projects/{projectId}/versions/{versionId}/restore', handler: getRestore },
     { method: 'POST', path: '/projects/{projectId}/versions/{versionId}/restore', handler: postRestore },
   ];
 }

@@ -4,6 +4,7 @@ import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { App } from '../platform/app.js';
 import { html, page, PAGE_HEADERS, type Html } from './html.js';
 import { sameSecret } from '../platform/secrets.js';
+import { notePendingOperations } from './nav.js';
 import { readSession, type Session } from './sessions.js';
 
 interface Cookies {
@@ -42,7 +43,12 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 export async function sessionOf(app: App, request: Request): Promise<Session | undefined> {
-  return readSession(app.db, readCookie(request, cookieNames(app).session));
+  const session = await readSession(app.db, readCookie(request, cookieNames(app).session));
+  // A page of a project shows how many operations wait for approval in its navigation (nav.ts).
+  const projectId = (request.params as Record<string, unknown> | undefined)?.projectId;
+  if (session && request.method === 'get' && typeof projectId === 'string')
+    await notePendingOperations(request.server, session, projectId);
+  return session;
 }
 
 /**

@@ -1,14 +1,16 @@
-// The webhooks pages (owners): `/projects/{projectId}/webhooks` lists the project's webhooks and creates one (its
-// signing secret shown once, in the answer to that post); `/projects/{projectId}/webhooks/{webhookId}` edits one
-// (URL, events, enabled), rotates its secret (the new one shown once), deletes it, and shows its delivery log with
-// status and last error, each delivery with a Resend button. Data from the internal API only (internal*Webhook*,
-// the public webhook rules); a reviewer's call is refused by the API (403). URLs are the team's input: escaped.
+// The webhooks pages (owners): `/projects/{projectId}/webhooks` lists the project's webhooks and creates one;
+// `/projects/{projectId}/webhooks/{webhookId}` edits one (URL, events, enabled), rotates its secret, and shows its
+// delivery log with status and last error, each delivery with a Resend button; `…/{webhookId}/delete` asks before
+// deleting. Every post answers 303 to a page; a new signing secret is shown once there, from the post's one-time
+// flash (flash.ts). Data from the internal API only (internal*Webhook*, the public webhook rules); a reviewer's call
+// is refused by the API (403). URLs are the team's input: escaped.
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
 import type { App } from '../platform/app.js';
 import { apiFor, type Api } from './api.js';
-import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, secretOnce, timeOf } from './forms.js';
+import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
+import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import type { Session } from './sessions.js';
@@ -58,7 +60,7 @@ const eventsOf = (form: Record<string, string>) => EVENTS.filter((e) => form[e.f
 
 interface Extra {
   error?: string;
-  secret?: Html;
+  flashes?: Flash[];
   form?: Record<string, string>;
 }
 
@@ -119,7 +121,7 @@ async function listPage(api: Api, s: Session, projectId: string, extra: Extra = 
           ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
           <p>Each delivery is signed with the webhook's secret (README, Webhooks).</p>
         </section>
-        ${extra.secret ?? ''}
+        ${flashHtml(extra.flashes ?? [])}
         <section>
           <h2>Webhooks</h2>
           ${table}
@@ -200,7 +202,7 @@ async function hookPage(
   s: Session,
   projectId: string,
   webhookId: string,
-  extra: Extra & { notice?: string } = {},
+  extra: Extra = {},
 ): Promise<PageAnswer> {
   const name = await projectName(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -221,7 +223,6 @@ async function hookPage(
       html`<section>
           <h1>Webhook <span class="mono">${w.url}</span></h1>
           ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
-          ${extra.notice ? html`<p class="ok" role="status">${extra.notice}</p>` : ''}
           <dl>
             <dt>State</dt>
             <dd>${stateOf(w)}</dd>
@@ -232,7 +233,7 @@ async function hookPage(
           </dl>
           <p><a href="${projectPath(projectId, section)}">All webhooks</a></p>
         </section>
-        ${extra.secret ?? ''}
+        ${flashHtml(extra.flashes ?? [])}
         <section>
           <h2>Edit</h2>
           <form method="post" action="${here}">
@@ -269,11 +270,51 @@ async function hookPage(
         </section>
         <section>
           <h2>Delete</h2>
-          <form method="post" action="${hookPath(projectId, webhookId, '/delete')}">
-            ${csrfField(s)}
-            <button type="submit">Delete webhook</button>
-          </form>
+          <p><a class="button" href="${hookPath(projectId, webhookId, '/delete')}">Delete webhook…</a></p>
         </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+/** The webhook `webhookId` of the project, when there is one (the list holds at most five). */
+async function webhookOf(api: Api, projectId: string, webhookId: string): Promise<Webhook | undefined> {
+  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
+  return list.data?.webhooks.find((w) => w.webhookId === webhookId);
+}
+
+/** Deleting a webhook, asked first: which one, its events and state, and what stops. */
+async function deletePage(api: Api, s: Session, projectId: string, webhookId: string): Promise<PageAnswer> {
+  const name = await projectName(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
+  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
+  const w = dataOf(list, 'list webhooks').webhooks.find((x) => x.webhookId === webhookId);
+  if (!w) return { status: 404, body: messagePage('Webhook not found', 'This project has no such webhook.', s) };
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Delete webhook · ${name}`,
+      html`<section aria-labelledby="delete-title">
+        <h1 id="delete-title">Delete the webhook <span class="mono">${w.url}</span>?</h1>
+        <dl>
+          <dt>Events</dt>
+          <dd>${w.events.join(', ')}</dd>
+          <dt>State</dt>
+          <dd>${stateOf(w)}</dd>
+        </dl>
+        <p class="warn">
+          What stops: ${w.url} receives no more ${w.events.join(' or ')} events, deliveries still waiting for a retry
+          are not sent, and its delivery log and secret go with it. This cannot be undone; a new webhook gets a new
+          secret the receiver must be given.
+        </p>
+        <form method="post" action="${hookPath(projectId, webhookId, '/delete')}" class="confirm-actions">
+          ${csrfField(s)}
+          <button type="submit" class="danger">Delete webhook</button>
+          <a href="${hookPath(projectId, webhookId)}">Cancel</a>
+        </form>
+      </section>`,
       { projectId, section },
     ),
   };
@@ -291,14 +332,16 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const { projectId } = ids(request);
     const session = await sessionOf(app, request);
     if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
-    return reply(h, await listPage(apiFor(server, session), session, projectId));
+    const flashes = await takeFlashes(app, session, projectPath(projectId, section));
+    return reply(h, await listPage(apiFor(server, session), session, projectId, { flashes }));
   };
 
   const one = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
     const session = await sessionOf(app, request);
     if (!session) return redirect(h, signinUrl(hookPath(projectId, webhookId)));
-    return reply(h, await hookPage(apiFor(server, session), session, projectId, webhookId));
+    const flashes = await takeFlashes(app, session, hookPath(projectId, webhookId));
+    return reply(h, await hookPage(apiFor(server, session), session, projectId, webhookId, { flashes }));
   };
 
   const create = async (request: Request, h: ResponseToolkit) => {
@@ -336,13 +379,10 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await listPage(api, session, projectId, { error: `${apiMessage(made.error)} Nothing was created.`, form }),
         made.response.status,
       );
-    return reply(
-      h,
-      await listPage(api, session, projectId, {
-        secret: secretOnce(`Signing secret of ${made.data.url}`, made.data.secret),
-      }),
-      201,
-    );
+    // Shown once by the page the redirect opens, from a one-time flash (flash.ts): a reload creates nothing.
+    return redirectWithFlash(app, h, session, projectPath(projectId, section), {
+      secret: { label: `Signing secret of ${made.data.url}`, value: made.data.secret },
+    });
   };
 
   const update = async (request: Request, h: ResponseToolkit) => {
@@ -363,7 +403,7 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     });
     if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'change webhooks; nothing changed'));
     if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
-    return redirect(h, hookPath(projectId, webhookId));
+    return redirectWithFlash(app, h, session, hookPath(projectId, webhookId), { notice: 'Saved.' });
   };
 
   const rotate = async (request: Request, h: ResponseToolkit) => {
@@ -377,20 +417,25 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     if (r.response.status === 403)
       return htmlReply(h, 403, ownersOnly(post.session, 'rotate secrets; nothing changed'));
     if (!r.data) return reply(h, await hookPage(api, post.session, projectId, webhookId), r.response.status);
-    return reply(
-      h,
-      await hookPage(api, post.session, projectId, webhookId, {
-        secret: secretOnce('New signing secret', r.data.secret),
-        notice: `The previous secret keeps signing until ${r.data.previousSecretExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
-      }),
-    );
+    return redirectWithFlash(app, h, post.session, hookPath(projectId, webhookId), {
+      notice: `The previous secret keeps signing until ${r.data.previousSecretExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
+      secret: { label: 'New signing secret', value: r.data.secret },
+    });
+  };
+
+  const confirmRemove = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(hookPath(projectId, webhookId, '/delete')));
+    return reply(h, await deletePage(apiFor(server, session), session, projectId, webhookId));
   };
 
   const remove = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
+    const post = await ourForm(app, request, h, hookPath(projectId, webhookId, '/delete'));
     if ('reply' in post) return post.reply;
     const api = apiFor(server, post.session);
+    const hook = await webhookOf(api, projectId, webhookId);
     const r = await api.DELETE('/projects/{projectId}/webhooks/{webhookId}', {
       params: { path: { projectId, webhookId } },
     });
@@ -402,7 +447,9 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await listPage(api, post.session, projectId, { error: `${apiMessage(r.error)} Nothing changed.` }),
         r.response.status,
       );
-    return redirect(h, projectPath(projectId, section));
+    return redirectWithFlash(app, h, post.session, projectPath(projectId, section), {
+      notice: `Deleted the webhook ${hook?.url ?? webhookId}: nothing more is delivered to it.`,
+    });
   };
 
   const resend = async (request: Request, h: ResponseToolkit) => {
@@ -422,7 +469,9 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await hookPage(api, post.session, projectId, webhookId, { error: `${apiMessage(r.error)} Nothing changed.` }),
         r.response.status,
       );
-    return redirect(h, hookPath(projectId, webhookId));
+    return redirectWithFlash(app, h, post.session, hookPath(projectId, webhookId), {
+      notice: `Delivery ${deliveryId} is queued again.`,
+    });
   };
 
   const P = '/projects/{projectId}/webhooks';
@@ -432,6 +481,7 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     { method: 'GET', path: `${P}/{webhookId}`, handler: one },
     { method: 'POST', path: `${P}/{webhookId}`, handler: update },
     { method: 'POST', path: `${P}/{webhookId}/rotate-secret`, handler: rotate },
+    { method: 'GET', path: `${P}/{webhookId}/delete`, handler: confirmRemove },
     { method: 'POST', path: `${P}/{webhookId}/delete`, handler: remove },
     { method: 'POST', path: `${P}/{webhookId}/deliveries/{deliveryId}/resend`, handler: resend },
   ];

@@ -6,6 +6,8 @@ import type { Config } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { ApiError, invalidArgument, notFound } from '../platform/errors.js';
+import type { App } from '../platform/app.js';
+import { previewPublish } from '../publish/diff.js';
 import { readCredit } from '../translate/credits.js';
 import { EXPIRY_MS, effectiveState, internalView, money, readOperation, scopeOf, type OperationRow } from './store.js';
 
@@ -116,43 +118,55 @@ export async function listOperations(
   return { operations, more: rows.length > limit };
 }
 
-/** The operation with what it would do (`plan`), for the approval page. Reads only. */
-export async function operationWithPlan(
-  db: Db,
-  config: Config,
-  id: string,
-  now = Date.now(),
-): Promise<InternalOperation> {
-  const row = await readOperation(db, id);
+/** The operation with what it would do (`plan`), for the approval page. Writes nothing but what a publish preview stores. */
+export async function operationWithPlan(app: App, id: string, now = Date.now()): Promise<InternalOperation> {
+  const row = await readOperation(app.db, id);
   if (!row) throw notFound('Operation not found.');
-  return { ...(await internalView(db, config, row, now)), plan: await planOf(db, row, now) };
+  return { ...(await internalView(app.db, app.config, row, now)), plan: await planOf(app, row, now) };
 }
 
-async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
+/** Keys listed per kind and language in a publish plan (the totals count all). */
+const PLAN_DIFF_CAP = 20;
+
+async function planOf(app: App, row: OperationRow, now: number): Promise<Plan> {
+  const { db } = app;
   const scope = scopeOf(row);
   const project: ProjectRow = (await db('projects').where({ id: row.project_id }).first())!;
-  const balance = (await readCredit(db, project.workspace_id, now)).available;
+  const key = await db('api_keys').where({ id: row.api_key_id }).first<{ name: string | null } | undefined>('name');
+  const base = {
+    balance_mc: (await readCredit(db, project.workspace_id, now)).available,
+    api_key_id: row.api_key_id,
+    api_key_name: key?.name ?? null,
+  };
   if (row.action === 'translate') {
     const batches = scope.batches ?? [];
-    const samples = new Map<string, string[]>();
+    const previews = new Map<string, { sample: string[]; estimate: number | null }>();
     const shas = [...new Set(batches.map((b) => b.sha256))];
     if (shas.length)
       for (const p of await db('batch_previews')
         .where({ project_id: row.project_id })
         .whereIn('batch_sha256', shas)
         .andWhere('expires_at', '>', now)
-        .select('batch_sha256', 'sample'))
-        samples.set(p.batch_sha256, JSON.parse(p.sample) as string[]);
+        .select('batch_sha256', 'sample', 'estimate_mc'))
+        previews.set(p.batch_sha256, {
+          sample: JSON.parse(p.sample) as string[],
+          estimate: p.estimate_mc == null ? null : Number(p.estimate_mc),
+        });
+    // The batches' own estimate, from their dry runs: beside the agent's ceiling it shows a ceiling asked in the
+    // wrong unit (millicredits passed as credits) or for other work than the batches hold.
+    const estimates = batches.map((b) => previews.get(b.sha256)?.estimate ?? null).filter((e) => e !== null);
     return {
       action: 'translate',
-      balance_mc: balance,
+      ...base,
       translate: {
         langs: scope.langs ?? [],
         unit_count: scope.unit_count ?? 0,
         batch_count: batches.length,
         payload_sha256: scope.payload_sha256 ?? '',
         requested_mc: money(row).requested,
-        batches: batches.map((b) => ({ ...b, sample: samples.get(b.sha256) ?? null })),
+        estimate_mc: estimates.length ? estimates.reduce((a, b) => a + b, 0) : null,
+        estimated_batches: estimates.length,
+        batches: batches.map((b) => ({ ...b, sample: previews.get(b.sha256)?.sample ?? null })),
       },
     };
   }
@@ -164,7 +178,7 @@ async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
     };
     return {
       action: 'rollback',
-      balance_mc: balance,
+      ...base,
       rollback: {
         from_version: scope.from_version ?? '',
         to_version: scope.to_version ?? '',
@@ -174,36 +188,36 @@ async function planOf(db: Db, row: OperationRow, now: number): Promise<Plan> {
       },
     };
   }
-  // Publish: what changed since the current version was frozen (everything before the first).
-  const since = currentId
-    ? Number(
-        (await db('versions').where({ project_id: row.project_id, id: currentId }).first('snapshot_at'))!.snapshot_at,
-      )
-    : -1;
-  const count = async (q: { count(c: { n: string }): Promise<unknown> }) =>
-    Number(((await q.count({ n: '*' })) as Array<{ n: number | string }>)[0].n);
-  const enabled = () => db('keys').where({ project_id: row.project_id, enabled: true });
+  // Publish: what it would mint against the current version, computed as the publish page computes it (the
+  // preview builds the snapshot by the publish's own steps), never guessed from timestamps: after a restore the
+  // live content can differ from the current version in keys no one touched since.
+  const preview = await previewPublish(
+    app,
+    project,
+    {
+      ...(scope.incomplete_mode ? { incompleteMode: scope.incomplete_mode } : {}),
+      approvedOnly: scope.approved_only ?? false,
+    },
+    PLAN_DIFF_CAP,
+  );
+  const sum = (bases: boolean) =>
+    preview.languages
+      .filter((d) => d.isBase === bases)
+      .reduce((n, d) => n + d.addedTotal + d.changedTotal + d.removedTotal, 0);
   return {
     action: 'publish',
-    balance_mc: balance,
+    ...base,
     publish: {
       approved_only: scope.approved_only ?? false,
       require_complete: scope.require_complete ?? false,
       incomplete_mode: scope.incomplete_mode ?? null,
       expected_pending: scope.expected_pending ?? null,
       current_version: currentId ?? null,
-      keys_total: await count(enabled()),
-      keys_changed: await count(
-        enabled().andWhere((w) => {
-          w.where('created_at', '>', since).orWhere('source_updated_at', '>', since);
-        }),
-      ),
-      cells_changed: await count(
-        db('translations')
-          .where({ project_id: row.project_id })
-          .whereNot('status', 'pending')
-          .andWhere('updated_at', '>', since),
-      ),
+      keys_total: preview.keyCount,
+      keys_changed: sum(true),
+      cells_changed: sum(false),
+      identical: preview.identical,
+      languages: preview.languages,
     },
   };
 }

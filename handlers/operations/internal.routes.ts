@@ -4,7 +4,7 @@ import type { Handler } from '../platform/pipeline.js';
 import { approveOperation, denyOperation, listOperations, operationWithPlan } from './decide.js';
 
 export const internalGetOperation: Handler<'internalGetOperation'> = async (ctx) => ({
-  body: await operationWithPlan(ctx.app.db, ctx.app.config, ctx.params.operationId),
+  body: await operationWithPlan(ctx.app, ctx.params.operationId),
 });
 
 export const internalApproveOperation: Handler<'internalApproveOperation'> = async (ctx) => ({

@@ -342,6 +342,8 @@ interface BatchPreviewRow {
   /** JSON array of up to 5 source strings. */
   sample: JsonText;
   unit_count: number;
+  /** The dry run's estimate for the batch, millicredits (migration 017; null before it). */
+  estimate_mc?: Int64 | null;
   expires_at: Int64;
 }
 

@@ -81,13 +81,10 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
     const keyRefusal = await keyLimitRefusal(db, project.workspace_id, plan.counts.created);
-    const sha = await previewBatch(
-      db,
-      ctx.app.log,
-      project.id,
-      ctx.body,
-      plan.entries.map((e) => e.source.icu),
-    );
+    const sha = await previewBatch(db, ctx.app.log, project.id, ctx.body, {
+      sources: plan.entries.map((e) => e.source.icu),
+      estimateMc: fill.estimate,
+    });
     return {
       body: {
         ...result(plan, project, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),

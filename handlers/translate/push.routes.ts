@@ -229,13 +229,10 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
   const units = ctx.body.units.map(prepare);
   if (ctx.dryRun) {
     const preview = await dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
-    const sha = await previewBatch(
-      db,
-      ctx.app.log,
-      project.id,
-      ctx.body,
-      units.map((u) => u.source),
-    );
+    const sha = await previewBatch(db, ctx.app.log, project.id, ctx.body, {
+      sources: units.map((u) => u.source),
+      estimateMc: preview.body.estimatedCredits,
+    });
     return { body: { ...preview.body, batchSha256: sha } };
   }
   // The request record comes first: every refusal from here on is recorded under the requestId.

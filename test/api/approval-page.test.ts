@@ -147,7 +147,18 @@ test.serial(
     t.regex(text, /Batches 2/);
     const op = await internalOp(run.operationId);
     t.regex(text, new RegExp(`Manifest hash ${op.plan!.translate!.payload_sha256}`));
-    t.regex(text, /Credit ceiling 10 credits/);
+    t.regex(text, /Credit ceiling the agent asked for 10 credits/);
+    // The batches' own estimate from their dry runs, beside the ceiling; the key that asked is named.
+    const estimate = op.plan!.translate!.estimate_mc!;
+    t.true(estimate > 0);
+    t.is(op.plan!.translate!.estimated_batches, 2);
+    t.true(
+      text.includes(
+        `The batches' estimate ${(estimate / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} credits`,
+      ),
+      text,
+    );
+    t.regex(text, /Asked by API key unnamed \(\S+\)/);
     t.regex(text, /Workspace balance 1,000 credits available/);
     // The page's own style applies under its Content-Security-Policy (the hash covers the style element's text).
     t.is(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(246, 246, 248)');
@@ -265,7 +276,7 @@ test.serial('publish and rollback plans: flags, counts against the current versi
   t.regex(text, /Approved cells only yes/);
   t.regex(text, /Require complete no/);
   t.regex(text, new RegExp(`Current version ${v1.data!.versionId.replace(/\./g, '\\.')}`));
-  t.regex(text, /Keys \d+ enabled, 2 new or changed since the current version/);
+  t.regex(text, /Keys \d+ would be published; 2 added, changed or removed against the current version/);
   t.is(await page.getByLabel(/Budget/).count(), 0, 'a publish asks for no credits');
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL(pub.data!.approval_url);
@@ -294,8 +305,87 @@ test.serial('publish and rollback plans: flags, counts against the current versi
       .data,
   );
   await page.reload();
-  t.regex(await page.locator('main').innerText(), /Another version was published since: the rollback would be refused/);
+  t.regex(
+    await page.locator('main').innerText(),
+    /Another version was published since the agent asked: the rollback would be refused/,
+  );
+  // A rollback the page says would be refused offers no Approve, and a forged approve changes nothing.
+  t.deepEqual(await buttons(page), [0, 1]);
+  const csrf = await page.locator('main input[name=csrf]').inputValue();
+  const forged = await page.request.post(rb.data!.approval_url, {
+    form: { csrf, decision: 'approve' },
+    headers: { origin },
+    maxRedirects: 0,
+  });
+  t.is(forged.status(), 409);
+  t.is((await internalOp(rb.data!.operation_id)).state, 'pending_approval');
 });
+
+test.serial("a publish plan after a restore is the publish page's diff, not a count by timestamps", async (t) => {
+  const q = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const qAgent = svc.client(await createTestKey(svc, q.projectId, ['publish', 'read'], true));
+  const push = (keys: string[]) =>
+    q.client.POST('/projects/{projectId}/translate', {
+      params: { path: { projectId: q.projectId } },
+      body: { units: keys.map((key) => ({ key, source: `Text of ${key}` })) },
+    });
+  const publish = async () =>
+    (await q.client.POST('/projects/{projectId}/publish', { params: { path: { projectId: q.projectId } }, body: {} }))
+      .data!.versionId;
+  await push(['r.one', 'r.two']);
+  const v1 = await publish();
+  await push(['r.three', 'r.four', 'r.five']);
+  await publish();
+  // Production goes back to two keys; the live content still holds five, none touched since.
+  const restored = await svc.admin.POST('/projects/{projectId}/versions/{versionId}/restore', {
+    params: { path: { projectId: q.projectId, versionId: v1 } },
+  });
+  t.is(restored.response.status, 201);
+  const pub = await qAgent.POST('/operations', {
+    body: { action: 'publish', scope: { project_id: q.projectId } },
+  });
+  t.is(pub.response.status, 201, JSON.stringify(pub.error));
+  const plan = (await internalOp(pub.data!.operation_id)).plan!.publish!;
+  const preview = (
+    await svc.admin.GET('/projects/{projectId}/publish/preview', { params: { path: { projectId: q.projectId } } })
+  ).data!;
+  const base = preview.languages.find((d) => d.isBase)!;
+  t.is(plan.keys_changed, 3, 'three keys come back into production');
+  t.is(plan.keys_changed, base.addedTotal + base.changedTotal + base.removedTotal);
+  t.is(
+    plan.cells_changed,
+    preview.languages.filter((d) => !d.isBase).reduce((n, d) => n + d.addedTotal + d.changedTotal + d.removedTotal, 0),
+  );
+  t.false(plan.identical);
+  await browserPage.goto(pub.data!.approval_url);
+  const text = (await browserPage.locator('main').innerText()).replace(/\s+/g, ' ');
+  t.regex(text, /3 added, changed or removed against the current version/);
+  t.true(text.includes('r.three') && text.includes('r.five'), 'the keys are listed as the publish page lists them');
+  // The navigation counts the operations waiting for approval.
+  const waiting = (
+    await svc.admin.GET('/projects/{projectId}/operations', {
+      params: { path: { projectId: q.projectId }, query: { state: 'pending_approval' } },
+    })
+  ).data!.operations.length;
+  t.is(waiting, 1);
+  t.regex(await browserPage.getByRole('navigation', { name: 'Main' }).innerText(), /Operations\s*1/);
+  t.is(await browserPage.getByRole('link', { name: 'Operations 1 waiting for approval' }).count(), 1);
+});
+
+test.serial(
+  "a ceiling far above the batches' estimate (millicredits passed as credits) is shown and warned",
+  async (t) => {
+    const run = await askToTranslate([['Short one'], ['Short two']], 650);
+    await browserPage.goto(run.approvalUrl);
+    const text = (await browserPage.locator('main').innerText()).replace(/\s+/g, ' ');
+    const op = await internalOp(run.operationId);
+    const estimate = op.plan!.translate!.estimate_mc!;
+    t.true(estimate > 0 && estimate * 10 < 650_000);
+    t.regex(text, /Credit ceiling the agent asked for 650 credits/);
+    t.regex(text, /The batches' estimate [\d.]+ credits/);
+    t.regex(await browserPage.getByRole('alert').innerText(), /more than ten times the batches' estimate/);
+  },
+);
 
 test.serial(
   'form posts without the CSRF token, with a foreign Origin or from another site change nothing',

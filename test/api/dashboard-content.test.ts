@@ -218,7 +218,11 @@ test.serial(
 
     // Select one document and publish it.
     await pg.getByLabel(`Select ${TITLE}`, { exact: true }).check();
-    await pg.getByRole('button', { name: 'Publish selected' }).click();
+    // Post/redirect/get: the list the redirect opens shows the outcome from a one-time flash.
+    await Promise.all([
+      pg.waitForResponse((r) => r.request().method() === 'GET' && r.url() === list),
+      pg.getByRole('button', { name: 'Publish selected' }).click(),
+    ]);
     await pg.waitForLoadState();
     t.regex(await mainText(pg), /1 published, 0 unchanged, 0 held, 0 skipped/);
     t.deepEqual(await seriousViolations(pg), []);
@@ -260,12 +264,23 @@ test.serial(
     await call(p, 'POST', '/returns/run', {});
     await runDue();
     await pg.getByLabel(`Select ${TITLE}`, { exact: true }).check();
-    await pg.getByRole('button', { name: 'Publish selected' }).click();
+    await Promise.all([
+      pg.waitForResponse((r) => r.request().method() === 'GET' && r.url() === list),
+      pg.getByRole('button', { name: 'Publish selected' }).click(),
+    ]);
     await pg.waitForLoadState();
     t.regex(await mainText(pg), /1 published/);
+    await pg.reload();
+    t.notRegex(await mainText(pg), /1 published/, 'the outcome is shown once; a reload publishes nothing');
     await pg.goto(`${origin}/projects/${p.projectId}/content/returns`);
+    // Rollback is asked first, on a page that compares what readers get now and after.
+    await pg.getByRole('link', { name: `Roll back to ${published}` }).click();
+    await pg.waitForURL((u) => u.pathname.endsWith('/rollback'));
+    t.deepEqual(await seriousViolations(pg), []);
+    t.regex(await mainText(pg), /What readers are served now and after the rollback/);
+    t.is((await call(p, 'GET', '/returns?lang=de')).body.versionId !== published, true, 'asking rolls nothing back');
     await pg.getByRole('button', { name: `Roll back to ${published}` }).click();
-    await pg.waitForLoadState();
+    await pg.waitForURL(`${origin}/projects/${p.projectId}/content/returns`);
     t.regex(await mainText(pg), new RegExp(`Rolled back to ${published.replace(/\./g, '\\.')}`));
     const pulled = await call(p, 'GET', '/returns?lang=de');
     t.not(pulled.body.versionId, published);
@@ -290,6 +305,7 @@ test.serial(
     t.deepEqual(await seriousViolations(pg), []);
     await pg.goto(`${origin}/projects/${p.projectId}/content/doc`);
     t.is(await pg.getByRole('button', { name: /Roll back/ }).count(), 0);
+    t.is(await pg.getByRole('link', { name: /Roll back/ }).count(), 0);
     await pg.getByLabel('Review stage of de').selectOption('reviewed');
     await pg.getByRole('button', { name: 'Set stage' }).click();
     await pg.waitForLoadState();

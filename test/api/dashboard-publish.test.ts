@@ -373,12 +373,19 @@ test.serial(
     await clean(t, page, 'versions diff');
 
     // Restore the older version: a new current version with its content.
+    // Asked first, on a page that shows what production would serve after it.
+    await page.getByRole('link', { name: `Restore ${v1.data!.versionId}` }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/restore'));
+    await clean(t, page, 'restore confirmation');
     await page.getByRole('button', { name: `Restore ${v1.data!.versionId}` }).click();
-    await page.waitForURL((u) => u.searchParams.has('restored'));
+    await page.waitForURL(`${origin}/projects/${projectId}/versions`);
     const o = (await svc.admin.GET('/projects/{projectId}/overview', { params: { path: { projectId } } })).data!;
     t.not(o.currentVersion!.versionId, v2.versionId);
     t.is(o.currentVersion!.keyCount, 4);
-    t.is(await page.getByRole('status').innerText(), `Restored as version ${o.currentVersion!.versionId}.`);
+    t.is(
+      await page.getByRole('status').innerText(),
+      `Restored ${v1.data!.versionId} as version ${o.currentVersion!.versionId}.`,
+    );
     t.regex(await page.locator(`tr[data-version="${o.currentVersion!.versionId}"]`).innerText(), /current/);
 
     // An agent's pending operation, listed first and opened to its approval page.
@@ -454,6 +461,7 @@ test.serial(
     await clean(t, page, 'publish as reviewer');
     await page.goto(`${origin}/projects/${projectId}/versions`);
     t.is(await page.getByRole('button', { name: /Restore/ }).count(), 0);
+    t.is(await page.getByRole('link', { name: /Restore/ }).count(), 0);
     t.is(await page.getByText(HOSTILE_LABEL, { exact: true }).count(), 1);
     await clean(t, page, 'versions as reviewer');
 

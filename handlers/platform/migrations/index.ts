@@ -20,6 +20,7 @@ import * as m018 from './018_sync_disabled_keys.js';
 import * as m019 from './019_job_shares.js';
 import * as m016 from './016_signin_throttle.js';
 import * as m022 from './022_markup_origins.js';
+import * as m017 from './017_dashboard_flows.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -41,6 +42,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '019_job_shares': m019,
   '016_signin_throttle': m016,
   '022_markup_origins': m022,
+  '017_dashboard_flows': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
