@@ -6,12 +6,7 @@
 import { MAX_INDENT_COLUMNS, MAX_LINE_NESTING, MAX_PARAGRAPH_DELIMITERS } from './rules.js';
 import type { DocFormat } from './blocks.js';
 
-// Emphasis, strikethrough and code delimiters count by the run (`**` is one); brackets one by one.
-const RUNS = new Set(['*', '_', '~', '`']);
-// A GFM table's delimiter row (`| --- | :-: |`): from there on, each line is a row with its own inline content.
-const TABLE_DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
-
-/** Why the text is refused before its parse, or null. */
+/** Why the text is refused before its parse, or null. One pass over the text, no regular expression. */
 export function prescan(format: DocFormat, text: string): string | null {
   if (format !== 'markdown') return null;
   let delimiters = 0;
@@ -20,50 +15,63 @@ export function prescan(format: DocFormat, text: string): string | null {
   for (let pos = 0; pos <= text.length; lineNo++) {
     const nl = text.indexOf('\n', pos);
     const end = nl < 0 ? text.length : nl;
-    const line = text.slice(pos, end);
+    const start = pos;
     pos = end + 1;
-    if (!line.trim()) {
+    const { indent, markers, blank } = lineStart(text, start, end);
+    if (blank) {
+      // A blank line ends the paragraph (and the table).
       delimiters = 0;
       inTable = false;
       continue;
     }
-    const { indent, markers } = lineStart(line);
     if (indent > MAX_INDENT_COLUMNS)
       return `line ${lineNo + 1} is indented ${indent} columns (at most ${MAX_INDENT_COLUMNS})`;
     if (markers > MAX_LINE_NESTING)
       return `line ${lineNo + 1} opens ${markers} nested lists or quotes (at most ${MAX_LINE_NESTING})`;
-    if (line.includes('-') && line.includes('|') && TABLE_DELIMITER_ROW.test(line)) inTable = true;
-    if (inTable) delimiters = 0;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
+    let dashes = false;
+    let pipes = false;
+    let onlyDelimiterRow = true;
+    for (let i = start; i < end; i++) {
+      const c = text[i];
+      if (c === '-') dashes = true;
+      else if (c === '|') pipes = true;
+      else if (c !== ':' && c !== ' ' && c !== '\t' && c !== '\r') onlyDelimiterRow = false;
       if (c === '\\') i++;
-      else if (c === '[' || c === ']' || (RUNS.has(c) && line[i - 1] !== c)) delimiters++;
+      else if (c === '[' || c === ']') delimiters++;
+      else if ((c === '*' || c === '_' || c === '~' || c === '`') && (i === start || text[i - 1] !== c)) delimiters++;
     }
+    // A GFM table's delimiter row (`| --- | :-: |`): from there on, each line is a row with its own inline content.
+    if (onlyDelimiterRow && dashes && pipes) inTable = true;
+    if (inTable) delimiters = 0;
     if (delimiters > MAX_PARAGRAPH_DELIMITERS)
       return `the paragraph ending on line ${lineNo + 1} holds more than ${MAX_PARAGRAPH_DELIMITERS} emphasis, code or link delimiters`;
   }
   return null;
 }
 
-/** The line's indentation in columns, and how many quote and list markers open it. */
-function lineStart(line: string): { indent: number; markers: number } {
-  let i = 0;
+const isSpace = (c: string | undefined) => c === ' ' || c === '\t';
+
+/** The line's indentation in columns, how many quote and list markers open it, and whether it is blank. */
+function lineStart(text: string, start: number, end: number): { indent: number; markers: number; blank: boolean } {
+  let i = start;
   let indent = 0;
-  for (; i < line.length && (line[i] === ' ' || line[i] === '\t'); i++) indent += line[i] === '\t' ? 4 : 1;
+  for (; i < end && isSpace(text[i]); i++) indent += text[i] === '\t' ? 4 : 1;
   let markers = 0;
   for (;;) {
-    while (line[i] === ' ' || line[i] === '\t') i++;
-    if (line[i] === '>') {
+    while (i < end && isSpace(text[i])) i++;
+    if (i < end && text[i] === '>') {
       i++;
-    } else if ((line[i] === '-' || line[i] === '+' || line[i] === '*') && /[ \t]/.test(line[i + 1] ?? '')) {
+    } else if (i + 1 < end && (text[i] === '-' || text[i] === '+' || text[i] === '*') && isSpace(text[i + 1])) {
       i += 2;
     } else {
       let j = i;
-      while (j < line.length && j - i < 9 && line[j] >= '0' && line[j] <= '9') j++;
-      if (j === i || (line[j] !== '.' && line[j] !== ')') || !/[ \t]/.test(line[j + 1] ?? '')) break;
+      while (j < end && j - i < 9 && text[j] >= '0' && text[j] <= '9') j++;
+      if (j === i || j + 1 >= end || (text[j] !== '.' && text[j] !== ')') || !isSpace(text[j + 1])) break;
       i = j + 2;
     }
     markers++;
   }
-  return { indent, markers };
+  // A line of only whitespace (or `\r`) is blank.
+  const blank = markers === 0 && (i === end || (text[i] === '\r' && i + 1 === end));
+  return { indent, markers, blank };
 }
