@@ -146,9 +146,9 @@ test('a refused text still counts one of the day’s pushes, and a push over the
   const key = { project_id: p.projectId, kind: 'content_push', day };
   // 498 of the 500 pushes of the day used (API.md section 8).
   await db('daily_counts').insert({ ...key, n: 498 });
-  t.is((await push(p, 'refused', { title: 't', text: '**_'.repeat(25_000) })).status, 413);
-  t.is(Number((await db('daily_counts').where(key).first())?.n), 499);
   t.is((await push(p, 'too-many-blocks', { title: 't', text: 'p\n\n'.repeat(2_001) })).status, 413);
+  t.is(Number((await db('daily_counts').where(key).first())?.n), 499);
+  t.is((await push(p, 'refused', { title: 't', text: '**_'.repeat(25_000) })).status, 413);
   t.is(Number((await db('daily_counts').where(key).first())?.n), 500);
   const over = await push(p, 'ok', { title: 't', text: '# Fine\n\nText.' });
   t.is(over.status, 429);
