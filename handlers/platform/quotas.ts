@@ -26,7 +26,9 @@ export async function countDaily(
 
 /** The uses of `kind` counted today (a read: what a request checks before work it would count). */
 export async function usedDaily(db: Db, projectId: string, kind: string, now: number): Promise<number> {
-  const row = await db('daily_counts').where({ project_id: projectId, kind, day: dayOf(now) }).first('n');
+  const row = await db('daily_counts')
+    .where({ project_id: projectId, kind, day: dayOf(now) })
+    .first('n');
   return Number(row?.n ?? 0);
 }
 
