@@ -75,7 +75,7 @@ export class NestingTooDeep extends Error {
 }
 
 /** Throws NestingTooDeep for a tree deeper than MAX_TREE_DEPTH; walks without recursion, so any depth is safe. */
-export function checkDepth(root: { children?: unknown[] }): void {
+function checkDepth(root: { children?: unknown[] }): void {
   const stack: Array<[{ children?: unknown[] }, number]> = [[root, 0]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;

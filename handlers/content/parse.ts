@@ -14,7 +14,7 @@ export interface ParseInput {
 
 export type ParseOutput = { format: DocFormat; blocks: ParsedBlock[] } | { format: DocFormat; refused: string };
 
-export function parseText({ format: given, text }: ParseInput): ParseOutput {
+function parseText({ format: given, text }: ParseInput): ParseOutput {
   const format = given ?? detectFormat(text);
   const refused = prescan(format, text);
   if (refused) return { format, refused };
