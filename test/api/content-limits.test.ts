@@ -130,8 +130,8 @@ test('a 10 KB one-line nested list or deep HTML is refused with 413, never a 500
   t.is(quotes.status, 413);
   const html = await push(p, 'html', { title: 't', text: `<p>${'<b>'.repeat(3_000)}x`, format: 'html' });
   t.is(html.status, 413);
+  // Refused by its depth (or, on a machine loaded enough, by the deadline first): never a stack overflow.
   t.is(html.error, 'document_too_large');
-  t.regex(html.message ?? '', /nests/);
   // Ordinary nesting is kept: lists and quotes a few levels deep, HTML a few dozen.
   const nested = `${Array.from({ length: 8 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n\n> > > quoted`;
   t.is((await push(p, 'nested-md', { title: 't', text: nested })).status, 201);
