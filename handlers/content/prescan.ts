@@ -1,6 +1,7 @@
 // A linear scan of a markdown text for the shapes whose parse costs far more than their length (rules.ts,
-// MAX_LINE_NESTING and the limits after it), run before any parse: the common attack is refused for the price of
-// reading the text once, without a parser thread. What it misses is still bounded by the parse's depth check and
+// MAX_LINE_NESTING and the limits after it), run before any parse: on the parser thread for a push (parse.ts), so
+// the common attack is refused for the price of reading the text once; on the event loop for a run's units
+// (runner.ts), which are at most a paragraph each. What it misses is still bounded by the parse's depth check and
 // deadline (parse.ts, parse-pool.ts). HTML and plain text have no pre-scan: parse5's cost grows with the text, and
 // their depth is checked on the tree.
 import { MAX_INDENT_COLUMNS, MAX_LINE_NESTING, MAX_PARAGRAPH_DELIMITERS } from './rules.js';
