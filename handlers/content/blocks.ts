@@ -28,6 +28,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { MAX_TREE_DEPTH } from './rules.js';
 
 export type DocFormat = 'markdown' | 'html' | 'plaintext';
 
@@ -64,6 +65,23 @@ export function parseHtml(text: string, fragment = !looksLikeHtmlDocument(text))
 function looksLikeHtmlDocument(text: string): boolean {
   const head = text.slice(0, 4096).toLowerCase();
   return head.includes('<!doctype') || head.includes('<html') || head.includes('<head');
+}
+
+/** A parsed text nests deeper than MAX_TREE_DEPTH (rules.ts): the walkers below recurse once per level. */
+export class NestingTooDeep extends Error {
+  constructor() {
+    super(`the text nests more than ${MAX_TREE_DEPTH} levels deep`);
+  }
+}
+
+/** Throws NestingTooDeep for a tree deeper than MAX_TREE_DEPTH; walks without recursion, so any depth is safe. */
+function checkDepth(root: { children?: unknown[] }): void {
+  const stack: Array<[{ children?: unknown[] }, number]> = [[root, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_TREE_DEPTH) throw new NestingTooDeep();
+    for (const child of node.children ?? []) stack.push([child as { children?: unknown[] }, depth + 1]);
+  }
 }
 
 export const startOf = (node: { position?: { start: { offset?: number } } }): number | undefined =>
@@ -143,7 +161,9 @@ function markdownRanges(text: string): Range[] {
     // skeleton (code, yaml, toml, html, thematicBreak, definition): only the former have children to visit.
     if ('children' in node) for (const child of node.children) visit(child);
   };
-  visit(parseMarkdown(text));
+  const root = parseMarkdown(text);
+  checkDepth(root);
+  visit(root);
   return ranges;
 }
 
@@ -353,7 +373,9 @@ function htmlRanges(text: string): Range[] {
     }
     flush();
   };
-  visit(parseHtml(text));
+  const root = parseHtml(text);
+  checkDepth(root);
+  visit(root);
   return ranges;
 }
 

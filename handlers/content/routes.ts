@@ -9,7 +9,8 @@ import { withIdempotencyKey } from '../platform/idempotency.js';
 import { headerText, type Handler, type RequestView } from '../platform/pipeline.js';
 import type { ProjectRow } from '../platform/tables.js';
 import { etagMatches } from '../platform/etag.js';
-import { newDocId, pushDocument, type PushResult } from './push.js';
+import type { App } from '../platform/app.js';
+import { newDocId, pushDocument, type ParseLimits, type PushResult } from './push.js';
 import { checkModel, planRun, startRun, type RunOptions } from './run.js';
 import { requireDoc } from './store.js';
 import { blocksOf, parseSnapshot, readVersion, textOf, type Summary } from './versions.js';
@@ -36,10 +37,20 @@ function idempotencyKey(request: RequestView): string | null {
   return key;
 }
 
+const parseLimits = (app: App): ParseLimits => ({ deadlineMs: app.config.contentParseDeadlineMs });
+
 export const putContentDocument: Handler<'putContentDocument'> = async (ctx) => {
   const { db } = ctx.app;
   const project = await contentProject(db, ctx.params.projectId);
-  const result = await pushDocument(db, project, await projectLanguages(db, project), ctx.params.docId, ctx.body);
+  const result = await pushDocument(
+    db,
+    project,
+    await projectLanguages(db, project),
+    ctx.params.docId,
+    ctx.body,
+    undefined,
+    parseLimits(ctx.app),
+  );
   return result.created ? { status: 201 as const, body: result } : { status: 200 as const, body: result };
 };
 
@@ -52,8 +63,14 @@ export const createContentDocument: Handler<'createContentDocument'> = async (ct
     db,
     key ? { projectId: project.id, scope: 'content.create', key } : null,
     async (scope) => {
-      const result = await pushDocument(db, project, languages, newDocId(), ctx.body, (trx, r) =>
-        scope.commit(trx, { status: 201, body: r }),
+      const result = await pushDocument(
+        db,
+        project,
+        languages,
+        newDocId(),
+        ctx.body,
+        (trx, r) => scope.commit(trx, { status: 201, body: r }),
+        parseLimits(ctx.app),
       );
       return { status: 201, body: result };
     },

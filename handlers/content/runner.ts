@@ -11,6 +11,7 @@ import { LeaseLost, type JobContext } from '../platform/jobs.js';
 import type { ContentDocRow, ContentUnitRow } from '../platform/tables.js';
 import { charge, release } from '../translate/credits.js';
 import { protectBlock, type Protected } from './inline.js';
+import { prescan } from './prescan.js';
 import { qualityReport, seoReport, type UnitOutcome } from './reports.js';
 import { readDoc, readUnits, touchDoc, unitsOf, type Unit } from './store.js';
 import { unitsCost, unitsToTranslate, type RunPayload } from './run.js';
@@ -91,10 +92,15 @@ export async function runContent(app: App, ctx: JobContext<RunPayload>): Promise
   if (!doc || lang?.run_id !== p.runId) return abandon(db, ctx, null);
   if (!app.engine || doc.text == null) return abandon(db, ctx, 'no translation engine, or no text');
   const rows = (await readUnits(db, p.projectId, p.docId, p.lang)).get(p.lang) ?? new Map<string, ContentUnitRow>();
-  const todo = unitsToTranslate(unitsOf(doc), rows, p).map((unit) => ({
-    unit,
-    guard: guardOf(doc, unit),
-  }));
+  const units = unitsToTranslate(unitsOf(doc), rows, p);
+  // A unit is parsed here, on the event loop (inline.ts): one stored before the push's limits (prescan.ts) existed
+  // and over them is given up on rather than parsed.
+  const unparsable = new Map<string, string>();
+  for (const u of units) {
+    const why = prescan(formatOf(doc, u), u.text);
+    if (why) unparsable.set(u.id, `the block cannot be parsed: ${why}`);
+  }
+  const todo = units.filter((u) => !unparsable.has(u.id)).map((unit) => ({ unit, guard: guardOf(doc, unit) }));
   let results: Map<string, { text?: string; error?: string }>;
   try {
     results = await translateUnits(app, doc, p.lang, todo);
@@ -111,7 +117,9 @@ export async function runContent(app: App, ctx: JobContext<RunPayload>): Promise
     if (permanent) return;
     throw err;
   }
-  const outcomes: UnitOutcome[] = todo.map(({ unit }) => ({ unit, ...results.get(unit.id) }));
+  const outcomes: UnitOutcome[] = units.map((unit) =>
+    unparsable.has(unit.id) ? { unit, error: unparsable.get(unit.id) } : { unit, ...results.get(unit.id) },
+  );
   const translated = outcomes.filter((o) => o.text !== undefined);
   const chargeMc = unitsCost(translated.map((o) => o.unit));
   const now = Date.now();

@@ -42,6 +42,8 @@ export interface Config {
   publishThreads: number;
   /** Snapshots of at most this many keys are gated and rendered inline, without a thread's start (pool.ts). */
   publishInlineKeys: number;
+  /** How long a content push's text may take to parse on its thread before the push is refused (content/parse-pool.ts). */
+  contentParseDeadlineMs: number;
 }
 
 function flag(v: string | undefined): boolean {
@@ -108,5 +110,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One core stays with the event loop.
     publishThreads: int('PUBLISH_THREADS', env.PUBLISH_THREADS, Math.max(1, availableParallelism() - 1)),
     publishInlineKeys: int('PUBLISH_INLINE_KEYS', env.PUBLISH_INLINE_KEYS, 2_000),
+    contentParseDeadlineMs: int('CONTENT_PARSE_DEADLINE_MS', env.CONTENT_PARSE_DEADLINE_MS, 10_000),
   };
 }

@@ -24,6 +24,14 @@ export async function countDaily(
   return n === 1;
 }
 
+/** The uses of `kind` counted today (a read: what a request checks before work it would count). */
+export async function usedDaily(db: Db, projectId: string, kind: string, now: number): Promise<number> {
+  const row = await db('daily_counts')
+    .where({ project_id: projectId, kind, day: dayOf(now) })
+    .first('n');
+  return Number(row?.n ?? 0);
+}
+
 /** Counts older than two days are never read again. */
 export async function sweepDailyCounts(db: Db, now: number): Promise<void> {
   await db('daily_counts')

@@ -389,8 +389,12 @@ test.serial('run rules: unknown language, freeform, cost warning, credits, field
   });
   t.is(a.response.status, 403);
   t.is((a.error as { error: string }).error, 'authorization_required');
-  // A document without text: revision_missing.
-  await putOk(p, 'fields-only', { title: 'Only fields', fields: { note: 'x' } });
+  // A document without text (stored before a creating push had to carry its text, API.md 2.12): revision_missing.
+  await putOk(p, 'fields-only', { title: 'Only fields', text: 'Soon.', fields: { note: 'x' } });
+  await svc.service.app.db('content_docs').where({ project_id: p.projectId, doc_id: 'fields-only' }).update({
+    text: null,
+    blocks: '[]',
+  });
   const missing = await run(p, 'fields-only', { langs: ['fr'] });
   t.is(missing.response.status, 409);
   t.is((missing.error as { error: string }).error, 'revision_missing');
