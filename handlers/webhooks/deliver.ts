@@ -45,7 +45,7 @@ export const DELIVERY_WIDTH = 16;
  * quarter, so three projects with receivers that hang until the 10-second limit still leave a quarter of the window
  * to everyone else. A project alone takes the whole window.
  */
-export const DELIVERY_SHARE = DELIVERY_WIDTH / 4;
+const DELIVERY_SHARE = DELIVERY_WIDTH / 4;
 runsConcurrently(WEBHOOK_DELIVER_JOB, DELIVERY_WIDTH, { share: DELIVERY_SHARE });
 
 export interface DeliverPayload {

@@ -43,12 +43,25 @@ function agentFor(caFile: string | undefined): https.Agent {
 
 const printable = (s: string) => s.replace(/[^\x20-\x7e]+/g, ' ').trim();
 
-export function postSigned(
+export async function postSigned(
   target: CheckedUrl,
   body: Buffer,
   headers: Record<string, string>,
   opts: { caFile?: string } = {},
 ): Promise<SendResult> {
+  const r = await postOnce(target, body, headers, opts);
+  // A kept-alive socket the receiver closed while it sat idle fails the next request written to it before any
+  // answer (Node's http docs, "reusedSocket"): that is no verdict of the receiver's, so the POST goes once more, on
+  // another socket. Delivery is at least once, so a receiver that did read it deduplicates as for any retry.
+  return r.staleSocket ? postOnce(target, body, headers, opts) : r;
+}
+
+function postOnce(
+  target: CheckedUrl,
+  body: Buffer,
+  headers: Record<string, string>,
+  opts: { caFile?: string },
+): Promise<SendResult & { staleSocket?: boolean }> {
   return new Promise((resolve) => {
     let settled = false;
     let status: number | null = null;
@@ -96,9 +109,15 @@ export function postSigned(
       connectTimer = setTimeout(() => fail('connect timed out: not open within 5 seconds'), CONNECT_MS);
       socket.once('secureConnect', () => clearTimeout(connectTimer));
     });
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      fail(printable(err.code ? `${err.code}: ${err.message}` : err.message)),
-    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && status === null && err.code === 'ECONNRESET' && !settled) {
+        settled = true;
+        clearTimeout(answerTimer);
+        resolve({ ok: false, statusCode: null, error: 'ECONNRESET', staleSocket: true });
+        return;
+      }
+      fail(printable(err.code ? `${err.code}: ${err.message}` : err.message));
+    });
     req.on('response', (res) => {
       status = res.statusCode ?? null;
       res.on('data', (chunk: Buffer) => {

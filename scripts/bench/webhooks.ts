@@ -81,7 +81,10 @@ export const scenario: Scenario = {
       await app.jobs.drain();
       const s = (performance.now() - started) / 1000;
       const left = await app.db('webhook_deliveries').whereNot({ status: 'delivered' }).count({ n: '*' });
-      if (Number(left[0].n)) throw new Error(`${String(left[0].n)} deliveries not delivered`);
+      if (Number(left[0].n)) {
+        const why = await app.db('webhook_deliveries').whereNot({ status: 'delivered' }).distinct('last_error');
+        throw new Error(`${String(left[0].n)} deliveries not delivered: ${why.map((r) => r.last_error).join('; ')}`);
+      }
       return PER_ROUND / s;
     };
 

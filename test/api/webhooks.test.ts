@@ -5,6 +5,8 @@
 // and the standardwebhooks package, never with the service's own code. Time moves only through run-due with a
 // simulated `now`, so every test that runs jobs is serial.
 import { spawn } from 'node:child_process';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -720,6 +722,46 @@ test.serial('a kept-alive connection is never reused for another address of the 
     await other.close();
   }
 });
+
+test.serial(
+  'a kept-alive socket the receiver dropped is not a failed attempt: the POST goes again on a new one',
+  async (t) => {
+    // A receiver that answers the first request of each connection and drops the connection on the next, unanswered:
+    // what a receiver closing idle kept-alive sockets does to a sender that writes as it closes.
+    const seen: Array<{ socket: number; nth: number }> = [];
+    const sockets = new WeakMap<object, { id: number; n: number }>();
+    let ids = 0;
+    const server = https.createServer({ key: ca.key, cert: ca.cert, keepAlive: true }, (req, res) => {
+      let s = sockets.get(req.socket);
+      if (!s) sockets.set(req.socket, (s = { id: ++ids, n: 0 }));
+      s.n++;
+      seen.push({ socket: s.id, nth: s.n });
+      req.resume();
+      req.on('end', () => {
+        if (s.n > 1) req.socket.destroy();
+        else res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = await createTestProject(svc);
+      const w = await createOk(p, hookUrl('/drops', (server.address() as AddressInfo).port));
+      await emit(p, 1);
+      await runDue(Date.now() + 1000);
+      await emit(p, 1);
+      await runDue(Date.now() + 2000);
+      t.deepEqual(seen, [
+        { socket: 1, nth: 1 },
+        { socket: 1, nth: 2 },
+        { socket: 2, nth: 1 },
+      ]);
+      for (const d of await deliveries(p, w.webhookId)) t.like(d, { status: 'delivered', attempts: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  },
+);
 
 test.serial(
   'an attempt whose claim was taken over writes nothing; one ending beside it in the same commit stands',
