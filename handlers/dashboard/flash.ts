@@ -82,7 +82,7 @@ export async function redirectWithFlash(
 export async function takeFlashes(app: App, s: Session, path: string, now = Date.now()): Promise<Flash[]> {
   const rows = await app
     .db(TABLE)
-    .where({ session_hash: sessionHash(s), path })
+    .where({ session_hash: sessionHash(s), path: pathOf(path) })
     .andWhere('created_at', '>=', now - FLASH_TTL_MS)
     .orderBy('id')
     .select<Array<{ id: number | string; sealed: string }>>('id', 'sealed');

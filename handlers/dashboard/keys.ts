@@ -15,7 +15,7 @@ import { apiFor, type Api } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { previewMessage } from './preview.js';
-import { redirectWithFlash, takeFlashes } from './flash.js';
+import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from './sessions.js';
 import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
 
@@ -427,9 +427,6 @@ interface Draft {
   gate?: Verdict;
   warnings?: string[];
   error?: string;
-  saved?: boolean;
-  /** The person chose the current value over theirs after a conflict. */
-  kept?: boolean;
   /** The cell as another save left it since `base`: the save was refused, the person chooses. */
   theirs?: CellNow;
 }
@@ -466,7 +463,7 @@ function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow
       <input type="hidden" name="status" value="${draft.status}" />
       <input type="hidden" name="base" value="${theirs.updatedAt ?? ''}" />
       <button type="submit" name="do" value="save">Overwrite with mine</button>
-      <a href="${action}?kept=${encodeURIComponent(draft.lang)}#cell-${draft.lang}">Keep theirs</a>
+      <button type="submit" name="do" value="keep">Keep theirs</button>
     </form>
   </div>`;
 }
@@ -584,7 +581,7 @@ function historySection(s: Session, projectId: string, d: Detail): Html {
     </table>`;
 }
 
-function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft): string {
+function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, flashes: Flash[] = []): string {
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
     <h1>Key <code>${d.key}</code></h1>
     <dl>
@@ -602,8 +599,7 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft): st
         ${d.sourceVerified ? 'verified' : 'not verified'}${d.captured ? '; captured, awaiting review' : ''}
       </dd>
     </dl>
-    ${draft?.saved ? html`<p class="notice" role="status">Saved.</p>` : ''}
-    ${draft?.kept ? html`<p class="notice" role="status">Kept the current value; yours was not saved.</p>` : ''}
+    ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
     ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
     ${historySection(s, projectId, d)}`;
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
@@ -623,17 +619,9 @@ async function editorGet(app: App, server: Hapi.Server, request: Request, h: Res
   if (!session) return redirect(h, signinUrl(keyHref(projectId, key)));
   const d = await loadKey(apiFor(server, session), projectId, key);
   if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
-  const query = request.query as Record<string, unknown>;
-  // After a save (`saved`) or a conflict the person settled by keeping the current value (`kept`).
-  const lang = [query.saved, query.kept].find((l) => typeof l === 'string' && d.cells.some((c) => c.lang === l));
-  const cell = d.cells.find((c) => c.lang === lang);
-  const draft = cell && {
-    lang: cell.lang,
-    value: cell.value ?? '',
-    status: cell.status,
-    ...(lang === query.saved ? { saved: true } : { kept: true }),
-  };
-  return htmlReply(h, 200, editorPage(session, projectId, d, draft));
+  // What a save or a settled conflict did comes from the session's flash, never from the URL.
+  const flashes = await takeFlashes(app, session, keyHref(projectId, key));
+  return htmlReply(h, 200, editorPage(session, projectId, d, undefined, flashes));
 }
 
 async function editorPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
@@ -648,6 +636,11 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   const d = await loadKey(api, projectId, key);
   if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
   const cell = d.cells.find((c) => c.lang === form.lang);
+  // Keep theirs, after a conflict: nothing to write, only the editor again with what it shows now.
+  if (form.do === 'keep' && cell)
+    return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
+      notice: 'Kept the current value; yours was not saved.',
+    });
   const status = (REVIEW_STATES as readonly string[]).includes(form.status) ? form.status : undefined;
   if (!cell || !status || typeof form.value !== 'string')
     return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
@@ -702,7 +695,9 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
     draft.error = `${messageOf(put.error)} Nothing was saved.`;
     return again(put.response.status);
   }
-  return redirect(h, `${here}?saved=${encodeURIComponent(cell.lang)}#cell-${encodeURIComponent(cell.lang)}`);
+  return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
+    notice: `Saved (${cell.lang}).`,
+  });
 }
 
 /** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */

@@ -369,7 +369,7 @@ test.serial('editor: text typed when the session ended comes back after signing 
   t.is(await page.locator('#cell-de').getByLabel('Status').inputValue(), 'reviewed');
   t.regex(await page.locator('#cell-de p.notice').innerText(), /Your text is back/);
   await page.locator('#cell-de').getByRole('button', { name: 'Save' }).click();
-  await page.waitForURL(/saved=de/);
+  await page.locator('p.notice', { hasText: 'Saved (de).' }).waitFor();
   const detail = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
     params: { path: { projectId: p.projectId, key: 'home.title' } },
   });

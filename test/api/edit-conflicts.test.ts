@@ -191,7 +191,7 @@ test.serial('Chromium: a reviewer saving over the owner’s newer value sees bot
   await owner.getByLabel('Translation (fr)').fill('Facturation');
   await owner.locator('#cell-fr').getByLabel('Status').selectOption('approved');
   await owner.locator('#cell-fr').getByRole('button', { name: 'Save' }).click();
-  await owner.waitForURL(/saved=fr/);
+  await owner.locator('p.notice', { hasText: 'Saved (fr).' }).waitFor();
 
   // The reviewer's page is stale: their save is refused and shows both values.
   await reviewer.getByLabel('Translation (fr)').fill('Factures');
@@ -213,8 +213,8 @@ test.serial('Chromium: a reviewer saving over the owner’s newer value sees bot
   t.like(await cell(p, 'fr'), { value: 'Facturation', status: 'approved' });
 
   // Keep theirs: the editor again, with their value.
-  await panel.getByRole('link', { name: 'Keep theirs' }).click();
-  await reviewer.waitForURL(/kept=fr/);
+  await panel.getByRole('button', { name: 'Keep theirs' }).click();
+  await reviewer.locator('p.notice', { hasText: 'Kept the current value' }).waitFor();
   t.regex(await reviewer.locator('p.notice').innerText(), /Kept the current value/);
   t.is(await reviewer.getByLabel('Translation (fr)').inputValue(), 'Facturation');
   t.like(await cell(p, 'fr'), { value: 'Facturation', status: 'approved' });
@@ -223,14 +223,14 @@ test.serial('Chromium: a reviewer saving over the owner’s newer value sees bot
   await owner.goto(editor);
   await owner.getByLabel('Translation (fr)').fill('Facturation client');
   await owner.locator('#cell-fr').getByRole('button', { name: 'Save' }).click();
-  await owner.waitForURL(/saved=fr/);
+  await owner.locator('p.notice', { hasText: 'Saved (fr).' }).waitFor();
   await reviewer.getByLabel('Translation (fr)').fill('Factures');
   await reviewer.locator('#cell-fr').getByLabel('Status').selectOption('translated');
   await reviewer.locator('#cell-fr form.editor').getByRole('button', { name: 'Save' }).click();
   await panel.waitFor();
   t.is(await panel.locator('dd.theirs').innerText(), 'Facturation client');
   await panel.getByRole('button', { name: 'Overwrite with mine' }).click();
-  await reviewer.waitForURL(/saved=fr/);
+  await reviewer.locator('p.notice', { hasText: 'Saved (fr).' }).waitFor();
   t.like(await cell(p, 'fr'), { value: 'Factures', status: 'translated' });
   t.like((await cell(p, 'fr')).history[0], { value: 'Factures', byName: REVIEWER.name });
 });
