@@ -14,16 +14,7 @@ import {
   type PluralOrSelectOption,
   type SelectElement,
 } from '@formatjs/icu-messageformat-parser';
-import {
-  checkTranslation,
-  icuGate,
-  isExactKey,
-  parseIcu,
-  parseIcuRemembered,
-  PUBLISH_GATE,
-  walkIcu,
-  type IcuAst,
-} from './icu.js';
+import { checkTranslation, icuGate, isExactKey, parseAny, PUBLISH_GATE, walkIcu, type IcuAst } from './icu.js';
 import { scanMarkup, unsafeMarkup, type MarkupPolicy } from './markup.js';
 import { pluralCoverageProblem } from './plural-coverage.js';
 import { printfSpecifiers } from './printf.js';
@@ -45,18 +36,6 @@ export const rejectionLabel = (key: string, lang: string): string => `${key} [${
 /** The first `cap` items: the listed part of a rejection list, whose `*Total` companion is `list.length`. */
 export function capList<T>(list: readonly T[], cap = REJECTED_CAP): T[] {
   return list.slice(0, Math.max(0, cap));
-}
-
-/** The AST in the first reading that parses it (rich text first), or null when neither does. Sources are remembered. */
-function parseAny(msg: string, isSource: boolean): IcuAst | null {
-  for (const tags of ['rich', 'text'] as const) {
-    try {
-      return isSource ? parseIcuRemembered(msg, tags) : parseIcu(msg, tags);
-    } catch {
-      // try the next reading
-    }
-  }
-  return null;
 }
 
 /**

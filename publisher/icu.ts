@@ -435,3 +435,15 @@ export function conformPlurals(value: string, targetLang: string): string {
   }
   return conformAst(ast, cats) ? printIcu(ast) : value;
 }
+
+/** The AST in the first reading that parses it (rich text first), or null when neither does. Sources are remembered. */
+export function parseAny(msg: string, isSource: boolean): IcuAst | null {
+  for (const tags of ['rich', 'text'] as const) {
+    try {
+      return isSource ? parseIcuRemembered(msg, tags) : parseIcu(msg, tags);
+    } catch {
+      // try the next reading
+    }
+  }
+  return null;
+}

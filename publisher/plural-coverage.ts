@@ -6,7 +6,7 @@
 // `checkFill`). The line is gettext's, so a category of a few fixed numbers (French `one` = 0 and 1, Irish `few`
 // = 3 to 6) may still name them in words.
 import { TYPE, type PluralElement, type PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
-import { isExactKey, parseIcu, parseIcuRemembered, type IcuAst } from './icu.js';
+import { isExactKey, parseAny, type IcuAst } from './icu.js';
 import { languageKey } from './languages.js';
 
 /** gettext's line (msgl-check.c): a form chosen for at least this many of the integers 0..1000 is used "often". */
@@ -71,17 +71,6 @@ function cardinalPlurals(nodes: IcuAst, out: PluralElement[] = []): PluralElemen
   return out;
 }
 
-function parseEither(msg: string, remembered: boolean): IcuAst | null {
-  for (const tags of ['rich', 'text'] as const) {
-    try {
-      return remembered ? parseIcuRemembered(msg, tags) : parseIcu(msg, tags);
-    } catch {
-      // the next reading
-    }
-  }
-  return null;
-}
-
 const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
 
 /**
@@ -91,8 +80,8 @@ const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join
  */
 export function pluralCoverageProblem(source: string, value: string, lang: string): string | null {
   if (!value.includes('plural')) return null;
-  const src = parseEither(source, true);
-  const val = parseEither(value, false);
+  const src = parseAny(source, true);
+  const val = parseAny(value, false);
   if (!src || !val) return null;
   // What the source's `other` shows, per plural argument (a plural named twice owes what both show).
   const owed = new Map<string, Set<string>>();

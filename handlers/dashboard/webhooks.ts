@@ -197,6 +197,22 @@ function deliveryTable(s: Session, projectId: string, webhookId: string, deliver
   </table>`;
 }
 
+/** The project's name and its webhook `webhookId`, or the page that says why there is none to show. */
+async function pageHook(
+  api: Api,
+  s: Session,
+  projectId: string,
+  webhookId: string,
+): Promise<PageAnswer | { name: string; w: Webhook }> {
+  const name = await projectName(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
+  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
+  const w = dataOf(list, 'list webhooks').webhooks.find((x) => x.webhookId === webhookId);
+  if (!w) return { status: 404, body: messagePage('Webhook not found', 'This project has no such webhook.', s) };
+  return { name, w };
+}
+
 async function hookPage(
   api: Api,
   s: Session,
@@ -204,12 +220,9 @@ async function hookPage(
   webhookId: string,
   extra: Extra = {},
 ): Promise<PageAnswer> {
-  const name = await projectName(api, s, projectId);
-  if (typeof name !== 'string') return name;
-  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
-  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
-  const w = dataOf(list, 'list webhooks').webhooks.find((x) => x.webhookId === webhookId);
-  if (!w) return { status: 404, body: messagePage('Webhook not found', 'This project has no such webhook.', s) };
+  const found = await pageHook(api, s, projectId, webhookId);
+  if ('status' in found) return found;
+  const { name, w } = found;
   const log = await api.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
     params: { path: { projectId, webhookId } },
   });
@@ -285,12 +298,9 @@ async function webhookOf(api: Api, projectId: string, webhookId: string): Promis
 
 /** Deleting a webhook, asked first: which one, its events and state, and what stops. */
 async function deletePage(api: Api, s: Session, projectId: string, webhookId: string): Promise<PageAnswer> {
-  const name = await projectName(api, s, projectId);
-  if (typeof name !== 'string') return name;
-  const list = await api.GET('/projects/{projectId}/webhooks', { params: { path: { projectId } } });
-  if (list.response.status === 403) return { status: 403, body: ownersOnly(s, 'see and manage webhooks') };
-  const w = dataOf(list, 'list webhooks').webhooks.find((x) => x.webhookId === webhookId);
-  if (!w) return { status: 404, body: messagePage('Webhook not found', 'This project has no such webhook.', s) };
+  const found = await pageHook(api, s, projectId, webhookId);
+  if ('status' in found) return found;
+  const { name, w } = found;
   return {
     status: 200,
     body: appPage(
