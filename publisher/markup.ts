@@ -16,6 +16,11 @@ import { ErrorCodes, Tokenizer, type Token, type TokenHandler } from 'parse5';
 export interface MarkupPolicy {
   /** Origins (`https://help.example.com`) a translated URL may point to besides the source's own URL. */
   origins?: readonly string[];
+  /**
+   * The source ships beside the value whatever the value says (a content document's title and blocks: its base text
+   * is served as it is), so a tag the value copies exactly from its source adds nothing and is not refused.
+   */
+  sourceShips?: boolean;
 }
 
 interface StartTag {
@@ -125,6 +130,9 @@ function allowedOrigin(value: string, policy: MarkupPolicy): boolean {
 const sameNames = (a: Map<string, string>, b: Map<string, string>) =>
   a.size === b.size && [...a.keys()].every((k) => b.has(k));
 
+const sameAttributes = (a: Map<string, string>, b: Map<string, string>) =>
+  sameNames(a, b) && [...a].every(([k, v]) => b.get(k) === v);
+
 /** Why `tag`'s attributes do not follow `like` (a source tag of the same name with the same attribute names). */
 function attributeProblem(tag: StartTag, like: StartTag, policy: MarkupPolicy): string | null {
   for (const [name, value] of tag.attrs) {
@@ -152,6 +160,8 @@ function forbidden(tag: StartTag): string | null {
 function scanProblem(source: MarkupScan, value: MarkupScan, policy: MarkupPolicy): string | null {
   if (value.unfinished && !source.unfinished) return 'a tag is not finished';
   for (const tag of value.starts) {
+    if (policy.sourceShips && source.starts.some((s) => s.name === tag.name && sameAttributes(s.attrs, tag.attrs)))
+      continue;
     const bad = forbidden(tag);
     if (bad) return bad;
     const like = source.starts.filter((s) => s.name === tag.name);

@@ -51,6 +51,8 @@ async function translateUnits(
       source: guard.message,
       sourceLang: doc.base_lang,
       targetLang: lang,
+      // A document's base text is served as it is, so a unit may keep exactly the markup its source has.
+      markup: { sourceShips: true },
     }));
     const outcomes = await engine.translate(items);
     for (const [k, o] of outcomes.entries()) {

@@ -1,6 +1,6 @@
 // Publish gates (spec: `publishVersion`): the ICU and markup verdicts on single cells. Pure functions: no database, no service.
 import test from 'ava';
-import { capList, gateCell, rejectionLabel } from '../../publisher/gates.js';
+import { capList, checkFill, gateCell, rejectionLabel } from '../../publisher/gates.js';
 
 const PLURAL_EN = '{count, plural, one {# file} other {# files}}';
 
@@ -144,4 +144,19 @@ test('printf specifiers are compared like arguments, branch by branch; %% is an 
   t.deepEqual(gateCell('<a href="/terms">%d terms</a>', '%d Bedingungen', 'de'), {
     markup: 'tags differ: expected <a> </a>, got none',
   });
+});
+
+test('sourceShips: a value may copy its source’s tags exactly, never add a handler or a script URL to them', (t) => {
+  const source = 'Returns <img src=x onerror="window.pwned=1"> and <b>bold</b>';
+  const copied = 'Retouren <img src=x onerror="window.pwned=1"> und <b>fett</b>';
+  // A key's source ships only through the gates, which refuse it as they refuse the copy.
+  t.regex(checkFill(source, copied, 'de') ?? '', /event handler/);
+  // A content document serves its base text as it is: the copy adds nothing.
+  t.is(checkFill(source, copied, 'de', { sourceShips: true }), null);
+  for (const added of [
+    'Retouren <img src=x onerror="window.pwned=2"> und <b>fett</b>',
+    'Retouren <img src=x onerror="window.pwned=1"> und <b onmouseover="alert(1)">fett</b>',
+    'Retouren <img src="javascript:alert(1)" onerror="window.pwned=1"> und <b>fett</b>',
+  ])
+    t.truthy(checkFill(source, added, 'de', { sourceShips: true }), added);
 });

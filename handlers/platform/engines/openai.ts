@@ -291,7 +291,7 @@ export class OpenAIEngine implements TranslationEngine {
       if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
       if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
       const value = conformPlurals(raw, item.targetLang);
-      const problem = checkFill(item.source, value, item.targetLang);
+      const problem = checkFill(item.source, value, item.targetLang, item.markup);
       return problem ? { item, problem } : { item, value };
     });
   }

@@ -146,7 +146,7 @@ function pseudoOne(item: TranslationItem): TranslationOutcome {
       error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message,
     };
   }
-  const problem = checkFill(item.source, value, item.targetLang);
+  const problem = checkFill(item.source, value, item.targetLang, item.markup);
   if (problem) return { id: item.id, error: problem };
   if (memo !== undefined) passed.set(memo, value);
   return { id: item.id, value };

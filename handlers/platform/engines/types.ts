@@ -1,4 +1,5 @@
 // The one interface every translation engine implements; the fill talks only to this.
+import type { MarkupPolicy } from '../../../publisher/markup.js';
 
 export interface TranslationItem {
   /** Unique within one translate() call for a given targetLang; outcomes are matched back by it. */
@@ -9,6 +10,8 @@ export interface TranslationItem {
   source: string;
   sourceLang: string;
   targetLang: string;
+  /** What the value's markup is held to beside its source (publisher/markup.ts); none: the source's own URLs. */
+  markup?: MarkupPolicy;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface TranslationEngine {
   /** The most items one translate() call should carry; larger calls still work but are split. */
   readonly maxBatch: number;
   /**
-   * True when translate() itself ran checkFill(item.source, value, item.targetLang) on every value it returns:
+   * True when translate() itself ran checkFill(item.source, value, item.targetLang, item.markup) on every value it returns:
    * the fill then stores them without running the same gate a second time.
    */
   readonly checksFill?: boolean;
