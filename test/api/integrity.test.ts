@@ -193,10 +193,19 @@ test('values the API accepts are stored whole; longer free text is refused with 
   t.is(empty.body.error, 'invalid_argument');
   t.is(await keyCount(p), keysBefore, 'nothing written by any refusal');
   t.is((await svc.service.app.db('versions').where({ project_id: p.projectId })).length, 0);
-  // A 300-character file key is the file's business: stored under a hashed canonical name, written back as it came.
+  // A 300-character file key spelled as a key name could not be read by that name (ref holds 255): refused whole.
   const long = `${'Long'.repeat(75)}`;
+  const tooLong = await api(p, 'POST', '/sync', {
+    contentBase64: b64(JSON.stringify({ [long]: 'A long key', ok: 'Fine' })),
+    fileName: 'en.json',
+  });
+  t.is(tooLong.status, 400);
+  t.is(tooLong.body.error, 'invalid_argument');
+  t.is(await keyCount(p), keysBefore, 'nothing written by the refused sync');
+  // A long sentence used as a key is the file's business: stored under a derived name, written back as it came.
+  const sentence = `${'A long sentence used as its own key. '.repeat(9)}`;
   const synced = await api(p, 'POST', '/sync', {
-    contentBase64: b64(JSON.stringify({ [long]: 'A long key' })),
+    contentBase64: b64(JSON.stringify({ [sentence]: 'A long key' })),
     fileName: 'en.json',
   });
   t.is(synced.status, 200);
@@ -204,7 +213,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
     (
       await svc.service.app
         .db('keys')
-        .where({ project_id: p.projectId, file_key: long })
+        .where({ project_id: p.projectId, file_key: sentence })
         .first<{ source: string } | undefined>()
     )?.source,
     'A long key',
