@@ -295,6 +295,9 @@ async function clean(t: import('ava').ExecutionContext, page: Page, what: string
   t.is(await page.locator('main img, main script').count(), 0, `no hostile element: ${what}`);
 }
 
+const BREAKOUT_EN = `Hello "'><b>World</b>`;
+const BREAKOUT_DE = `Hallo "'><b>Welt</b>`;
+
 const mainText = async (page: Page) => (await page.locator('main').innerText()).replace(/\s+/g, ' ');
 
 test.serial(
@@ -303,17 +306,19 @@ test.serial(
     // A name of its own: the other tests' projects (same service) carry HOSTILE_NAME too.
     const p = await project(BROWSER_NAME);
     const { projectId } = p;
-    // A source with hostile markup, and its translation with the same markup (which the markup gate lets through).
+    // A source whose text would break out of an attribute and add markup if a page did not escape it; the gates let it
+    // through (an <img onerror> is refused by them now, so it can no longer reach a version).
     const hostile = await p.client.POST('/projects/{projectId}/translate', {
       params: { path: { projectId } },
-      body: { units: [{ key: 'hostile.text', source: `Hello ${IMG}` }] },
+      body: { units: [{ key: 'hostile.text', source: BREAKOUT_EN }] },
     });
     t.is(hostile.response.status, 200, JSON.stringify(hostile.error));
     await runDue();
     await put(projectId, 'greeting', 'fr', { value: 'Bonjour', status: 'approved' });
     const v1 = await publish(projectId, HOSTILE_LABEL);
     t.is(v1.response.status, 201);
-    t.is((await put(projectId, 'hostile.text', 'de', { value: `Hallo ${IMG}` })).response.status, 200);
+    t.is((await put(projectId, 'hostile.text', 'de', { value: `Hallo ${IMG}` })).response.status, 400);
+    t.is((await put(projectId, 'hostile.text', 'de', { value: BREAKOUT_DE })).response.status, 200);
     await p.client.POST('/projects/{projectId}/translate', {
       params: { path: { projectId } },
       body: { units: [{ key: 'added.key', source: 'Freshly added' }] },
@@ -347,7 +352,7 @@ test.serial(
     t.regex(await de.innerText(), /1 added, 1 changed, 0 removed/);
     const changed = de.locator('tr.changed');
     t.is(await changed.locator('td.key').innerText(), 'hostile.text');
-    t.is(await changed.locator('td.source').nth(1).innerText(), `Hallo ${IMG}`);
+    t.is(await changed.locator('td.source').nth(1).innerText(), BREAKOUT_DE);
     t.is(await de.locator('tr.added td.key').first().innerText(), 'added.key');
     await clean(t, page, 'publish');
     await page.getByLabel('Label (optional)').fill(`Second ${IMG}`);
@@ -369,7 +374,7 @@ test.serial(
     text = await mainText(page);
     t.true(text.includes(`Changes from ${v1.data!.versionId} to ${v2.versionId}`));
     t.regex(await page.locator('.diff[data-lang="en"]').innerText(), /1 added, 0 changed, 0 removed/);
-    t.is(await page.locator('.diff[data-lang="de"] tr.changed td.source').nth(1).innerText(), `Hallo ${IMG}`);
+    t.is(await page.locator('.diff[data-lang="de"] tr.changed td.source').nth(1).innerText(), BREAKOUT_DE);
     await clean(t, page, 'versions diff');
 
     // Restore the older version: a new current version with its content.
