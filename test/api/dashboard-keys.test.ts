@@ -487,11 +487,11 @@ test.serial('captured keys: accept one, dismiss one; hostile names, sources and 
   // verbatim, so such a value can still be in a cell and is shown there all the same.
   t.is((await put(p, HOSTILE_SCRIPT, 'de', { value: `${HOSTILE_IMG} {name}` })).response.status, 400);
   t.is((await put(p, HOSTILE_SCRIPT, 'de', { value: 'Hallo {name}' })).response.status, 200);
-  const hostileKey = (await db('keys').where({ project_id: p.projectId, name: HOSTILE_SCRIPT }).first('id')) as {
-    id: number;
-  };
+  const hostileKey = await db('keys')
+    .where({ project_id: p.projectId, name: HOSTILE_SCRIPT })
+    .first<{ id: number }>('id');
   await db('translations')
-    .where({ key_id: hostileKey!.id, lang: 'de' })
+    .where({ key_id: hostileKey.id, lang: 'de' })
     .update({ value: `${HOSTILE_IMG} {name}`, origin: 'import' });
   await db('translation_history').insert({
     project_id: p.projectId,
