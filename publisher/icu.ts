@@ -73,7 +73,7 @@ export function isValidIcu(msg: string, tags: TagReading = 'rich'): boolean {
 const remembered = new Map<string, IcuAst | Error>();
 
 /** parseIcu, remembered: for sources, parsed once though gated once per cell. The AST is shared: never mutate it. */
-export function parseIcuRemembered(msg: string, tags: TagReading): IcuAst {
+function parseIcuRemembered(msg: string, tags: TagReading): IcuAst {
   const key = `${tags === 'rich' ? 'r' : 't'}${msg}`;
   let hit = remembered.get(key);
   if (hit === undefined) {
