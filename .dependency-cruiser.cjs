@@ -1,12 +1,46 @@
-// The layers and the direction of imports (README "Architecture"). `npm test` runs `npm run check:deps`; a
-// violation fails the suite. From the bottom up:
-//   generated/  types, validators and the route table derived from spec/ (npm run generate)
-//   publisher/  the pure localization core: formats, ICU, languages, gates, snapshots, delivery rendering
-//   handlers/platform/  infrastructure: database, object store, pipeline, jobs queue, engines, logging
-//   handlers/<group>/   one API group each: domain modules, and route modules (routes.ts, *.routes.ts)
-//   service/    the composition root: builds the app, the servers, the route map and the job registry
-//   scripts/, test/     entry points and tests, on top
-//   sdk/        the client side: generated/ and publisher/ only
+// The layers and the direction of imports (docs/architecture.md). `npm test` runs `npm run check:deps`; a
+// violation fails the suite. A folder imports only the folders before it in LAYERS; one forbidden rule per ordered
+// pair is generated from that list, so a cycle between folders fails as surely as a cycle between files.
+//   generated/          types, validators and the route table derived from spec/ (npm run generate)
+//   packages/core/      the pure localization core: formats, ICU, languages, gates, snapshots, delivery rendering
+//   packages/client/    the typed SDK; packages/runtime/ the runtime client; packages/cli/ the CLI and MCP server
+//   server/infra/       database, migrations, object store, job queue, engines, logging, configuration
+//   server/domain/<aggregate>/  plain functions over data, one folder per aggregate, in LAYERS order
+//   server/http/        pipeline, contract, admission, API keys; route modules in server/http/routes/
+//   server/web/         the dashboard
+//   server/app/         the composition root: builds the app, the servers, the route map and the job registry
+//   bench/, scripts/, test/  entry points, benchmarks and tests, on top
+
+/** Bottom-up: each folder may import the ones before it, never one after it. */
+const LAYERS = [
+  'server/infra',
+  'server/domain/project',
+  'server/domain/catalog',
+  'server/domain/billing',
+  'server/domain/delivery',
+  'server/domain/sync',
+  'server/domain/webhooks',
+  'server/domain/publish',
+  'server/domain/operations',
+  'server/domain/fill',
+  'server/domain/content',
+  'server/domain/users',
+  'server/http',
+  'server/web',
+  'server/app',
+];
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const folderOrder = LAYERS.flatMap((lower, i) =>
+  LAYERS.slice(i + 1).map((upper) => ({
+    name: `layer-order:${lower}-below-${upper}`,
+    severity: 'error',
+    comment: `${lower} is below ${upper} (LAYERS in .dependency-cruiser.cjs): move the shared part down instead.`,
+    from: { path: `^${escapeRe(lower)}/` },
+    to: { path: `^${escapeRe(upper)}/` },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -14,77 +48,63 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'A cycle makes two modules one; split the shared part into a module both import.',
-      from: { path: '^(handlers|publisher|service|sdk|scripts)/' },
+      from: { path: '^(server|packages|bench|scripts)/' },
       to: { circular: true },
     },
+    ...folderOrder,
     {
-      name: 'publisher-is-pure',
+      name: 'core-is-pure',
       severity: 'error',
       comment:
-        'publisher/ takes plain data and returns plain data; the CLI and runtime client use it without the server.',
-      from: { path: '^publisher/' },
-      to: { path: '^(handlers|service|scripts|sdk|test)/' },
+        'packages/core takes plain data and returns plain data; the CLI and runtime client use it without the server.',
+      from: { path: '^packages/core/' },
+      to: { path: '^(server|bench|scripts|test|packages/(?!core/))/' },
     },
     {
-      name: 'publisher-no-io',
+      name: 'core-no-io',
       severity: 'error',
       comment: 'No database, object store, network or file system in the core.',
-      from: { path: '^publisher/' },
+      from: { path: '^packages/core/' },
       to: {
         dependencyTypes: ['core', 'npm'],
         path: '^(fs|node:fs|net|node:net|http|node:http|https|node:https|knex|mysql2|better-sqlite3|@aws-sdk)',
       },
     },
     {
-      name: 'platform-is-below-groups',
+      name: 'packages-are-client-side',
       severity: 'error',
-      comment: 'handlers/platform/ serves every group and imports none of them.',
-      from: { path: '^handlers/platform/' },
-      to: { path: '^(handlers/(?!platform/)|service/|scripts/|sdk/|test/)' },
+      comment: 'The packages run in browsers and CI: the contract (generated/) and the core only, never the server.',
+      from: { path: '^packages/' },
+      to: { path: '^(server|bench|scripts|test)/' },
     },
     {
-      name: 'groups-below-the-root',
+      name: 'server-below-entry-points',
       severity: 'error',
-      comment: 'An API group never reaches up to the composition root, the scripts or the tests.',
-      from: { path: '^handlers/' },
-      to: { path: '^(service|scripts|test)/' },
+      comment: 'The server never reaches up to the benchmarks, the scripts or the tests.',
+      from: { path: '^server/' },
+      to: { path: '^(bench|scripts|test)/' },
     },
     {
       name: 'route-modules-only-from-the-root',
       severity: 'error',
-      comment:
-        'Groups share domain modules, never route files: service/implementations.ts alone maps operationIds to handlers.',
-      from: { path: '^(handlers|service|scripts|sdk|publisher)/', pathNot: '^service/implementations\\.ts$' },
-      to: { path: '^handlers/[^/]+/[^/]*routes[.]ts$' },
-    },
-    {
-      name: 'dashboard-only-from-the-root',
-      severity: 'error',
-      comment: 'The dashboard (handlers/dashboard/) is mounted by service/; no group, core or client imports it.',
-      from: { path: '^(handlers/(?!dashboard/)|publisher/|sdk/|generated/)' },
-      to: { path: '^handlers/dashboard/' },
+      comment: 'Route modules share domain modules, never each other: server/app/implementations.ts alone maps them.',
+      from: { path: '^(server|packages|bench|scripts)/', pathNot: '^server/app/implementations\\.ts$' },
+      to: { path: '^server/http/routes/' },
     },
     {
       name: 'dashboard-through-the-internal-api',
       severity: 'error',
       comment:
-        'The dashboard reads and acts only through the internal API (handlers/dashboard/api.ts, in-process): it imports the platform, never a group.',
-      from: { path: '^handlers/dashboard/' },
-      to: { path: '^handlers/(?!dashboard/|platform/)' },
-    },
-    {
-      name: 'sdk-is-client-side',
-      severity: 'error',
-      comment: 'The SDK runs in browsers and CI: the contract (generated/) and the pure core (publisher/) only.',
-      from: { path: '^sdk/' },
-      to: { path: '^(handlers|service|scripts|test)/' },
+        'The dashboard reads and acts only through the internal API (server/web/api.ts, in-process), and knows people (server/domain/users/), never another aggregate.',
+      from: { path: '^server/web/' },
+      to: { path: '^server/domain/(?!users/)' },
     },
     {
       name: 'generated-is-a-leaf',
       severity: 'error',
       comment: 'generated/ is derived from spec/ and depends on none of our code.',
       from: { path: '^generated/' },
-      to: { path: '^(handlers|publisher|service|scripts|sdk|test)/' },
+      to: { path: '^(server|packages|bench|scripts|test)/' },
     },
   ],
   options: {

@@ -23,8 +23,8 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    // The dashboard's progressive script runs in the browser (handlers/dashboard/assets.ts serves it).
-    files: ['handlers/dashboard/assets/**/*.js'],
+    // The dashboard's progressive script runs in the browser (server/web/assets.ts serves it).
+    files: ['server/web/assets/**/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: {

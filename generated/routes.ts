@@ -15,7 +15,7 @@ export interface RouteSpec {
   /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
   roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;
-  /** Which approved operation an agent key needs here (x-operation-action; handlers/platform/approval.ts). */
+  /** Which approved operation an agent key needs here (x-operation-action; server/infra/approval.ts). */
   operationAction: 'none' | 'translate' | 'publish' | 'rollback' | 'content_run';
   /** The request is kept under its requestId, and the approval check runs inside that record. */
   recorded: boolean;

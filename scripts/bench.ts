@@ -19,7 +19,7 @@ export interface Scenario {
   run(): Promise<BenchResult>;
 }
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench');
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bench');
 const filter = process.argv[2];
 const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.startsWith('_')).sort();
 let failedTargets = 0;

@@ -257,7 +257,7 @@ async function main() {
         dryRun: o.op['x-dry-run'] ?? null,
         operationAction: action ?? 'none',
         // A body with a requestId is recorded before anything else (spec: `RequestId`): the approval check runs
-        // inside the record (handlers/platform/requests.ts), not before it.
+        // inside the record (server/infra/requests.ts), not before it.
         recorded: Boolean(resolveRef<Schema | undefined>(s.doc, jsonSchemaOf(o.body?.content))?.properties?.requestId),
         hasBody: Boolean(o.body),
         bodyRequired: Boolean(o.body?.required),
@@ -295,7 +295,7 @@ async function main() {
   /** Internal routes: the dashboard roles that may call them (x-roles; owner always). */
   roles: string[];
   dryRun: 'query' | 'body' | 'refused' | null;
-  /** Which approved operation an agent key needs here (x-operation-action; handlers/platform/approval.ts). */
+  /** Which approved operation an agent key needs here (x-operation-action; server/infra/approval.ts). */
   operationAction: 'none' | 'translate' | 'publish' | 'rollback' | 'content_run';
   /** The request is kept under its requestId, and the approval check runs inside that record. */
   recorded: boolean;

@@ -1,5 +1,5 @@
 // `npm run mock`: a Prism mock of the public API, at the addresses the service answers. The service mounts the
-// main API and the delivery routes under `/v1` (service/servers.ts), while spec/openapi.yaml writes its paths
+// main API and the delivery routes under `/v1` (server/app/servers.ts), while spec/openapi.yaml writes its paths
 // relative to the `/v1` server URL, and Prism's mock matches paths only (it has no base-path option). So the
 // mock serves a copy of the spec, written to a temporary folder at start, whose paths carry the `/v1` prefix:
 // `GET /v1/projects/{projectId}/...`, `GET /v1/pricing`, and the delivery origin's `GET /v1/health`,
@@ -18,7 +18,7 @@ import YAML from 'yaml';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The prefix the service mounts the public API and the delivery routes under (service/servers.ts `PREFIX`). */
+/** The prefix the service mounts the public API and the delivery routes under (server/app/servers.ts `PREFIX`). */
 export const PREFIX = '/v1';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

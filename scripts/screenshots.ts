@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { translate } from '../sdk/client.js';
+import { translate } from '../packages/client/src/index.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { createTestProject, startTestService } from '../test/helpers/service.js';
 

@@ -1,11 +1,11 @@
 // `npm start`: the whole service in one process on embedded defaults (README "Configuration").
-import { createApiKey } from '../handlers/platform/apikeys.js';
-import { startThreads } from '../handlers/publish/pool.js';
-import { startService } from '../service/app.js';
-import { loadConfig } from '../handlers/platform/config.js';
-import { createProject } from '../handlers/config/projects.js';
-import { createWorkspace } from '../handlers/config/workspaces.js';
-import { ensureFirstUser } from '../handlers/dashboard/users.js';
+import { createApiKey } from '../server/http/apikeys.js';
+import { startThreads } from '../server/domain/publish/pool.js';
+import { startService } from '../server/app/app.js';
+import { loadConfig } from '../server/infra/config.js';
+import { createProject } from '../server/domain/project/projects.js';
+import { createWorkspace } from '../server/domain/project/workspaces.js';
+import { ensureFirstUser } from '../server/domain/users/users.js';
 
 const config = loadConfig();
 const service = await startService(config);

@@ -1,5 +1,5 @@
 // `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs, ESLint, Prettier's
-// check, knip), the whole suite on SQLite under c8 (line coverage of handlers/, publisher/, service/ and sdk/
+// check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/
 // must stay at or above the threshold in .c8rc.json), then the database-backed tests again on MySQL when
 // MYSQL_URL is set. Ends with one line `N passed, M failed` over all of it, each check counting as one. Extra
 // arguments go to AVA (e.g. a file to run), and then the checks are skipped.
@@ -55,10 +55,9 @@ if (!extra.length) {
   runs.push(
     await runCheck('dependency rules (dependency-cruiser)', [
       'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
-      'handlers',
-      'publisher',
-      'service',
-      'sdk',
+      'server',
+      'packages',
+      'bench',
       'scripts',
       'generated',
       'test',

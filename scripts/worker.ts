@@ -1,7 +1,7 @@
 // `npm run worker`: a job worker process beside API processes started with WORKERS=off.
-import { startThreads } from '../handlers/publish/pool.js';
-import { createApp } from '../service/app.js';
-import { loadConfig } from '../handlers/platform/config.js';
+import { startThreads } from '../server/domain/publish/pool.js';
+import { createApp } from '../server/app/app.js';
+import { loadConfig } from '../server/infra/config.js';
 
 const app = await createApp(loadConfig());
 startThreads(app.config.publishThreads);

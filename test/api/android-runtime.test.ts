@@ -14,9 +14,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { Catalog, CatalogValue, FormatWarning } from '../../publisher/catalog.js';
-import { FORMATS } from '../../publisher/formats/index.js';
-import { bcp47, platformLocale } from '../../publisher/languages.js';
+import type { Catalog, CatalogValue, FormatWarning } from '../../packages/core/src/catalog.js';
+import { FORMATS } from '../../packages/core/src/formats/index.js';
+import { bcp47, platformLocale } from '../../packages/core/src/languages.js';
 import { icuProject, ICU_KEYS, ICU_LANGS } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

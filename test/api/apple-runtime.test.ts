@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { dict, type Catalog, type FormatWarning } from '../../publisher/catalog.js';
-import { FORMATS } from '../../publisher/formats/index.js';
-import { renderStringsdict } from '../../publisher/formats/ios_strings.js';
-import { argOrder } from '../../publisher/printf.js';
-import { snapshotCatalog } from '../../publisher/snapshot.js';
+import { dict, type Catalog, type FormatWarning } from '../../packages/core/src/catalog.js';
+import { FORMATS } from '../../packages/core/src/formats/index.js';
+import { renderStringsdict } from '../../packages/core/src/formats/ios_strings.js';
+import { argOrder } from '../../packages/core/src/printf.js';
+import { snapshotCatalog } from '../../packages/core/src/snapshot.js';
 import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { icuSnapshot } from '../helpers/snapshots.js';
@@ -55,7 +55,7 @@ function plparse(name: string, body: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The published content, as publisher/delivery.ts renders it: the snapshot of the fixture (every cell approved, a
+// The published content, as packages/core/src/delivery.ts renders it: the snapshot of the fixture (every cell approved, a
 // language without a value falls back to the source), one language's catalog without the base values.
 
 const valueIn = (k: (typeof ICU_KEYS)[number], lang: string): string =>
@@ -306,7 +306,7 @@ for (const format of ['ios_strings', 'xcstrings'] as const)
     FORMATS[format].render(catalog, { languages: langs, baseLanguage: 'en', warn: (w) => warnings.push(w) });
     for (const lang of langs)
       for (const [key, listed] of Object.entries({ ...WARNED, 'cart.items': [] })) {
-        // Arabic's cart.items has both =0 and a zero form (publisher/formats/apple.ts keeps the =0 text).
+        // Arabic's cart.items has both =0 and a zero form (packages/core/src/formats/apple.ts keeps the =0 text).
         const reasons =
           key === 'cart.items' && lang === 'ar' ? [/=0 and the CLDR zero category both name 0 in ar/] : listed;
         const got = warnings.filter((w) => w.key === key && w.lang === lang).map((w) => w.reason);

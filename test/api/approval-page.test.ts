@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import { batchManifest, previewTranslate, translate, type ApiClient } from '../../sdk/client.js';
+import { batchManifest, previewTranslate, translate, type ApiClient } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

@@ -1,5 +1,5 @@
 // The agent-key rule (`x-operation-action`, spec/README.md), applied by the pipeline from each route's x-operation-action
-// (handlers/platform/approval.ts): an agent key spends, publishes and rolls back only under an approved
+// (server/infra/approval.ts): an agent key spends, publishes and rolls back only under an approved
 // operation; free work, dry runs and reads need none; a key of either kind that names an operation is held to
 // the operation checks (an unknown operationId is 404 operation_not_found; under an operation translate and
 // sync carry every batch field or none), and on routes recorded under a requestId that refusal is recorded like

@@ -1,4 +1,4 @@
-// The pipeline order (handlers/platform/pipeline.ts): 401 → project 404 → scope 403 → query flags → body.
+// The pipeline order (server/http/pipeline.ts): 401 → project 404 → scope 403 → query flags → body.
 import test from 'ava';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { hostile, json, type ApiError } from '../helpers/typed.js';

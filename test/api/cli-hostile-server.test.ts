@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { zipSync, strToU8 } from 'fflate';
-import { REGISTRY } from '../../publisher/formats/index.js';
+import { REGISTRY } from '../../packages/core/src/formats/index.js';
 import { glossa, glossaConfig } from '../helpers/cli.js';
 
 const ESC = String.fromCharCode(27);

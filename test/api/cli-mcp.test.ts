@@ -20,7 +20,7 @@ test.after.always(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const BIN = path.resolve('sdk/cli/glossa.mjs');
+const BIN = path.resolve('packages/cli/src/glossa.mjs');
 
 async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: string) => Promise<void>) {
   const client = new Client(

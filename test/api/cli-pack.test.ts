@@ -21,7 +21,7 @@ test('npm pack installs into an empty folder, and npx glossa --help works there'
     app,
   );
   t.is(installed.status, 0, installed.stderr);
-  t.true(existsSync(path.join(app, 'node_modules/glossa/sdk/cli/glossa.schema.json')), 'the schema ships');
+  t.true(existsSync(path.join(app, 'node_modules/glossa/packages/cli/src/glossa.schema.json')), 'the schema ships');
   const help = spawnSync('npx', ['--no-install', 'glossa', '--help'], { cwd: app, encoding: 'utf8' });
   t.is(help.status, 0, help.stderr);
   t.regex(help.stdout, /Usage: glossa/);

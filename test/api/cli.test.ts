@@ -49,7 +49,7 @@ test.serial(
     const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'pt-BR' }] });
     const cwd = project({
       'glossa.config.json': {
-        $schema: './node_modules/glossa/sdk/cli/glossa.schema.json',
+        $schema: './node_modules/glossa/packages/cli/src/glossa.schema.json',
         baseUrl: svc.baseUrl,
         projectId: p.projectId,
         files: [
@@ -363,7 +363,7 @@ test.serial(
 );
 
 test.serial('the executable: --help, a usage error, plain output without escape codes when not a terminal', (t) => {
-  const bin = path.resolve('sdk/cli/glossa.mjs');
+  const bin = path.resolve('packages/cli/src/glossa.mjs');
   const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
   t.is(help.status, 0);
   t.regex(help.stdout, /Exit codes: 0 success/);
@@ -395,7 +395,7 @@ test.serial('init: writes a config by looking at the repository, which push then
     $schema: string;
     files: Array<{ source: string; format: string; template?: string }>;
   };
-  t.is(config.$schema, './node_modules/glossa/sdk/cli/glossa.schema.json');
+  t.is(config.$schema, './node_modules/glossa/packages/cli/src/glossa.schema.json');
   t.false(JSON.stringify(config).includes('glk_'), 'no key in the file');
   t.deepEqual(
     config.files.sort((a, b) => a.source.localeCompare(b.source)),

@@ -11,9 +11,9 @@ import {
   treeShape,
   type DocFormat,
   type ParsedBlock,
-} from '../../handlers/content/blocks.js';
-import { protectBlock } from '../../handlers/content/inline.js';
-import { PseudoEngine } from '../../handlers/platform/engines/pseudo.js';
+} from '../../server/domain/content/blocks.js';
+import { protectBlock } from '../../server/domain/content/inline.js';
+import { PseudoEngine } from '../../server/infra/engines/pseudo.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/content/${name}`, import.meta.url), 'utf8');
 const FIXTURES: Array<[string, DocFormat]> = [

@@ -1,4 +1,4 @@
-// Content pushes under hostile texts (handlers/content/prescan.ts, parse.ts, parse-pool.ts; README "Content
+// Content pushes under hostile texts (server/domain/content/prescan.ts, parse.ts, parse-pool.ts; README "Content
 // documents", limits; docs/decisions/0006-bounded-content-parsing.md): a text whose parse would cost far more than
 // its length is refused with 413 document_too_large, the parse runs on a parser thread under a deadline so no
 // request of the process waits on it, a refused push still counts one of the day's pushes, and a push that creates

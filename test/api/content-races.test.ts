@@ -3,8 +3,8 @@
 // versions, rollback, delete and `content.published` events of publishing. Every count lives in the database, so
 // these hold across processes; run them on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
-import { pushDocument } from '../../handlers/content/push.js';
-import { getProject } from '../../handlers/config/projects.js';
+import { pushDocument } from '../../server/domain/content/push.js';
+import { getProject } from '../../server/domain/project/projects.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
 let svc: TestService;

@@ -3,7 +3,7 @@
 // pseudo engine. Runs are jobs: run-due runs them. Tests that run jobs are serial (run-due runs every project's).
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { treeShape } from '../../handlers/content/blocks.js';
+import { treeShape } from '../../server/domain/content/blocks.js';
 import {
   createTestKey,
   createTestProject,

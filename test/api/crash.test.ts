@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { objectKeys } from '../../handlers/platform/objects.js';
+import { objectKeys } from '../../server/infra/objects.js';
 import type { operations as InternalOps } from '../../generated/internal.js';
 import { kill9, startProcess } from '../helpers/process.js';
 import { ADMIN_TOKEN, testDatabase } from '../helpers/service.js';

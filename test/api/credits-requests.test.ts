@@ -1,6 +1,6 @@
 // Credits (holds, charges, caps, plan limits) and idempotent requests (requestId) on translate, plus capture.
 import test from 'ava';
-import { translate, type TranslateRequest } from '../../sdk/client.js';
+import { translate, type TranslateRequest } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

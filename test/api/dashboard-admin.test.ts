@@ -9,7 +9,7 @@
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
 import { routes } from '../../generated/routes.js';
-import type { Actor } from '../../handlers/platform/pipeline.js';
+import type { Actor } from '../../server/http/pipeline.js';
 import { asPerson as asPersonOf } from '../helpers/actor.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { signIn as signInAs } from '../helpers/signin.js';

@@ -1,4 +1,4 @@
-// The dashboard's form flows (handlers/dashboard/flash.ts and the pages that post): notices come from a one-time
+// The dashboard's form flows (server/web/flash.ts and the pages that post): notices come from a one-time
 // flash kept with the session, never from the URL; every post that writes answers 303 to a page, so a reload
 // repeats nothing (API keys counted, versions counted); restore, content rollback, API-key revoke and webhook
 // delete are asked first on a page that shows what would change, and a post that skips that page changes nothing.
@@ -6,7 +6,7 @@
 // screen) and the reload of the "key created" page. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { openSession, readSession } from '../../handlers/dashboard/sessions.js';
+import { openSession, readSession } from '../../server/domain/users/sessions.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { signIn } from '../helpers/signin.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';

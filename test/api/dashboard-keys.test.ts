@@ -6,8 +6,8 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import type { components } from '../../generated/internal.js';
-import { translate } from '../../sdk/client.js';
-import { ACTOR_PLUGIN } from '../../handlers/platform/pipeline.js';
+import { translate } from '../../packages/client/src/index.js';
+import { ACTOR_PLUGIN } from '../../server/http/pipeline.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
@@ -483,7 +483,7 @@ test.serial('captured keys: accept one, dismiss one; hostile names, sources and 
   const db = svc.service.app.db;
   await db('keys').where({ project_id: p.projectId, name: 'hostile.one' }).update({ name: HOSTILE_IMG });
   await db('keys').where({ project_id: p.projectId, name: 'hostile.two' }).update({ name: HOSTILE_SCRIPT });
-  // The editor refuses markup that would run in an app (publisher/markup.ts); a sync stores its file's values
+  // The editor refuses markup that would run in an app (packages/core/src/markup.ts); a sync stores its file's values
   // verbatim, so such a value can still be in a cell and is shown there all the same.
   t.is((await put(p, HOSTILE_SCRIPT, 'de', { value: `${HOSTILE_IMG} {name}` })).response.status, 400);
   t.is((await put(p, HOSTILE_SCRIPT, 'de', { value: 'Hallo {name}' })).response.status, 200);

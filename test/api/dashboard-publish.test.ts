@@ -7,9 +7,9 @@
 // translations and labels are hostile and shown literally; nothing of them runs; axe finds nothing serious.
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { apiFor } from '../../handlers/dashboard/api.js';
-import type { Session } from '../../handlers/dashboard/sessions.js';
-import { findUserByEmail } from '../../handlers/dashboard/users.js';
+import { apiFor } from '../../server/web/api.js';
+import type { Session } from '../../server/domain/users/sessions.js';
+import { findUserByEmail } from '../../server/domain/users/users.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { signIn as signInAs } from '../helpers/signin.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';

@@ -5,12 +5,12 @@
 // approval page in approval-page.test.ts.
 import { createHash } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { cookieNames, safeNext, setCookie } from '../../handlers/dashboard/web.js';
-import { escapeHtml, html } from '../../handlers/dashboard/html.js';
-import { ensureFirstUser, verifyPassword } from '../../handlers/dashboard/users.js';
-import { readSession } from '../../handlers/dashboard/sessions.js';
-import type { App } from '../../handlers/platform/app.js';
-import { loadConfig } from '../../handlers/platform/config.js';
+import { cookieNames, safeNext, setCookie } from '../../server/web/web.js';
+import { escapeHtml, html } from '../../server/web/html.js';
+import { ensureFirstUser, verifyPassword } from '../../server/domain/users/users.js';
+import { readSession } from '../../server/domain/users/sessions.js';
+import type { App } from '../../server/infra/app.js';
+import { loadConfig } from '../../server/infra/config.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;

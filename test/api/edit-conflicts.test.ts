@@ -5,8 +5,8 @@
 // reviewer's page was open; the reviewer's save shows both values and the choice, and each choice does what it says.
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { translate } from '../../sdk/client.js';
-import { ACTOR_PLUGIN } from '../../handlers/platform/pipeline.js';
+import { translate } from '../../packages/client/src/index.js';
+import { ACTOR_PLUGIN } from '../../server/http/pipeline.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { signIn } from '../helpers/signin.js';

@@ -1,7 +1,7 @@
 // The ICU gate and the translation engines, without the service: pseudo in-process, openai against a real local
 // HTTP server speaking the chat-completions protocol (test/helpers/fake-openai.ts).
 import test from 'ava';
-import { loadConfig } from '../../handlers/platform/config.js';
+import { loadConfig } from '../../server/infra/config.js';
 import {
   checkTranslation,
   conformPlurals,
@@ -12,12 +12,12 @@ import {
   placeholders,
   pluralCategories,
   tags,
-} from '../../publisher/icu.js';
-import { checkFill } from '../../publisher/gates.js';
-import { createEngine } from '../../handlers/platform/engines/index.js';
-import { OpenAIEngine, parseTranslations } from '../../handlers/platform/engines/openai.js';
-import { PseudoEngine, pseudoLocalize } from '../../handlers/platform/engines/pseudo.js';
-import { EngineUnavailableError, type TranslationItem } from '../../handlers/platform/engines/types.js';
+} from '../../packages/core/src/icu.js';
+import { checkFill } from '../../packages/core/src/gates.js';
+import { createEngine } from '../../server/infra/engines/index.js';
+import { OpenAIEngine, parseTranslations } from '../../server/infra/engines/openai.js';
+import { PseudoEngine, pseudoLocalize } from '../../server/infra/engines/pseudo.js';
+import { EngineUnavailableError, type TranslationItem } from '../../server/infra/engines/types.js';
 import {
   completion,
   errorReply,

@@ -3,7 +3,7 @@
 // Runs on SQLite, and on MySQL with TEST_DB=mysql.
 import test from 'ava';
 import type { components } from '../../generated/openapi.js';
-import { previewSync, previewTranslate, sync, translate, type TranslateUnit } from '../../sdk/client.js';
+import { previewSync, previewTranslate, sync, translate, type TranslateUnit } from '../../packages/client/src/index.js';
 import { requestItems, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { pollJob, readKey } from '../helpers/typed.js';

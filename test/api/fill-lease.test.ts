@@ -3,7 +3,7 @@
 // Charged once, counted once, every value stored once, the job row finished once.
 import test from 'ava';
 import { startFakeOpenAI, translateAll, type FakeOpenAI, type FakeHandler } from '../helpers/fake-openai.js';
-import { translate } from '../../sdk/client.js';
+import { translate } from '../../packages/client/src/index.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { pollJob } from '../helpers/typed.js';
 

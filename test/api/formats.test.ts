@@ -1,11 +1,11 @@
-// File formats (publisher/formats): detection, parse and render on the real fixture corpus, and the malformed inputs
+// File formats (packages/core/src/formats): detection, parse and render on the real fixture corpus, and the malformed inputs
 // sync must refuse with invalid_argument. No database, no service: the modules are pure functions.
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FormatError, type Catalog, type FormatId } from '../../publisher/catalog.js';
-import { FORMATS, detectFormat, getFormat } from '../../publisher/formats/index.js';
-import { catalogLanguages } from '../../publisher/formats/xcstrings.js';
+import { FormatError, type Catalog, type FormatId } from '../../packages/core/src/catalog.js';
+import { FORMATS, detectFormat, getFormat } from '../../packages/core/src/formats/index.js';
+import { catalogLanguages } from '../../packages/core/src/formats/xcstrings.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 /** A nested_json file: strings at the leaves. */
@@ -567,7 +567,7 @@ test('arb: parse reads @@locale, @key metadata and ICU values as written; render
   const version = he.entries.find((e) => e.fileKey === 'aboutPageAppVersion')!;
   t.is(version.comment, 'Label for Zulip app version in About Zulip page');
   t.is(Object.keys(version.values).length, 1);
-  // Rendered for gen-l10n (publisher/formats/arb.ts): the file's own attributes stay, description and placeholders
+  // Rendered for gen-l10n (packages/core/src/formats/arb.ts): the file's own attributes stay, description and placeholders
   // are the renderer's, names are Dart identifiers, `@@locale` is gen-l10n's spelling.
   const cart = FORMATS.arb.parse(read('arb/dart-i18n-my_shopping_cart-messages.arb'));
   const out = JSON.parse(FORMATS.arb.render(cart, { languages: ['en_US'], baseLanguage: 'en_US' })) as Record<
@@ -615,7 +615,7 @@ test('ios_strings: comments, escapes, backslash-newline continuation, duplicate 
 
 test('i18next plural suffixes: literal braces, # and apostrophes are ICU-quoted in the forms and written back as they were', async (t) => {
   const { IntlMessageFormat } = await import('intl-messageformat');
-  const { formsToIcu } = await import('../../publisher/icu.js');
+  const { formsToIcu } = await import('../../packages/core/src/icu.js');
   const text = `${JSON.stringify(
     {
       item_one: "{{count}} item: it's '{{name}}' #1 {not an arg} ''",

@@ -80,7 +80,7 @@ test.serial(
       const versions = async () => (await svc.service.app.db('versions').where({ project_id: p.projectId })).length;
 
       // A change, so the next publish has objects to write (unchanged languages' objects are linked, which a full
-      // disk still allows: handlers/publish/stream.ts `reusableFor`).
+      // disk still allows: server/domain/publish/stream.ts `reusableFor`).
       await api(svc.baseUrl, p, 'POST', '/translate', { units: [{ source: 'One more string to render' }] });
       await svc.admin.POST('/jobs/run-due', { body: {} });
       disk.fill();

@@ -1,6 +1,6 @@
 // Publish gates (spec: `publishVersion`): the ICU and markup verdicts on single cells. Pure functions: no database, no service.
 import test from 'ava';
-import { capList, checkFill, gateCell, rejectionLabel } from '../../publisher/gates.js';
+import { capList, checkFill, gateCell, rejectionLabel } from '../../packages/core/src/gates.js';
 
 const PLURAL_EN = '{count, plural, one {# file} other {# files}}';
 

@@ -6,8 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import test from 'ava';
-import { objectKeys } from '../../handlers/platform/objects.js';
-import { windowStart } from '../../handlers/platform/ratelimit.js';
+import { objectKeys } from '../../server/infra/objects.js';
+import { windowStart } from '../../server/infra/ratelimit.js';
 import {
   createTestKey,
   createTestProject,

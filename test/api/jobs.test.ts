@@ -2,8 +2,8 @@
 // hand one job to two workers, even across separate connections, and leases: a worker whose claim was taken
 // over writes nothing more, and a heartbeat keeps a long job's lease alive.
 import test from 'ava';
-import { openDb } from '../../handlers/platform/db.js';
-import { JobQueue, LeaseLost, runsConcurrently, sweepFinishedJobs } from '../../handlers/platform/jobs.js';
+import { openDb } from '../../server/infra/db.js';
+import { JobQueue, LeaseLost, runsConcurrently, sweepFinishedJobs } from '../../server/infra/jobs.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;

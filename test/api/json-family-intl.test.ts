@@ -4,7 +4,7 @@
 // its placeholders and gets each language's categories, which the last test checks.
 import test from 'ava';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { translate } from '../../sdk/client.js';
+import { translate } from '../../packages/client/src/index.js';
 import {
   createTestProject,
   publishSkipping,

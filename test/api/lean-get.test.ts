@@ -1,4 +1,4 @@
-// Body-less GETs run their pipeline before Hapi builds a request (handlers/platform/pipeline.ts, leanGet) and
+// Body-less GETs run their pipeline before Hapi builds a request (server/http/pipeline.ts, leanGet) and
 // write small JSON answers themselves. Every answer must be the one Hapi gives: compared over HTTP, route by
 // route, for every GET of the public and internal APIs, with no key, a malformed key, keys of each kind, another
 // project's id, Range and query strings, against a second service on the same database whose debug logging keeps

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { migrate, openDb, WAL_CHECKPOINT_PAGES, type Db } from '../../handlers/platform/db.js';
-import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../handlers/platform/ratelimit.js';
+import { migrate, openDb, WAL_CHECKPOINT_PAGES, type Db } from '../../server/infra/db.js';
+import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../server/infra/ratelimit.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { json, type ApiError } from '../helpers/typed.js';
 

@@ -1,9 +1,9 @@
-// Markup that would run in a customer's app never ships (publisher/markup.ts, one rule for every path): a person's
+// Markup that would run in a customer's app never ships (packages/core/src/markup.ts, one rule for every path): a person's
 // save through the editor is refused, an engine's answer fails its fill, an imported value is stored verbatim but
 // the sync answer names it and the publish leaves it out (`markupRejected`). Each hostile payload is walked through
 // those paths, and neither the published bundle nor a pulled file carries it. The fill counts tags branch by branch.
 import test from 'ava';
-import { translate } from '../../sdk/client.js';
+import { translate } from '../../packages/client/src/index.js';
 import { requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import {
   createTestProject,

@@ -2,7 +2,7 @@
 // the write and given back on a refusal that minted nothing, a rollback bound to its from/to versions, and the
 // approval page's plan for both. Agent publish and rollback end to end through the SDK.
 import test from 'ava';
-import type { ApiClient } from '../../sdk/client.js';
+import type { ApiClient } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

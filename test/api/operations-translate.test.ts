@@ -7,7 +7,14 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
 import stableStringify from 'fast-json-stable-stringify';
-import { batchManifest, previewSync, previewTranslate, sync, translate, type ApiClient } from '../../sdk/client.js';
+import {
+  batchManifest,
+  previewSync,
+  previewTranslate,
+  sync,
+  translate,
+  type ApiClient,
+} from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

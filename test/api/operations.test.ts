@@ -2,7 +2,7 @@
 // deny, read-with-plan and list): create or reuse, who may read, scopes by action, expiry by the sweep under a
 // simulated clock (request records too), and the decisions with who made them.
 import test from 'ava';
-import { batchManifest, previewTranslate, translate } from '../../sdk/client.js';
+import { batchManifest, previewTranslate, translate } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

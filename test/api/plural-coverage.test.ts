@@ -1,4 +1,4 @@
-// A plural branch that stands for many numbers must show them (publisher/plural-coverage.ts): the Russian `one` of
+// A plural branch that stands for many numbers must show them (packages/core/src/plural-coverage.ts): the Russian `one` of
 // `{name} added a photo` is also said of 21, 31, … photos. The publish refuses such a cell and says so, and every
 // PO file it writes passes GNU gettext's `msgfmt --check`; an English, German or French `one` that names its number
 // in words stays accepted. The engine's own answers are held to the same rule.
@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { translate } from '../../sdk/client.js';
-import { checkFill, gateCell } from '../../publisher/gates.js';
+import { translate } from '../../packages/client/src/index.js';
+import { checkFill, gateCell } from '../../packages/core/src/gates.js';
 import { createTestProject, pullText, startTestService, type TestService } from '../helpers/service.js';
 import { pollJob } from '../helpers/typed.js';
 

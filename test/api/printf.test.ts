@@ -1,6 +1,6 @@
 // ICU arguments as printf specifiers for Android and Apple files, numbered by the source's order.
 import test from 'ava';
-import { ANDROID, APPLE, argOrder, icuToPrintf, orderOf, printfSpecifiers } from '../../publisher/printf.js';
+import { ANDROID, APPLE, argOrder, icuToPrintf, orderOf, printfSpecifiers } from '../../packages/core/src/printf.js';
 
 test('arguments are numbered by their first appearance in the source, in every language', (t) => {
   const order = argOrder('{user} shared {file} with {team}');

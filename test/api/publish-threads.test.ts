@@ -1,8 +1,8 @@
-// The publisher's worker threads (handlers/publish/pool.ts) give exactly what the inline path gives: the same
+// The publisher's worker threads (server/domain/publish/pool.ts) give exactly what the inline path gives: the same
 // objects for a publish of every format, the same file for a pull of a format the version did not render, the same
 // restore. One service sends every task to a thread (PUBLISH_INLINE_KEYS=0), the other runs them inline.
 import test from 'ava';
-import { threadTasksRun } from '../../handlers/publish/pool.js';
+import { threadTasksRun } from '../../server/domain/publish/pool.js';
 import { icuProject, type IcuProject } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import type { Schemas } from '../helpers/typed.js';

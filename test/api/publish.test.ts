@@ -7,7 +7,7 @@ import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import type { components } from '../../generated/openapi.js';
 import type { operations as internal } from '../../generated/internal.js';
-import { createClient, type TranslateUnit } from '../../sdk/client.js';
+import { createClient, type TranslateUnit } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

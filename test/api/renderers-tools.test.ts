@@ -1,4 +1,4 @@
-// The eight renderers (publisher/formats) checked by the programs that actually read their files: GNU gettext
+// The eight renderers (packages/core/src/formats) checked by the programs that actually read their files: GNU gettext
 // (msgfmt, and the gettext/ngettext runtime looking the strings up), libxml2's xmllint, GNUstep's plparse/plget, and
 // for the JSON family JSON.parse plus the ICU parser. The round trips of formats.test.ts only prove that our parsers
 // agree with our renderers; these tests prove that the tools do.
@@ -6,18 +6,18 @@
 // The tools are Debian packages (`apt-get install -y gettext libxml2-utils gnustep-base-runtime`, see .ci/run). A
 // missing tool fails the run: a renderer check that silently skipped would look like a pass.
 import test from 'ava';
-import { ANDROID, icuToPrintf, orderOf } from '../../publisher/printf.js';
+import { ANDROID, icuToPrintf, orderOf } from '../../packages/core/src/printf.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseIcuMessage } from '@formatjs/icu-messageformat-parser';
-import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../publisher/catalog.js';
-import { FORMATS } from '../../publisher/formats/index.js';
-import { resourceName } from '../../publisher/formats/android_xml.js';
-import { icuText } from '../../publisher/formats/json.js';
-import { arbName } from '../../publisher/formats/arb.js';
-import { renderStringsdict } from '../../publisher/formats/ios_strings.js';
+import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../packages/core/src/catalog.js';
+import { FORMATS } from '../../packages/core/src/formats/index.js';
+import { resourceName } from '../../packages/core/src/formats/android_xml.js';
+import { icuText } from '../../packages/core/src/formats/json.js';
+import { arbName } from '../../packages/core/src/formats/arb.js';
+import { renderStringsdict } from '../../packages/core/src/formats/ios_strings.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 const INSTALL = 'apt-get update && apt-get install -y gettext libxml2-utils gnustep-base-runtime';
@@ -582,7 +582,7 @@ test("xcstrings: JSON.parse reads the catalog, every value is valid ICU, plurals
       if (v.kind === 'plural') {
         const forms = locs[lang].variations!.plural;
         t.deepEqual(Object.keys(forms).sort(), Object.keys(v.forms).sort(), `${where}: categories`);
-        // Values from a project are ICU: Xcode's `%lld` stands for `#` (publisher/formats/apple.ts).
+        // Values from a project are ICU: Xcode's `%lld` stands for `#` (packages/core/src/formats/apple.ts).
         for (const [cat, f] of Object.entries(v.forms))
           t.is(forms[cat].stringUnit.value, f.replace('#', '%lld'), `${where} ${cat}`);
       } else {

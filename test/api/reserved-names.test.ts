@@ -6,10 +6,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { resourceName } from '../../publisher/formats/android_xml.js';
+import { resourceName } from '../../packages/core/src/formats/android_xml.js';
 import type { components } from '../../generated/openapi.js';
-import type { FolderStore } from '../../handlers/platform/objects.js';
-import { translate, type TranslateUnit } from '../../sdk/client.js';
+import type { FolderStore } from '../../server/infra/objects.js';
+import { translate, type TranslateUnit } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,
@@ -17,7 +17,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
-import { arbName } from '../../publisher/formats/arb.js';
+import { arbName } from '../../packages/core/src/formats/arb.js';
 import { json, type Schemas } from '../helpers/typed.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -124,7 +124,7 @@ function checkFile(t: ExecutionContext, format: Format, lang: string, text: stri
   for (const e of expect) {
     let value: unknown;
     if (format === 'json') value = own(doc, e.name);
-    // ARB names are Dart identifiers (publisher/formats/arb.ts arbName), the one rename this file cannot avoid.
+    // ARB names are Dart identifiers (packages/core/src/formats/arb.ts arbName), the one rename this file cannot avoid.
     else if (format === 'arb') value = own(doc, arbName(e.name));
     else if (format === 'nested_json') value = own(doc, ...e.name.split('.'));
     else if (format === 'angular_json') value = own(doc, 'translations', e.name);
@@ -136,7 +136,7 @@ function checkFile(t: ExecutionContext, format: Format, lang: string, text: stri
       t.regex(text, new RegExp(`^"${escapeRe(e.name)}" = ".+";$`, 'm'), where(e));
       continue;
     } else if (format === 'android_xml') {
-      // The resource name the renderer writes (`a.b` → `a_b`), the one publisher/collisions.ts checks.
+      // The resource name the renderer writes (`a.b` → `a_b`), the one packages/core/src/collisions.ts checks.
       t.regex(text, new RegExp(`<(string|plurals) name="${escapeRe(resourceName(e.name))}">`), where(e));
       continue;
     } else {

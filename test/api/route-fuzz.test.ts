@@ -13,7 +13,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { routes, type RouteSpec } from '../../generated/routes.js';
-import { implemented } from '../../service/implementations.js';
+import { implemented } from '../../server/app/implementations.js';
 import {
   ADMIN_TOKEN,
   createTestProject,

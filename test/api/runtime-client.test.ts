@@ -1,4 +1,4 @@
-// The runtime client (sdk/runtime/) in a Node app against a running service: i18next with the client's backend
+// The runtime client (packages/runtime/) in a Node app against a running service: i18next with the client's backend
 // shows the published text, a new publish arrives on refresh() without a restart, a start with the delivery origin
 // stopped comes from the folder cache (and from the bundled strings when there is none), locales fall back along
 // the BCP 47 chain, and a pinned version stays.
@@ -15,8 +15,8 @@ import {
   webStorage,
   type Manifest,
   type RuntimeOptions,
-} from '../../sdk/runtime/index.js';
-import { folderStorage } from '../../sdk/runtime/node.js';
+} from '../../packages/runtime/src/index.js';
+import { folderStorage } from '../../packages/runtime/src/node.js';
 import { recordingFetch } from '../helpers/recording-fetch.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { stringsProject, VALUES } from '../helpers/strings-project.js';

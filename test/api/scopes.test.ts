@@ -1,7 +1,7 @@
 // The scope matrix: every authenticated route of the spec, called through the SDK with a key holding every
 // scope but the ones that route accepts, answers 403 forbidden; `*` routes accept any single scope.
 import test from 'ava';
-import { SCOPES } from '../../handlers/platform/apikeys.js';
+import { SCOPES } from '../../server/http/apikeys.js';
 import { authedRoutes, pathParams } from '../helpers/routes.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { errorOf } from '../helpers/typed.js';

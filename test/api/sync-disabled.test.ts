@@ -4,7 +4,7 @@
 // how to bring them back; the dashboard's overview shows them (Chromium). SQLite, and MySQL with TEST_DB=mysql.
 import { rmSync } from 'node:fs';
 import test from 'ava';
-import { previewSync, sync, translate } from '../../sdk/client.js';
+import { previewSync, sync, translate } from '../../packages/client/src/index.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { glossa, glossaConfig, repo } from '../helpers/cli.js';

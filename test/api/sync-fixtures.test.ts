@@ -5,10 +5,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import type { Catalog } from '../../publisher/catalog.js';
-import { detectFormat, getFormat } from '../../publisher/formats/index.js';
-import { liveCatalog } from '../../handlers/publish/live.js';
-import { normalizeLanguage } from '../../handlers/config/languages.js';
+import type { Catalog } from '../../packages/core/src/catalog.js';
+import { detectFormat, getFormat } from '../../packages/core/src/formats/index.js';
+import { liveCatalog } from '../../server/domain/catalog/live.js';
+import { normalizeLanguage } from '../../server/domain/project/languages.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');

@@ -1,7 +1,7 @@
 // POST /sync: the rules of `syncCatalog` (spec), its errors and limits, one transaction per sync.
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { previewSync, sync as syncCall, type SyncRequest } from '../../sdk/client.js';
+import { previewSync, sync as syncCall, type SyncRequest } from '../../packages/client/src/index.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { hostile, readKey } from '../helpers/typed.js';
 import type { XcLocalization, XcStrings } from '../helpers/xcstrings.js';

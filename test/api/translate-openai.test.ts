@@ -9,7 +9,7 @@ import {
   translateAll,
   type FakeOpenAI,
 } from '../helpers/fake-openai.js';
-import { translate } from '../../sdk/client.js';
+import { translate } from '../../packages/client/src/index.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { pollJob, readKey } from '../helpers/typed.js';
 

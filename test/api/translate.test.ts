@@ -1,6 +1,6 @@
 // POST /translate, the fill, the poll and the single-key read (spec: `translateUnits`, `getTranslations`) with the pseudo engine.
 import test from 'ava';
-import { previewTranslate, translate, type TranslateRequest } from '../../sdk/client.js';
+import { previewTranslate, translate, type TranslateRequest } from '../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,

@@ -1,5 +1,5 @@
 // Webhook hosts resolved through a real DNS server (test/helpers/dns-server.ts, on loopback, named by
-// WEBHOOK_DNS_SERVERS): handlers/webhooks/resolver.ts. One project naming hosts whose DNS never answers must leave
+// WEBHOOK_DNS_SERVERS): server/domain/webhooks/resolver.ts. One project naming hosts whose DNS never answers must leave
 // every other project's creates and deliveries working: the lookups run on c-ares (no libuv pool thread is held by
 // a query that never returns), each project has a bounded number in flight, and answers are cached.
 import test from 'ava';
@@ -8,7 +8,7 @@ import {
   LookupFailed,
   PER_PROJECT_IN_FLIGHT,
   PER_PROJECT_WAITING,
-} from '../../handlers/webhooks/resolver.js';
+} from '../../server/domain/webhooks/resolver.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';

@@ -1,11 +1,11 @@
-// Fairness of webhook deliveries between projects (handlers/platform/jobs.ts claimFairly, fairChoice;
-// handlers/webhooks/deliver.ts DELIVERY_SHARE): project A's receivers hang, with a backlog of deliveries older than
+// Fairness of webhook deliveries between projects (server/infra/jobs.ts claimFairly, fairChoice;
+// server/domain/webhooks/deliver.ts DELIVERY_SHARE): project A's receivers hang, with a backlog of deliveries older than
 // project B's; B's deliveries must go through while A's are still hanging, not after A's backlog. The worker is the
 // queue's own drain loop, run by the test on the service's database; A's receiver holds every request until the test
 // lets it go, so nothing here depends on timing: the test waits until B's deliveries have all arrived or the whole
 // window is held by A, whichever comes first, and then looks at which it was.
 import test from 'ava';
-import { DELIVERY_WIDTH } from '../../handlers/webhooks/deliver.js';
+import { DELIVERY_WIDTH } from '../../server/domain/webhooks/deliver.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
 

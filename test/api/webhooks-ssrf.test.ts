@@ -1,4 +1,4 @@
-// Where a webhook may point, with WEBHOOK_ALLOW_PRIVATE off (API.md 4.7; handlers/webhooks/urls.ts): https only,
+// Where a webhook may point, with WEBHOOK_ALLOW_PRIVATE off (API.md 4.7; server/domain/webhooks/urls.ts): https only,
 // no credentials, every address of the host public, in any spelling, at create, at update and again before every
 // delivery. The resolver is the test's, so a name can resolve to a public address when the webhook is created and
 // to 127.0.0.1 when it is delivered to (DNS rebinding): that delivery is refused before any connection, which the
@@ -6,7 +6,7 @@
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
-import { addressRefusal } from '../../handlers/webhooks/urls.js';
+import { addressRefusal } from '../../server/domain/webhooks/urls.js';
 
 let svc: TestService;
 let ca: TestCa;
@@ -154,7 +154,7 @@ test('addressRefusal: the ranges, and what WEBHOOK_ALLOW_PRIVATE opens', (t) => 
   t.regex(addressRefusal('not-an-ip', false)!, /not an IP address/);
 });
 
-// IPv6 forms that carry an IPv4 address (handlers/webhooks/urls.ts EMBEDDING): IPv4-compatible `::/96`, which the
+// IPv6 forms that carry an IPv4 address (server/domain/webhooks/urls.ts EMBEDDING): IPv4-compatible `::/96`, which the
 // URL parser rewrites to `::7f00:1` and ipaddr.js calls unicast, SIIT, NAT64 (well-known and local-use), 6to4 and
 // Teredo; refused whatever they carry, at create and in addressRefusal with or without WEBHOOK_ALLOW_PRIVATE.
 test.serial('IPv6 addresses embedding an IPv4 address (compatible, SIIT, NAT64, 6to4, Teredo) are 400', async (t) => {

@@ -13,9 +13,9 @@ import path from 'node:path';
 import test from 'ava';
 import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { recordEvent, newEventId, deliveryJobKey, WEBHOOK_DELIVER_JOB } from '../../handlers/platform/events.js';
-import { JobQueue } from '../../handlers/platform/jobs.js';
-import { deliverAttempt, RETRY_BACKOFF_MS } from '../../handlers/webhooks/deliver.js';
+import { recordEvent, newEventId, deliveryJobKey, WEBHOOK_DELIVER_JOB } from '../../server/domain/webhooks/events.js';
+import { JobQueue } from '../../server/infra/jobs.js';
+import { deliverAttempt, RETRY_BACKOFF_MS } from '../../server/domain/webhooks/deliver.js';
 import {
   createTestKey,
   createTestProject,

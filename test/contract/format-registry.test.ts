@@ -1,11 +1,11 @@
-// The format registry (publisher/formats/index.ts) against the contract: its ids are the spec's format enums,
+// The format registry (packages/core/src/formats/index.ts) against the contract: its ids are the spec's format enums,
 // and what it says of each format is what spec/openapi.yaml documents (delivery object extensions, pull content
 // types, which formats syncCatalog takes, the one all-language format).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import YAML from 'yaml';
-import { FORMAT_IDS, REGISTRY } from '../../publisher/formats/index.js';
+import { FORMAT_IDS, REGISTRY } from '../../packages/core/src/formats/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const spec = YAML.parse(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8')) as {

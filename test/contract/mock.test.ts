@@ -10,11 +10,11 @@ import test from 'ava';
 import i18next from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import YAML from 'yaml';
-import type { FormatId } from '../../publisher/catalog.js';
-import { manifestFor, renderDelivery, renderFile } from '../../publisher/delivery.js';
-import { REGISTRY } from '../../publisher/formats/index.js';
-import type { Snapshot } from '../../publisher/snapshot.js';
-import { createClient } from '../../sdk/client.js';
+import type { FormatId } from '../../packages/core/src/catalog.js';
+import { manifestFor, renderDelivery, renderFile } from '../../packages/core/src/delivery.js';
+import { REGISTRY } from '../../packages/core/src/formats/index.js';
+import type { Snapshot } from '../../packages/core/src/snapshot.js';
+import { createClient } from '../../packages/client/src/index.js';
 import type { Schemas } from '../helpers/typed.js';
 
 /** How a promisified execFile rejects: the exit code and what the command printed. */

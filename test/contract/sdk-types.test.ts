@@ -5,7 +5,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { createClient, previewSync, previewTranslate, pullFile, sync, translate } from '../../sdk/client.js';
+import {
+  createClient,
+  previewSync,
+  previewTranslate,
+  pullFile,
+  sync,
+  translate,
+} from '../../packages/client/src/index.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
-// An internal call made as a signed-in person, the way the dashboard makes it (handlers/dashboard/api.ts): an
+// An internal call made as a signed-in person, the way the dashboard makes it (server/web/api.ts): an
 // in-process inject with the person in request.plugins, so the pipeline judges their role (spec x-roles).
-import { ACTOR_PLUGIN, type Actor } from '../../handlers/platform/pipeline.js';
+import { ACTOR_PLUGIN, type Actor } from '../../server/http/pipeline.js';
 import type { TestService } from './service.js';
 
 export async function asPerson(svc: TestService, actor: Actor, method: string, url: string, payload?: unknown) {

@@ -1,9 +1,9 @@
-// Runs the `glossa` CLI in-process (sdk/cli/main.ts's run) with captured, non-terminal output.
+// Runs the `glossa` CLI in-process (packages/cli/src/main.ts's run) with captured, non-terminal output.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { run } from '../../sdk/cli/main.js';
+import { run } from '../../packages/cli/src/main.js';
 
 interface CliRun {
   code: number;

@@ -1,4 +1,4 @@
-// The browser build of the runtime client (sdk/runtime/index.ts): one minified ES2020 file, bundled by esbuild
+// The browser build of the runtime client (packages/runtime/src/index.ts): one minified ES2020 file, bundled by esbuild
 // (the bundler tsx itself runs on), as an app's bundler would ship it. `iife` exposes the module as the global
 // `Glossa` for a plain <script> tag (the Chromium test's page); `esm` is what the size budget is measured on.
 import { gzipSync } from 'node:zlib';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../sdk/runtime/index.ts');
+const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../packages/runtime/src/index.ts');
 
 /** The minified browser build's text. */
 export async function buildRuntime(format: 'esm' | 'iife' = 'esm'): Promise<string> {

@@ -1,17 +1,22 @@
 // Starts a real service for one test file: its own database (a SQLite file, or a fresh MySQL database when the
 // suite runs with TEST_DB=mysql), real HTTP on free loopback ports, workers off (tests drive jobs through
 // POST /internal/v1/jobs/run-due), and SDK clients whose every response is checked against the spec.
-import type { DestinationStream } from '../../handlers/platform/log.js';
+import type { DestinationStream } from '../../server/infra/log.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import type { Middleware } from 'openapi-fetch';
 import { routes } from '../../generated/routes.js';
-import { startService, type Service } from '../../service/app.js';
-import { loadConfig } from '../../handlers/platform/config.js';
-import { responseValidator } from '../../handlers/platform/validation.js';
-import { createClient, createInternalClient, type ApiClient, type InternalClient } from '../../sdk/client.js';
+import { startService, type Service } from '../../server/app/app.js';
+import { loadConfig } from '../../server/infra/config.js';
+import { responseValidator } from '../../server/http/validation.js';
+import {
+  createClient,
+  createInternalClient,
+  type ApiClient,
+  type InternalClient,
+} from '../../packages/client/src/index.js';
 import type { operations as InternalOps } from '../../generated/internal.js';
 
 /** The scopes a key may hold, as the internal API's key creation takes them. */

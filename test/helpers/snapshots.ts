@@ -1,6 +1,6 @@
-// Snapshots as a publish freezes them (publisher/snapshot.ts), built directly for tests of the renderers alone.
-import { dict } from '../../publisher/catalog.js';
-import type { Snapshot } from '../../publisher/snapshot.js';
+// Snapshots as a publish freezes them (packages/core/src/snapshot.ts), built directly for tests of the renderers alone.
+import { dict } from '../../packages/core/src/catalog.js';
+import type { Snapshot } from '../../packages/core/src/snapshot.js';
 import { ICU_KEYS, ICU_LANGS } from './icu-project.js';
 
 interface KeyOf {

@@ -1,7 +1,7 @@
 // Reading SDK answers in tests with the spec's types, and the one escape for input that breaks them on purpose.
 import type { components, paths } from '../../generated/openapi.js';
 import type { components as internalComponents } from '../../generated/internal.js';
-import type { Answer, ApiClient } from '../../sdk/client.js';
+import type { Answer, ApiClient } from '../../packages/client/src/index.js';
 
 export type Schemas = components['schemas'];
 export type InternalSchemas = internalComponents['schemas'];

@@ -4,7 +4,7 @@
 import {
   previewSync, previewTranslate, pullFile, sync, translate,
   type ApiClient, type InternalClient, type SyncPreview, type SyncResult, type TranslatePreview, type TranslateRequest, type TranslateResult,
-} from '../../../sdk/client.js';
+} from '../../../packages/client/src/index.js';
 
 declare const client: ApiClient;
 declare const admin: InternalClient;

@@ -1,9 +1,0 @@
-// Language codes as the API takes them: publisher/languages.ts normalises, a code that is not BCP 47 is a 400.
-import { canonicalLanguage } from '../../publisher/languages.js';
-import { invalidArgument } from '../platform/errors.js';
-
-export function normalizeLanguage(input: string): string {
-  const code = canonicalLanguage(input);
-  if (code === null) throw invalidArgument(`"${input}" is not a BCP 47 language code.`);
-  return code;
-}

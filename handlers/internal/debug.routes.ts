@@ -1,5 +1,0 @@
-import type { Handler } from '../platform/pipeline.js';
-import { processMetrics } from './metrics.js';
-
-export const internalDebugMetrics: Handler<'internalDebugMetrics'> = (ctx) =>
-  Promise.resolve({ body: processMetrics(ctx.query.reset === true) });

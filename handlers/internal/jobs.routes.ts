@@ -1,7 +1,0 @@
-import { parseInstant } from '../platform/instant.js';
-import type { Handler } from '../platform/pipeline.js';
-
-export const internalRunDueJobs: Handler<'internalRunDueJobs'> = async (ctx) => {
-  const now = ctx.body?.now ? parseInstant(ctx.body.now, 'now') : Date.now();
-  return { body: await ctx.app.jobs.runDue(now) };
-};

@@ -1,9 +1,0 @@
-// GET /versions (spec: listVersions): the published versions for API keys (`glossa versions`).
-import { getProject } from '../config/projects.js';
-import type { Handler } from '../platform/pipeline.js';
-import { listProjectVersions } from './version-list.js';
-
-export const listVersions: Handler<'listVersions'> = async (ctx) => {
-  const project = await getProject(ctx.app.db, ctx.params.projectId);
-  return { body: await listProjectVersions(ctx.app.db, project) };
-};

@@ -1,0 +1,582 @@
+// The commands of `glossa` (main.ts parses the arguments): push, wait, pull, publish, status, versions.
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import stableStringify from 'fast-json-stable-stringify';
+import { unzipSync } from 'fflate';
+import type { CatalogValue } from '../../core/src/catalog.js';
+import { REGISTRY } from '../../core/src/formats/index.js';
+import {
+  batchManifest,
+  previewSync,
+  previewTranslate,
+  sync,
+  translate,
+  type ApiClient,
+  type SyncRequest,
+  type TranslateRequest,
+  type TranslateUnit,
+} from '../../client/src/index.js';
+import type { Config, FileMapping } from './config.js';
+import { CliError, EXIT } from './errors.js';
+import { expandTemplate, insideRoot, writeIfChanged } from './files.js';
+import type { Output } from './output.js';
+import { readState, writeState } from './state.js';
+
+export interface Ctx {
+  cfg: Config;
+  api: ApiClient;
+  out: Output;
+  /** How long an agent key waits for a person's decision (ms); 0: print the link and exit 3. */
+  approvalTimeoutMs: number;
+  pollMs: number;
+  /**
+   * Sends a person to the operation's approval page: the CLI prints the link, the MCP server (mcp.ts) asks its
+   * client for a URL-mode elicitation. Throws to stop waiting (a person declined to open it).
+   */
+  onApproval?: (op: { operation_id: string; approval_url: string }) => Promise<void>;
+  /** Told once the person approved (the MCP server ends its elicitation). */
+  onApproved?: (op: { operation_id: string }) => Promise<void>;
+}
+
+interface ErrorBody {
+  error?: string;
+  message?: string;
+  [k: string]: unknown;
+}
+
+/** A failed answer as the CLI ends on it: 409 fill_incomplete is exit 4, anything else exit 1. */
+function failed(what: string, status: number, body: unknown): CliError {
+  const e = (body ?? {}) as ErrorBody;
+  const code = e.error ?? 'error';
+  let msg = `${what}: ${status} ${code}${e.message ? `: ${e.message}` : ''}`;
+  if (status === 500) msg += ' (the write may have committed; rerunning the command is safe)';
+  if (status === 409 && code === 'fill_incomplete')
+    return new CliError(EXIT.incomplete, `${msg} (pending ${String(e.pending)}, exhausted ${String(e.exhausted)})`, e);
+  return new CliError(EXIT.failure, msg, e);
+}
+
+const isAuthorizationRequired = (status: number, body: unknown) =>
+  status === 403 && (body as ErrorBody | undefined)?.error === 'authorization_required';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** A requestId derived from what is sent: the same content sends the same id, so a rerun replays, never repeats. */
+const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
+/**
+ * Sends a body under its content-derived requestId; if the service answers `409 request_expired` (the same content
+ * was sent more than 24 hours ago, so the first answer is gone), sends it again under that id and today's date:
+ * registering is deduplicated by content, so the resend matches what exists and charges nothing new.
+ */
+async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
+  ctx: Ctx,
+  body: B,
+  send: (b: B) => Promise<A>,
+): Promise<A> {
+  const r = await send(body);
+  if (r.response.status !== 409 || (r.error as ErrorBody | undefined)?.error !== 'request_expired') return r;
+  const day = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+  const requestId = `${body.requestId}-d${day}`;
+  ctx.out.note(`${body.requestId} expired (sent over 24 hours ago); sending the same content as ${requestId}`);
+  return send({ ...body, requestId });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ------------------------------------------------------------------ operations (agent keys)
+
+interface Operation {
+  operation_id: string;
+  state: string;
+  approval_url: string;
+}
+
+/**
+ * Creates the operation that covers what the key was refused (`403 authorization_required`), prints where a person
+ * approves it, and waits for the decision. Ends with exit 3 on denial, expiry or no decision in time.
+ */
+async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
+  const created = await ctx.api.POST('/operations', { body: body as never });
+  if (!created.data) throw failed('create operation', created.response.status, created.error);
+  const op = created.data as Operation;
+  if (ctx.onApproval) await ctx.onApproval(op);
+  else {
+    ctx.out.note(`Approval needed: ${op.approval_url}`);
+    ctx.out.line(`approval_url ${op.approval_url}`);
+  }
+  if (ctx.approvalTimeoutMs <= 0)
+    throw new CliError(EXIT.approval, `Operation ${op.operation_id} awaits approval at ${op.approval_url}`, op);
+  const until = Date.now() + ctx.approvalTimeoutMs;
+  for (;;) {
+    const r = await ctx.api.GET('/operations/{operationId}', { params: { path: { operationId: op.operation_id } } });
+    if (!r.data) throw failed('read operation', r.response.status, r.error);
+    const state = r.data.state;
+    if (state === 'approved') {
+      ctx.out.note(`Operation ${op.operation_id} approved.`);
+      await ctx.onApproved?.(op);
+      return r.data;
+    }
+    if (state !== 'pending_approval')
+      throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${state}.`, r.data);
+    if (Date.now() >= until)
+      throw new CliError(
+        EXIT.approval,
+        `Operation ${op.operation_id} was not decided within ${Math.round(ctx.approvalTimeoutMs / 1000)} s; approve it at ${op.approval_url} and run the command again.`,
+        r.data,
+      );
+    await sleep(ctx.pollMs);
+  }
+}
+
+// ------------------------------------------------------------------ push
+
+function abs(ctx: Ctx, p: string) {
+  return path.resolve(ctx.cfg.dir, p);
+}
+
+function readSource(ctx: Ctx, m: FileMapping): string {
+  try {
+    return readFileSync(abs(ctx, m.source), 'utf8');
+  } catch (e) {
+    throw new CliError(EXIT.usage, `Cannot read ${m.source}: ${(e as Error).message}`);
+  }
+}
+
+const KEY = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
+
+function unitOf(fileKey: string, v: CatalogValue, ctxText: string | null | undefined): TranslateUnit {
+  const key = KEY.test(fileKey) && fileKey.length <= 255 ? { key: fileKey } : {};
+  const c = ctxText ? { ctx: ctxText } : {};
+  if (v.kind === 'plural') return { ...key, ...c, forms: v.forms as TranslateUnit['forms'] } as TranslateUnit;
+  return { ...key, ...c, source: v.text };
+}
+
+/** The units of a file that is not a syncable catalog: each entry's base value. */
+function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
+  const text = readSource(ctx, m);
+  let catalog;
+  try {
+    catalog = REGISTRY[m.format].module.parse(text);
+  } catch (e) {
+    throw new CliError(EXIT.usage, `${m.source} is not a valid ${m.format} file: ${(e as Error).message}`);
+  }
+  const units: TranslateUnit[] = [];
+  for (const e of catalog.entries) {
+    const v = Object.values(e.values)[0];
+    if (v) units.push(unitOf(e.fileKey, v, e.ctx));
+  }
+  return units;
+}
+
+interface PushOptions {
+  dryRun: boolean;
+  onConflict?: 'server' | 'file';
+  /** Only the syncable catalogs (`sync`) or only the other files (`translate`); default both. */
+  only?: 'sync' | 'translate';
+}
+
+const BATCH = 500;
+
+/**
+ * The keys a sync disables (its file is the project's whole catalog, so a key pushed another way is disabled too),
+ * by name, and how to bring them back: a silent count hid hundreds.
+ */
+function disabledLines(
+  out: Output,
+  source: string,
+  d: { disabledOrphans: number; disabledKeys?: string[] },
+  dryRun: boolean,
+) {
+  if (!d.disabledOrphans) return;
+  const names = d.disabledKeys ?? [];
+  const more = d.disabledOrphans - names.length;
+  out.line(
+    `  ${dryRun ? 'would disable' : 'disabled'} (not in ${source}): ${names.join(', ')}${more > 0 ? `${names.length ? ', ' : ''}and ${more} more` : ''}`,
+  );
+  out.line(
+    `  a disabled key is left out of versions and fills; it comes back when ${source} carries it again and is pushed, or when an owner enables it in the dashboard (Keys, Disabled: disabled only, bulk action Enable keys). Pushing it through /translate does not enable it.`,
+  );
+}
+
+export async function push(ctx: Ctx, o: PushOptions) {
+  const { cfg, api, out } = ctx;
+  const state = readState(cfg.dir);
+  const tokens: string[] = [];
+  const report: Record<string, unknown>[] = [];
+  const units: TranslateUnit[] = [];
+  for (const m of cfg.files) {
+    if (o.only && (o.only === 'sync') !== REGISTRY[m.format].syncable) continue;
+    if (!REGISTRY[m.format].syncable) {
+      units.push(...unitsOf(ctx, m));
+      continue;
+    }
+    const text = readSource(ctx, m);
+    const body: SyncRequest = {
+      contentBase64: Buffer.from(text, 'utf8').toString('base64'),
+      format: m.format,
+      fileName: path.basename(m.source),
+      ...(o.onConflict ? { onConflict: o.onConflict } : {}),
+      ...(state.snapshotAt ? { pulledAt: state.snapshotAt } : {}),
+    };
+    if (o.dryRun) {
+      const r = await previewSync(api, cfg.projectId, body);
+      if (!r.data) throw failed(`sync preview of ${m.source}`, r.response.status, r.error);
+      const d = r.data;
+      out.line(
+        `${m.source}: would create ${d.created}, update ${d.updatedSources} sources, disable ${d.disabledOrphans} orphans; estimate ${d.estimatedCredits} mc; ${d.conflictsTotal} conflicts`,
+      );
+      for (const c of d.conflicts ?? []) out.line(`  conflict ${JSON.stringify(c)}`);
+      disabledLines(out, m.source, d, true);
+      report.push({ file: m.source, sync: d });
+      continue;
+    }
+    const sent = { ...body, requestId: contentRequestId(body) };
+    out.verbose(`sync ${m.source} requestId ${sent.requestId}`);
+    let r = await unexpired(ctx, sent, (b) => sync(api, cfg.projectId, b));
+    if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
+      const preview = await previewSync(api, cfg.projectId, body);
+      if (!preview.data) throw failed(`sync preview of ${m.source}`, preview.response.status, preview.error);
+      const sha = (preview.data as { batchSha256?: string }).batchSha256!;
+      let entries = 1;
+      try {
+        entries = Math.max(1, REGISTRY[m.format].module.parse(text).entries.length);
+      } catch {
+        /* the service parses it */
+      }
+      const manifest = await batchManifest([{ sha256: sha, unit_count: entries }]);
+      const op = await approved(ctx, {
+        action: 'translate',
+        max_credits: Math.max(1, Math.ceil(preview.data.estimatedCredits / 1000)),
+        scope: { project_id: cfg.projectId, unit_count: entries, ...manifest },
+      });
+      const under = { ...body, operationId: op.operation_id, attemptId: randomUUID(), batchIndex: 0, batchSha256: sha };
+      r = await sync(api, cfg.projectId, { ...under, requestId: contentRequestId(under) });
+    }
+    if (!r.data) throw failed(`sync of ${m.source}`, r.response.status, r.error);
+    const d = r.data;
+    if (d.trackingToken) tokens.push(d.trackingToken);
+    out.line(
+      `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
+    );
+    disabledLines(out, m.source, d, false);
+    report.push({ file: m.source, sync: d });
+  }
+  if (units.length) {
+    const batches: TranslateRequest[] = [];
+    for (let i = 0; i < units.length; i += BATCH) batches.push({ units: units.slice(i, i + BATCH) });
+    if (o.dryRun) {
+      let credits = 0;
+      for (const [i, b] of batches.entries()) {
+        const r = await previewTranslate(api, cfg.projectId, b);
+        if (!r.data) throw failed(`translate preview of batch ${i + 1}`, r.response.status, r.error);
+        credits += r.data.estimatedCredits;
+        report.push({ batch: i, units: b.units.length, preview: r.data });
+      }
+      out.line(`${units.length} units in ${batches.length} batches: estimate ${credits} mc`);
+    } else {
+      for (let i = 0; i < batches.length; i++) {
+        const b = batches[i];
+        const sent = { ...b, requestId: contentRequestId(b) };
+        out.verbose(`translate batch ${i + 1}/${batches.length} requestId ${sent.requestId}`);
+        const r = await unexpired(ctx, sent, (b) => translate(api, cfg.projectId, b));
+        if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
+          tokens.push(...(await pushUnderOperation(ctx, batches.slice(i), i, report)));
+          break;
+        }
+        if (!r.data) throw failed(`translate batch ${i + 1}`, r.response.status, r.error);
+        if (r.data.trackingToken) tokens.push(r.data.trackingToken);
+        out.progress('push', i + 1, batches.length);
+        report.push({ batch: i, units: b.units.length, result: summarize(r.data) });
+        out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
+      }
+    }
+  }
+  if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
+  out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
+  return EXIT.ok;
+}
+
+type Translated = { units: Array<{ outcome: string }>; estimatedCredits: number; trackingToken: string | null };
+
+function summarize(d: Translated) {
+  const outcomes: Record<string, number> = {};
+  for (const u of d.units) outcomes[u.outcome] = (outcomes[u.outcome] ?? 0) + 1;
+  return { outcomes, estimatedCredits: d.estimatedCredits, trackingToken: d.trackingToken };
+}
+
+function describe(d: Translated) {
+  const s = summarize(d);
+  return `${Object.entries(s.outcomes)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ')}; ${d.estimatedCredits} mc${d.trackingToken ? `; tracking ${d.trackingToken}` : ''}`;
+}
+
+/** Agent keys: preview the batches, create the operation, wait for approval, send exactly those batches. */
+async function pushUnderOperation(
+  ctx: Ctx,
+  batches: TranslateRequest[],
+  first: number,
+  report: Record<string, unknown>[],
+) {
+  const { api, cfg, out } = ctx;
+  const previews: Array<{ sha: string; mc: number }> = [];
+  for (const b of batches) {
+    const p = await previewTranslate(api, cfg.projectId, b);
+    if (!p.data) throw failed('translate preview', p.response.status, p.error);
+    previews.push({ sha: p.data.batchSha256 ?? '', mc: p.data.estimatedCredits });
+  }
+  const manifest = await batchManifest(
+    previews.map((p, i) => ({ sha256: p.sha, unit_count: batches[i].units.length })),
+  );
+  const mc = previews.reduce((n, p) => n + p.mc, 0);
+  const op = await approved(ctx, {
+    action: 'translate',
+    max_credits: Math.max(1, Math.ceil(mc / 1000)),
+    scope: { project_id: cfg.projectId, unit_count: batches.reduce((n, b) => n + b.units.length, 0), ...manifest },
+  });
+  const attemptId = randomUUID();
+  const tokens: string[] = [];
+  for (const [i, b] of batches.entries()) {
+    const under = { ...b, operationId: op.operation_id, attemptId, batchIndex: i, batchSha256: previews[i].sha };
+    const r = await translate(api, cfg.projectId, { ...under, requestId: contentRequestId(under) });
+    if (!r.data) throw failed(`translate batch ${first + i + 1} under ${op.operation_id}`, r.response.status, r.error);
+    if (r.data.trackingToken) tokens.push(r.data.trackingToken);
+    report.push({ batch: first + i, operationId: op.operation_id, result: summarize(r.data) });
+    out.line(`batch ${first + i + 1} (operation ${op.operation_id}): ${describe(r.data)}`);
+  }
+  return tokens;
+}
+
+// ------------------------------------------------------------------ wait
+
+const FINAL = new Set(['done', 'failed', 'aborted_no_credits', 'cancelled']);
+
+export async function wait(ctx: Ctx, o: { tokens?: string[]; timeoutMs: number; strict: boolean }) {
+  const { cfg, api, out } = ctx;
+  const tokens = o.tokens?.length ? o.tokens : (readState(cfg.dir).trackingTokens ?? []);
+  const until = Date.now() + o.timeoutMs;
+  const results: Array<{ trackingToken: string; status: string; summary: Record<string, number> }> = [];
+  for (const token of tokens) {
+    let lastLine = '';
+    for (;;) {
+      const r = await api.GET('/projects/{projectId}/translations', {
+        params: { path: { projectId: cfg.projectId }, query: { trackingToken: token } },
+      });
+      if (!r.data) throw failed(`poll ${token}`, r.response.status, r.error);
+      const d = r.data as {
+        status: string;
+        summary: { total: number; translated: number; pending: number; failed: number };
+      };
+      out.progress(token, d.summary.translated + d.summary.failed, d.summary.total);
+      const line = `${token}: ${d.status}, ${d.summary.translated}/${d.summary.total} translated, ${d.summary.failed} failed`;
+      if (!out.tty && line !== lastLine) out.line(line);
+      lastLine = line;
+      if (FINAL.has(d.status)) {
+        results.push({ trackingToken: token, status: d.status, summary: d.summary });
+        break;
+      }
+      if (Date.now() >= until)
+        throw new CliError(EXIT.failure, `${token} not finished within ${o.timeoutMs / 1000} s (${d.status}).`);
+      await sleep(ctx.pollMs);
+    }
+  }
+  out.clearBar();
+  const failedPairs = results.reduce((n, r) => n + r.summary.failed, 0);
+  const bad = results.filter((r) => r.status !== 'done');
+  out.result({ ok: bad.length === 0 && !(o.strict && failedPairs > 0), jobs: results, failedPairs });
+  if (!tokens.length) out.line('Nothing to wait for.');
+  if (failedPairs) out.line(`${failedPairs} pairs failed to translate (see glossa status).`);
+  if (bad.length)
+    throw new CliError(EXIT.failure, bad.map((r) => `${r.trackingToken} ended ${r.status}`).join('; '), results);
+  if (o.strict && failedPairs) throw new CliError(EXIT.incomplete, `${failedPairs} pairs failed.`, results);
+  return EXIT.ok;
+}
+
+// ------------------------------------------------------------------ pull
+
+/** A language code as the API spells them (`de`, `pt-br`, `zh-hans`): never a path. */
+const LANGUAGE_CODE = /^[A-Za-z0-9]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,7}$/;
+
+export async function pull(ctx: Ctx, o: { version: string }) {
+  const { cfg, api, out } = ctx;
+  const list = await api.GET('/projects/{projectId}/versions', { params: { path: { projectId: cfg.projectId } } });
+  if (!list.data) throw failed('list versions', list.response.status, list.error);
+  const id = o.version === 'current' ? list.data.currentVersion : o.version;
+  const v = list.data.versions.find((x) => x.versionId === id);
+  if (!id || !v) throw new CliError(EXIT.failure, `No version ${o.version} in project ${cfg.projectId}.`);
+  const [base] = v.languages;
+  const notLanguage = v.languages.find((l) => !LANGUAGE_CODE.test(l));
+  if (notLanguage !== undefined)
+    throw new CliError(
+      EXIT.failure,
+      `Version ${id} names a language ${JSON.stringify(notLanguage)} that is no language code; nothing was written.`,
+    );
+  const written: string[] = [];
+  const unchanged: string[] = [];
+  // Every file is placed first and each place checked to lie inside the project, then written: a refused path
+  // leaves the project as it was.
+  const planned: Array<{ dest: string; bytes: Uint8Array }> = [];
+  const put = (dest: string, bytes: Uint8Array) => planned.push({ dest: insideRoot(cfg.dir, dest), bytes });
+  const formats = [...new Set(cfg.files.map((m) => m.format))];
+  // One request per format (a zip of every language, or the one multi-language file), all at once.
+  const answers = await Promise.all(
+    formats.map(async (format) => {
+      const r = await api.GET('/projects/{projectId}/translations', {
+        params: { path: { projectId: cfg.projectId }, query: { version: id, format } },
+        parseAs: 'arrayBuffer',
+      });
+      if (!r.data) throw failed(`pull ${format}`, r.response.status, r.error);
+      return new Uint8Array(r.data);
+    }),
+  );
+  for (const [fi, format] of formats.entries()) {
+    const maps = cfg.files.filter((m) => m.format === format);
+    if (REGISTRY[format].multiLanguage) {
+      for (const m of maps) put(m.template ?? m.source, answers[fi]);
+      continue;
+    }
+    const entries = unzipSync(answers[fi]);
+    const info = REGISTRY[format];
+    for (const lang of v.languages) {
+      const isBase = lang === base;
+      if (isBase && !cfg.includeBase) continue;
+      const local = cfg.languageMap[lang] ?? lang;
+      for (const m of maps) {
+        const dest = expandTemplate(m.template!, local);
+        const file = entries[info.path(lang, isBase)];
+        if (!file) throw new CliError(EXIT.failure, `The ${format} export of ${id} has no file for ${lang}.`);
+        put(dest, file);
+        const companion = info.companion && entries[info.companion.path(lang)];
+        if (companion && dest.endsWith('.strings'))
+          put(dest.replace(/\.strings$/, `.${info.companion!.extension}`), companion);
+      }
+    }
+  }
+  for (const { dest, bytes } of planned)
+    (writeIfChanged(cfg.dir, dest, bytes) ? written : unchanged).push(path.relative(cfg.dir, dest));
+  writeState(cfg.dir, { pulledVersion: id, snapshotAt: v.snapshotAt });
+  for (const f of written) out.line(`wrote ${f}`);
+  out.line(`${id}: ${written.length} files written, ${unchanged.length} unchanged`);
+  out.result({ ok: true, version: id, snapshotAt: v.snapshotAt, written, unchanged });
+  return EXIT.ok;
+}
+
+// ------------------------------------------------------------------ publish, status, versions
+
+interface PublishOptions {
+  label?: string;
+  incompleteMode?: 'source' | 'skip' | 'hold';
+  approvedOnly?: boolean;
+  requireComplete?: boolean;
+  requiredOutputFormat?: string;
+  skipIfIdentical?: boolean;
+  strict: boolean;
+}
+
+type PublishAnswer = {
+  versionId: string;
+  unchanged?: boolean;
+  icuRejectedTotal?: number;
+  markupRejectedTotal?: number;
+};
+
+export async function publish(ctx: Ctx, o: PublishOptions) {
+  const { cfg, api, out } = ctx;
+  const body: Record<string, unknown> = {};
+  if (o.label !== undefined) body.label = o.label;
+  if (o.incompleteMode) body.incompleteMode = o.incompleteMode;
+  if (o.approvedOnly !== undefined) body.approvedOnly = o.approvedOnly;
+  if (o.requireComplete !== undefined) body.require_complete = o.requireComplete;
+  if (o.requiredOutputFormat) body.requiredOutputFormat = o.requiredOutputFormat;
+  if (o.skipIfIdentical !== undefined) body.skipIfIdentical = o.skipIfIdentical;
+  const send = (b: Record<string, unknown>) =>
+    api.POST('/projects/{projectId}/publish', { params: { path: { projectId: cfg.projectId } }, body: b });
+  let r = await send(body);
+  if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
+    const scope: Record<string, unknown> = {
+      project_id: cfg.projectId,
+      approved_only: o.approvedOnly ?? false,
+      require_complete: o.requireComplete ?? false,
+    };
+    if (o.incompleteMode) scope.incomplete_mode = o.incompleteMode;
+    const op = await approved(ctx, { action: 'publish', scope });
+    r = await send({ ...body, operationId: op.operation_id });
+  }
+  if (!r.data) throw failed('publish', r.response.status, r.error);
+  const d = r.data as PublishAnswer;
+  const refused = (d.icuRejectedTotal ?? 0) + (d.markupRejectedTotal ?? 0);
+  out.line(d.unchanged ? `${d.versionId} unchanged (nothing new to publish)` : `published ${d.versionId}`);
+  if (refused) out.line(`${refused} cells refused by the ICU and markup gates`);
+  out.result({ ok: !(o.strict && refused), ...d });
+  if (o.strict && refused) throw new CliError(EXIT.incomplete, `${refused} cells refused by the gates.`, d);
+  return EXIT.ok;
+}
+
+export async function status(ctx: Ctx, o: { failIfIncomplete: boolean; gates: boolean }) {
+  const { cfg, api, out } = ctx;
+  const r = await api.GET('/projects/{projectId}/status', {
+    params: { path: { projectId: cfg.projectId }, query: o.gates ? { gates: 'true' } : {} },
+  });
+  if (!r.data) throw failed('status', r.response.status, r.error);
+  const d = r.data;
+  out.line(`${d.keyCount} keys, base ${d.baseLang}, current version ${d.currentVersion ?? 'none'}`);
+  for (const l of d.languages) {
+    const done = l.translated + l.reviewed + l.approved;
+    const pct = d.keyCount ? Math.floor((done / d.keyCount) * 100) : 100;
+    out.line(
+      `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.complete ? '' : '  INCOMPLETE'}`,
+    );
+  }
+  const refused = d.gates ? d.gates.icuRejectedTotal + d.gates.markupRejectedTotal : 0;
+  if (d.gates) {
+    out.line(`gates: ${d.gates.icuRejectedTotal} cells refused by ICU, ${d.gates.markupRejectedTotal} by markup`);
+    for (const c of [...d.gates.icuRejected, ...d.gates.markupRejected]) out.line(`  refused ${c}`);
+  }
+  const incomplete = d.languages.filter((l) => !l.complete).map((l) => l.code);
+  const bad = o.failIfIncomplete && (incomplete.length > 0 || refused > 0);
+  out.result({ ok: !bad, ...d, incomplete });
+  if (bad)
+    throw new CliError(
+      EXIT.incomplete,
+      [
+        incomplete.length ? `Incomplete: ${incomplete.join(', ')}.` : '',
+        refused ? `${refused} cells refused by the gates.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      d,
+    );
+  return EXIT.ok;
+}
+
+export async function versionsList(ctx: Ctx) {
+  const { cfg, api, out } = ctx;
+  const r = await api.GET('/projects/{projectId}/versions', { params: { path: { projectId: cfg.projectId } } });
+  if (!r.data) throw failed('list versions', r.response.status, r.error);
+  for (const v of r.data.versions)
+    out.line(
+      `${v.current ? '*' : ' '} ${v.versionId}  ${v.snapshotAt}  ${v.keyCount} keys  ${v.languages.join(',')}${v.label ? `  ${v.label}` : ''}${v.restoredFrom ? `  (restored from ${v.restoredFrom})` : ''}`,
+    );
+  out.result({ ok: true, ...r.data });
+  return EXIT.ok;
+}
+
+export async function versionsRestore(ctx: Ctx, versionId: string) {
+  const { cfg, api, out } = ctx;
+  const send = (body: Record<string, unknown>) =>
+    api.POST('/projects/{projectId}/versions/{versionId}/restore', {
+      params: { path: { projectId: cfg.projectId, versionId } },
+      body: body,
+    });
+  let r = await send({});
+  if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
+    const op = await approved(ctx, {
+      action: 'rollback',
+      scope: { project_id: cfg.projectId, from_version: 'current', to_version: versionId },
+    });
+    r = await send({ operationId: op.operation_id });
+  }
+  if (!r.data) throw failed(`restore ${versionId}`, r.response.status, r.error);
+  out.line(`restored ${r.data.restoredFrom} as ${r.data.versionId}`);
+  out.result({ ok: true, ...r.data });
+  return EXIT.ok;
+}

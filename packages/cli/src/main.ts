@@ -1,0 +1,216 @@
+// `glossa`: the command line for CI (README "CLI"). `run(argv, io)` is the whole program, so tests and the bench
+// call it in-process; glossa.mjs is the executable. Exit codes: errors.ts.
+import { Command, CommanderError, Option } from 'commander';
+import { publish, pull, push, status, versionsList, versionsRestore, wait, type Ctx } from './commands.js';
+import { loadConfig } from './config.js';
+import { CliError, EXIT } from './errors.js';
+import { apiClient } from './http.js';
+import { init } from './init.js';
+import { serveMcp } from './mcp.js';
+import { jsonLine, Output, printable } from './output.js';
+
+interface Io {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  fetch?: typeof globalThis.fetch;
+}
+
+const EPILOG = `
+Configuration: glossa.config.json or .glossarc.json, searched upward from the working folder (schema:
+glossa/packages/cli/src/glossa.schema.json). The API key comes from GLOSSA_API_KEY only; GLOSSA_BASE_URL and
+GLOSSA_PROJECT_ID override the file.
+
+Exit codes: 0 success; 1 a request failed; 2 usage or configuration error; 3 approval needed, denied or
+expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict).`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command('glossa')
+    .description('Push strings, wait for translation, publish and pull files of a Glossa project.')
+    .option('-c, --config <file>', 'config file (default: search upward for glossa.config.json / .glossarc.json)')
+    .option('--json', 'print one machine-readable JSON result on stdout')
+    .option('--verbose', 'show each request (method, path, status, requestId); never the key')
+    .option('--no-progress', 'plain lines instead of progress bars')
+    .option('--approval-timeout <seconds>', 'agent keys: how long to wait for a decision (0: exit 3 at once)', '900')
+    .option('--poll <seconds>', 'interval between polls', '2')
+    .addHelpText('after', EPILOG)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  /** `stdout`: where command lines go (the MCP server keeps stdout for the protocol and passes stderr). */
+  const ctx = (stdout = io.stdout): { ctx: Ctx; out: Output } => {
+    const g = program.opts<{
+      config?: string;
+      json?: boolean;
+      verbose?: boolean;
+      progress: boolean;
+      approvalTimeout: string;
+      poll: string;
+    }>();
+    const out = new Output({
+      json: Boolean(g.json),
+      verbose: Boolean(g.verbose),
+      progress: g.progress,
+      stdout,
+      stderr: io.stderr,
+    });
+    const cfg = loadConfig({ cwd: io.cwd, env: io.env, configPath: g.config });
+    const num = (s: string | undefined, d: number) => (s !== undefined && Number.isFinite(Number(s)) ? Number(s) : d);
+    const api = apiClient({
+      baseUrl: cfg.baseUrl,
+      apiKey: cfg.apiKey,
+      out,
+      retries: num(io.env.GLOSSA_RETRIES, 4),
+      maxRetryWait: num(io.env.GLOSSA_MAX_RETRY_WAIT, 60),
+      backoffMs: num(io.env.GLOSSA_BACKOFF_MS, 500),
+      fetch: io.fetch,
+    });
+    const seconds = (s: string, name: string) => {
+      const n = Number(s);
+      if (!Number.isFinite(n) || n < 0) throw new CliError(EXIT.usage, `${name} takes a number of seconds.`);
+      return n * 1000;
+    };
+    return {
+      out,
+      ctx: {
+        cfg,
+        api,
+        out,
+        approvalTimeoutMs: seconds(g.approvalTimeout, '--approval-timeout'),
+        pollMs: seconds(g.poll, '--poll'),
+      },
+    };
+  };
+  let lastOut: Output | undefined;
+  const act =
+    <A extends unknown[]>(fn: (c: Ctx, ...a: A) => Promise<number>) =>
+    async (...a: A) => {
+      const { ctx: c, out } = ctx();
+      lastOut = out;
+      code = await fn(c, ...a);
+    };
+
+  program
+    .command('push')
+    .description('send the source files: sync a syncable catalog, else translate in batches of 500')
+    .option('--dry-run', 'show the estimate, conflicts and orphans; change nothing')
+    .addOption(new Option('--on-conflict <side>', 'which value wins a sync conflict').choices(['server', 'file']))
+    .action(
+      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file' }) =>
+        push(c, { dryRun: Boolean(o.dryRun), onConflict: o.onConflict }),
+      ),
+    );
+  program
+    .command('wait')
+    .description("poll the last push's tracking tokens until their jobs finish; report failed pairs")
+    .option('--token <token...>', 'tracking tokens (default: those of the last push)')
+    .option('--timeout <seconds>', 'give up after (exit 1)', '1800')
+    .option('--strict', 'exit 4 when any pair failed')
+    .action(
+      act((c, o: { token?: string[]; timeout: string; strict?: boolean }) =>
+        wait(c, { tokens: o.token, timeoutMs: Number(o.timeout) * 1000, strict: Boolean(o.strict) }),
+      ),
+    );
+  program
+    .command('publish')
+    .description('publish a new version (API.md 2.8)')
+    .option('--label <label>', 'label of the version')
+    .addOption(new Option('--incomplete-mode <mode>', 'keys without a value').choices(['source', 'skip', 'hold']))
+    .option('--approved-only', 'publish approved cells only')
+    .option('--require-complete', 'refuse (exit 4) when anything is incomplete')
+    .option('--required-output-format <format>', 'refuse unless this format is configured')
+    .option('--skip-if-identical', 'mint nothing when nothing changed')
+    .option('--strict', 'exit 4 when the gates refused cells')
+    .action(
+      act(
+        (
+          c,
+          o: {
+            label?: string;
+            incompleteMode?: 'source' | 'skip' | 'hold';
+            approvedOnly?: boolean;
+            requireComplete?: boolean;
+            requiredOutputFormat?: string;
+            skipIfIdentical?: boolean;
+            strict?: boolean;
+          },
+        ) => publish(c, { ...o, strict: Boolean(o.strict) }),
+      ),
+    );
+  program
+    .command('pull')
+    .description('write every mapped file of a version (one archive per format); only changed files')
+    .option('--version <version>', 'YYYY.MM.DD.N or current', 'current')
+    .action(act((c, o: { version: string }) => pull(c, o)));
+  program
+    .command('status')
+    .description('completeness per language: pending and failed pairs')
+    .option('--gates', 'also count the cells the ICU and markup gates would refuse in a publish')
+    .option('--fail-if-incomplete', 'exit 4 when a language is incomplete (or, with --gates, a cell is refused)')
+    .action(
+      act((c, o: { failIfIncomplete?: boolean; gates?: boolean }) =>
+        status(c, { failIfIncomplete: Boolean(o.failIfIncomplete), gates: Boolean(o.gates) }),
+      ),
+    );
+  program
+    .command('init')
+    .description('write glossa.config.json by looking at the repository (Android, Apple, Flutter, JSON, PO)')
+    .option('--base <lang>', 'the base language of the source files', 'en')
+    .option('--base-url <url>', 'the API base URL to write (else GLOSSA_BASE_URL at run time)')
+    .option('--project <id>', 'the project id to write (else GLOSSA_PROJECT_ID at run time)')
+    .option('--force', 'replace an existing glossa.config.json')
+    .action((o: { base: string; baseUrl?: string; project?: string; force?: boolean }) => {
+      const g = program.opts<{ json?: boolean; verbose?: boolean; progress: boolean }>();
+      const out = new Output({
+        json: Boolean(g.json),
+        verbose: Boolean(g.verbose),
+        progress: g.progress,
+        stdout: io.stdout,
+        stderr: io.stderr,
+      });
+      lastOut = out;
+      code = init(io.cwd, out, { base: o.base, baseUrl: o.baseUrl, projectId: o.project, force: Boolean(o.force) });
+    });
+  program
+    .command('mcp')
+    .description('run a Model Context Protocol server over stdio (tools: status, push, wait, publish, ...)')
+    .action(async () => {
+      const { ctx: c } = ctx(io.stderr);
+      code = await serveMcp(c, io.stderr);
+    });
+  const versions = program.command('versions').description('list or restore published versions');
+  versions
+    .command('list', { isDefault: true })
+    .description('list versions, newest first')
+    .action(act((c) => versionsList(c)));
+  versions
+    .command('restore <version>')
+    .description('restore a version (YYYY.MM.DD.N or previous) as a new version')
+    .action(act((c, v: string) => versionsRestore(c, v)));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+      if (e.code === 'commander.help') return EXIT.usage;
+      return EXIT.usage;
+    }
+    lastOut?.clearBar();
+    if (e instanceof CliError) {
+      io.stderr.write(`glossa: ${printable(e.message)}\n`);
+      if (lastOut?.opts.json)
+        io.stdout.write(`${jsonLine({ ok: false, exitCode: e.exitCode, error: e.message, detail: e.detail })}\n`);
+      return e.exitCode;
+    }
+    io.stderr.write(`glossa: ${printable((e as Error).message ?? String(e))}\n`);
+    if (lastOut?.opts.json) io.stdout.write(`${jsonLine({ ok: false, exitCode: EXIT.failure, error: String(e) })}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,128 @@
+// Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
+import * as capture from '../http/routes/capture.js';
+import * as config from '../http/routes/config.js';
+import * as content from '../http/routes/content.js';
+import * as contentInternal from '../http/routes/content-internal.js';
+import * as contentDashboard from '../http/routes/content-dashboard.js';
+import * as credential from '../http/routes/credential.js';
+import * as dashboardUsers from '../http/routes/users.js';
+import * as delivery from '../http/routes/delivery.js';
+import * as files from '../http/routes/files.js';
+import * as internalApiKeys from '../http/routes/apikeys.js';
+import * as internalDebug from '../http/routes/debug.js';
+import * as internalJobs from '../http/routes/jobs.js';
+import * as internalKeys from '../http/routes/keys.js';
+import * as internalProjects from '../http/routes/projects.js';
+import * as internalOverview from '../http/routes/overview.js';
+import * as internalWorkspaces from '../http/routes/workspaces.js';
+import * as review from '../http/routes/review.js';
+import * as operations from '../http/routes/operations.js';
+import * as operationsInternal from '../http/routes/operations-internal.js';
+import * as sync from '../http/routes/sync.js';
+import * as publish from '../http/routes/publish.js';
+import * as publishInternal from '../http/routes/publish-internal.js';
+import * as publishVersions from '../http/routes/versions.js';
+import * as origin from '../http/routes/origin.js';
+import type { OperationId } from '../http/contract.js';
+import type { Handler, RawHandler } from '../http/pipeline.js';
+import * as translatePush from '../http/routes/push.js';
+import * as translateRead from '../http/routes/read.js';
+import * as translateStatus from '../http/routes/status.js';
+import * as webhooks from '../http/routes/webhooks.js';
+
+const typed: { [Id in OperationId]?: Handler<Id> } = {
+  translateUnits: translatePush.translateUnits,
+  syncCatalog: sync.syncCatalog,
+  publishVersion: publish.publishVersion,
+  restoreVersion: publish.restoreVersion,
+  listVersions: publishVersions.listVersions,
+  getProjectStatus: translateStatus.getProjectStatus,
+  getManifest: origin.getManifest,
+  getBundle: origin.getBundle,
+  getDomainManifest: origin.getDomainManifest,
+  getDomainBundle: origin.getDomainBundle,
+  getTranslations: translateRead.getTranslations,
+  getRequestRecord: translateRead.getRequestRecord,
+  captureUnits: capture.captureUnits,
+  addLanguage: config.addLanguage,
+  addOutputFormat: config.addOutputFormat,
+  getCredential: credential.getCredential,
+  createOperation: operations.createOperation,
+  getOperation: operations.getOperation,
+  getProjectMeta: files.getProjectMeta,
+  getPricing: delivery.getPricing,
+  getDeliveryHealth: delivery.getHealth,
+  internalCreateWorkspace: internalWorkspaces.internalCreateWorkspace,
+  internalUpdateWorkspace: internalWorkspaces.internalUpdateWorkspace,
+  internalAdjustCredits: internalWorkspaces.internalAdjustCredits,
+  internalCreateProject: internalProjects.internalCreateProject,
+  internalGetProject: internalProjects.internalGetProject,
+  internalUpdateProject: internalProjects.internalUpdateProject,
+  internalListEvents: internalProjects.internalListEvents,
+  internalRemoveLanguage: internalProjects.internalRemoveLanguage,
+  internalCreateApiKey: internalProjects.internalCreateApiKey,
+  internalRevokeApiKey: internalProjects.internalRevokeApiKey,
+  internalRunDueJobs: internalJobs.internalRunDueJobs,
+  internalDebugMetrics: internalDebug.internalDebugMetrics,
+  internalListKeys: internalKeys.internalListKeys,
+  internalUpdateKey: internalKeys.internalUpdateKey,
+  internalPutTranslation: internalKeys.internalPutTranslation,
+  internalRetryFill: internalKeys.internalRetryFill,
+  internalGetKey: review.internalGetKey,
+  internalCheckTranslation: review.internalCheckTranslation,
+  internalBulkReviewKeys: review.internalBulkReviewKeys,
+  internalBulkKeys: review.internalBulkKeys,
+  internalReviewCaptured: review.internalReviewCaptured,
+  internalGetOperation: operationsInternal.internalGetOperation,
+  internalApproveOperation: operationsInternal.internalApproveOperation,
+  internalDenyOperation: operationsInternal.internalDenyOperation,
+  internalListOperations: operationsInternal.internalListOperations,
+  internalListProjects: internalOverview.internalListProjects,
+  internalGetProjectOverview: internalOverview.internalGetProjectOverview,
+  internalPreviewPublish: publishInternal.internalPreviewPublish,
+  internalPublish: publishInternal.internalPublish,
+  internalListVersions: publishInternal.internalListVersions,
+  internalDiffVersions: publishInternal.internalDiffVersions,
+  internalRestoreVersion: publishInternal.internalRestoreVersion,
+  internalCreateUser: dashboardUsers.internalCreateUser,
+  createWebhook: webhooks.createWebhook,
+  listWebhooks: webhooks.listWebhooks,
+  updateWebhook: webhooks.updateWebhook,
+  deleteWebhook: webhooks.deleteWebhook,
+  rotateWebhookSecret: webhooks.rotateWebhookSecret,
+  listWebhookDeliveries: webhooks.listWebhookDeliveries,
+  resendWebhookDelivery: webhooks.resendWebhookDelivery,
+  putContentDocument: content.putContentDocument,
+  createContentDocument: content.createContentDocument,
+  listContentDocuments: content.listContentDocuments,
+  getContentDocument: content.getContentDocument,
+  runContentDocument: content.runContentDocument,
+  internalPublishContent: contentInternal.internalPublishContent,
+  internalRollbackContent: contentInternal.internalRollbackContent,
+  internalDeleteContent: contentInternal.internalDeleteContent,
+  internalGetContentDocument: contentInternal.internalGetContentDocument,
+  internalSetContentStage: contentInternal.internalSetContentStage,
+  internalListApiKeys: internalApiKeys.internalListApiKeys,
+  internalListUsers: dashboardUsers.internalListUsers,
+  internalUpdateUser: dashboardUsers.internalUpdateUser,
+  internalListWebhooks: webhooks.internalListWebhooks,
+  internalCreateWebhook: webhooks.internalCreateWebhook,
+  internalUpdateWebhook: webhooks.internalUpdateWebhook,
+  internalDeleteWebhook: webhooks.internalDeleteWebhook,
+  internalRotateWebhookSecret: webhooks.internalRotateWebhookSecret,
+  internalListWebhookDeliveries: webhooks.internalListWebhookDeliveries,
+  internalResendWebhookDelivery: webhooks.internalResendWebhookDelivery,
+  internalListContent: contentDashboard.internalListContent,
+  internalListContentVersions: contentDashboard.internalListContentVersions,
+};
+
+/**
+ * The handler of `operationId` with its types erased, for the pipeline. Sound because the pipeline validates the
+ * path, query and body against the same operation's schemas (server/http/validation.ts) before it calls it.
+ */
+export function implementationOf(operationId: string): RawHandler | undefined {
+  return (typed as Record<string, unknown>)[operationId] as RawHandler | undefined;
+}
+
+/** The operationIds that have an implementation (the rest answer 501 not_implemented). */
+export const implemented: ReadonlySet<string> = new Set(Object.keys(typed));

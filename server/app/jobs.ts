@@ -1,0 +1,50 @@
+// Every background job kind and sweep the service runs. Groups add theirs here, each with its retry policy
+// (server/infra/jobs.ts RetryPolicy) when the defaults do not fit: DEFAULT_RETRY for jobs, SWEEP_RETRY for sweeps.
+import type { App } from '../infra/app.js';
+import { CONTENT_RUN_JOB, type RunPayload } from '../domain/content/run.js';
+import { runContent } from '../domain/content/runner.js';
+import { sweepIdempotencyKeys } from '../infra/idempotency.js';
+import { sweepFinishedJobs } from '../infra/jobs.js';
+import { sweepDailyCounts } from '../domain/billing/quotas.js';
+import { sweepRateWindows } from '../infra/ratelimit.js';
+import { sweepRequestRecords } from '../infra/requests.js';
+import { sweepOperations } from '../domain/operations/sweep.js';
+import { repairManifests } from '../domain/publish/manifest.js';
+import { prepareDue } from '../domain/publish/prepare.js';
+import { runFill, type FillPayload } from '../domain/fill/fill.js';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events.js';
+import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
+import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
+
+export function registerJobs(app: App): void {
+  app.jobs.register<FillPayload>('fill', (ctx) => runFill(app, ctx));
+  app.jobs.registerSweep('sweep.rate_windows', 5 * 60_000, ({ db, now }) => sweepRateWindows(db, now));
+  app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
+  app.jobs.registerSweep('sweep.operations', 60_000, ({ db, now }) => sweepOperations(db, now));
+  app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
+  // A webhook delivery's retry schedule is its job's (API.md 3.4): six attempts, then `failed`.
+  app.jobs.register<DeliverPayload>(WEBHOOK_DELIVER_JOB, (ctx) => deliverAttempt(app, ctx), {
+    maxAttempts: WEBHOOK_ATTEMPTS,
+    backoffMs: RETRY_BACKOFF_MS,
+  });
+  app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
+  app.jobs.register<RunPayload>(CONTENT_RUN_JOB, (ctx) => runContent(app, ctx));
+  app.jobs.registerSweep('sweep.idempotency_keys', 10 * 60_000, ({ db, now }) => sweepIdempotencyKeys(db, now));
+  app.jobs.registerSweep('sweep.finished_jobs', 60 * 60_000, ({ db, now }) => sweepFinishedJobs(db, now));
+  app.jobs.registerSweep('sweep.daily_counts', 60 * 60_000, ({ db, now }) => sweepDailyCounts(db, now));
+  app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
+    await repairManifests(db, app.objects, manifestFailed(app));
+  });
+}
+
+/** A manifest the store still refuses is logged and left to the next sweep. */
+const manifestFailed = (app: App) => (err: unknown, projectId: string) =>
+  app.log.warn({ err, projectId }, 'writing a manifest failed');
+
+/** Catches every manifest up with its project's current version, as a process starts (a crash may have left one behind). */
+export function repairOnStart(app: App): Promise<void> {
+  return repairManifests(app.db, app.objects, manifestFailed(app)).then(
+    () => undefined,
+    (err) => app.log.warn({ err }, 'manifest repair failed'),
+  );
+}

@@ -1,0 +1,62 @@
+// Each target language's completeness over the enabled keys: the dashboard's overview and the public status read
+// (getProjectStatus) count the same way.
+import type { Db } from '../../infra/db.js';
+import type { ProjectRow } from '../../infra/tables.js';
+import { liveJobIds } from './cells.js';
+
+interface Completeness {
+  missing: number;
+  pending: number;
+  failed: number;
+  translated: number;
+  reviewed: number;
+  approved: number;
+}
+
+/**
+ * Each target language's cells of the enabled keys by state: a pending marker whose last fill failed and that no
+ * live job holds is `failed` (as the key reads of the translate group tell it), the keys with no cell `missing`.
+ */
+export async function completeness(db: Db, p: ProjectRow, keys: number) {
+  const rows = await db('translations as t')
+    .join('keys as k', 'k.id', 't.key_id')
+    .where({ 't.project_id': p.id, 'k.enabled': true, 'k.captured': false })
+    .groupBy('t.lang', 't.status', 'f', 'fj')
+    .select<
+      Array<{ lang: string; status: string; fj: number | string | null; f: number | string; n: number | string }>
+    >(
+      't.lang',
+      't.status',
+      db.raw('CASE WHEN t.fail_reason IS NOT NULL THEN 1 ELSE 0 END AS f'),
+      // The job matters only to a failed marker (is it queued again?): other cells are not grouped by it.
+      db.raw("CASE WHEN t.status = 'pending' AND t.fail_reason IS NOT NULL THEN t.job_id ELSE NULL END AS fj"),
+      db.raw('COUNT(*) AS n'),
+    );
+  const live = await liveJobIds(
+    db,
+    rows.filter((r) => r.status === 'pending' && Number(r.f) === 1 && r.fj != null).map((r) => Number(r.fj)),
+  );
+  const by = new Map<string, Completeness>();
+  for (const r of rows) {
+    const c = by.get(r.lang) ?? { missing: 0, pending: 0, failed: 0, translated: 0, reviewed: 0, approved: 0 };
+    by.set(r.lang, c);
+    const n = Number(r.n);
+    if (r.status === 'pending') {
+      const failed = Number(r.f) === 1 && !(r.fj != null && live.has(Number(r.fj)));
+      c[failed ? 'failed' : 'pending'] += n;
+    } else if (r.status === 'translated' || r.status === 'reviewed' || r.status === 'approved') c[r.status] += n;
+  }
+  for (const c of by.values())
+    c.missing = Math.max(0, keys - c.pending - c.failed - c.translated - c.reviewed - c.approved);
+  return (lang: string) =>
+    by.get(lang) ?? { missing: keys, pending: 0, failed: 0, translated: 0, reviewed: 0, approved: 0 };
+}
+
+/** The enabled keys of a project (captured keys awaiting review not counted): what completeness is counted over. */
+export async function enabledKeyCount(db: Db, projectId: string): Promise<number> {
+  const row = (await db('keys')
+    .where({ project_id: projectId, enabled: true, captured: false })
+    .count({ n: '*' })
+    .first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,61 @@
+// The history of every translation cell's value and status (migration 014 `translation_history`): who changed it
+// (a dashboard user id, `ai`, `import`, `sync` or `admin`) and when. The dashboard's editor shows it with a diff of
+// each value against the one before it, and reverts by saving an older value. Writers add rows in the transaction
+// that changes the cell: internalPutTranslation (a person or the admin token), the bulk review states, the AI fill
+// (fill.ts, one INSERT … SELECT per stored slice) and sync's imported values.
+import type { Db } from '../../infra/db.js';
+import { chunks } from '../../infra/db.js';
+
+const HISTORY_COLUMNS = 'project_id, key_id, lang, value, status, origin, actor, created_at';
+
+export interface HistoryRow {
+  project_id: string;
+  key_id: number;
+  lang: string;
+  value: string | null;
+  status: string;
+  origin: string | null;
+  actor: string;
+  created_at: number;
+}
+
+/** Who a dashboard or admin-token call acts as: the person's user id, else `admin`. */
+export const actorOf = (actor: { userId: string } | undefined): string => actor?.userId ?? 'admin';
+
+export async function recordHistory(trx: Db, rows: HistoryRow[]): Promise<void> {
+  for (const part of chunks(rows)) await trx('translation_history').insert(part);
+}
+
+/**
+ * History rows copied from the cells as they now are: `key_id IN keyIds` of `langs`, stored with `origin` at `now`
+ * (the rows a bulk write just changed). One statement per slice of keys.
+ */
+export async function recordCellsAsStored(
+  trx: Db,
+  projectId: string,
+  keyIds: number[],
+  langs: string[],
+  where: { origin?: string; updatedAt: number },
+  actor: string,
+): Promise<void> {
+  for (const part of chunks(keyIds)) {
+    const select = trx('translations')
+      .where({ project_id: projectId, updated_at: where.updatedAt })
+      .whereIn('key_id', part)
+      .whereIn('lang', langs)
+      .whereNotNull('value')
+      .select(
+        'project_id',
+        'key_id',
+        'lang',
+        'value',
+        'status',
+        'origin',
+        trx.raw('? AS actor', [actor]),
+        trx.raw('? AS created_at', [where.updatedAt]),
+      );
+    if (where.origin) select.andWhere('origin', where.origin);
+    const q = select.toSQL().toNative();
+    await trx.raw(`INSERT INTO translation_history (${HISTORY_COLUMNS}) ${q.sql}`, q.bindings);
+  }
+}

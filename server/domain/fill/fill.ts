@@ -1,0 +1,421 @@
+// The AI fill: a job per push works through its (key, language) pairs in the primary key's order (key-major),
+// asking the engine in batches of one language each. The results are written in transactions of whole keys:
+// charge what was translated (never more than those pairs' hold), store the values, move the pairs and the job's
+// counters. A charge the balance no longer covers ends the job
+// aborted_no_credits; its markers stay pending and the next push queues them again.
+// Every transaction here begins with ctx.fence: a worker whose lease another claim took over (it stalled
+// past the lease, e.g. in an engine call) rolls back and stops instead of charging and counting again.
+import { contentChanged } from '../project/revision.js';
+import type { Db } from '../../infra/db.js';
+import { bool, chunks, dialectOf } from '../../infra/db.js';
+import { EngineUnavailableError, type TranslationEngine, type TranslationOutcome } from '../../infra/engines/types.js';
+import { checkFill } from '../../../packages/core/src/gates.js';
+import { LeaseLost, type JobContext } from '../../infra/jobs.js';
+import type { App } from '../../infra/app.js';
+import { charge, release } from '../billing/credits.js';
+import { recordCellsAsStored } from '../catalog/history.js';
+import { chargeOperation, releaseOperation } from '../operations/budget.js';
+
+export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
+
+interface Pair {
+  key_id: number;
+  lang: string;
+  cost_mc: number;
+}
+
+/** Why a pair failed; `token`: the key's token when the engine refused the pair itself (a push leaves it alone). */
+interface Failure {
+  reason: string;
+  token: string | null;
+}
+
+const REASON_MAX = 500;
+const shortReason = (reason: string) => (reason.length > REASON_MAX ? `${reason.slice(0, REASON_MAX - 1)}…` : reason);
+
+/** Writes why each failed pair failed on its marker, while the marker is still this job's and pending. */
+async function recordFailures(trx: Db, jobId: number, failures: Array<{ pair: Pair; failure: Failure }>, now: number) {
+  for (const { pair, failure } of failures)
+    await trx('translations')
+      .where({ key_id: pair.key_id, lang: pair.lang, job_id: jobId, status: 'pending' })
+      .update({ fail_reason: shortReason(failure.reason), fail_token: failure.token, updated_at: now });
+}
+
+const STORE_COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at)';
+// Rows per statement. SQLite runs a statement synchronously on the event loop, so its slices stay a millisecond
+// or two (the same text for every full slice: db.ts reuses the prepared statement); MySQL's run on the server
+// while the loop is free, and fewer round trips matter more there.
+const STORE_SLICE = { sqlite: 100, mysql: 500 };
+
+/** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
+async function storeValues(
+  trx: Db,
+  projectId: string,
+  rows: Array<{ keyId: number; lang: string; value: string }>,
+  now: number,
+) {
+  const mysql = dialectOf(trx) === 'mysql';
+  for (const part of chunks(rows, STORE_SLICE[dialectOf(trx)])) {
+    // A multi-row VALUES list written here: Knex writes SQLite's multi-row insert as a SELECT ... UNION ALL chain,
+    // several times slower to compile and run.
+    const bindings: Array<string | number> = [];
+    for (const r of part) bindings.push(r.keyId, r.lang, r.value);
+    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)})`;
+    const head = `INSERT INTO translations ${STORE_COLUMNS} VALUES ${Array(part.length).fill(values).join(', ')}`;
+    const sql = mysql
+      ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
+        `${head} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
+      : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
+    await trx.raw(sql, bindings);
+    // SQLite runs each statement synchronously: a turn between them lets other requests in.
+    await yieldTurn();
+  }
+  // The history of the values stored now (a marker a person filled meanwhile kept its value and is not `ai` now).
+  await recordCellsAsStored(
+    trx,
+    projectId,
+    [...new Set(rows.map((r) => r.keyId))],
+    [...new Set(rows.map((r) => r.lang))],
+    { origin: 'ai', updatedAt: now },
+    'ai',
+  );
+}
+
+// Up to an engine batch per statement: key lookups by the primary key (job_id, key_id, lang).
+const PAIR_SLICE = 500;
+
+/**
+ * The pairs of the job's keys `fromKey`..`toKey` still pending, as `keyId|lang`, read under row locks on MySQL
+ * (SQLite's transaction is already exclusive): two writers of a pair are ordered, and the later one sees it moved.
+ * One range of the primary key (job_id, key_id, lang).
+ */
+async function stillPending(trx: Db, jobId: number, fromKey: number, toKey: number): Promise<Set<string>> {
+  const q = trx('fill_pairs')
+    .where({ job_id: jobId })
+    .andWhere('key_id', '>=', fromKey)
+    .andWhere('key_id', '<=', toKey)
+    .select('key_id', 'lang', 'state');
+  if (dialectOf(trx) === 'mysql') q.forUpdate();
+  const out = new Set<string>();
+  for (const r of await q) if (r.state === 'pending') out.add(`${r.key_id}|${r.lang}`);
+  return out;
+}
+
+/**
+ * Marks failed pairs, which stillPending found pending in this transaction (and, on MySQL, locked): looked up by
+ * the primary key alone (with `state` in the condition, SQLite would read every pending pair of the job through
+ * (job_id, state)). Returns how many moved.
+ */
+async function failPairs(trx: Db, jobId: number, pairs: Pair[]): Promise<number> {
+  const byLang = new Map<string, number[]>();
+  for (const p of pairs) {
+    const ids = byLang.get(p.lang);
+    if (ids) ids.push(Number(p.key_id));
+    else byLang.set(p.lang, [Number(p.key_id)]);
+  }
+  let moved = 0;
+  for (const [lang, ids] of byLang)
+    for (const part of chunks(ids, PAIR_SLICE))
+      moved += await trx('fill_pairs')
+        .where({ job_id: jobId, lang })
+        .whereIn('key_id', part)
+        .update({ state: 'failed' });
+  return moved;
+}
+
+/**
+ * Ends the job. `reason`: why the pairs still pending failed (the job failed as a whole: no engine, the engine
+ * unavailable after every attempt, or refusing every request); the next push queues them again.
+ */
+async function finish(db: Db, ctx: JobContext, jobId: number, status: string, now: number, reason?: string) {
+  await db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    const job = await trx('fill_jobs').where({ id: jobId }).first();
+    if (!job || FINAL.includes(job.status)) return;
+    await release(trx, job.workspace_id, Number(job.held_mc));
+    if (job.operation_id) await releaseOperation(trx, job.operation_id, Number(job.held_mc), now);
+    if (status === 'failed') {
+      const left = await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).count({ n: '*' });
+      if (reason)
+        await trx('translations')
+          // project_id first: translations_project_job_index (migration 008) finds the job's cells.
+          .where({ project_id: job.project_id, job_id: jobId, status: 'pending' })
+          .whereIn(
+            ['key_id', 'lang'],
+            trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).select('key_id', 'lang'),
+          )
+          .update({ fail_reason: shortReason(reason), fail_token: null, updated_at: now });
+      await trx('fill_pairs').where({ job_id: jobId, state: 'pending' }).update({ state: 'failed' });
+      await trx('fill_jobs')
+        .where({ id: jobId })
+        .update({ failed: trx.raw('failed + ?', [Number(left[0].n)]) });
+    }
+    await trx('fill_jobs').where({ id: jobId }).update({ status, held_mc: 0, updated_at: now, finished_at: now });
+  });
+}
+
+/**
+ * One read of the job takes up to this many engine batches of pairs, key-major (every language of a run of keys),
+ * so each language's engine call gets a full batch for up to this many languages; at most READ_ROWS, so one
+ * read keeps the event loop for a few milliseconds only.
+ */
+const READ_BATCHES = 40;
+const READ_ROWS = { sqlite: 2_000, mysql: 8_000 };
+/**
+ * Pairs per write transaction, whole keys: a transaction covers a run of keys in every language, so it dirties
+ * few pages (cells are stored key by key) and holds the write lock for a few milliseconds. MySQL (statements off
+ * the event loop, a commit flushed to disk each) takes bigger ones.
+ */
+const WRITE_PAIRS = { sqlite: 400, mysql: 2_000 };
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface KeyInfo {
+  id: number;
+  name: string;
+  token: string;
+  source: string;
+  ctx: string | null;
+  enabled: unknown;
+}
+
+interface FillRun {
+  app: App;
+  ctx: JobContext<FillPayload>;
+  engine: TranslationEngine;
+  jobId: number;
+  job: { project_id: string; workspace_id: string; operation_id: string | null };
+  baseLang: string;
+}
+
+type PairRow = Pair & { state: string };
+
+/**
+ * The job's pairs of whole keys after `afterKey`, up to about `limit`, in primary-key order (job_id, key_id,
+ * lang): a range of the key on both databases, however many of the job's pairs are done. Whatever their state:
+ * the caller keeps the pending ones.
+ */
+async function readPairs(db: Db, jobId: number, afterKey: number, limit: number): Promise<PairRow[]> {
+  const cols = ['key_id', 'lang', 'state', 'cost_mc'] as const;
+  const rows: PairRow[] = await db('fill_pairs')
+    .where({ job_id: jobId })
+    .andWhere('key_id', '>', afterKey)
+    .orderBy(['key_id', 'lang'])
+    .limit(limit)
+    .select(...cols);
+  if (rows.length < limit) return rows;
+  // The last key may go on past the limit: it is left to the next read, unless it is the only one.
+  const lastKey = rows[rows.length - 1].key_id;
+  let end = rows.length;
+  while (end > 0 && rows[end - 1].key_id === lastKey) end--;
+  if (end > 0) return rows.slice(0, end);
+  const whole: PairRow[] = await db('fill_pairs')
+    .where({ job_id: jobId, key_id: lastKey })
+    .orderBy('lang')
+    .select(...cols);
+  return whole;
+}
+
+async function readKeys(db: Db, pairs: Pair[]): Promise<Map<number, KeyInfo>> {
+  const ids = [...new Set(pairs.map((p) => Number(p.key_id)))];
+  const keys = new Map<number, KeyInfo>();
+  for (const part of chunks(ids, PAIR_SLICE))
+    for (const k of await db('keys').whereIn('id', part).select('id', 'name', 'token', 'source', 'ctx', 'enabled'))
+      keys.set(Number(k.id), k as KeyInfo);
+  return keys;
+}
+
+/** What became of one pair: a value to store, or why it failed. */
+interface Result {
+  pair: Pair;
+  value?: string;
+  failure?: Failure;
+}
+
+/** Asks the engine for `pairs` (one language) and judges each answer; results in the pairs' order. */
+async function translateBatch(run: FillRun, pairs: Pair[], keys: Map<number, KeyInfo>): Promise<Result[]> {
+  const { engine } = run;
+  const lang = pairs[0].lang;
+  const items = pairs.map((p, n) => {
+    const k = keys.get(Number(p.key_id));
+    return {
+      id: String(n),
+      key: k?.name ?? '',
+      ctx: k?.ctx ?? null,
+      source: k?.source ?? '',
+      sourceLang: run.baseLang,
+      targetLang: lang,
+    };
+  });
+  const byId = new Map<string, TranslationOutcome>();
+  for (const o of await engine.translate(items)) byId.set(o.id, o);
+  const results: Result[] = [];
+  for (let n = 0; n < pairs.length; n++) {
+    const pair = pairs[n];
+    const o = byId.get(String(n));
+    const k = keys.get(Number(pair.key_id));
+    if (!k || !bool(k.enabled))
+      results.push({ pair, failure: { reason: k ? 'the key is disabled' : 'the key no longer exists', token: null } });
+    else if (o?.value === undefined)
+      results.push({ pair, failure: { reason: o?.error ?? 'the engine returned no translation', token: k.token } });
+    else {
+      // The fill gate before storing, unless the engine ran this very gate on this value: a value that would be
+      // refused is never written.
+      const problem = engine.checksFill ? null : checkFill(k.source, o.value, lang);
+      results.push(problem ? { pair, failure: { reason: problem, token: k.token } } : { pair, value: o.value });
+    }
+  }
+  return results;
+}
+
+/**
+ * Stores the results of a run of whole keys in one transaction: charge what was translated (never more than
+ * these pairs' hold), store the values, move the pairs and the job's counters. False when the balance no longer
+ * covers the charge (nothing is written).
+ */
+async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
+  const { app, ctx, jobId, job } = run;
+  const fromKey = Number(results[0].pair.key_id);
+  const toKey = Number(results[results.length - 1].pair.key_id);
+  const now = Date.now();
+  return app.db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
+    const mine = await stillPending(trx, jobId, fromKey, toKey);
+    await yieldTurn();
+    const values: Array<{ keyId: number; lang: string; value: string }> = [];
+    const failed: Array<{ pair: Pair; failure: Failure }> = [];
+    let chargeMc = 0;
+    let releaseMc = 0;
+    for (const r of results) {
+      if (!mine.has(`${r.pair.key_id}|${r.pair.lang}`)) continue;
+      releaseMc += Number(r.pair.cost_mc);
+      if (r.failure) failed.push({ pair: r.pair, failure: r.failure });
+      else {
+        chargeMc += Number(r.pair.cost_mc);
+        values.push({ keyId: Number(r.pair.key_id), lang: r.pair.lang, value: r.value! });
+      }
+    }
+    if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
+    if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
+    await storeValues(trx, job.project_id, values, now);
+    const nFailed = await failPairs(
+      trx,
+      jobId,
+      failed.map((f) => f.pair),
+    );
+    // Every other pending pair of these keys was translated: the results cover the keys whole.
+    const nTranslated = await trx('fill_pairs')
+      .where({ job_id: jobId, state: 'pending' })
+      .andWhere('key_id', '>=', fromKey)
+      .andWhere('key_id', '<=', toKey)
+      .update({ state: 'translated' });
+    await yieldTurn();
+    await recordFailures(trx, jobId, failed, now);
+    await trx('fill_jobs')
+      .where({ id: jobId })
+      .update({
+        translated: trx.raw('translated + ?', [nTranslated]),
+        failed: trx.raw('failed + ?', [nFailed]),
+        charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
+        held_mc: trx.raw('held_mc - ?', [releaseMc]),
+        updated_at: now,
+      });
+    if (values.length) await contentChanged(trx, job.project_id, now);
+    return true;
+  });
+}
+
+/**
+ * Fills one read of pending pairs (whole keys, key-major): engine batches of one language each, then the results
+ * written in transactions of whole keys. Yields a turn of the event loop after each engine batch and each
+ * transaction, so other requests run between them. False when credits ran out.
+ */
+async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
+  const { engine } = run;
+  const keys = await readKeys(run.app.db, pending);
+  // One target language per engine call: an engine request covers one language pair.
+  const byLang = new Map<string, Pair[]>();
+  for (const p of pending) {
+    const list = byLang.get(p.lang);
+    if (list) list.push(p);
+    else byLang.set(p.lang, [p]);
+  }
+  const resultOf = new Map<Pair, Result>();
+  for (const list of byLang.values())
+    for (const batch of chunks(list, engine.maxBatch)) {
+      for (const r of await translateBatch(run, batch, keys)) resultOf.set(r.pair, r);
+      await yieldTurn();
+    }
+  const writePairs = WRITE_PAIRS[dialectOf(run.app.db)];
+  let from = 0;
+  while (from < pending.length) {
+    let to = Math.min(from + writePairs, pending.length);
+    while (to < pending.length && pending[to].key_id === pending[to - 1].key_id) to++;
+    const results = pending.slice(from, to).map((p) => resultOf.get(p)!);
+    if (!(await writeResults(run, results))) return false;
+    await yieldTurn();
+    from = to;
+  }
+  return true;
+}
+
+/** The payload a fill job is enqueued with (queue.ts). */
+export interface FillPayload {
+  jobId: number;
+}
+
+export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<void> {
+  const { db } = app;
+  const jobId = ctx.payload.jobId;
+  const job = await db('fill_jobs').where({ id: jobId }).first();
+  if (!job || FINAL.includes(job.status)) return;
+  const engine = app.engine;
+  if (!engine)
+    return finish(
+      db,
+      ctx,
+      jobId,
+      'failed',
+      Date.now(),
+      'no translation engine is configured (TRANSLATION_ENGINE=none)',
+    );
+  await db.transaction(async (trx) => {
+    await ctx.fence(trx);
+    await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
+  });
+  const project = (await db('projects').where({ id: job.project_id }).first('base_lang'))!;
+  const run: FillRun = { app, ctx, engine, jobId, job, baseLang: project.base_lang };
+  try {
+    // Passes over the job's pairs in primary-key order until none is pending (one pass, unless a pair was left
+    // pending by a write that did not move it).
+    while (await db('fill_pairs').where({ job_id: jobId, state: 'pending' }).first('key_id')) {
+      let afterKey = 0;
+      for (;;) {
+        const rows = await readPairs(
+          db,
+          jobId,
+          afterKey,
+          Math.min(engine.maxBatch * READ_BATCHES, READ_ROWS[dialectOf(db)]),
+        );
+        if (!rows.length) break;
+        afterKey = Number(rows[rows.length - 1].key_id);
+        const pending = rows.filter((r) => r.state === 'pending');
+        if (pending.length && !(await fillChunk(run, pending)))
+          return finish(db, ctx, jobId, 'aborted_no_credits', Date.now());
+      }
+    }
+    await finish(db, ctx, jobId, 'done', Date.now());
+  } catch (err) {
+    // Another claim owns the job now: write nothing more, not even a final status.
+    if (err instanceof LeaseLost) throw err;
+    // The engine failed a whole batch: the queue retries the job (it resumes at its pending pairs);
+    // on the last attempt the job ends failed and its hold is released.
+    // A failure of the engine as a whole (down, or refusing every request: a key or model to fix) is the endpoint's,
+    // not the pairs': the next push after the fix queues them again.
+    const permanent = err instanceof EngineUnavailableError && !err.retryable;
+    if (ctx.lastAttempt || permanent)
+      await finish(db, ctx, jobId, 'failed', Date.now(), `the engine failed: ${(err as Error).message}`);
+    if (!permanent) throw err;
+  }
+}

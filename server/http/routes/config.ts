@@ -1,0 +1,158 @@
+// Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`).
+import { contentChanged } from '../../domain/project/revision.js';
+import { isUniqueViolation, type Db } from '../../infra/db.js';
+import { recordEvent } from '../../domain/webhooks/events.js';
+import { conflict, invalidArgument } from '../../infra/errors.js';
+import type { Handler } from '../pipeline.js';
+import { normalizeLanguage } from '../../domain/project/languages.js';
+import { projectFormats } from '../../domain/publish/versions.js';
+import type { ProjectRow } from '../../infra/tables.js';
+import { MAX_OUTPUT_FORMATS, configuredFormats, getProject } from '../../domain/project/projects.js';
+
+const CAS_RETRIES = 5;
+
+/** Applies `change` under the project's config_version compare-and-set, with the event in the same transaction. */
+interface CasPlan<T> {
+  update?: Record<string, unknown>;
+  event?: unknown;
+  result: T;
+}
+
+async function casProjectChange<T>(
+  db: Db,
+  projectId: string,
+  attempt: (p: ProjectRow) => Promise<CasPlan<T>> | CasPlan<T>,
+): Promise<T> {
+  for (let i = 0; i < CAS_RETRIES; i++) {
+    const p = await getProject(db, projectId);
+    const plan = await attempt(p);
+    if (!plan.update) return plan.result;
+    const now = Date.now();
+    const won = await db.transaction(async (trx) => {
+      const n = await trx('projects')
+        .where({ id: p.id, config_version: p.config_version })
+        .whereNull('deleted_at')
+        .update({ ...plan.update, config_version: p.config_version + 1, updated_at: now });
+      if (n !== 1) return false;
+      await recordEvent(trx, p.id, 'project.updated', plan.event, now);
+      return true;
+    });
+    if (won) return plan.result;
+  }
+  throw conflict('output_config_conflict', 'The project configuration kept changing under this request; retry it.');
+}
+
+export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
+  const { db } = ctx.app;
+  const code = normalizeLanguage(ctx.body.code);
+  const requested: 'ai' | 'manual' | undefined = ctx.body.fillMode;
+  const p = await getProject(db, ctx.params.projectId);
+  if (code === p.base_lang) throw invalidArgument(`${code} is the project's base language.`);
+  const now = Date.now();
+  const result = await db.transaction(
+    async (trx): Promise<{ fillMode: 'ai' | 'manual' | undefined; changed: boolean }> => {
+      const row = await trx('project_languages').where({ project_id: p.id, code }).first();
+      if (!row) {
+        const fillMode = requested ?? 'ai';
+        try {
+          await trx('project_languages').insert({
+            project_id: p.id,
+            code,
+            fill_mode: fillMode,
+            created_at: now,
+            updated_at: now,
+          });
+        } catch (err) {
+          // A concurrent request added it first: that request wrote the change and its event.
+          if (!isUniqueViolation(err)) throw err;
+          return { fillMode: undefined, changed: false };
+        }
+        await recordEvent(
+          trx,
+          p.id,
+          'project.updated',
+          { projectId: p.id, change: 'language.added', code, fillMode },
+          now,
+        );
+        await contentChanged(trx, p.id, now);
+        return { fillMode, changed: true };
+      }
+      if (row.removed_at != null) {
+        const fillMode = requested ?? 'ai';
+        const n = await trx('project_languages')
+          .where({ project_id: p.id, code })
+          .whereNotNull('removed_at')
+          .update({ removed_at: null, fill_mode: fillMode, updated_at: now });
+        if (n !== 1) return { fillMode: row.fill_mode, changed: false };
+        await recordEvent(
+          trx,
+          p.id,
+          'project.updated',
+          { projectId: p.id, change: 'language.revived', code, fillMode },
+          now,
+        );
+        await contentChanged(trx, p.id, now);
+        return { fillMode, changed: true };
+      }
+      if (!requested || requested === row.fill_mode) return { fillMode: row.fill_mode, changed: false };
+      const n = await trx('project_languages')
+        .where({ project_id: p.id, code })
+        .whereNull('removed_at')
+        .update({ fill_mode: requested, updated_at: now });
+      if (n !== 1) throw conflict('conflict', `${code} was removed while this request ran.`);
+      await recordEvent(
+        trx,
+        p.id,
+        'project.updated',
+        { projectId: p.id, change: 'language.fill_mode', code, fillMode: requested },
+        now,
+      );
+      return { fillMode: requested, changed: true };
+    },
+  );
+  // Lost an insert race: read what the winner stored, outside the finished transaction's snapshot.
+  const fillMode =
+    result.fillMode ?? (await db('project_languages').where({ project_id: p.id, code }).first())!.fill_mode;
+  return { status: 201, body: { code, isBase: false, fillMode } };
+};
+
+export const addOutputFormat: Handler<'addOutputFormat'> = async (ctx) => {
+  const format: string = ctx.body.format;
+  const mode: 'add' | 'adopt' = ctx.body.mode ?? 'add';
+  return {
+    status: 200,
+    body: await casProjectChange(
+      ctx.app.db,
+      ctx.params.projectId,
+      async (p): Promise<CasPlan<{ formats: string[]; created: boolean }>> => {
+        const configured = configuredFormats(p);
+        // An already configured id is a no-op, even in a legacy list over the cap.
+        if (configured.includes(format)) return { result: { formats: configured, created: false } };
+        const effective: string[] = await projectFormats(ctx.app.db, p);
+        let next: string[];
+        if (mode === 'adopt') {
+          if (effective.length && !effective.includes(format)) {
+            throw conflict(
+              'output_format_conflict',
+              `adopt accepts only an already effective format (${effective.join(', ')}) or an empty list.`,
+            );
+          }
+          next = effective.length ? effective : [format];
+        } else {
+          next = [...effective, format];
+        }
+        if (next.length > MAX_OUTPUT_FORMATS) {
+          throw conflict(
+            'too_many_formats',
+            `A project has at most ${MAX_OUTPUT_FORMATS} output formats (configured: ${effective.join(', ')}).`,
+          );
+        }
+        return {
+          update: { output_formats: JSON.stringify(next) },
+          event: { projectId: p.id, change: 'output_formats', outputFormats: next, previous: configured },
+          result: { formats: next, created: true },
+        };
+      },
+    ),
+  };
+};

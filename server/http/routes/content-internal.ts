@@ -1,0 +1,107 @@
+// Content on the dashboard's side (DESIGN.md internal routes; spec/internal.yaml): publish, rollback, delete, the
+// working state of a document for review, and review stages (API.md 3.6).
+import { getProject } from '../../domain/project/projects.js';
+import { conflict } from '../../infra/errors.js';
+import type { Handler } from '../pipeline.js';
+import { deleteDocument, publishDocuments, rollbackDocument, targetsOf } from '../../domain/content/publish.js';
+import {
+  readUnits,
+  requireDoc,
+  revisionId,
+  storedBlocks,
+  unitState,
+  unitsOf,
+  docFields,
+} from '../../domain/content/store.js';
+import { insertOrKeep } from '../../infra/db.js';
+import { notFound } from '../../infra/errors.js';
+
+export const internalPublishContent: Handler<'internalPublishContent'> = async (ctx) => {
+  const project = await getProject(ctx.app.db, ctx.params.projectId);
+  return { body: await publishDocuments(ctx.app.db, project, ctx.body?.docIds) };
+};
+
+export const internalRollbackContent: Handler<'internalRollbackContent'> = async (ctx) => {
+  const project = await getProject(ctx.app.db, ctx.params.projectId);
+  return { body: await rollbackDocument(ctx.app.db, project, ctx.params.docId, ctx.body.versionId) };
+};
+
+export const internalDeleteContent: Handler<'internalDeleteContent'> = async (ctx) => {
+  await getProject(ctx.app.db, ctx.params.projectId);
+  await deleteDocument(ctx.app.db, ctx.params.projectId, ctx.params.docId);
+  return { status: 204 };
+};
+
+export const internalGetContentDocument: Handler<'internalGetContentDocument'> = async (ctx) => {
+  const { db } = ctx.app;
+  const project = await getProject(db, ctx.params.projectId);
+  const doc = await requireDoc(db, project.id, ctx.params.docId);
+  const units = unitsOf(doc);
+  const rows = await readUnits(db, project.id, doc.doc_id);
+  const langRows = new Map(
+    (await db('content_langs').where({ project_id: project.id, doc_id: doc.doc_id })).map((r) => [r.lang, r]),
+  );
+  const langs = (await targetsOf(db, project, doc)).map((code) => ({
+    code,
+    stage: langRows.get(code)?.stage ?? null,
+    running: !!langRows.get(code)?.run_id,
+    units: units.map((u) => {
+      const row = rows.get(code)?.get(u.id);
+      const state = unitState(u, row);
+      const text = row?.text ?? undefined;
+      if (state === 'translated') return { id: u.id, state, text };
+      return text === undefined ? { id: u.id, state } : { id: u.id, state, candidate: text };
+    }),
+  }));
+  const text = doc.text ?? '';
+  return {
+    body: {
+      docId: doc.doc_id,
+      title: doc.title,
+      format: doc.format,
+      baseLang: doc.base_lang,
+      externalId: doc.external_id,
+      revisionId: doc.text == null ? null : revisionId(doc),
+      fields: docFields(doc),
+      health: doc.health,
+      versionId: doc.published_version,
+      blocks: storedBlocks(doc).map((b) => ({ id: b.id, type: b.type, text: text.slice(b.start, b.end) })),
+      langs,
+    },
+  };
+};
+
+export const internalSetContentStage: Handler<'internalSetContentStage'> = async (ctx) => {
+  const { db } = ctx.app;
+  const project = await getProject(db, ctx.params.projectId);
+  const { docId, lang } = ctx.params;
+  const { stage } = ctx.body;
+  await db.transaction(async (trx) => {
+    const doc = await requireDoc(trx, project.id, docId);
+    if (!(await targetsOf(trx, project, doc)).includes(lang))
+      throw notFound(`Document ${docId} has no language ${lang}.`);
+    if (stage !== 'translated') {
+      const rows = (await readUnits(trx, project.id, docId, lang)).get(lang);
+      const incomplete = unitsOf(doc).filter((u) => unitState(u, rows?.get(u.id)) !== 'translated');
+      if (incomplete.length)
+        throw conflict(
+          'conflict',
+          `${lang} is not translated for the current source (${incomplete.length} units): it cannot be ${stage}.`,
+        );
+    }
+    const key = { project_id: project.id, doc_id: docId, lang };
+    const now = Date.now();
+    await insertOrKeep(
+      trx,
+      'content_langs',
+      { ...key, stage: null, run_hold_mc: 0, updated_at: now },
+      ['project_id', 'doc_id', 'lang'],
+      'lang',
+    );
+    await trx('content_langs').where(key).update({ stage, updated_at: now });
+    await trx('content_docs')
+      .where({ project_id: project.id, doc_id: docId })
+      .update({ state_rev: trx.raw('state_rev + 1') });
+  });
+  return { body: { lang, stage } };
+};

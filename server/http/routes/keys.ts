@@ -1,0 +1,258 @@
+// Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list, and
+// ask again for the fills that failed.
+import { unsafeMarkup } from '../../../packages/core/src/markup.js';
+import { contentChanged } from '../../domain/project/revision.js';
+import { getProject, markupPolicy } from '../../domain/project/projects.js';
+import { normalizeLanguage } from '../../domain/project/languages.js';
+import type { Db } from '../../infra/db.js';
+import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
+import { ApiError, conflict, invalidArgument, notFound } from '../../infra/errors.js';
+import type { Handler } from '../pipeline.js';
+import type { KeyRow, TranslationRow } from '../../infra/tables.js';
+import { cellStates } from '../../domain/catalog/cells.js';
+import { actorOf, recordHistory } from '../../domain/catalog/history.js';
+import { filteredKeys, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
+import { pairCost, readCredit } from '../../domain/billing/credits.js';
+import { enqueueFill } from '../../domain/fill/queue.js';
+import { resolveTargets } from '../../domain/catalog/targets.js';
+
+async function keyByRef(db: Db, projectId: string, ref: string) {
+  const key = await db('keys')
+    .where({ project_id: projectId })
+    .andWhere((w) => {
+      w.where('name', ref).orWhere('token', ref);
+    })
+    .first();
+  if (!key) throw notFound('No key with this name or token.');
+  return key;
+}
+
+export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const now = Date.now();
+  const { enabled, sourceVerified } = ctx.body;
+  const row: Record<string, unknown> = { updated_at: now };
+  // A person's switch settles what a sync switched off (migration 018).
+  if (enabled !== undefined) Object.assign(row, { enabled, sync_disabled_at: null, sync_disabled_by: null });
+  if (sourceVerified !== undefined) row.source_verified = sourceVerified;
+  await db.transaction(async (trx) => {
+    await trx('keys').where({ id: key.id }).update(row);
+    await contentChanged(trx, p.id, now);
+  });
+  return {
+    body: {
+      key: key.name,
+      enabled: enabled ?? bool(key.enabled),
+      sourceVerified: sourceVerified ?? bool(key.source_verified),
+    },
+  };
+};
+
+/** The cell as it now is and who made its last recorded change: what a refused stale save shows beside its own. */
+async function cellNow(db: Db, keyId: number, lang: string, row: TranslationRow) {
+  const last = await db('translation_history as h')
+    .leftJoin('dashboard_users as u', 'u.id', 'h.actor')
+    .where({ 'h.key_id': keyId, 'h.lang': lang })
+    .orderBy('h.id', 'desc')
+    .first<{ actor: string; name: string | null } | undefined>('h.actor', 'u.name');
+  return {
+    value: row.value,
+    status: row.status,
+    origin: row.origin,
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    by: last?.actor ?? null,
+    byName: last?.name ?? null,
+  };
+}
+
+/** The instant of a `baseUpdatedAt`: null for a cell that had no row, undefined when the edit names no base. */
+function baseInstant(base: string | null | undefined): number | null | undefined {
+  if (base == null) return base;
+  const at = Date.parse(base);
+  if (!Number.isFinite(at)) throw invalidArgument('baseUpdatedAt must be a date-time.');
+  return at;
+}
+
+export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const lang = normalizeLanguage(ctx.params.lang);
+  if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
+  const base = baseInstant(ctx.body.baseUpdatedAt);
+  // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
+  const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value, markupPolicy(p));
+  if (unsafe) throw invalidArgument(`${unsafe}.`);
+  // The cell is read inside the transaction that writes it (locked on MySQL; SQLite transactions are IMMEDIATE), so
+  // the comparison with the editor's base and the write are one step; a row a concurrent save inserted first is
+  // another try, which then compares with it.
+  const saved = await retryContended(
+    () =>
+      db.transaction(async (trx) => {
+        const q = trx('translations').where({ key_id: key.id, lang });
+        if (dialectOf(trx) === 'mysql') q.forUpdate();
+        const existing = await q.first();
+        // A status alone moves an existing value; a pending cell has none to review yet.
+        if (ctx.body.value === undefined && existing?.value == null) throw notFound('No translation to review yet.');
+        const row = {
+          value: (ctx.body.value ?? existing!.value) as string,
+          status:
+            ctx.body.status ??
+            (ctx.body.value !== undefined
+              ? 'translated'
+              : (existing!.status as 'translated' | 'reviewed' | 'approved')),
+          origin: (ctx.body.value !== undefined ? 'edit' : existing!.origin) as 'ai' | 'memory' | 'import' | 'edit',
+          job_id: null,
+          // Later than the version it replaces even within one millisecond, so every save is a new version.
+          updated_at: Math.max(Date.now(), existing ? Number(existing.updated_at) + 1 : 0),
+        };
+        const changes = existing?.value !== row.value || existing?.status !== row.status;
+        // A save based on an older state of a cell that holds a value would overwrite what someone did since.
+        const stale = base !== undefined && (existing ? Number(existing.updated_at) : null) !== base;
+        if (stale && existing?.value != null && changes)
+          throw conflict('edit_conflict', 'This translation changed since you opened it; nothing was saved.', {
+            current: await cellNow(trx, Number(key.id), lang, existing),
+          });
+        const now = row.updated_at;
+        // A person's save settles what a sync kept out of the cell.
+        if (existing)
+          await trx('translations')
+            .where({ key_id: key.id, lang })
+            .update({ ...row, conflict_value: null });
+        else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
+        if (changes)
+          await recordHistory(trx, [
+            {
+              project_id: p.id,
+              key_id: Number(key.id),
+              lang,
+              value: row.value,
+              status: row.status,
+              origin: row.origin,
+              actor: actorOf(ctx.actor),
+              created_at: now,
+            },
+          ]);
+        await contentChanged(trx, p.id, now);
+        return row;
+      }),
+    { retryOn: isUniqueViolation },
+  );
+  return { body: { key: key.name, lang, status: saved.status, value: saved.value, origin: saved.origin } };
+};
+
+export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const targets = await targetLanguages(db, p);
+  const { query } = await filteredKeys(db, p, ctx.query, targets);
+  const offset = ctx.query.offset ?? 0;
+  const limit = ctx.query.limit ?? 50;
+  const [counted] = await query.clone().count({ n: '*' });
+  const rows = await query
+    .clone()
+    .orderBy('k.id')
+    .offset(offset)
+    .limit(limit)
+    .select<KeyRow[]>(
+      'k.id',
+      'k.name',
+      'k.token',
+      'k.source',
+      'k.forms',
+      'k.ctx',
+      'k.enabled',
+      'k.source_verified',
+      'k.captured',
+    );
+  const cells = await pageCells(
+    db,
+    rows.map((r) => Number(r.id)),
+    targets,
+  );
+  return {
+    body: {
+      total: Number(counted.n),
+      offset,
+      limit,
+      langs: targets,
+      keys: rows.map((k) => ({
+        key: k.name,
+        token: k.token,
+        source: k.source,
+        forms: parseJson(k.forms, null),
+        ctx: k.ctx,
+        enabled: bool(k.enabled),
+        sourceVerified: bool(k.source_verified),
+        captured: bool(k.captured),
+        cells: cells.get(Number(k.id)) ?? [],
+      })),
+    },
+  };
+};
+
+/**
+ * A person asks the engine again for the key's failed pairs. They are queued by the push's own path (enqueueFill:
+ * the claim clears the failure, the estimate is held or refused with the push's 402), so a refused hold rolls back
+ * and the pairs still read failed. Only failed pairs are queued: a retry never buys a translation that exists.
+ */
+export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
+  const { db, engine, jobs } = ctx.app;
+  if (!engine)
+    throw new ApiError(
+      503,
+      'unavailable',
+      'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was queued.',
+    );
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const targets = await resolveTargets(db, p, ctx.body?.langs);
+  const body = {
+    key: key.name,
+    queued: [] as string[],
+    trackingToken: null as string | null,
+    estimatedCredits: 0,
+    balance: 0,
+  };
+  // A push leaves these keys unfilled; a retry cannot do more than a push of the key would.
+  const skip = !bool(key.enabled)
+    ? { disabled: true as const }
+    : bool(p.auto_verify) && !bool(key.source_verified)
+      ? { gated: true as const }
+      : null;
+  if (skip) {
+    body.balance = (await readCredit(db, p.workspace_id)).available;
+    return { body: { ...body, ...skip } };
+  }
+  const keyId = Number(key.id);
+  const cost = pairCost(key.source, parseJson<Record<string, string> | null>(key.forms, null));
+  const now = Date.now();
+  await db.transaction(async (trx) => {
+    const cells = await cellStates(trx, [keyId], targets);
+    const failed = targets.filter((lang) => cells.get(`${keyId}|${lang}`)?.failed != null);
+    const q = await enqueueFill(
+      trx,
+      jobs,
+      p,
+      failed.map((lang) => ({ keyId, lang, cost })),
+      now,
+    );
+    if (q) {
+      // A push claimed some of them meanwhile: they are in flight on its job, not on this one.
+      const mine = new Set<string>(
+        await trx('fill_pairs')
+          .whereIn('job_id', trx('fill_jobs').where({ tracking_token: q.trackingToken }).select('id'))
+          .pluck('lang'),
+      );
+      body.queued = failed.filter((lang) => mine.has(lang));
+      body.trackingToken = q.trackingToken;
+      body.estimatedCredits = q.estimate;
+      // The markers now name this job, which decides whether a publish counts them exhausted.
+      await contentChanged(trx, p.id, now);
+    }
+    body.balance = (await readCredit(trx, p.workspace_id, now, true)).available;
+  });
+  return { body };
+};

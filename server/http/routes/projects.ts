@@ -1,0 +1,106 @@
+// Projects, their languages and API keys, as the dashboard manages them.
+import { contentChanged } from '../../domain/project/revision.js';
+import { normalizeLanguage } from '../../domain/project/languages.js';
+import { createProject, getProject, projectView } from '../../domain/project/projects.js';
+import { createApiKey } from '../apikeys.js';
+import { parseJson } from '../../infra/db.js';
+import { invalidArgument, notFound } from '../../infra/errors.js';
+import type { Handler } from '../pipeline.js';
+
+export const internalCreateProject: Handler<'internalCreateProject'> = async (ctx) => ({
+  status: 201,
+  body: await createProject(ctx.app.db, ctx.body),
+});
+
+export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => ({
+  body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)),
+});
+
+/** An origin as URL spells it (`https://help.example.com`), or 400 when the text is not one. */
+function originOf(text: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // refused below
+  }
+  const bare = url && !url.username && !url.password && !url.search && !url.hash && ['', '/'].includes(url.pathname);
+  if (!url?.host || !bare)
+    throw invalidArgument(`markupOrigins: ${JSON.stringify(text)} is not an origin such as https://help.example.com.`);
+  return `${url.protocol}//${url.host}`;
+}
+
+export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const b = ctx.body;
+  const row: Record<string, unknown> = { updated_at: Date.now() };
+  if ('autoVerify' in b) row.auto_verify = b.autoVerify;
+  if ('contentEnabled' in b) row.content_enabled = b.contentEnabled;
+  if ('costWarningMc' in b) row.cost_warning_mc = b.costWarningMc;
+  if ('deliveryHost' in b) row.delivery_host = b.deliveryHost ? String(b.deliveryHost).toLowerCase() : null;
+  if (b.markupOrigins !== undefined) row.markup_origins = JSON.stringify(b.markupOrigins.map(originOf));
+  await db.transaction(async (trx) => {
+    await trx('projects').where({ id: p.id }).update(row);
+    // The gates read the origins: a publish prepared under the old ones no longer describes the project.
+    if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
+  });
+  return { body: await projectView(db, await getProject(db, p.id)) };
+};
+
+export const internalListEvents: Handler<'internalListEvents'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const rows = await db('events')
+    .where({ project_id: p.id })
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100);
+  return {
+    body: {
+      events: rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        createdAt: new Date(Number(r.created_at)).toISOString(),
+        payload: parseJson(r.payload, {}),
+      })),
+    },
+  };
+};
+
+export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const code = normalizeLanguage(ctx.params.code);
+  if (code === p.base_lang) throw invalidArgument('The base language cannot be removed.');
+  const row = await db('project_languages').where({ project_id: p.id, code }).first();
+  if (!row) throw notFound(`${code} is not a language of this project.`);
+  const now = Date.now();
+  await db.transaction(async (trx) => {
+    const n = await trx('project_languages')
+      .where({ project_id: p.id, code })
+      .whereNull('removed_at')
+      .update({ removed_at: now, updated_at: now });
+    if (n) await contentChanged(trx, p.id, now);
+  });
+  return { status: 204 };
+};
+
+export const internalCreateApiKey: Handler<'internalCreateApiKey'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const scopes = ctx.body.scopes;
+  const requiresOperationApproval = Boolean(ctx.body.requiresOperationApproval);
+  const key = await createApiKey(db, p.id, { scopes, requiresOperationApproval, name: ctx.body.name });
+  return { status: 201, body: { ...key, scopes, requiresOperationApproval } };
+};
+
+export const internalRevokeApiKey: Handler<'internalRevokeApiKey'> = async (ctx) => {
+  const n = await ctx.app
+    .db('api_keys')
+    .where({ id: ctx.params.keyId, project_id: ctx.params.projectId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: Date.now() });
+  if (!n) throw notFound('No such live key in this project.');
+  return { status: 204 };
+};

@@ -1,0 +1,62 @@
+// GET /translations: the fill poll (trackingToken), the live single-key read (ref, lang); version pulls come
+// with the publish group. GET /requests/{requestId}: the request record.
+import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { normalizeLanguage } from '../../domain/project/languages.js';
+import { invalidArgument, notFound } from '../../infra/errors.js';
+import { pullVersionFile } from '../../domain/publish/pull.js';
+import { publishEnv } from '../../domain/publish/stream.js';
+import type { Handler } from '../pipeline.js';
+import { readRecord } from '../../infra/requests.js';
+import { cellStates } from '../../domain/catalog/cells.js';
+
+export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
+  const { db } = ctx.app;
+  const q = ctx.query;
+  const modes = (['trackingToken', 'ref', 'version'] as const).filter((k) => q[k] !== undefined);
+  if (modes.length !== 1) throw invalidArgument('Send exactly one of trackingToken, ref or version.');
+  const project = await getProject(db, ctx.params.projectId);
+  if (q.trackingToken !== undefined) {
+    const job = await db('fill_jobs').where({ tracking_token: q.trackingToken, project_id: project.id }).first();
+    if (!job) throw notFound('No fill job with this tracking token in this project.');
+    const total = Number(job.total);
+    const translated = Number(job.translated);
+    const failed = Number(job.failed);
+    return {
+      body: {
+        trackingToken: job.tracking_token,
+        status: job.status,
+        estimatedCredits: Number(job.estimated_mc),
+        creditsCharged: Number(job.charged_mc),
+        summary: { total, translated, pending: total - translated - failed, failed },
+      },
+    };
+  }
+  if (q.ref !== undefined) {
+    const key = await db('keys')
+      .where({ project_id: project.id })
+      .andWhere((w) => {
+        w.where('name', q.ref).orWhere('token', q.ref);
+      })
+      .first('id', 'name');
+    if (!key) throw notFound('No key with this name or token in this project.');
+    const live = (await listLanguages(db, project.id)).map((l) => l.code);
+    const langs = q.lang !== undefined ? [normalizeLanguage(q.lang)] : live;
+    if (q.lang !== undefined && !live.includes(langs[0]))
+      throw invalidArgument(`${langs[0]} is not a target language of this project.`);
+    const cells = await cellStates(db, [Number(key.id)], langs);
+    const translations: Record<string, { status: string; value?: string; reason?: string }> = {};
+    for (const lang of langs) {
+      const c = cells.get(`${key.id}|${lang}`);
+      if (c?.value && c.row.value != null) translations[lang] = { status: c.row.status, value: c.row.value };
+      else if (c?.failed) translations[lang] = { status: 'failed', reason: c.failed };
+      else translations[lang] = { status: 'pending' };
+    }
+    return { body: { key: key.name, translations } };
+  }
+  return pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+};
+
+export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {
+  await getProject(ctx.app.db, ctx.params.projectId);
+  return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
+};

@@ -1,0 +1,293 @@
+// The review side of keys (internal API, issue 17): one key across languages with its gate verdicts and history,
+// a value checked without saving, review states and switches over a filtered set, and the captured keys' review.
+// Reviewers may read, check, mark reviewed or approved, and review captured keys; switching keys and buying fills
+// are the owners' (spec x-roles, enforced by the pipeline).
+import type { FormatId } from '../../../packages/core/src/catalog.js';
+import { renderLanguage } from '../../../packages/core/src/delivery.js';
+import { gateCell, gateImported } from '../../../packages/core/src/gates.js';
+import type { MarkupPolicy } from '../../../packages/core/src/markup.js';
+import { configuredFormats, getProject, markupPolicy } from '../../domain/project/projects.js';
+import { contentChanged } from '../../domain/project/revision.js';
+import type { Db } from '../../infra/db.js';
+import { bool, chunks, parseJson } from '../../infra/db.js';
+import { ApiError, notFound } from '../../infra/errors.js';
+import type { Handler } from '../pipeline.js';
+import type { KeyRow, ProjectRow } from '../../infra/tables.js';
+import { toSnapshotKey } from '../../domain/catalog/live.js';
+import { valueIcuOk } from '../../domain/catalog/file.js';
+import { pairCost, readCredit } from '../../domain/billing/credits.js';
+import { actorOf, recordHistory, type HistoryRow } from '../../domain/catalog/history.js';
+import {
+  filteredKeys,
+  filterLanguage,
+  pageCells,
+  targetLanguages,
+  type KeyFilter,
+} from '../../domain/catalog/keyfilter.js';
+import { enqueueFill } from '../../domain/fill/queue.js';
+
+const HISTORY_SHOWN = 200;
+
+async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow> {
+  const key = await db('keys')
+    .where({ project_id: projectId })
+    .andWhere((w) => {
+      w.where('name', ref).orWhere('token', ref);
+    })
+    .first();
+  if (!key) throw notFound('No key with this name or token.');
+  return key;
+}
+
+/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax and safe markup. */
+function verdictOf(source: string, value: string, lang: string, imported: boolean, policy: MarkupPolicy) {
+  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), policy);
+  return gateCell(source, value, lang, policy);
+}
+
+/** What the project's output formats (and the i18next bundle) would write in a documented fallback for the cell. */
+function formatWarnings(p: ProjectRow, key: KeyRow, lang: string, value: string, status: string): string[] {
+  try {
+    const snapshot = {
+      baseLang: p.base_lang,
+      languages: [lang],
+      keys: [toSnapshotKey(key, { [lang]: { value, status } })],
+      catalogs: {},
+    };
+    const r = renderLanguage(snapshot, lang, configuredFormats(p) as FormatId[]);
+    return [...r.bundle.labels, ...r.files.flatMap((f) => f.file.labels)];
+  } catch (e) {
+    // A value the renderers cannot read at all is the gates' to report.
+    return [`not rendered: ${(e as Error).message}`];
+  }
+}
+
+export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const targets = await targetLanguages(db, p);
+  const id = Number(key.id);
+  const listed = (await pageCells(db, [id], targets)).get(id) ?? [];
+  const extra = new Map(
+    (
+      await db('translations')
+        .where({ key_id: id })
+        .whereIn('lang', targets)
+        .select('lang', 'conflict_value', 'updated_at', 'status', 'value')
+    ).map((r) => [r.lang, r]),
+  );
+  const history = await db('translation_history as h')
+    .leftJoin('dashboard_users as u', 'u.id', 'h.actor')
+    .where('h.key_id', id)
+    .orderBy('h.id', 'desc')
+    .limit(HISTORY_SHOWN)
+    .select<
+      Array<{
+        lang: string;
+        value: string | null;
+        status: string;
+        origin: string | null;
+        actor: string;
+        created_at: number;
+        name: string | null;
+      }>
+    >('h.lang', 'h.value', 'h.status', 'h.origin', 'h.actor', 'h.created_at', 'u.name');
+  return {
+    body: {
+      key: key.name,
+      token: key.token,
+      source: key.source,
+      forms: parseJson(key.forms, null),
+      ctx: key.ctx,
+      enabled: bool(key.enabled),
+      sourceVerified: bool(key.source_verified),
+      captured: bool(key.captured),
+      baseLang: p.base_lang,
+      cells: listed.map((c) => {
+        const row = extra.get(c.lang);
+        const withValue = c.value != null;
+        return {
+          ...c,
+          gate: withValue ? verdictOf(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
+          formatWarnings: withValue ? formatWarnings(p, key, c.lang, c.value!, c.status) : [],
+          conflictValue: row?.conflict_value ?? null,
+          updatedAt: row ? new Date(Number(row.updated_at)).toISOString() : null,
+        };
+      }),
+      history: history.map((h) => ({
+        lang: h.lang,
+        value: h.value,
+        status: h.status,
+        origin: h.origin,
+        by: h.actor,
+        byName: h.name ?? null,
+        at: new Date(Number(h.created_at)).toISOString(),
+      })),
+    },
+  };
+};
+
+export const internalCheckTranslation: Handler<'internalCheckTranslation'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const lang = filterLanguage(ctx.body.lang, await targetLanguages(db, p))!;
+  // What a save through the editor stores is a person's edit: every gate applies.
+  const gate = gateCell(key.source, ctx.body.value, lang, markupPolicy(p));
+  return {
+    body: {
+      lang,
+      ok: Object.keys(gate).length === 0,
+      gate,
+      formatWarnings: formatWarnings(p, key, lang, ctx.body.value, 'translated'),
+    },
+  };
+};
+
+/** The ids of every key the filter matches, in order. */
+async function matchingIds(db: Db, p: ProjectRow, filter: KeyFilter, targets: string[]) {
+  const { query, lang } = await filteredKeys(db, p, filter, targets);
+  const ids = (await query.orderBy('k.id').select('k.id')).map((r: { id: number }) => Number(r.id));
+  return { ids, lang };
+}
+
+export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const targets = await targetLanguages(db, p);
+  const filter: KeyFilter = ctx.body.filter;
+  const { ids, lang } = await matchingIds(db, p, filter, targets);
+  const actLang = ctx.body.lang !== undefined ? filterLanguage(ctx.body.lang, targets) : lang;
+  const langs = actLang ? [actLang] : targets;
+  const to = ctx.body.action === 'approve' ? 'approved' : 'reviewed';
+  const from = ctx.body.action === 'approve' ? ['translated', 'reviewed'] : ['translated'];
+  const statuses = filter.status ? from.filter((s) => s === filter.status) : from;
+  const actor = actorOf(ctx.actor);
+  const now = Date.now();
+  let affected = 0;
+  if (statuses.length && langs.length && ids.length)
+    await db.transaction(async (trx) => {
+      for (const part of chunks(ids)) {
+        const rows = await trx('translations')
+          .whereIn('key_id', part)
+          .whereIn('lang', langs)
+          .whereIn('status', statuses)
+          .select('key_id', 'lang', 'value', 'origin');
+        if (!rows.length) continue;
+        const history: HistoryRow[] = rows.map((r) => ({
+          project_id: p.id,
+          key_id: Number(r.key_id),
+          lang: r.lang,
+          value: r.value,
+          status: to,
+          origin: r.origin,
+          actor,
+          created_at: now,
+        }));
+        affected += await trx('translations')
+          .whereIn('key_id', part)
+          .whereIn('lang', langs)
+          .whereIn('status', statuses)
+          .update({ status: to, updated_at: now });
+        await recordHistory(trx, history);
+      }
+      if (affected) await contentChanged(trx, p.id, now);
+    });
+  return { body: { affected } };
+};
+
+export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
+  const { db, engine, jobs } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const targets = await targetLanguages(db, p);
+  const filter: KeyFilter = ctx.body.filter;
+  const action = ctx.body.action;
+  if (action === 'retry' && !engine)
+    throw new ApiError(
+      503,
+      'unavailable',
+      'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was queued.',
+    );
+  const { ids, lang } = await matchingIds(db, p, filter, targets);
+  const now = Date.now();
+  if (action === 'disable' || action === 'enable') {
+    const enabled = action === 'enable';
+    let affected = 0;
+    await db.transaction(async (trx) => {
+      for (const part of chunks(ids))
+        affected += await trx('keys')
+          .whereIn('id', part)
+          .where('enabled', !enabled)
+          // A person's switch settles what a sync switched off (migration 018).
+          .update({ enabled, updated_at: now, sync_disabled_at: null, sync_disabled_by: null });
+      if (affected) await contentChanged(trx, p.id, now);
+    });
+    return { body: { affected } };
+  }
+  // retry: the failed pairs of the AI-filled languages, of keys a push would fill.
+  const actLang = ctx.body.lang !== undefined ? filterLanguage(ctx.body.lang, targets) : lang;
+  const aiLangs = new Set(
+    (
+      await db('project_languages').where({ project_id: p.id, fill_mode: 'ai' }).whereNull('removed_at').select('code')
+    ).map((r) => r.code),
+  );
+  const langs = (actLang ? [actLang] : targets).filter((l) => aiLangs.has(l));
+  let affected = 0;
+  let trackingToken: string | null = null;
+  if (!langs.length || !ids.length) return { body: { affected, trackingToken } };
+  await db.transaction(async (trx) => {
+    const pairs: Array<{ keyId: number; lang: string; cost: number }> = [];
+    for (const part of chunks(ids)) {
+      const q = trx('translations as t')
+        .join('keys as k', 'k.id', 't.key_id')
+        .whereIn('t.key_id', part)
+        .whereIn('t.lang', langs)
+        .where('t.status', 'pending')
+        .whereNotNull('t.fail_reason')
+        .where('k.enabled', true)
+        .select<Array<{ key_id: number; lang: string; source: string; forms: string | null }>>(
+          't.key_id',
+          't.lang',
+          'k.source',
+          'k.forms',
+        );
+      if (bool(p.auto_verify)) q.where('k.source_verified', true);
+      for (const r of await q)
+        pairs.push({
+          keyId: Number(r.key_id),
+          lang: r.lang,
+          cost: pairCost(r.source, parseJson<Record<string, string> | null>(r.forms, null)),
+        });
+    }
+    const queued = await enqueueFill(trx, jobs, p, pairs, now);
+    if (queued) {
+      affected = queued.pairs;
+      trackingToken = queued.trackingToken;
+      await contentChanged(trx, p.id, now);
+    }
+    // The read keeps the workspace row current within the hold's transaction, as the single-key retry does.
+    await readCredit(trx, p.workspace_id, now, true);
+  });
+  return { body: { affected, trackingToken } };
+};
+
+export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const now = Date.now();
+  const names = [...new Set(ctx.body.keys)];
+  const change =
+    ctx.body.action === 'accept'
+      ? { captured: false, source_verified: true, updated_at: now }
+      : { enabled: false, updated_at: now };
+  let affected = 0;
+  await db.transaction(async (trx) => {
+    affected = await trx('keys')
+      .where({ project_id: p.id, captured: true, enabled: true })
+      .whereIn('name', names)
+      .update(change);
+    if (affected) await contentChanged(trx, p.id, now);
+  });
+  return { body: { affected } };
+};

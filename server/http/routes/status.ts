@@ -1,0 +1,38 @@
+// GET /status (spec: getProjectStatus): each target language's completeness, live, for CI clients (`glossa status`);
+// with `gates=true`, the cells the gates would refuse in a publish with the default flags.
+import { getProject, listLanguages } from '../../domain/project/projects.js';
+import type { Handler } from '../pipeline.js';
+import { defaultParams } from '../../domain/publish/build.js';
+import { buildSnapshot, publishEnv } from '../../domain/publish/stream.js';
+import { completeness, enabledKeyCount } from '../../domain/catalog/completeness.js';
+
+const LISTED = 50;
+
+export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
+  const { db } = ctx.app;
+  const p = await getProject(db, ctx.params.projectId);
+  const keyCount = await enabledKeyCount(db, p.id);
+  const of = await completeness(db, p, keyCount);
+  let gates;
+  if (ctx.query.gates === 'true') {
+    const g = (await buildSnapshot(publishEnv(ctx.app), p.id, await defaultParams(db, p))).gates;
+    gates = {
+      icuRejected: g.icuRejected.slice(0, LISTED),
+      icuRejectedTotal: g.icuRejectedTotal,
+      markupRejected: g.markupRejected.slice(0, LISTED),
+      markupRejectedTotal: g.markupRejectedTotal,
+    };
+  }
+  return {
+    body: {
+      baseLang: p.base_lang,
+      keyCount,
+      currentVersion: p.current_version,
+      languages: (await listLanguages(db, p.id)).map((l) => {
+        const c = of(l.code);
+        return { code: l.code, fillMode: l.fill_mode, complete: c.missing + c.pending + c.failed === 0, ...c };
+      }),
+      ...(gates ? { gates } : {}),
+    },
+  };
+};

@@ -1,0 +1,426 @@
+// Any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI v1, Ollama, vLLM, llama.cpp server).
+// Many strings per request, one target language per request; every answer goes through the fill gate and the
+// ones that fail it get one more chance in a follow-up request carrying the reason.
+import pLimit, { type LimitFunction } from 'p-limit';
+import pRetry, { AbortError } from 'p-retry';
+import { checkFill } from '../../../packages/core/src/gates.js';
+import { conformPlurals, pluralCategories } from '../../../packages/core/src/icu.js';
+import {
+  EngineUnavailableError,
+  type TranslationEngine,
+  type TranslationItem,
+  type TranslationOutcome,
+} from './types.js';
+
+export interface OpenAIEngineOptions {
+  /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`; a query string (Azure api-version) is kept. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** Per HTTP attempt, including reading the answer. */
+  timeoutMs?: number;
+  /** HTTP attempts per request on 408, 409, 429, 5xx, network errors and timeouts. */
+  maxAttempts?: number;
+  /** Requests in flight per engine instance, across concurrent translate() calls. */
+  concurrency?: number;
+  backoffBaseMs?: number;
+  /** Upper bound on an honoured Retry-After. */
+  retryAfterCapMs?: number;
+  maxBatch?: number;
+  /** Left out of the request unless set: some models accept only their default. */
+  temperature?: number;
+}
+
+const RESPONSE_SCHEMA = {
+  type: 'object',
+  properties: {
+    translations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, value: { type: 'string' } },
+        required: ['id', 'value'],
+        // OpenAI's strict mode refuses a schema whose objects allow extra properties.
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['translations'],
+  additionalProperties: false,
+} as const;
+
+/** An attempt worth repeating: its reason, its HTTP status if it got one, and a server's Retry-After (capped). */
+class AttemptFailed extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'AttemptFailed';
+  }
+}
+
+/** Statuses that may change by waiting: timeout, conflict, rate limit, server errors. */
+const retryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+function languageName(code: string): string {
+  try {
+    const name = languageNames.of(code);
+    return name && name.toLowerCase() !== code.toLowerCase() ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
+/** Retry-After as milliseconds: OpenAI's retry-after-ms, or the standard seconds / HTTP-date form. */
+function retryAfterMs(headers: Headers): number | null {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const v = headers.get('retry-after');
+  if (!v) return null;
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** The text of one part of a message's content. */
+function partText(part: unknown): string {
+  if (typeof part === 'string') return part;
+  const text = (part as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
+/** The `error.message` of an OpenAI-style error body, else the start of the body. */
+function errorSnippet(text: string): string {
+  try {
+    const msg = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof msg === 'string') return msg.slice(0, 300);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 300).replace(/\s+/g, ' ').trim();
+}
+
+/** id → value from an answer's message content: strict JSON, JSON in ``` fences, or JSON after a preamble. */
+export function parseTranslations(content: string): Map<string, unknown> | null {
+  let text = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  const fenced = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
+  if (fenced) text = fenced[1].trim();
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    const start = text.search(/[[{]/);
+    const end = Math.max(text.lastIndexOf('}'), text.lastIndexOf(']'));
+    if (start < 0 || end <= start) return null;
+    try {
+      data = JSON.parse(text.slice(start, end + 1));
+    } catch {
+      return null;
+    }
+  }
+  const list = Array.isArray(data) ? data : (data as { translations?: unknown })?.translations;
+  const out = new Map<string, unknown>();
+  if (Array.isArray(list)) {
+    for (const entry of list as unknown[]) {
+      if (entry && typeof entry === 'object' && 'id' in entry)
+        out.set(String(entry.id), (entry as { value?: unknown }).value);
+    }
+    return out;
+  }
+  // Some local models answer {"<id>": "<value>", ...} despite the instructions.
+  if (data && typeof data === 'object') {
+    for (const [id, value] of Object.entries(data)) if (typeof value === 'string') out.set(id, value);
+    return out.size ? out : null;
+  }
+  return null;
+}
+
+function systemPrompt(sourceLang: string, targetLang: string): string {
+  const src = languageName(sourceLang);
+  const tgt = languageName(targetLang);
+  const cats = pluralCategories(targetLang).join(', ');
+  return [
+    `You translate the user-interface strings of a software product from ${src} to ${tgt}.`,
+    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "problem"?}]}.',
+    '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
+    'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
+    '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
+    '- Keep markup tags such as <b>...</b>, <link>...</link> or <a href="...">...</a> with the same names, attributes and nesting; translate the text between them, never attribute values.',
+    '- Keep printf specifiers such as %@, %1$@, %lld, %d, %s, %1$s, %.2f and %% exactly as written, each as often as in the source.',
+    '- Keep plural, selectordinal and select structure: the same argument names, the keywords plural/selectordinal/select and the select keys stay untouched; translate only the text inside each branch and keep # where the number goes.',
+    `- Every {x, plural, ...} in a translation must have exactly these categories for ${tgt}: ${cats} (keep exact =N branches of the source as well), each written with the grammatically correct form for that category.`,
+    "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
+    '- Keep leading and trailing spaces and line breaks; use punctuation and capitalization natural for the target language.',
+    'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
+    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
+  ].join('\n');
+}
+
+interface Attempted {
+  item: TranslationItem;
+  value?: string;
+  problem?: string;
+}
+
+export class OpenAIEngine implements TranslationEngine {
+  readonly name = 'openai';
+  readonly maxBatch: number;
+  private readonly url: string;
+  /** The endpoint without credentials or query, for error messages. */
+  private readonly where: string;
+  private readonly headers: Record<string, string>;
+  private readonly model: string;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly retryAfterCapMs: number;
+  private readonly temperature?: number;
+  /** Bounds the requests in flight across concurrent translate() calls; a slot is held for one attempt, not its backoff. */
+  private readonly slots: LimitFunction;
+  /** Falls back to json_object mode once a server has refused json_schema. */
+  private structured = true;
+
+  constructor(opts: OpenAIEngineOptions) {
+    if (!opts.baseUrl) throw new Error('OpenAI engine: baseUrl is required');
+    if (!opts.model) throw new Error('OpenAI engine: model is required');
+    const url = new URL(opts.baseUrl);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+    this.url = url.toString();
+    this.where = `${url.origin}${url.pathname}`;
+    this.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    if (opts.apiKey) {
+      this.headers.authorization = `Bearer ${opts.apiKey}`;
+      // Azure accepts its own header everywhere, Bearer only on some deployments.
+      if (/\.(openai|cognitiveservices)\.azure\.com$/.test(url.hostname)) this.headers['api-key'] = opts.apiKey;
+    }
+    this.model = opts.model;
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.maxAttempts = Math.max(1, opts.maxAttempts ?? 4);
+    this.backoffBaseMs = opts.backoffBaseMs ?? 500;
+    this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
+    this.maxBatch = opts.maxBatch ?? 40;
+    this.temperature = opts.temperature;
+    this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
+  }
+
+  async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
+    const results = new Map<TranslationItem, TranslationOutcome>();
+    const askable = items.filter((item) => {
+      try {
+        pluralCategories(item.targetLang);
+        pluralCategories(item.sourceLang);
+        return true;
+      } catch (e) {
+        results.set(item, { id: item.id, error: (e as Error).message });
+        return false;
+      }
+    });
+    const settled = await Promise.allSettled(
+      this.chunks(askable).map(async (chunk) => {
+        for (const o of await this.translateChunk(chunk)) results.set(o.item, o.outcome);
+      }),
+    );
+    // Waiting for every chunk first means nothing of this call is still running once it rejects.
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return items.map((item) => results.get(item)!);
+  }
+
+  /** One language pair per chunk, at most maxBatch items, no id twice (answers are matched by id). */
+  private chunks(items: TranslationItem[]): TranslationItem[][] {
+    const open = new Map<string, { items: TranslationItem[]; ids: Set<string> }>();
+    const done: TranslationItem[][] = [];
+    for (const item of items) {
+      const pair = `${item.sourceLang}\0${item.targetLang}`;
+      let chunk = open.get(pair);
+      if (!chunk || chunk.items.length >= this.maxBatch || chunk.ids.has(item.id)) {
+        chunk = { items: [], ids: new Set() };
+        done.push(chunk.items);
+        open.set(pair, chunk);
+      }
+      chunk.items.push(item);
+      chunk.ids.add(item.id);
+    }
+    return done;
+  }
+
+  private async translateChunk(
+    items: TranslationItem[],
+  ): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
+    let attempts = this.judge(items, await this.ask(items, new Map()));
+    const retry = attempts.filter((a) => a.problem);
+    if (retry.length) {
+      const problems = new Map(retry.map((a) => [a.item, a.problem!]));
+      let second: Attempted[];
+      try {
+        second = this.judge(
+          retry.map((a) => a.item),
+          await this.ask(
+            retry.map((a) => a.item),
+            problems,
+          ),
+        );
+      } catch (e) {
+        // The good answers of the first request stand; only the items that needed a second chance fail.
+        second = retry.map((a) => ({
+          item: a.item,
+          problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}`,
+        }));
+      }
+      const byItem = new Map(second.map((a) => [a.item, a]));
+      attempts = attempts.map((a) => byItem.get(a.item) ?? a);
+    }
+    return attempts.map((a) => ({
+      item: a.item,
+      outcome: a.problem ? { id: a.item.id, error: a.problem } : { id: a.item.id, value: a.value! },
+    }));
+  }
+
+  /** Runs each answer through the fill gate (ICU, markup, printf). */
+  private judge(items: TranslationItem[], answers: Map<string, unknown> | string): Attempted[] {
+    return items.map((item) => {
+      if (typeof answers === 'string') return { item, problem: answers };
+      if (!answers.has(item.id)) return { item, problem: 'no translation returned' };
+      const raw = answers.get(item.id);
+      if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
+      if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
+      const value = conformPlurals(raw, item.targetLang);
+      const problem = checkFill(item.source, value, item.targetLang, item.markup);
+      return problem ? { item, problem } : { item, value };
+    });
+  }
+
+  /** One chat-completions request for items of one language pair: the answers by id, or why there are none. */
+  private async ask(
+    items: TranslationItem[],
+    problems: Map<TranslationItem, string>,
+  ): Promise<Map<string, unknown> | string> {
+    const { sourceLang, targetLang } = items[0];
+    const payload = {
+      sourceLanguage: sourceLang,
+      targetLanguage: targetLang,
+      pluralCategories: pluralCategories(targetLang),
+      items: items.map((it) => ({
+        id: it.id,
+        key: it.key,
+        context: it.ctx ?? null,
+        source: it.source,
+        ...(problems.has(it) ? { problem: problems.get(it) } : {}),
+      })),
+    };
+    const messages = [
+      { role: 'system', content: systemPrompt(sourceLang, targetLang) },
+      { role: 'user', content: JSON.stringify(payload, null, 1) },
+    ];
+    const answer = await this.post(messages);
+    const choice = (
+      answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }
+    )?.choices?.[0];
+    let content = choice?.message?.content;
+    // Content parts: strings, or `{type: 'text', text}` (a part without text, such as a refusal, adds nothing).
+    if (Array.isArray(content)) content = (content as unknown[]).map(partText).join('');
+    if (typeof content !== 'string' || !content.trim()) {
+      const refusal = choice?.message?.refusal;
+      return typeof refusal === 'string'
+        ? `the model refused: ${refusal.slice(0, 200)}`
+        : 'the answer has no message content';
+    }
+    const parsed = parseTranslations(content);
+    if (parsed) return parsed;
+    return choice?.finish_reason === 'length'
+      ? 'the answer was cut off (finish_reason length)'
+      : 'the answer is not the requested JSON';
+  }
+
+  private body(messages: unknown[]): string {
+    return JSON.stringify({
+      model: this.model,
+      messages,
+      response_format: this.structured
+        ? { type: 'json_schema', json_schema: { name: 'translations', strict: true, schema: RESPONSE_SCHEMA } }
+        : { type: 'json_object' },
+      ...(this.temperature !== undefined ? { temperature: this.temperature } : {}),
+    });
+  }
+
+  /**
+   * POST with retries (p-retry): maxAttempts attempts in all, each under its own timeout, apart by exponential
+   * backoff with jitter (between half and all of backoffBaseMs·2^(n-1), at most 30 s). A Retry-After is waited
+   * out before that backoff. Resolves to the parsed JSON body or throws EngineUnavailableError.
+   */
+  private async post(messages: unknown[]): Promise<unknown> {
+    let last: AttemptFailed | undefined;
+    try {
+      return await pRetry(() => this.slots(() => this.attempt(messages)), {
+        retries: this.maxAttempts - 1,
+        factor: 2,
+        minTimeout: Math.min(this.backoffBaseMs / 2, 15_000),
+        maxTimeout: 30_000,
+        randomize: true,
+        onFailedAttempt: async (e) => {
+          last = e;
+          if (e.retriesLeft > 0 && last.retryAfterMs) await sleep(last.retryAfterMs);
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof AttemptFailed)) throw e;
+      throw new EngineUnavailableError(
+        `${this.where} failed after ${this.maxAttempts} attempts: ${(last ?? e).message}`,
+        true,
+        (last ?? e).status,
+      );
+    }
+  }
+
+  /** One HTTP attempt: the parsed body, AttemptFailed when another may succeed, else (AbortError) the final refusal. */
+  private async attempt(messages: unknown[]): Promise<unknown> {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.url, {
+        method: 'POST',
+        headers: this.headers,
+        body: this.body(messages),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (e) {
+      const err = e as Error;
+      const cause = (err.cause as Error | undefined)?.message;
+      throw new AttemptFailed(
+        err.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : `network error: ${err.message}${cause ? ` (${cause})` : ''}`,
+      );
+    }
+    if (res.ok) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new AttemptFailed(`HTTP ${res.status} with a body that is not JSON`, res.status);
+      }
+    }
+    if (retryableStatus(res.status)) {
+      const after = retryAfterMs(res.headers);
+      throw new AttemptFailed(
+        `HTTP ${res.status}: ${errorSnippet(text)}`,
+        res.status,
+        after === null ? undefined : Math.min(after, this.retryAfterCapMs),
+      );
+    }
+    if (res.status === 400 && this.structured && /response_format|json_schema/i.test(text)) {
+      // Servers without structured outputs (older Ollama/llama.cpp, some Azure api-versions) still do JSON mode.
+      this.structured = false;
+      throw new AttemptFailed(`HTTP 400: ${errorSnippet(text)}`, res.status);
+    }
+    throw new AbortError(
+      new EngineUnavailableError(`${this.where} answered HTTP ${res.status}: ${errorSnippet(text)}`, false, res.status),
+    );
+  }
+}

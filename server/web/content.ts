@@ -1,0 +1,576 @@
+// The Content pages. `/projects/{projectId}/content`: every document with its served version and, per language,
+// its review stage and how many units are stale, missing or given up; documents are selected with checkboxes and
+// published together (owners). `/projects/{projectId}/content/{docId}?lang=xx`: the document's blocks beside their
+// translation into one language, stale blocks marked with the previous translation as the candidate, blocks given
+// up on marked; the language's review stage (reviewers and owners); the versions with rollback (owners). A project
+// without Content shows "Content is not enabled". Data from the internal API only; document text is hostile input
+// and escaped like everything else.
+import type Hapi from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { components } from '../../generated/internal.js';
+import type { App } from '../infra/app.js';
+import { apiFor, type Api } from './api.js';
+import { apiMessage, csrfField, dataOf, ourForm, timeOf } from './forms.js';
+import { html, type Html } from './html.js';
+import { appPage, projectPath } from './layout.js';
+import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
+import type { Session } from '../domain/users/sessions.js';
+import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+
+type Overview = components['schemas']['ContentOverview'];
+type OverviewDoc = Overview['documents'][number];
+type Working = components['schemas']['ContentWorkingDocument'];
+type PublishResult = components['schemas']['ContentPublishResult'];
+type Stage = 'translated' | 'reviewed' | 'approved';
+
+const section = 'content';
+const DOC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const STAGES: Stage[] = ['translated', 'reviewed', 'approved'];
+const docPath = (projectId: string, docId: string, rest = '') =>
+  projectPath(projectId, `${section}/${encodeURIComponent(docId)}${rest}`);
+const rollbackPath = (projectId: string, docId: string, versionId: string) =>
+  `${docPath(projectId, docId, '/rollback')}?versionId=${encodeURIComponent(versionId)}`;
+const VERSION_ID = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
+const isOwner = (s: Session) => s.user.role === 'owner';
+
+type PageAnswer = { status: number; body: string };
+
+/** The project's name when Content is on; else the page to answer (not found, or Content is not enabled). */
+async function contentProject(api: Api, s: Session, projectId: string): Promise<string | PageAnswer> {
+  const project = await api.GET('/projects/{projectId}', { params: { path: { projectId } } });
+  if (project.response.status === 404)
+    return { status: 404, body: messagePage('Project not found', 'There is no project with this id.', s) };
+  const p = dataOf(project, 'get project');
+  if (!p.contentEnabled)
+    return {
+      status: 200,
+      body: appPage(
+        s,
+        `Content · ${p.name}`,
+        html`<section>
+          <h1>Content</h1>
+          <p>Content is not enabled for ${p.name}.</p>
+        </section>`,
+        { projectId, section },
+      ),
+    };
+  return p.name;
+}
+
+function langSummary(l: OverviewDoc['langs'][number]): Html {
+  const parts = [
+    l.stale ? `${l.stale} stale` : '',
+    l.missing ? `${l.missing} missing` : '',
+    l.gaveUp ? `${l.gaveUp} given up` : '',
+    l.running ? 'run going' : '',
+  ].filter(Boolean);
+  return html`<li>
+    <strong>${l.code}</strong>:
+    ${l.stage ?? 'not translated'}${parts.length ? html` · <span class="warn">${parts.join(', ')}</span>` : ''}
+  </li>`;
+}
+
+function resultTable(r: PublishResult): Html {
+  return html`<section>
+    <h2>Publish ${r.versionId ? html`<code>${r.versionId}</code>` : ''}</h2>
+    <p role="status">
+      ${r.summary.docsPublished} published, ${r.summary.docsUnchanged} unchanged, ${r.summary.docsHeld} held,
+      ${r.summary.docsSkipped} skipped.
+    </p>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Document</th>
+          <th scope="col">Action</th>
+          <th scope="col">Version</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${r.documents.map(
+          (d) =>
+            html`<tr>
+              <td><code>${d.docId}</code></td>
+              <td>${d.action}</td>
+              <td>${d.versionId ?? '—'}</td>
+              <td>${d.reason ?? ''}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`;
+}
+
+async function listPage(
+  api: Api,
+  s: Session,
+  projectId: string,
+  extra: { error?: string; flashes?: Flash[] } = {},
+): Promise<PageAnswer> {
+  const name = await contentProject(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const o = dataOf(await api.GET('/projects/{projectId}/content', { params: { path: { projectId } } }), 'list content');
+  const rows = o.documents.map(
+    (d) =>
+      html`<tr>
+        ${
+          isOwner(s)
+            ? html`<td>
+                <input type="checkbox" id="pick-${d.docId}" name="doc:${d.docId}" value="on" />
+                <label for="pick-${d.docId}" class="visually-hidden">Select ${d.title}</label>
+              </td>`
+            : ''
+        }
+        <td><a href="${docPath(projectId, d.docId)}">${d.title}</a><br /><code>${d.docId}</code></td>
+        <td>${d.versionId ? html`<code>${d.versionId}</code>` : 'not published'}</td>
+        <td>
+          ${d.pending ? html`<span class="warn">changes not published</span>` : 'published as is'}${d.health ? html`<br /><span class="error">${d.health}</span>` : ''}
+        </td>
+        <td>
+          <ul class="plain">
+            ${d.langs.map(langSummary)}
+          </ul>
+        </td>
+      </tr>`,
+  );
+  const table = o.documents.length
+    ? html`<table>
+        <caption>
+          Documents${o.truncated ? ' (the first 200)' : ''}
+        </caption>
+        <thead>
+          <tr>
+            ${isOwner(s) ? html`<th scope="col">Select</th>` : ''}
+            <th scope="col">Document</th>
+            <th scope="col">Served version</th>
+            <th scope="col">State</th>
+            <th scope="col">Languages</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`
+    : html`<p>No documents yet: push one with <code>PUT /v1/projects/{projectId}/content/{docId}</code>.</p>`;
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Content · ${name}`,
+      html`<section>
+          <h1>Content of ${name}</h1>
+          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
+        </section>
+        ${flashHtml(extra.flashes ?? [])}
+        ${(extra.flashes ?? []).map((f) => (f.contentPublish ? resultTable(f.contentPublish) : ''))}
+        <section>
+          ${
+            isOwner(s) && o.documents.length
+              ? html`<form method="post" action="${projectPath(projectId, `${section}/publish`)}">
+                  ${csrfField(s)} ${table}
+                  <p><button type="submit">Publish selected</button></p>
+                </form>`
+              : table
+          }
+        </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+function blocksTable(doc: Working, lang: Working['langs'][number]): Html {
+  const source = new Map<string, string>(doc.blocks.map((b) => [b.id, b.text]));
+  source.set('@title', doc.title);
+  for (const [k, v] of Object.entries(doc.fields)) source.set(`@field:${k}`, v);
+  const STATE: Record<string, string> = {
+    translated: 'translated',
+    stale: 'stale: the source changed',
+    missing: 'missing',
+    gave_up: 'given up: the engine broke its markup',
+  };
+  return html`<table class="side-by-side">
+    <caption>
+      ${doc.baseLang} source beside ${lang.code}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Unit</th>
+        <th scope="col">Source (${doc.baseLang})</th>
+        <th scope="col">Translation (${lang.code})</th>
+        <th scope="col">State</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${lang.units.map(
+        (u) =>
+          html`<tr class="unit-${u.state}">
+            <td><code>${u.id}</code></td>
+            <td class="source">${source.get(u.id) ?? ''}</td>
+            <td class="source">
+              ${
+                u.state === 'translated'
+                  ? (u.text ?? '')
+                  : u.candidate !== undefined
+                    ? html`<span class="candidate-label">Previous translation (candidate):</span>
+                        <span class="candidate">${u.candidate}</span>`
+                    : html`<em>none</em>`
+              }
+            </td>
+            <td><span class="state" data-state="${u.state}">${STATE[u.state]}</span></td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+async function docPage(
+  api: Api,
+  s: Session,
+  projectId: string,
+  docId: string,
+  wanted: string | undefined,
+  extra: { error?: string; flashes?: Flash[] } = {},
+): Promise<PageAnswer> {
+  const name = await contentProject(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const notFound = { status: 404, body: messagePage('Document not found', 'This project has no such document.', s) };
+  if (!DOC_ID.test(docId)) return notFound;
+  const w = await api.GET('/projects/{projectId}/content/{docId}', { params: { path: { projectId, docId } } });
+  if (w.response.status === 404) return notFound;
+  const doc = dataOf(w, 'get document');
+  const versions = dataOf(
+    await api.GET('/projects/{projectId}/content/{docId}/versions', { params: { path: { projectId, docId } } }),
+    'list versions',
+  );
+  const lang = doc.langs.find((l) => l.code === wanted) ?? doc.langs[0];
+  const langNav = html`<nav aria-label="Languages">
+    <ul class="plain inline-list">
+      ${doc.langs.map(
+        (l) =>
+          html`<li>
+            <a
+              href="${docPath(projectId, docId)}?lang=${encodeURIComponent(l.code)}"
+              ${l === lang ? html`aria-current="page"` : ''}
+              >${l.code}</a
+            >
+          </li>`,
+      )}
+    </ul>
+  </nav>`;
+  const stageForm = lang
+    ? html`<form method="post" action="${docPath(projectId, docId, `/langs/${encodeURIComponent(lang.code)}/stage`)}">
+        ${csrfField(s)}
+        <label for="stage">Review stage of ${lang.code}</label>
+        <select id="stage" name="stage">
+          ${STAGES.map((st) => html`<option value="${st}" ${lang.stage === st ? html`selected` : ''}>${st}</option>`)}
+        </select>
+        <button type="submit">Set stage</button>
+        <p class="hint">Only a language translated in full can be reviewed or approved.</p>
+      </form>`
+    : '';
+  const versionRows = versions.versions.map(
+    (v) =>
+      html`<tr>
+        <td><code>${v.versionId}</code>${v.versionId === versions.servedVersionId ? ' (served)' : ''}</td>
+        <td>${timeOf(v.createdAt)}</td>
+        <td>${v.title}</td>
+        <td>
+          ${v.langs.map((l) => `${l.code}: ${l.source === 'translated' ? (l.stage ?? 'translated') : 'base language'}`).join(', ')}
+        </td>
+        <td>
+          ${
+            isOwner(s) && v.versionId !== versions.servedVersionId
+              ? html`<a
+                  class="button"
+                  href="${rollbackPath(projectId, docId, v.versionId)}"
+                  aria-label="Roll back to ${v.versionId}"
+                  >Roll back…</a
+                >`
+              : ''
+          }
+        </td>
+      </tr>`,
+  );
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `${doc.title} · Content · ${name}`,
+      html`<section>
+          <h1>${doc.title}</h1>
+          ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''} ${flashHtml(extra.flashes ?? [])}
+          <dl>
+            <dt>Document</dt>
+            <dd><code>${doc.docId}</code> (${doc.format}, ${doc.baseLang})</dd>
+            <dt>Served version</dt>
+            <dd>${doc.versionId ? html`<code>${doc.versionId}</code>` : 'not published'}</dd>
+            ${
+              doc.health
+                ? html`<dt>Checks</dt>
+                    <dd class="error">${doc.health}</dd>`
+                : ''
+            }
+          </dl>
+          <p><a href="${projectPath(projectId, section)}">All documents</a></p>
+        </section>
+        <section>
+          <h2>Translation</h2>
+          ${
+            lang
+              ? html`${langNav}
+                  <p>
+                    ${lang.code}: stage
+                    <strong>${lang.stage ?? 'not translated'}</strong>${lang.running ? ', a run is going' : ''}
+                  </p>
+                  ${stageForm} ${blocksTable(doc, lang)}`
+              : html`<p>The project has no target language.</p>`
+          }
+        </section>
+        <section>
+          <h2>Versions</h2>
+          ${
+            versions.versions.length
+              ? html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Version</th>
+                      <th scope="col">Published</th>
+                      <th scope="col">Title</th>
+                      <th scope="col">Languages</th>
+                      <th scope="col">Rollback</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${versionRows}
+                  </tbody>
+                </table>`
+              : html`<p>Never published.</p>`
+          }
+        </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+/**
+ * A rollback, asked first: what readers are served now beside what they would be served after it (title, and per
+ * language whether it is translated or the base language, at which review stage), the changes marked.
+ */
+async function rollbackPage(
+  api: Api,
+  s: Session,
+  projectId: string,
+  docId: string,
+  versionId: string,
+  error?: string,
+): Promise<PageAnswer> {
+  const name = await contentProject(api, s, projectId);
+  if (typeof name !== 'string') return name;
+  const notFound = { status: 404, body: messagePage('Version not found', 'This document has no such version.', s) };
+  if (!DOC_ID.test(docId) || !VERSION_ID.test(versionId)) return notFound;
+  const r = await api.GET('/projects/{projectId}/content/{docId}/versions', { params: { path: { projectId, docId } } });
+  if (r.response.status === 404) return notFound;
+  const versions = dataOf(r, 'list versions');
+  const target = versions.versions.find((v) => v.versionId === versionId);
+  if (!target) return notFound;
+  const served = versions.versions.find((v) => v.versionId === versions.servedVersionId);
+  type Lang = (typeof target.langs)[number];
+  const shown = (l: Lang | undefined) =>
+    !l ? 'not served' : l.source === 'translated' ? `translated (${l.stage ?? 'translated'})` : 'base language';
+  const codes = [...new Set([...(served?.langs ?? []), ...target.langs].map((l) => l.code))].sort();
+  const rows = codes.map((code) => {
+    const before = shown(served?.langs.find((l) => l.code === code));
+    const after = shown(target.langs.find((l) => l.code === code));
+    return html`<tr class="${before === after ? '' : 'changed'}">
+      <th scope="row">${code}</th>
+      <td>${before}</td>
+      <td>${after}</td>
+    </tr>`;
+  });
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      `Roll back ${docId}?`,
+      html`<section aria-labelledby="rollback-title">
+        <h1 id="rollback-title">Roll <code>${docId}</code> back to <code>${versionId}</code>?</h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <p>
+          Readers are served the texts of <code>${versionId}</code> (${timeOf(target.createdAt)}) at once, under a new
+          version; ${served ? html`<code>${served.versionId}</code>, served now,` : 'every version'} stays in the
+          history and can be served again.
+        </p>
+        <div class="scroll">
+          <table>
+            <caption>
+              What readers are served now and after the rollback
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Language</th>
+                <th scope="col">Now${served ? html` (<code>${served.versionId}</code>)` : ''}</th>
+                <th scope="col">After (<code>${versionId}</code>)</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr class="${served?.title === target.title ? '' : 'changed'}">
+                <th scope="row">Title</th>
+                <td class="source">${served?.title ?? ''}</td>
+                <td class="source">${target.title}</td>
+              </tr>
+              ${rows}
+            </tbody>
+          </table>
+        </div>
+        ${
+          isOwner(s)
+            ? html`<form method="post" action="${docPath(projectId, docId, '/rollback')}" class="confirm-actions">
+                ${csrfField(s)}
+                <input type="hidden" name="versionId" value="${versionId}" />
+                <input type="hidden" name="served" value="${versions.servedVersionId ?? ''}" />
+                <button type="submit" class="danger">Roll back to ${versionId}</button>
+                <a href="${docPath(projectId, docId)}">Cancel</a>
+              </form>`
+            : html`<p>Only an owner can roll back content.</p>`
+        }
+      </section>`,
+      { projectId, section },
+    ),
+  };
+}
+
+export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  const reply = (h: ResponseToolkit, r: PageAnswer, status = r.status) =>
+    htmlReply(h, r.status === 200 ? status : r.status, r.body);
+  const langOf = (request: Request) => {
+    const v = (request.query as Record<string, unknown>).lang;
+    return typeof v === 'string' ? v : undefined;
+  };
+
+  const list = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
+    const flashes = await takeFlashes(app, session, projectPath(projectId, section));
+    return reply(h, await listPage(apiFor(server, session), session, projectId, { flashes }));
+  };
+
+  const one = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const session = await sessionOf(app, request);
+    const lang = langOf(request);
+    if (!session)
+      return redirect(h, signinUrl(docPath(projectId, docId) + (lang ? `?lang=${encodeURIComponent(lang)}` : '')));
+    const flashes = await takeFlashes(app, session, docPath(projectId, docId));
+    return reply(h, await docPage(apiFor(server, session), session, projectId, docId, lang, { flashes }));
+  };
+
+  const publish = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const post = await ourForm(app, request, h, projectPath(projectId, section));
+    if ('reply' in post) return post.reply;
+    const { session, form } = post;
+    const api = apiFor(server, session);
+    const docIds = Object.keys(form)
+      .filter((k) => k.startsWith('doc:') && form[k] === 'on')
+      .map((k) => k.slice(4))
+      .filter((d) => DOC_ID.test(d));
+    if (!docIds.length)
+      return reply(
+        h,
+        await listPage(api, session, projectId, { error: 'Select at least one document; nothing was published.' }),
+        400,
+      );
+    const r = await api.POST('/projects/{projectId}/content/publish', {
+      params: { path: { projectId } },
+      body: { docIds },
+    });
+    if (r.response.status === 403)
+      return reply(
+        h,
+        await listPage(api, session, projectId, { error: 'Only an owner can publish content; nothing was published.' }),
+        403,
+      );
+    if (!r.data)
+      return reply(
+        h,
+        await listPage(api, session, projectId, { error: `${apiMessage(r.error)} Nothing was published.` }),
+        r.response.status,
+      );
+    // The outcome is shown by the list the redirect opens (flash.ts): a reload publishes nothing again.
+    return redirectWithFlash(app, h, session, projectPath(projectId, section), { contentPublish: r.data });
+  };
+
+  const stage = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const lang = String(request.params.lang);
+    const back = `${docPath(projectId, docId)}?lang=${encodeURIComponent(lang)}`;
+    const post = await ourForm(app, request, h, back);
+    if ('reply' in post) return post.reply;
+    const { session, form } = post;
+    const api = apiFor(server, session);
+    const again = async (status: number, error: string) =>
+      reply(h, await docPage(api, session, projectId, docId, lang, { error }), status);
+    const wanted = form.stage as Stage;
+    if (!STAGES.includes(wanted)) return again(400, 'Choose a stage; nothing changed.');
+    const r = await api.PUT('/projects/{projectId}/content/{docId}/langs/{lang}/stage', {
+      params: { path: { projectId, docId, lang } },
+      body: { stage: wanted },
+    });
+    if (r.response.status === 403) return again(403, 'Your role may not set stages; nothing changed.');
+    if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
+    return redirectWithFlash(app, h, session, back, { notice: `The review stage of ${lang} is ${wanted}.` });
+  };
+
+  const confirmRollback = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const versionId = typeof request.query.versionId === 'string' ? request.query.versionId : '';
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(rollbackPath(projectId, docId, versionId)));
+    return reply(h, await rollbackPage(apiFor(server, session), session, projectId, docId, versionId));
+  };
+
+  const rollback = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const post = await ourForm(app, request, h, docPath(projectId, docId));
+    if ('reply' in post) return post.reply;
+    const { session, form } = post;
+    const api = apiFor(server, session);
+    const versionId = form.versionId ?? '';
+    const again = async (status: number, error: string) =>
+      reply(h, await rollbackPage(api, session, projectId, docId, versionId, error), status);
+    if (!VERSION_ID.test(versionId)) return again(400, 'No such version; nothing changed.');
+    // Only a rollback confirmed against the version readers are served now: the page compared with that one.
+    const served = await api.GET('/projects/{projectId}/content/{docId}/versions', {
+      params: { path: { projectId, docId } },
+    });
+    if (served.data && (form.served ?? '') !== (served.data.servedVersionId ?? ''))
+      return again(
+        409,
+        'Another version was published since this page was drawn: review the change again; nothing changed.',
+      );
+    const r = await api.POST('/projects/{projectId}/content/{docId}/rollback', {
+      params: { path: { projectId, docId } },
+      body: { versionId },
+    });
+    if (r.response.status === 403) return again(403, 'Only an owner can roll back content; nothing changed.');
+    if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing changed.`);
+    return redirectWithFlash(app, h, session, docPath(projectId, docId), {
+      notice: `Rolled back to ${r.data.rolledBackTo}: now served as ${r.data.versionId}.`,
+    });
+  };
+
+  const P = '/projects/{projectId}/content';
+  return [
+    { method: 'GET', path: P, handler: list },
+    { method: 'POST', path: `${P}/publish`, handler: publish },
+    { method: 'GET', path: `${P}/{docId}`, handler: one },
+    { method: 'POST', path: `${P}/{docId}/langs/{lang}/stage`, handler: stage },
+    { method: 'GET', path: `${P}/{docId}/rollback`, handler: confirmRollback },
+    { method: 'POST', path: `${P}/{docId}/rollback`, handler: rollback },
+  ];
+}

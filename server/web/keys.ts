@@ -1,0 +1,826 @@
+// The key list (`/projects/{projectId}/keys`), the editor (`/projects/{projectId}/keys/{key}`) and the captured keys
+// (`/projects/{projectId}/captured`), issue 17. Every value comes from the internal API (internalListKeys,
+// internalGetKey, internalCheckTranslation…) called in-process as the signed-in person, who the API holds to their
+// role. The filter is a GET form, so a filtered list is a link; bulk actions post the same filter and first show
+// how many keys they would touch. The editor checks a value with the publish gates before it is saved (a refused
+// value is not saved, its reasons shown), previews it with sample values for each plural category of the language
+// (server-rendered; dashboard.js refreshes it while typing), and lists the history with a diff of each value
+// against the one before it, each with a button to save that value again. Key names, sources and translations are
+// hostile: every one is escaped (html.ts).
+import type Hapi from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { components } from '../../generated/internal.js';
+import type { App } from '../infra/app.js';
+import { apiFor, type Api } from './api.js';
+import { html, type Html } from './html.js';
+import { appPage, projectPath } from './layout.js';
+import { previewMessage } from './preview.js';
+import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
+import type { Session } from '../domain/users/sessions.js';
+import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+
+type Filter = components['schemas']['KeyFilter'];
+type Cell = components['schemas']['KeyCell'];
+type Detail = components['schemas']['KeyDetail'];
+type DetailCell = Detail['cells'][number];
+type Verdict = components['schemas']['GateVerdict'];
+type CellNow = components['schemas']['CellNow'];
+
+const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'approved'] as const;
+const ORIGINS = { ai: 'AI', memory: 'memory', import: 'imported', edit: 'person' } as const;
+const REVIEW_STATES = ['translated', 'reviewed', 'approved'] as const;
+const LIMITS = [25, 50, 100, 200];
+const FLAG_FIELDS = ['disabled', 'captured', 'conflicts', 'refusals', 'warnings'] as const;
+/** How a flag reads in a filter's description: when it is asked for, and when its absence is. */
+const FLAG_TEXT: Record<(typeof FLAG_FIELDS)[number], [string, string]> = {
+  disabled: ['disabled', 'enabled'],
+  captured: ['captured', 'not captured'],
+  conflicts: ['with sync conflicts', 'without sync conflicts'],
+  refusals: ['refused by a gate', 'passing the gates'],
+  warnings: ['with format warnings', 'without format warnings'],
+};
+const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
+  approve: { label: 'Approve', owner: false, done: 'cells approved' },
+  review: { label: 'Mark reviewed', owner: false, done: 'cells marked reviewed' },
+  disable: { label: 'Disable keys', owner: true, done: 'keys disabled' },
+  enable: { label: 'Enable keys', owner: true, done: 'keys enabled' },
+  retry: { label: 'Retry failed fills', owner: true, done: 'failed pairs queued again' },
+};
+const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
+
+const refused = (s: Session) => messagePage('Refused', 'This form was not sent by this site; nothing changed.', s);
+
+/** An internal API error's message. */
+const messageOf = (error: unknown) =>
+  error && typeof error === 'object' && 'message' in error ? String(error.message) : '';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The filter: read from a query or a form, written back as hidden fields and as a query string.
+
+function filterOf(input: Record<string, unknown>): Filter {
+  const f: Filter = {};
+  const str = (k: string) => {
+    const v = input[k];
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  };
+  const q = str('q');
+  if (q) f.q = q.slice(0, 200);
+  const lang = str('lang');
+  if (lang && lang.length <= 35) f.lang = lang;
+  const status = str('status');
+  if (status && (STATUSES as readonly string[]).includes(status)) f.status = status as Filter['status'];
+  const origin = str('origin');
+  if (origin && Object.hasOwn(ORIGINS, origin)) f.origin = origin as Filter['origin'];
+  const since = str('changedSince');
+  if (since && VERSION.test(since)) f.changedSince = since;
+  for (const k of FLAG_FIELDS) {
+    const v = str(k);
+    if (v === 'yes') f[k] = true;
+    else if (v === 'no') f[k] = false;
+  }
+  return f;
+}
+
+function filterQuery(f: Filter, extra: Record<string, string | number> = {}): string {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) u.set(k, typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+  for (const [k, v] of Object.entries(extra)) u.set(k, String(v));
+  const s = u.toString();
+  return s ? `?${s}` : '';
+}
+
+const filterFields = (f: Filter): Html[] =>
+  Object.entries(f).map(
+    ([k, v]) =>
+      html`<input type="hidden" name="${k}" value="${typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v)}" />`,
+  );
+
+function describeFilter(f: Filter): string {
+  const parts: string[] = [];
+  if (f.q) parts.push(`matching “${f.q}”`);
+  if (f.status) parts.push(`status ${f.status}${f.lang ? ` in ${f.lang}` : ''}`);
+  else if (f.lang) parts.push(`language ${f.lang}`);
+  if (f.origin) parts.push(`origin ${ORIGINS[f.origin]}`);
+  if (f.changedSince) parts.push(`changed since ${f.changedSince}`);
+  for (const k of FLAG_FIELDS) if (f[k] !== undefined) parts.push(FLAG_TEXT[k][f[k] ? 0 : 1]);
+  return parts.length ? parts.join(', ') : 'all keys';
+}
+
+const keyHref = (projectId: string, key: string) => `${projectPath(projectId, 'keys')}/${encodeURIComponent(key)}`;
+
+async function listKeys(api: Api, projectId: string, f: Filter, offset = 0, limit = 50) {
+  return api.GET('/projects/{projectId}/keys', { params: { path: { projectId }, query: { ...f, offset, limit } } });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The key list.
+
+function select(name: string, label: string, options: Array<[string, string]>, value: string | undefined): Html {
+  return html`<label for="f-${name}">${label}</label>
+    <select id="f-${name}" name="${name}">
+      ${options.map(([v, text]) => html`<option value="${v}" ${v === (value ?? '') ? html`selected` : ''}>${text}</option>`)}
+    </select>`;
+}
+
+const tri = (f: Filter, k: (typeof FLAG_FIELDS)[number]) => (f[k] === undefined ? '' : f[k] ? 'yes' : 'no');
+
+function filterForm(projectId: string, f: Filter, langs: string[], limit: number): Html {
+  const triOptions = (yes: string, no: string): Array<[string, string]> => [
+    ['', 'any'],
+    ['yes', yes],
+    ['no', no],
+  ];
+  return html`<form method="get" action="${projectPath(projectId, 'keys')}" class="filters" role="search" data-soft>
+    <p>
+      <label for="f-q">Search key names, sources and translations</label>
+      <input id="f-q" name="q" type="search" value="${f.q ?? ''}" maxlength="200" />
+    </p>
+    <div class="filter-grid">
+      <p>
+        ${select(
+          'lang',
+          'Language',
+          [['', 'any target language'], ...langs.map((l): [string, string] => [l, l])],
+          f.lang,
+        )}
+      </p>
+      <p>${select('status', 'Status', [['', 'any'], ...STATUSES.map((s): [string, string] => [s, s])], f.status)}</p>
+      <p>
+        ${select(
+          'origin',
+          'Origin',
+          [['', 'any'], ...Object.entries(ORIGINS).map(([v, t]): [string, string] => [v, t])],
+          f.origin,
+        )}
+      </p>
+      <p>
+        <label for="f-changedSince">Changed since version</label>
+        <input
+          id="f-changedSince"
+          name="changedSince"
+          value="${f.changedSince ?? ''}"
+          placeholder="YYYY.MM.DD.N"
+          pattern="[0-9]{4}\\.[0-9]{2}\\.[0-9]{2}\\.[0-9]{1,6}"
+        />
+      </p>
+      <p>${select('disabled', 'Disabled', triOptions('disabled only', 'enabled only'), tri(f, 'disabled'))}</p>
+      <p>${select('captured', 'Captured', triOptions('captured only', 'not captured'), tri(f, 'captured'))}</p>
+      <p>${select('conflicts', 'Sync conflicts', triOptions('with conflicts', 'without'), tri(f, 'conflicts'))}</p>
+      <p>
+        ${select('refusals', 'Gate refusals', triOptions('refused by a gate', 'passing the gates'), tri(f, 'refusals'))}
+      </p>
+      <p>
+        ${select(
+          'warnings',
+          'Format warnings',
+          triOptions('written in a fallback', 'without warnings'),
+          tri(f, 'warnings'),
+        )}
+      </p>
+      <p>
+        ${select(
+          'limit',
+          'Per page',
+          LIMITS.map((n): [string, string] => [String(n), String(n)]),
+          String(limit),
+        )}
+      </p>
+    </div>
+    <p><button type="submit">Filter</button> <a href="${projectPath(projectId, 'keys')}">Clear</a></p>
+  </form>`;
+}
+
+function cellBadge(c: Cell): Html {
+  return html`<span class="cell-status" data-status="${c.status}">${c.status}</span>`;
+}
+
+function cellsOf(cells: Cell[], lang: string | undefined): Html {
+  const shown = lang ? cells.filter((c) => c.lang === lang) : cells;
+  return html`<ul class="plain cells">
+    ${shown.map(
+      (c) =>
+        html`<li>
+          <span class="lang">${c.lang}</span>
+          ${cellBadge(c)}${c.conflict ? html` <span class="warn">conflict</span>` : ''}
+          ${c.value != null ? html`<span class="value">${c.value}</span>` : ''}
+          ${c.failed ? html`<span class="error">${c.failed}</span>` : ''}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[]): Html {
+  if (!total) return html``;
+  const actions = Object.entries(BULK).filter(([, a]) => !a.owner || s.user.role === 'owner');
+  return html`<form method="post" action="${projectPath(projectId, 'key-actions')}" class="inline bulk">
+    <input type="hidden" name="csrf" value="${s.csrf}" />
+    ${filterFields(f)}
+    <label for="bulk-action">Bulk action on the ${total} matching keys</label>
+    <select id="bulk-action" name="action">
+      ${actions.map(([v, a]) => html`<option value="${v}">${a.label}</option>`)}
+    </select>
+    <label for="bulk-lang">in</label>
+    <select id="bulk-lang" name="bulkLang">
+      <option value="">${f.lang ?? 'every target language'}</option>
+      ${langs.filter((l) => l !== f.lang).map((l) => html`<option value="${l}">${l}</option>`)}
+    </select>
+    <button type="submit">Review and apply…</button>
+  </form>`;
+}
+
+async function keysPage(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const here = projectPath(projectId, 'keys') + (request.url.search ?? '');
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(here));
+  const api = apiFor(server, session);
+  const query = request.query as Record<string, unknown>;
+  const f = filterOf(query);
+  const limit = LIMITS.includes(Number(query.limit)) ? Number(query.limit) : 50;
+  const offset = typeof query.offset === 'string' && /^\d{1,9}$/.test(query.offset) ? Number(query.offset) : 0;
+  const r = await listKeys(api, projectId, f, offset, limit);
+  if (r.response.status === 404)
+    return htmlReply(h, 404, messagePage('Not found', messageOf(r.error) || 'No such project.', session));
+  let notice: Html | string = '';
+  let data = r.data;
+  if (r.response.status === 400) {
+    notice = html`<p class="error" role="alert">${messageOf(r.error)}</p>`;
+    data = undefined;
+  } else if (!data) throw new Error(`internal API: ${r.response.status}`);
+  // What a bulk action did comes from its flash, never from the URL (flash.ts).
+  for (const f of await takeFlashes(app, session, projectPath(projectId, 'keys')))
+    if (f.notice) notice = html`<p class="notice" role="status">${f.notice}</p>`;
+  const langs = data?.langs ?? [];
+  const total = data?.total ?? 0;
+  const pageLink = (o: number, label: string, rel: string) =>
+    html`<a rel="${rel}" href="${projectPath(projectId, 'keys')}${filterQuery(f, { offset: o, limit })}">${label}</a>`;
+  const body = html`<h1>Keys</h1>
+    ${notice} ${filterForm(projectId, f, langs, limit)}
+    <p id="key-count" role="status">
+      ${total} ${total === 1 ? 'key matches' : 'keys match'}
+      (${describeFilter(f)})${total ? html`; showing ${offset + 1}–${Math.min(offset + limit, total)}` : ''}.
+    </p>
+    ${bulkForm(session, projectId, f, total, langs)}
+    ${
+      data && data.keys.length
+        ? html`<table class="keys">
+            <caption>
+              Keys, ${describeFilter(f)}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Source</th>
+                <th scope="col">${f.lang ? `Translation (${f.lang})` : 'Translations'}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${data.keys.map(
+                (k) =>
+                  html`<tr ${k.enabled ? '' : html`class="disabled"`}>
+                    <th scope="row">
+                      <a href="${keyHref(projectId, k.key)}">${k.key}</a>
+                      ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
+                      ${k.captured ? html`<span class="tag">captured</span>` : ''}
+                    </th>
+                    <td class="source">${k.source}${k.ctx ? html`<small class="ctx">${k.ctx}</small>` : ''}</td>
+                    <td>${cellsOf(k.cells, f.lang)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : html`<p>No keys match.</p>`
+    }
+    <nav class="pages" aria-label="Pages" data-soft>
+      ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous page', 'prev') : ''}
+      ${offset + limit < total ? pageLink(offset + limit, 'Next page', 'next') : ''}
+    </nav>`;
+  return htmlReply(h, 200, appPage(session, 'Keys', body, { projectId, section: 'keys' }));
+}
+
+async function bulkPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const list = projectPath(projectId, 'keys');
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(list));
+  const form = formOf(request);
+  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
+  const f = filterOf(form);
+  const action = form.action;
+  if (!Object.hasOwn(BULK, action))
+    return htmlReply(h, 400, messagePage('Nothing done', 'Choose a bulk action; nothing changed.', session));
+  const bulkLang = form.bulkLang && form.bulkLang.length <= 35 ? form.bulkLang : undefined;
+  const api = apiFor(server, session);
+  if (form.confirm !== 'yes') {
+    // Confirmation first: how many keys the filter matches now.
+    const r = await listKeys(api, projectId, f, 0, 1);
+    if (!r.data) return htmlReply(h, r.response.status, messagePage('Nothing done', messageOf(r.error), session));
+    const body = html`<h1>${BULK[action].label}?</h1>
+      <p id="bulk-summary">
+        ${BULK[action].label} for <strong>${r.data.total}</strong> ${r.data.total === 1 ? 'key' : 'keys'}
+        (${describeFilter(f)})${
+          action === 'approve' || action === 'review' || action === 'retry'
+            ? html`, in ${bulkLang ?? f.lang ?? 'every target language'}`
+            : ''
+        }.
+      </p>
+      <form method="post" action="${projectPath(projectId, 'key-actions')}">
+        <input type="hidden" name="csrf" value="${session.csrf}" />
+        ${filterFields(f)}
+        <input type="hidden" name="action" value="${action}" />
+        ${bulkLang ? html`<input type="hidden" name="bulkLang" value="${bulkLang}" />` : ''}
+        <input type="hidden" name="confirm" value="yes" />
+        <button type="submit">Confirm: ${BULK[action].label}</button>
+        <a href="${list}${filterQuery(f)}">Cancel</a>
+      </form>`;
+    return htmlReply(h, 200, appPage(session, 'Confirm bulk action', body, { projectId, section: 'keys' }));
+  }
+  const path = { projectId };
+  const r =
+    action === 'approve' || action === 'review'
+      ? await api.POST('/projects/{projectId}/keys/bulk-review', {
+          params: { path },
+          body: { filter: f, action, lang: bulkLang },
+        })
+      : await api.POST('/projects/{projectId}/keys/bulk', {
+          params: { path },
+          body: { filter: f, action: action as 'disable' | 'enable' | 'retry', lang: bulkLang },
+        });
+  const status = r.response.status;
+  if (status === 403)
+    return htmlReply(
+      h,
+      403,
+      messagePage('Refused', 'Only an owner can disable, enable or retry keys; nothing changed.', session),
+    );
+  if (!r.data)
+    return htmlReply(h, status, messagePage('Nothing done', `${messageOf(r.error)} Nothing changed.`, session));
+  return redirectWithFlash(app, h, session, `${list}${filterQuery(f)}`, {
+    notice: `${r.data.affected} ${BULK[action].done}.`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The editor.
+
+function verdictList(gate: Verdict, warnings: string[]): Html {
+  const items = [
+    gate.icu ? html`<li class="error">ICU: ${gate.icu}</li>` : '',
+    gate.markup ? html`<li class="error">Markup: ${gate.markup}</li>` : '',
+    ...warnings.map((w) => html`<li class="warn">Format warning: ${w}</li>`),
+  ];
+  if (!gate.icu && !gate.markup && !warnings.length) return html`<p class="ok">The gates accept this value.</p>`;
+  return html`<ul class="verdicts">
+    ${items}
+  </ul>`;
+}
+
+function previewHtml(value: string, lang: string): Html {
+  const p = previewMessage(value, lang);
+  if ('error' in p) return html`<p class="error">${p.error}</p>`;
+  return html`<dl class="preview-lines">
+    ${p.lines.map(
+      (l) =>
+        html`<dt>${l.label || 'Text'}</dt>
+          <dd>${l.text}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** A word-level diff of `after` against `before`: removed words struck, added words marked. */
+function diffHtml(before: string | null, after: string | null): Html {
+  if (before == null) return html`<ins>${after ?? ''}</ins>`;
+  if (after == null) return html`<del>${before}</del>`;
+  const a = before.split(/(\s+)/);
+  const b = after.split(/(\s+)/);
+  if (a.length * b.length > 250_000) return html`<del>${before}</del> <ins>${after}</ins>`;
+  // Longest common subsequence over words.
+  const dp: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+  const out: Html[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(html`${a[i]}`);
+      i++;
+      j++;
+    } else if (j < b.length && (i === a.length || dp[i][j + 1] >= dp[i + 1][j])) {
+      out.push(html`<ins>${b[j]}</ins>`);
+      j++;
+    } else {
+      out.push(html`<del>${a[i]}</del>`);
+      i++;
+    }
+  }
+  return html`${out}`;
+}
+
+interface Draft {
+  lang: string;
+  value: string;
+  status: string;
+  /** The cell's `updatedAt` the edit started from ('' for a cell with no row), kept across Check. */
+  base?: string;
+  gate?: Verdict;
+  warnings?: string[];
+  error?: string;
+  /** The cell as another save left it since `base`: the save was refused, the person chooses. */
+  theirs?: CellNow;
+}
+
+/** The version an edit is based on, as the form carries it: '' is a cell that had no row. */
+const baseField = (c: DetailCell) => c.updatedAt ?? '';
+
+/**
+ * Another save changed the cell since the person opened it: both values side by side, and the choice. Keeping
+ * theirs reloads the editor; saving mine again is based on their version, so it replaces exactly what is shown.
+ */
+function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow): Html {
+  const who = theirs.byName ?? theirs.by ?? 'someone';
+  return html`<div class="conflict" role="alert">
+    <p class="error">
+      This translation changed since you opened it (${who},
+      ${
+        theirs.updatedAt
+          ? html`<time datetime="${theirs.updatedAt}">${theirs.updatedAt.slice(0, 19).replace('T', ' ')} UTC</time>`
+          : 'just now'
+      });
+      nothing was saved.
+    </p>
+    <dl class="conflict-values">
+      <dt>Theirs (${theirs.status})</dt>
+      <dd class="theirs">${theirs.value ?? ''}</dd>
+      <dt>Yours (${draft.status})</dt>
+      <dd class="yours">${draft.value}</dd>
+    </dl>
+    <form method="post" action="${action}" class="inline">
+      <input type="hidden" name="csrf" value="${s.csrf}" />
+      <input type="hidden" name="lang" value="${draft.lang}" />
+      <input type="hidden" name="value" value="${draft.value}" />
+      <input type="hidden" name="status" value="${draft.status}" />
+      <input type="hidden" name="base" value="${theirs.updatedAt ?? ''}" />
+      <button type="submit" name="do" value="save">Overwrite with mine</button>
+      <button type="submit" name="do" value="keep">Keep theirs</button>
+    </form>
+  </div>`;
+}
+
+function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
+  const id = `cell-${c.lang}`;
+  const value = draft?.value ?? c.value ?? '';
+  const status = draft?.status || ((REVIEW_STATES as readonly string[]).includes(c.status) ? c.status : 'translated');
+  const action = keyHref(projectId, d.key);
+  const gate = draft?.gate ?? (c.value != null ? c.gate : undefined);
+  const warnings = draft?.warnings ?? c.formatWarnings;
+  return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
+    <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
+    ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
+    ${c.conflictValue != null ? html`<p class="warn">A sync kept this file value out: <q>${c.conflictValue}</q></p>` : ''}
+    ${draft?.error ? html`<p class="error" role="alert">${draft.error}</p>` : ''}
+    ${draft?.theirs ? conflictPanel(s, action, draft, draft.theirs) : ''}
+    <form method="post" action="${action}" class="editor">
+      <input type="hidden" name="csrf" value="${s.csrf}" />
+      <input type="hidden" name="lang" value="${c.lang}" />
+      <input type="hidden" name="base" value="${draft?.base ?? baseField(c)}" />
+      <p>
+        <label for="${id}-value">Translation (${c.lang})</label>
+        <textarea
+          id="${id}-value"
+          name="value"
+          rows="4"
+          data-preview="${action}/preview?lang=${encodeURIComponent(c.lang)}"
+          data-preview-target="${id}-preview"
+        >
+${value}</textarea>
+      </p>
+      <p>
+        <label for="${id}-status">Status</label>
+        <select id="${id}-status" name="status">
+          ${REVIEW_STATES.map((st) => html`<option value="${st}" ${st === status ? html`selected` : ''}>${st}</option>`)}
+        </select>
+        <button type="submit" name="do" value="check">Check</button>
+        <button type="submit" name="do" value="save">Save</button>
+      </p>
+      <div class="verdict" aria-live="polite">
+        ${
+          gate
+            ? html`<h3>Gate verdicts</h3>
+                ${verdictList(gate, warnings)}`
+            : ''
+        }
+      </div>
+    </form>
+    <h3 id="${id}-preview-h">Preview</h3>
+    <div id="${id}-preview" class="preview" aria-labelledby="${id}-preview-h" aria-live="polite">
+      ${value ? previewHtml(value, c.lang) : html`<p>No value yet.</p>`}
+    </div>
+  </section>`;
+}
+
+function historySection(s: Session, projectId: string, d: Detail): Html {
+  if (!d.history.length)
+    return html`<h2>History</h2>
+      <p>No changes recorded yet.</p>`;
+  // Each row's diff is against the previous value of the same language (rows are newest first).
+  const previous = new Map<number, string | null>();
+  const last = new Map<string, number>();
+  for (let i = d.history.length - 1; i >= 0; i--) {
+    const h = d.history[i];
+    const before = last.get(h.lang);
+    previous.set(i, before === undefined ? null : d.history[before].value);
+    last.set(h.lang, i);
+  }
+  const action = keyHref(projectId, d.key);
+  return html`<h2>History</h2>
+    <table class="history">
+      <caption>
+        Every value and status change, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Language</th>
+          <th scope="col">Who</th>
+          <th scope="col">Status</th>
+          <th scope="col">Change</th>
+          <th scope="col">Revert</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${d.history.map((h, i) => {
+          const cell = d.cells.find((c) => c.lang === h.lang);
+          const current = cell?.value;
+          return html`<tr>
+            <td><time datetime="${h.at}">${h.at.slice(0, 19).replace('T', ' ')} UTC</time></td>
+            <td>${h.lang}</td>
+            <td>${h.byName ?? h.by}</td>
+            <td>${h.status}</td>
+            <td class="diff">${diffHtml(previous.get(i) ?? null, h.value)}</td>
+            <td>
+              ${
+                h.value != null && h.value !== current
+                  ? html`<form method="post" action="${action}">
+                      <input type="hidden" name="csrf" value="${s.csrf}" />
+                      <input type="hidden" name="lang" value="${h.lang}" />
+                      <input type="hidden" name="value" value="${h.value}" />
+                      <input type="hidden" name="status" value="translated" />
+                      ${cell ? html`<input type="hidden" name="base" value="${baseField(cell)}" />` : ''}
+                      <button type="submit" name="do" value="save" aria-label="Revert ${h.lang} to this value">
+                        Revert
+                      </button>
+                    </form>`
+                  : ''
+              }
+            </td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>`;
+}
+
+function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, flashes: Flash[] = []): string {
+  const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
+    <h1>Key <code>${d.key}</code></h1>
+    <dl>
+      <dt>Source (${d.baseLang})</dt>
+      <dd class="source">${d.source}</dd>
+      ${
+        d.ctx
+          ? html`<dt>Context</dt>
+              <dd class="ctx">${d.ctx}</dd>`
+          : ''
+      }
+      <dt>State</dt>
+      <dd>
+        ${d.enabled ? 'enabled' : 'disabled'}; source
+        ${d.sourceVerified ? 'verified' : 'not verified'}${d.captured ? '; captured, awaiting review' : ''}
+      </dd>
+    </dl>
+    ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
+    ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
+    ${historySection(s, projectId, d)}`;
+  return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
+}
+
+async function loadKey(api: Api, projectId: string, key: string) {
+  const r = await api.GET('/projects/{projectId}/keys/{key}', { params: { path: { projectId, key } } });
+  if (r.response.status === 404) return undefined;
+  if (!r.data) throw new Error(`internal API: ${r.response.status}`);
+  return r.data;
+}
+
+async function editorGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const key = String(request.params.key);
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(keyHref(projectId, key)));
+  const d = await loadKey(apiFor(server, session), projectId, key);
+  if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
+  // What a save or a settled conflict did comes from the session's flash, never from the URL.
+  const flashes = await takeFlashes(app, session, keyHref(projectId, key));
+  return htmlReply(h, 200, editorPage(session, projectId, d, undefined, flashes));
+}
+
+async function editorPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const key = String(request.params.key);
+  const here = keyHref(projectId, key);
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(here));
+  const form = formOf(request);
+  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
+  const api = apiFor(server, session);
+  const d = await loadKey(api, projectId, key);
+  if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
+  const cell = d.cells.find((c) => c.lang === form.lang);
+  // Keep theirs, after a conflict: nothing to write, only the editor again with what it shows now.
+  if (form.do === 'keep' && cell)
+    return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
+      notice: 'Kept the current value; yours was not saved.',
+    });
+  const status = (REVIEW_STATES as readonly string[]).includes(form.status) ? form.status : undefined;
+  if (!cell || !status || typeof form.value !== 'string')
+    return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
+  const value = form.value.replace(/\r\n/g, '\n');
+  // The version the page showed; a form without one (an older page) saves as before, over whatever is there.
+  const base = typeof form.base === 'string' ? form.base : undefined;
+  if (base !== undefined && base !== '' && Number.isNaN(Date.parse(base)))
+    return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
+  const draft: Draft = { lang: cell.lang, value, status, base };
+  const again = (code: number) => htmlReply(h, code, editorPage(session, projectId, d, draft));
+  if (!value) {
+    draft.error = 'A translation cannot be empty; nothing was saved.';
+    return again(400);
+  }
+  const checked = await api.POST('/projects/{projectId}/keys/{key}/check', {
+    params: { path: { projectId, key } },
+    body: { lang: cell.lang, value },
+  });
+  if (!checked.data) {
+    draft.error = `${messageOf(checked.error)} Nothing was saved.`;
+    return again(checked.response.status);
+  }
+  draft.gate = checked.data.gate;
+  draft.warnings = checked.data.formatWarnings;
+  if (form.do === 'check') return again(200);
+  if (form.do !== 'save') {
+    draft.error = 'Choose Check or Save; nothing changed.';
+    return again(400);
+  }
+  if (!checked.data.ok) {
+    draft.error = 'The gates refuse this value (reasons below); nothing was saved.';
+    return again(400);
+  }
+  const baseUpdatedAt = base === undefined ? {} : { baseUpdatedAt: base === '' ? null : base };
+  const body =
+    value === cell.value
+      ? { status: status as 'translated' | 'reviewed' | 'approved', ...baseUpdatedAt }
+      : { value, status: status as 'translated' | 'reviewed' | 'approved', ...baseUpdatedAt };
+  const put = await api.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+    params: { path: { projectId, key, lang: cell.lang } },
+    body,
+  });
+  if (put.response.status === 403) {
+    draft.error = 'Only an owner can change this translation; nothing changed.';
+    return again(403);
+  }
+  if (put.response.status === 409 && put.error && 'current' in put.error) {
+    draft.theirs = put.error.current;
+    return again(409);
+  }
+  if (!put.data) {
+    draft.error = `${messageOf(put.error)} Nothing was saved.`;
+    return again(put.response.status);
+  }
+  return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
+    notice: `Saved (${cell.lang}).`,
+  });
+}
+
+/** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */
+async function previewGet(app: App, request: Request, h: ResponseToolkit) {
+  const session = await sessionOf(app, request);
+  if (!session) return htmlReply(h, 401, '');
+  const q = request.query as Record<string, unknown>;
+  const lang = typeof q.lang === 'string' && q.lang.length <= 35 ? q.lang : '';
+  const value = typeof q.value === 'string' ? q.value.slice(0, 20_000) : '';
+  if (!lang) return htmlReply(h, 400, '');
+  return htmlReply(h, 200, (value ? previewHtml(value, lang) : html`<p>No value yet.</p>`).text);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Captured keys.
+
+async function capturedGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const here = projectPath(projectId, 'captured');
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(here));
+  const query = request.query as Record<string, unknown>;
+  const offset = typeof query.offset === 'string' && /^\d{1,9}$/.test(query.offset) ? Number(query.offset) : 0;
+  const r = await listKeys(apiFor(server, session), projectId, { captured: true, disabled: false }, offset, 100);
+  if (r.response.status === 404) return htmlReply(h, 404, messagePage('Not found', 'No such project.', session));
+  if (!r.data) throw new Error(`internal API: ${r.response.status}`);
+  const notice = (await takeFlashes(app, session, here)).map((f) =>
+    f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : '',
+  );
+  const keys = r.data.keys;
+  const body = html`<h1>Captured keys</h1>
+    <p>
+      Strings a runtime SDK showed untranslated. Accept one to make it a normal key (published, translated by the next
+      push or a retry), or dismiss it (it is switched off and not captured again).
+    </p>
+    ${notice}
+    <p role="status">${r.data.total} captured ${r.data.total === 1 ? 'key awaits' : 'keys await'} review.</p>
+    ${
+      keys.length
+        ? html`<form method="post" action="${here}">
+            <input type="hidden" name="csrf" value="${session.csrf}" />
+            <table class="captured">
+              <caption>
+                Captured keys awaiting review
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Select</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Context</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${keys.map(
+                  (k, i) =>
+                    html`<tr>
+                      <td>
+                        <input type="checkbox" id="cap-${i}" name="key-${i}" value="${k.key}" />
+                        <label for="cap-${i}" class="visually-hidden">Select ${k.key}</label>
+                      </td>
+                      <th scope="row"><a href="${keyHref(projectId, k.key)}">${k.key}</a></th>
+                      <td class="source">${k.source}</td>
+                      <td>${k.ctx ?? ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            <p>
+              <button type="submit" name="action" value="accept">Accept selected</button>
+              <button type="submit" name="action" value="dismiss">Dismiss selected</button>
+            </p>
+          </form>`
+        : html`<p>Nothing to review.</p>`
+    }
+    ${
+      offset + 100 < r.data.total
+        ? html`<nav class="pages" aria-label="Pages">
+            <a rel="next" href="${here}?offset=${offset + 100}">Next page</a>
+          </nav>`
+        : ''
+    }`;
+  return htmlReply(h, 200, appPage(session, 'Captured keys', body, { projectId, section: 'captured' }));
+}
+
+async function capturedPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const here = projectPath(projectId, 'captured');
+  const session = await sessionOf(app, request);
+  if (!session) return redirect(h, signinUrl(here));
+  const form = formOf(request);
+  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
+  const action = form.action;
+  const keys = Object.entries(form)
+    .filter(([k, v]) => /^key-\d{1,3}$/.test(k) && v.length > 0 && v.length <= 255)
+    .map(([, v]) => v)
+    .slice(0, 200);
+  if ((action !== 'accept' && action !== 'dismiss') || !keys.length)
+    return htmlReply(h, 400, messagePage('Nothing done', 'Select keys and choose Accept or Dismiss.', session));
+  const r = await apiFor(server, session).POST('/projects/{projectId}/captured', {
+    params: { path: { projectId } },
+    body: { action, keys },
+  });
+  if (r.response.status === 403)
+    return htmlReply(
+      h,
+      403,
+      messagePage('Refused', 'Only an owner can review captured keys; nothing changed.', session),
+    );
+  if (!r.data) return htmlReply(h, r.response.status, messagePage('Nothing done', messageOf(r.error), session));
+  return redirectWithFlash(app, h, session, here, {
+    notice: `${r.data.affected} ${action === 'accept' ? 'accepted' : 'dismissed'}.`,
+  });
+}
+
+export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  return [
+    { method: 'GET', path: '/projects/{projectId}/keys', handler: (r, h) => keysPage(app, server, r, h) },
+    { method: 'POST', path: '/projects/{projectId}/key-actions', handler: (r, h) => bulkPost(app, server, r, h) },
+    { method: 'GET', path: '/projects/{projectId}/keys/{key}', handler: (r, h) => editorGet(app, server, r, h) },
+    { method: 'POST', path: '/projects/{projectId}/keys/{key}', handler: (r, h) => editorPost(app, server, r, h) },
+    { method: 'GET', path: '/projects/{projectId}/keys/{key}/preview', handler: (r, h) => previewGet(app, r, h) },
+    { method: 'GET', path: '/projects/{projectId}/captured', handler: (r, h) => capturedGet(app, server, r, h) },
+    { method: 'POST', path: '/projects/{projectId}/captured', handler: (r, h) => capturedPost(app, server, r, h) },
+  ];
+}

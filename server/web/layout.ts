@@ -1,0 +1,56 @@
+// The frame of every signed-in page: who is signed in, and the navigation (the project's sections when a page
+// belongs to a project, with the number of operations waiting for approval: nav.ts). Sections an owner alone may use are shown to owners only; the server refuses them to
+// others anyway (spec x-roles).
+import { html, page, type Html } from './html.js';
+import { pendingOperationsOf } from './nav.js';
+import type { Session } from '../domain/users/sessions.js';
+import { signedInHeader } from './web.js';
+
+interface Where {
+  projectId?: string;
+  /** The nav entry of this page (its path's last part, e.g. `keys`). */
+  section?: string;
+}
+
+const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> = [
+  { path: '', label: 'Overview' },
+  { path: 'keys', label: 'Keys' },
+  { path: 'captured', label: 'Captured keys' },
+  { path: 'publish', label: 'Publish' },
+  { path: 'versions', label: 'Versions' },
+  { path: 'operations', label: 'Operations' },
+  { path: 'content', label: 'Content' },
+  { path: 'api-keys', label: 'API keys', owner: true },
+  { path: 'webhooks', label: 'Webhooks', owner: true },
+];
+
+export const projectPath = (projectId: string, section = '') =>
+  `/projects/${encodeURIComponent(projectId)}${section ? `/${section}` : ''}`;
+
+function navOf(s: Session, where: Where): Html {
+  const item = (href: string, label: Html | string, current: boolean) =>
+    html`<li><a href="${href}" ${current ? html`aria-current="page"` : ''}>${label}</a></li>`;
+  const top = [
+    item('/', 'Projects', !where.projectId && where.section === 'projects'),
+    s.user.role === 'owner' ? item('/users', 'Users', where.section === 'users') : '',
+  ];
+  const pending = where.projectId ? pendingOperationsOf(s, where.projectId) : undefined;
+  const label = (x: (typeof PROJECT_SECTIONS)[number]) =>
+    x.path === 'operations' && pending !== undefined && pending !== '0'
+      ? html`${x.label} <span class="badge">${pending}<span class="visually-hidden"> waiting for approval</span></span>`
+      : x.label;
+  const project = where.projectId
+    ? PROJECT_SECTIONS.filter((x) => !x.owner || s.user.role === 'owner').map((x) =>
+        item(projectPath(where.projectId!, x.path), label(x), (where.section ?? '') === x.path),
+      )
+    : [];
+  return html`<nav class="main" aria-label="Main">
+    <ul>
+      ${top}${project}
+    </ul>
+  </nav>`;
+}
+
+export function appPage(s: Session, title: string, body: Html, where: Where = {}): string {
+  return page(title, body, signedInHeader(s), navOf(s, where));
+}

@@ -1,0 +1,52 @@
+// The dashboard: server-rendered pages on the main origin, outside /v1 and /internal/v1 (and outside the specs, which
+// describe JSON APIs; the pages use in-process functions of the groups they show). server/app/servers.ts mounts them.
+import type Hapi from '@hapi/hapi';
+import type { App } from '../infra/app.js';
+import { approvalRoutes } from './approve.js';
+import { keyRoutes } from './keys.js';
+import { apiKeyRoutes } from './apikeys.js';
+import { contentRoutes } from './content.js';
+import { userRoutes } from './users-page.js';
+import { webhookRoutes } from './webhooks.js';
+import { assetRoutes } from './assets.js';
+import { signinRoutes } from './signin.js';
+import { projectRoutes } from './projects.js';
+import { publishRoutes } from './publish.js';
+import { versionRoutes } from './versions.js';
+import { operationRoutes } from './operations.js';
+
+/** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
+const FORM_PAYLOAD = {
+  parse: true,
+  output: 'data',
+  allow: 'application/x-www-form-urlencoded',
+  maxBytes: 16 * 1024,
+  timeout: 10_000,
+} as const;
+
+export function mountDashboard(server: Hapi.Server, app: App): void {
+  for (const route of [
+    ...assetRoutes(),
+    ...signinRoutes(app),
+    ...approvalRoutes(app, server),
+    ...keyRoutes(app, server),
+    ...apiKeyRoutes(app, server),
+    ...webhookRoutes(app, server),
+    ...userRoutes(app, server),
+    ...contentRoutes(app, server),
+    ...projectRoutes(app, server),
+    ...publishRoutes(app, server),
+    ...versionRoutes(app, server),
+    ...operationRoutes(app, server),
+  ]) {
+    server.route({
+      ...route,
+      options: {
+        ...route.options,
+        // Cookies are read by the dashboard itself (web.ts): a malformed cookie of another site is not an error.
+        state: { parse: false, failAction: 'ignore' },
+        ...(route.method === 'POST' ? { payload: FORM_PAYLOAD } : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,320 @@
+// The versions page, `/projects/{projectId}/versions`: every version with its label, key count and languages, a
+// form that picks two versions and shows what changed between them per language (internalDiffVersions), and for
+// owners a Restore link per version. Restore is confirmed on its own page, `…/versions/{versionId}/restore`, which
+// shows what production would serve after it (the diff from the current version) before the post that restores
+// (internalRestoreVersion: a new version with the old one's content; the API refuses anyone else, 403). What a
+// publish or restore did is told from its flash (flash.ts). Labels, keys and texts are hostile input: escaped
+// (html.ts).
+import type Hapi from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { operations } from '../../generated/internal.js';
+import type { App } from '../infra/app.js';
+import { apiFor } from './api.js';
+import { html, type Html } from './html.js';
+import { appPage, projectPath } from './layout.js';
+import { dataOf, messageOf, projectNotFound, queryText, when } from './projects.js';
+import { languageDiff } from './publish.js';
+import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
+import type { Session } from '../domain/users/sessions.js';
+import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+
+type Versions = operations['internalListVersions']['responses']['200']['content']['application/json'];
+type Diff = operations['internalDiffVersions']['responses']['200']['content']['application/json'];
+
+const VERSION_REF = /^(\d{4}\.\d{2}\.\d{2}\.\d{1,9}|current|previous)$/;
+
+function versionOptions(list: Versions, selected: string | undefined): Html[] {
+  return list.versions.map(
+    (v) =>
+      html`<option value="${v.versionId}" ${selected === v.versionId ? html`selected` : ''}>
+        ${v.versionId}${v.label ? ` (${v.label})` : ''}${v.current ? ' [current]' : ''}
+      </option>`,
+  );
+}
+
+const restorePath = (projectId: string, versionId: string) =>
+  projectPath(projectId, `versions/${encodeURIComponent(versionId)}/restore`);
+
+function table(s: Session, projectId: string, list: Versions): Html {
+  const owner = s.user.role === 'owner';
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Version</th>
+        <th scope="col">Label</th>
+        <th scope="col">Published</th>
+        <th scope="col">Keys</th>
+        <th scope="col">Languages</th>
+        <th scope="col">Formats</th>
+        <th scope="col">Restored from</th>
+        ${owner ? html`<th scope="col">Restore</th>` : ''}
+      </tr>
+    </thead>
+    <tbody>
+      ${list.versions.map(
+        (v) =>
+          html`<tr data-version="${v.versionId}">
+            <th scope="row">
+              <code>${v.versionId}</code>${v.current ? html` <span class="state">current</span>` : ''}
+            </th>
+            <td class="source">${v.label ?? ''}</td>
+            <td>${when(v.snapshotAt)}</td>
+            <td>${v.keyCount}</td>
+            <td>${v.languages.join(', ')}</td>
+            <td>${v.formats.join(', ') || 'bundles only'}</td>
+            <td>${v.restoredFrom ? html`<code>${v.restoredFrom}</code>` : ''}</td>
+            ${
+              owner
+                ? html`<td>
+                    ${
+                      v.current
+                        ? ''
+                        : html`<a
+                            class="button"
+                            href="${restorePath(projectId, v.versionId)}"
+                            aria-label="Restore ${v.versionId}"
+                            >Restore…</a
+                          >`
+                    }
+                  </td>`
+                : ''
+            }
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function versionsPage(
+  s: Session,
+  projectId: string,
+  list: Versions,
+  opts: { from?: string; to?: string; diff?: Diff; flashes?: Flash[]; error?: string },
+): string {
+  const defaultFrom = opts.from ?? list.versions[1]?.versionId;
+  const defaultTo = opts.to ?? list.versions[0]?.versionId;
+  return appPage(
+    s,
+    'Versions',
+    html`<section>
+        <h1>Versions</h1>
+        ${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''} ${flashHtml(opts.flashes ?? [])}
+        ${
+          list.versions.length === 0
+            ? html`<p>Nothing is published yet.</p>`
+            : html`${table(s, projectId, list)}
+              ${list.truncated ? html`<p>Only the newest 200 versions are listed.</p>` : ''}
+              ${s.user.role === 'owner' ? '' : html`<p>Only an owner can restore a version.</p>`}`
+        }
+      </section>
+      ${
+        list.versions.length
+          ? html`<section aria-labelledby="compare">
+              <h2 id="compare">Compare two versions</h2>
+              <form method="get" action="${projectPath(projectId, 'versions')}" class="filters">
+                <div>
+                  <label for="from">From</label>
+                  <select id="from" name="from">
+                    ${versionOptions(list, defaultFrom)}
+                  </select>
+                </div>
+                <div>
+                  <label for="to">To</label>
+                  <select id="to" name="to">
+                    ${versionOptions(list, defaultTo)}
+                  </select>
+                </div>
+                <div><button type="submit">Compare</button></div>
+              </form>
+              ${
+                opts.diff
+                  ? html`<p>Changes from <code>${opts.diff.from}</code> to <code>${opts.diff.to}</code>:</p>
+                      ${opts.diff.languages.map((d) => languageDiff(d))}`
+                  : ''
+              }
+            </section>`
+          : ''
+      }`,
+    { projectId, section: 'versions' },
+  );
+}
+
+/**
+ * The restore's confirmation: what production would serve after it, as the diff from the current version to the
+ * restored one (the version diff the publish page's changes are drawn with), the key counts before and after, and
+ * the button. The form carries the current version it was drawn against, so a restore after another publish shows
+ * the new differences first instead of doing what nobody saw.
+ */
+function restorePage(
+  s: Session,
+  projectId: string,
+  list: Versions,
+  versionId: string,
+  diff: Diff,
+  error?: string,
+): string {
+  const current = list.versions.find((v) => v.current);
+  const target = list.versions.find((v) => v.versionId === versionId);
+  const total = (k: 'addedTotal' | 'changedTotal' | 'removedTotal') => diff.languages.reduce((n, d) => n + d[k], 0);
+  const keys = (n: number | undefined) => (n === undefined ? 'an unknown number of' : String(n));
+  const fewer = current && target && target.keyCount < current.keyCount;
+  return appPage(
+    s,
+    `Restore ${versionId}?`,
+    html`<section aria-labelledby="restore-title">
+        <h1 id="restore-title">Restore version <code>${versionId}</code>?</h1>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <p>
+          Restoring publishes a new version with the content of
+          <code>${versionId}</code>${target?.label ? ` (${target.label})` : ''}: apps and the delivery origin serve it
+          at once. Nothing is deleted; the current version <code>${diff.from}</code> stays in the list and can be
+          restored in turn.
+        </p>
+        <dl>
+          <dt>Keys now</dt>
+          <dd>${keys(current?.keyCount)} in <code>${diff.from}</code></dd>
+          <dt>Keys after</dt>
+          <dd>
+            ${keys(target?.keyCount)}${
+              fewer
+                ? html` <strong class="warn"
+                    >(${current.keyCount - target.keyCount} fewer than production serves now)</strong
+                  >`
+                : ''
+            }
+          </dd>
+          <dt>Changes</dt>
+          <dd>${total('addedTotal')} added, ${total('changedTotal')} changed, ${total('removedTotal')} removed</dd>
+        </dl>
+        ${
+          s.user.role === 'owner'
+            ? html`<form method="post" action="${restorePath(projectId, versionId)}" class="confirm-actions">
+                <input type="hidden" name="csrf" value="${s.csrf}" />
+                <input type="hidden" name="current" value="${diff.from}" />
+                <button type="submit" class="danger">Restore ${versionId}</button>
+                <a href="${projectPath(projectId, 'versions')}">Cancel</a>
+              </form>`
+            : html`<p>Only an owner can restore a version.</p>`
+        }
+      </section>
+      <section aria-labelledby="restore-changes">
+        <h2 id="restore-changes">What would change, by language</h2>
+        <div class="scroll">${diff.languages.map((d) => languageDiff(d))}</div>
+      </section>`,
+    { projectId, section: 'versions' },
+  );
+}
+
+type Api = ReturnType<typeof apiFor>;
+
+const listOf = (api: Api, projectId: string) =>
+  api.GET('/projects/{projectId}/versions', { params: { path: { projectId } } });
+
+export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  const getVersions = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(projectPath(projectId, 'versions')));
+    const api = apiFor(server, session);
+    const r = await listOf(api, projectId);
+    if (r.response.status === 404 || r.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
+    const list = dataOf(r, 'GET versions');
+    const from = queryText(request, 'from');
+    const to = queryText(request, 'to');
+    // What a publish or restore did comes from its flash, never from the URL (flash.ts).
+    const flashes = await takeFlashes(app, session, projectPath(projectId, 'versions'));
+    if (from === undefined || to === undefined)
+      return htmlReply(h, 200, versionsPage(session, projectId, list, { flashes }));
+    if (!VERSION_REF.test(from) || !VERSION_REF.test(to))
+      return htmlReply(
+        h,
+        400,
+        versionsPage(session, projectId, list, { from, to, error: 'Pick two versions of this project.' }),
+      );
+    const d = await api.GET('/projects/{projectId}/versions/diff', {
+      params: { path: { projectId }, query: { from, to } },
+    });
+    if (d.response.status === 404)
+      return htmlReply(
+        h,
+        404,
+        versionsPage(session, projectId, list, { from, to, error: `No such version: ${messageOf(d.error)}` }),
+      );
+    return htmlReply(h, 200, versionsPage(session, projectId, list, { from, to, diff: dataOf(d, 'GET diff') }));
+  };
+
+  /** The confirmation page of restoring `versionId`, or the answer that replaces it (signed out, unknown). */
+  const confirmation = async (session: Session, projectId: string, versionId: string, error?: string) => {
+    const api = apiFor(server, session);
+    const l = await listOf(api, projectId);
+    if (l.response.status === 404 || l.response.status === 400) return { status: 404, body: projectNotFound(session) };
+    const list = dataOf(l, 'GET versions');
+    if (!VERSION_REF.test(versionId) || versionId === 'current')
+      return { status: 404, body: messagePage('Version not found', 'This project has no such version.', session) };
+    const d = await api.GET('/projects/{projectId}/versions/diff', {
+      params: { path: { projectId }, query: { from: 'current', to: versionId } },
+    });
+    if (d.response.status === 404)
+      return { status: 404, body: messagePage('Version not found', `${messageOf(d.error)}`, session) };
+    return { status: 200, body: restorePage(session, projectId, list, versionId, dataOf(d, 'GET diff'), error) };
+  };
+
+  const getRestore = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const versionId = String(request.params.versionId);
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
+    const c = await confirmation(session, projectId, versionId);
+    return htmlReply(h, c.status, c.body);
+  };
+
+  const postRestore = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const versionId = String(request.params.versionId);
+    const here = projectPath(projectId, 'versions');
+    const session = await sessionOf(app, request);
+    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
+    const form = formOf(request);
+    if (!formIsOurs(app, request, form, session.csrf))
+      return htmlReply(
+        h,
+        403,
+        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
+      );
+    const api = apiFor(server, session);
+    const again = async (status: number, error: string) => {
+      const c = await confirmation(session, projectId, versionId, error);
+      return htmlReply(h, c.status === 200 ? status : c.status, c.body);
+    };
+    // Only a restore confirmed against the version production serves now: the page showed that diff. (Anyone but
+    // an owner is refused by the API itself, whatever the form holds.)
+    const l = await listOf(api, projectId);
+    if (l.response.status === 404 || l.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
+    const current = dataOf(l, 'GET versions').versions.find((v) => v.current)?.versionId;
+    if (session.user.role === 'owner' && (!form.current || form.current !== current))
+      return again(
+        409,
+        'Another version was published since this page was drawn (or the restore was not confirmed): review what would change now; nothing changed.',
+      );
+    const r = await api.POST('/projects/{projectId}/versions/{versionId}/restore', {
+      params: { path: { projectId, versionId } },
+    });
+    const status = r.response.status;
+    if (status === 201)
+      return redirectWithFlash(app, h, session, here, {
+        notice: `Restored ${versionId} as version ${dataOf(r, 'POST restore').versionId}.`,
+      });
+    return again(
+      status,
+      status === 403
+        ? 'Only an owner can restore a version; nothing changed.'
+        : `The restore was refused: ${messageOf(r.error)} Nothing changed.`,
+    );
+  };
+
+  return [
+    { method: 'GET', path: '/projects/{projectId}/versions', handler: getVersions },
+    { method: 'GET', path: '/projects/{projectId}/versions/{versionId}/restore', handler: getRestore },
+    { method: 'POST', path: '/projects/{projectId}/versions/{versionId}/restore', handler: postRestore },
+  ];
+}
