@@ -1,5 +1,6 @@
 // Derives generated/ from spec/: TypeScript types, Ajv validators compiled ahead of time, and the route table.
-// `npm run generate` writes generated/; `--out DIR` writes elsewhere (the freshness test compares the two).
+// `npm run generate` writes generated/ and the configuration table of docs/operations/configuration.md (from
+// server/infra/config.ts); `--out DIR` writes generated/'s files elsewhere (the freshness test compares the two).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { CONFIGURATION_DOC, withConfigTable } from './config-table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'] as const;
@@ -313,6 +315,8 @@ async function main() {
     path.join(out, 'routes.ts'),
     HEADER + routeType + `export const routes: RouteSpec[] = ${JSON.stringify(routes, null, 2)};\n`,
   );
+
+  if (outIdx < 0) await writeFile(CONFIGURATION_DOC, withConfigTable(await readFile(CONFIGURATION_DOC, 'utf8')));
 }
 
 main().catch((err) => {

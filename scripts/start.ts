@@ -1,4 +1,4 @@
-// `npm start`: the whole service in one process on embedded defaults (README "Configuration").
+// `npm start`: the whole service in one process on embedded defaults (docs/operations/configuration.md).
 import { createApiKey } from '../server/http/apikeys.js';
 import { startThreads } from '../server/domain/publish/pool.js';
 import { startService } from '../server/app/app.js';
@@ -40,7 +40,10 @@ if (!(await db('workspaces').first('id'))) {
 }
 
 // First start: a dashboard owner (README "Dashboard and approvals"); a generated password is shown this once.
-const owner = await ensureFirstUser(db, process.env);
+const owner = await ensureFirstUser(db, {
+  DASHBOARD_EMAIL: config.dashboardOwner.email,
+  DASHBOARD_PASSWORD: config.dashboardOwner.password,
+});
 if (owner)
   console.log(
     `Dashboard owner   ${owner.email}  ${owner.generatedPassword ? `password ${owner.generatedPassword}  (generated; shown once)` : '(password from DASHBOARD_PASSWORD)'}`,
