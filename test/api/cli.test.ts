@@ -362,18 +362,27 @@ test.serial(
   },
 );
 
-test.serial('the executable: --help, a usage error, plain output without escape codes when not a terminal', (t) => {
-  const help = spawnSync(process.execPath, [...BIN_ARGS, '--help'], { encoding: 'utf8' });
-  t.is(help.status, 0);
-  t.regex(help.stdout, /Exit codes: 0 success/);
-  const usage = spawnSync(process.execPath, [...BIN_ARGS, 'status'], {
-    encoding: 'utf8',
-    cwd: '/',
-    env: { PATH: process.env.PATH },
-  });
-  t.is(usage.status, 2);
-  t.false(ESC.test(usage.stdout + usage.stderr));
-});
+test.serial(
+  'the executable: --help, --version, a usage error, plain output without escape codes when not a terminal',
+  (t) => {
+    const help = spawnSync(process.execPath, [...BIN_ARGS, '--help'], { encoding: 'utf8' });
+    t.is(help.status, 0);
+    t.regex(help.stdout, /Exit codes: 0 success/);
+    const version = spawnSync(process.execPath, [...BIN_ARGS, '--version'], { encoding: 'utf8' });
+    t.is(version.status, 0);
+    t.is(
+      version.stdout,
+      `${(JSON.parse(readFileSync('packages/cli/package.json', 'utf8')) as { version: string }).version}\n`,
+    );
+    const usage = spawnSync(process.execPath, [...BIN_ARGS, 'status'], {
+      encoding: 'utf8',
+      cwd: '/',
+      env: { PATH: process.env.PATH },
+    });
+    t.is(usage.status, 2);
+    t.false(ESC.test(usage.stdout + usage.stderr));
+  },
+);
 
 test.serial('init: writes a config by looking at the repository, which push then uses; never overwrites', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });

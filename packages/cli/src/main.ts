@@ -21,16 +21,20 @@ interface Io {
 const EPILOG = `
 Configuration: glossa.config.json or .glossarc.json, searched upward from the working folder (schema:
 @glossa/cli/glossa.schema.json). The API key comes from GLOSSA_API_KEY only; GLOSSA_BASE_URL and
-GLOSSA_PROJECT_ID override the file.
+GLOSSA_PROJECT_ID override the file. \`glossa --version\` prints the version.
 
 Exit codes: 0 success; 1 a request failed; 2 usage or configuration error; 3 approval needed, denied or
 expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict).`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
+  // Alone only: commander's own .version() would take `pull --version <id>` too (program options count anywhere).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   let code: number = EXIT.ok;
   const program = new Command('glossa')
     .description('Push strings, wait for translation, publish and pull files of a Glossa project.')
-    .version(VERSION, '-V, --version', 'print the version')
     .option('-c, --config <file>', 'config file (default: search upward for glossa.config.json / .glossarc.json)')
     .option('--json', 'print one machine-readable JSON result on stdout')
     .option('--verbose', 'show each request (method, path, status, requestId); never the key')
