@@ -109,6 +109,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // The packages' build output (npm run build): the sources under packages/*/src are what the rules are about.
+    exclude: { path: '^packages/[^/]+/dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.cjs', '.json'] },

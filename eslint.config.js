@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['generated/**', 'node_modules/**', 'test/contract/sdk-mistakes/**'] },
+  { ignores: ['generated/**', 'node_modules/**', 'packages/*/dist/**', 'test/contract/sdk-mistakes/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,14 +1,13 @@
 // `glossa mcp` (issue 18) driven by the MCP SDK's own client over stdio, against a running service: read tools,
 // a push preview, and paid and publishing tools under an agent key, which send the person to the approval page as a
 // URL-mode elicitation (approved here through the internal API, as the dashboard does) and go on once approved.
-import path from 'node:path';
 import { rmSync } from 'node:fs';
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { glossaConfig, repo } from '../helpers/cli.js';
+import { BIN_ARGS, glossaConfig, repo } from '../helpers/cli.js';
 
 let svc: TestService;
 const dirs: string[] = [];
@@ -19,8 +18,6 @@ test.after.always(async () => {
   await svc?.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-const BIN = path.resolve('packages/cli/src/glossa.mjs');
 
 async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: string) => Promise<void>) {
   const client = new Client(
@@ -41,7 +38,7 @@ async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: st
     });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, '--poll', '0.05', 'mcp'],
+    args: [...BIN_ARGS, '--poll', '0.05', 'mcp'],
     cwd,
     env: { PATH: process.env.PATH ?? '', GLOSSA_API_KEY: apiKey },
     stderr: 'pipe',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { ANDROID_FILE, glossa, glossaConfig, repo } from '../helpers/cli.js';
+import { ANDROID_FILE, BIN_ARGS, glossa, glossaConfig, repo } from '../helpers/cli.js';
 
 /** The escape character that starts every terminal control sequence (a progress bar's redraw). */
 const ESC = new RegExp(String.fromCharCode(27));
@@ -49,7 +49,7 @@ test.serial(
     const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'pt-BR' }] });
     const cwd = project({
       'glossa.config.json': {
-        $schema: './node_modules/glossa/packages/cli/src/glossa.schema.json',
+        $schema: './node_modules/@glossa/cli/glossa.schema.json',
         baseUrl: svc.baseUrl,
         projectId: p.projectId,
         files: [
@@ -362,19 +362,27 @@ test.serial(
   },
 );
 
-test.serial('the executable: --help, a usage error, plain output without escape codes when not a terminal', (t) => {
-  const bin = path.resolve('packages/cli/src/glossa.mjs');
-  const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-  t.is(help.status, 0);
-  t.regex(help.stdout, /Exit codes: 0 success/);
-  const usage = spawnSync(process.execPath, [bin, 'status'], {
-    encoding: 'utf8',
-    cwd: '/',
-    env: { PATH: process.env.PATH },
-  });
-  t.is(usage.status, 2);
-  t.false(ESC.test(usage.stdout + usage.stderr));
-});
+test.serial(
+  'the executable: --help, --version, a usage error, plain output without escape codes when not a terminal',
+  (t) => {
+    const help = spawnSync(process.execPath, [...BIN_ARGS, '--help'], { encoding: 'utf8' });
+    t.is(help.status, 0);
+    t.regex(help.stdout, /Exit codes: 0 success/);
+    const version = spawnSync(process.execPath, [...BIN_ARGS, '--version'], { encoding: 'utf8' });
+    t.is(version.status, 0);
+    t.is(
+      version.stdout,
+      `${(JSON.parse(readFileSync('packages/cli/package.json', 'utf8')) as { version: string }).version}\n`,
+    );
+    const usage = spawnSync(process.execPath, [...BIN_ARGS, 'status'], {
+      encoding: 'utf8',
+      cwd: '/',
+      env: { PATH: process.env.PATH },
+    });
+    t.is(usage.status, 2);
+    t.false(ESC.test(usage.stdout + usage.stderr));
+  },
+);
 
 test.serial('init: writes a config by looking at the repository, which push then uses; never overwrites', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
@@ -395,7 +403,7 @@ test.serial('init: writes a config by looking at the repository, which push then
     $schema: string;
     files: Array<{ source: string; format: string; template?: string }>;
   };
-  t.is(config.$schema, './node_modules/glossa/packages/cli/src/glossa.schema.json');
+  t.is(config.$schema, './node_modules/@glossa/cli/glossa.schema.json');
   t.false(JSON.stringify(config).includes('glk_'), 'no key in the file');
   t.deepEqual(
     config.files.sort((a, b) => a.source.localeCompare(b.source)),

@@ -1,5 +1,6 @@
 // glossa.config.json / .glossarc.json: found by searching upward from the working folder, checked against the
-// schema the package publishes (glossa.schema.json, referenced by `$schema`). Paths are relative to the file.
+// schema the package publishes (packages/cli/glossa.schema.json, referenced by `$schema`). Paths are relative to the
+// file.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,8 @@ import type { FormatId } from '../../core/src/catalog.js';
 import { CliError, EXIT } from './errors.js';
 
 const CONFIG_NAMES = ['glossa.config.json', '.glossarc.json'];
-const SCHEMA_PATH = fileURLToPath(new URL('./glossa.schema.json', import.meta.url));
+// One folder up from both src/ (tests, tsx) and dist/ (the built bin): the schema sits at the package's root.
+const SCHEMA_PATH = fileURLToPath(new URL('../glossa.schema.json', import.meta.url));
 
 export interface FileMapping {
   source: string;

@@ -113,7 +113,7 @@ export function init(
       `Found no localization files for base language ${o.base} (Android res/values, *.xcstrings, l10n.yaml, locales/${o.base}.json, ${o.base}/LC_MESSAGES/*.po). Write glossa.config.json by hand.`,
     );
   const config = {
-    $schema: './node_modules/glossa/packages/cli/src/glossa.schema.json',
+    $schema: './node_modules/@glossa/cli/glossa.schema.json',
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.projectId ? { projectId: o.projectId } : {}),
     files,

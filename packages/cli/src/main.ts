@@ -1,5 +1,5 @@
 // `glossa`: the command line for CI (README "CLI"). `run(argv, io)` is the whole program, so tests and the bench
-// call it in-process; glossa.mjs is the executable. Exit codes: errors.ts.
+// call it in-process; bin.ts is the executable (built to dist/glossa.js by scripts/build.ts). Exit codes: errors.ts.
 import { Command, CommanderError, Option } from 'commander';
 import { publish, pull, push, status, versionsList, versionsRestore, wait, type Ctx } from './commands.js';
 import { loadConfig } from './config.js';
@@ -8,6 +8,7 @@ import { apiClient } from './http.js';
 import { init } from './init.js';
 import { serveMcp } from './mcp.js';
 import { jsonLine, Output, printable } from './output.js';
+import { VERSION } from './version.js';
 
 interface Io {
   cwd: string;
@@ -19,13 +20,18 @@ interface Io {
 
 const EPILOG = `
 Configuration: glossa.config.json or .glossarc.json, searched upward from the working folder (schema:
-glossa/packages/cli/src/glossa.schema.json). The API key comes from GLOSSA_API_KEY only; GLOSSA_BASE_URL and
-GLOSSA_PROJECT_ID override the file.
+@glossa/cli/glossa.schema.json). The API key comes from GLOSSA_API_KEY only; GLOSSA_BASE_URL and
+GLOSSA_PROJECT_ID override the file. \`glossa --version\` prints the version.
 
 Exit codes: 0 success; 1 a request failed; 2 usage or configuration error; 3 approval needed, denied or
 expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict).`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
+  // Alone only: commander's own .version() would take `pull --version <id>` too (program options count anywhere).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   let code: number = EXIT.ok;
   const program = new Command('glossa')
     .description('Push strings, wait for translation, publish and pull files of a Glossa project.')

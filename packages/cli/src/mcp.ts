@@ -10,6 +10,7 @@ import { pullFile } from '../../client/src/index.js';
 import { publish, push, status, versionsRestore, wait, type Ctx } from './commands.js';
 import { CliError, EXIT } from './errors.js';
 import { Output } from './output.js';
+import { VERSION } from './version.js';
 
 class Sink extends Writable {
   text = '';
@@ -27,7 +28,7 @@ const text = (value: unknown, isError = false): ToolResult => ({
 });
 
 export async function serveMcp(base: Ctx, stderr: NodeJS.WritableStream): Promise<number> {
-  const server = new McpServer({ name: 'glossa', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'glossa', version: VERSION }, { capabilities: { tools: {} } });
 
   /** Runs one CLI command with its output captured: its JSON result is the tool's result. */
   const call = async (fn: (c: Ctx) => Promise<number>): Promise<ToolResult> => {

@@ -1,8 +1,8 @@
 // The runtime client's persistent cache for Node apps: one file per key in a folder. Its own entry point, so the
 // browser build never sees `node:fs`:
 //
-//   import { createRuntimeClient } from 'glossa/packages/runtime/src/index.js';
-//   import { folderStorage } from 'glossa/packages/runtime/src/node.js';
+//   import { createRuntimeClient } from '@glossa/runtime';
+//   import { folderStorage } from '@glossa/runtime/node';
 //   const strings = createRuntimeClient({ deliveryUrl, storage: folderStorage('.cache/glossa') });
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

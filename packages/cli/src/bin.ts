@@ -1,15 +1,13 @@
-#!/usr/bin/env node
-// The `glossa` executable: the CLI's TypeScript runs through tsx (a dependency of the package), as the service does.
+// The `glossa` executable. scripts/build.ts bundles it (with main.ts, packages/core and packages/client) into
+// dist/glossa.js, the package's `bin`, so the installed CLI needs neither tsx nor the workspace packages.
 import process from 'node:process';
-import { register } from 'tsx/esm/api';
+import { run } from './main.js';
 
-register();
 // A reader that stops early (`glossa --help | head`) closes the pipe: that is not the CLI's failure.
 for (const stream of [process.stdout, process.stderr])
-  stream.on('error', (e) => {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });
-const { run } = await import('./main.ts');
 process.exitCode = await run(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
