@@ -65,7 +65,7 @@ const SESSION_COOKIE_MS = SESSION_TTL_MS + 24 * 60 * 60 * 1000;
 /** A cookie's value: a browser that sends one name twice gets the first, as a browser orders them. */
 export function cookieOf(request: Request, name: string): string | undefined {
   const v = (request.state as Record<string, unknown> | null)?.[name];
-  const first = Array.isArray(v) ? v[0] : v;
+  const first: unknown = Array.isArray(v) ? v[0] : v;
   return typeof first === 'string' ? first : undefined;
 }
 

@@ -693,7 +693,7 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
 }
 
 /** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */
-async function previewGet(request: Request, h: ResponseToolkit) {
+function previewGet(request: Request, h: ResponseToolkit) {
   const q = request.query as Record<string, unknown>;
   const lang = typeof q.lang === 'string' && q.lang.length <= 35 ? q.lang : '';
   const value = typeof q.value === 'string' ? q.value.slice(0, 20_000) : '';
