@@ -2,10 +2,10 @@
 // request.state, set with h.state and h.unstate), and the session is the `session` auth strategy, whose scheme
 // reads the session cookie (server/domain/users/sessions.ts: idle and absolute expiry) and gives the route
 // credentials {user, session, scope: [role]}. A route declares how it is used:
-// - `auth: signedIn(...)`: a person must be signed in; without a live session a page answers 303 to the sign-in
-//   page with a same-origin `next` (or a bare 401 for a fragment dashboard.js fetches). Owner-only routes add
-//   `access.scope`, and a reviewer gets the "Owners only" page. A form post is checked for this session's CSRF token
-//   as the scheme's payload authentication (csrf.ts).
+// - `options: signedIn(...)` (`auth: 'session'`): a person must be signed in; without a live session a page answers
+//   303 to the sign-in page with a same-origin `next` (or a bare 401 for a fragment dashboard.js fetches).
+//   Owner-only routes add `access.scope`, and a reviewer gets the "Owners only" page. A form post is checked for
+//   this session's CSRF token as the scheme's payload authentication (csrf.ts).
 // - `auth: { strategy: 'session', mode: 'try' }`: the sign-in pages, which serve anyone.
 import type { Request, RouteOptions, Server, ServerAuthSchemeObject, ServerStateCookieOptions } from '@hapi/hapi';
 import type { App } from '../infra/app.js';
@@ -69,7 +69,7 @@ export function cookieOf(request: Request, name: string): string | undefined {
   return typeof first === 'string' ? first : undefined;
 }
 
-/** The session of a route that requires one (`auth: signedIn(...)`). */
+/** The session of a route that requires one (`signedIn(...)`). */
 export function sessionOf(request: Request): Session {
   return (request.auth.credentials as unknown as { session: Session }).session;
 }
@@ -79,7 +79,10 @@ export const maybeSessionOf = (request: Request): Session | undefined =>
   request.auth.isAuthenticated ? sessionOf(request) : undefined;
 
 /** A route for signed-in people: `signin` is where the sign-in page returns to (false: 401); `owners` see above. */
-export function signedIn(signin: DashboardRoute['signin'], opts: { owners?: string } = {}): Partial<RouteOptions> {
+export function signedIn(
+  signin: ((request: Request) => string) | false,
+  opts: { owners?: string } = {},
+): Partial<RouteOptions> {
   return {
     auth: { strategy: 'session', ...(opts.owners ? { access: { scope: ['owner'] } } : {}) },
     plugins: { dashboard: { signin, owners: opts.owners } },
