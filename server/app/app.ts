@@ -48,7 +48,7 @@ export async function startService(
 ): Promise<Service> {
   startEventLoopMonitor();
   const app = await createApp(config, opts.logDestination);
-  const { main, delivery } = buildServers(app, opts);
+  const { main, delivery } = await buildServers(app, opts);
   const listen = opts.listen ?? true;
   if (listen) {
     await main.start();

@@ -13,13 +13,20 @@ import type { App } from '../infra/app.js';
 
 const PREFIX: Record<RouteSpec['origin'], string> = { main: '/v1', delivery: '/v1', internal: '/internal/v1' };
 
-function build(app: App, origins: Array<RouteSpec['origin']>, port: number): Hapi.Server {
+async function build(
+  app: App,
+  origins: Array<RouteSpec['origin']>,
+  port: number,
+  mount?: (server: Hapi.Server) => Promise<void>,
+): Promise<Hapi.Server> {
   const server = Hapi.server({
     port,
     host: app.config.host,
     router: { stripTrailingSlash: true },
     routes: { timeout: { server: false } },
   });
+  // First, so that its answers to Hapi's refusals on its own routes (pages) come before the JSON error bodies.
+  if (mount) await mount(server);
   server.ext('onPreResponse', (request, h) => errorResponse(request, h, app.log));
   answerMalformed(server);
   if (app.log.isLevelEnabled('debug')) {
@@ -147,9 +154,10 @@ function answerMalformed(server: Hapi.Server) {
   });
 }
 
-export function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
-  const main = build(app, ['main', 'internal'], opts.port ?? app.config.port);
-  mountDashboard(main, app);
-  const delivery = build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
+export async function buildServers(app: App, opts: { port?: number; deliveryPort?: number } = {}) {
+  const main = await build(app, ['main', 'internal'], opts.port ?? app.config.port, (server) =>
+    mountDashboard(server, app),
+  );
+  const delivery = await build(app, ['delivery'], opts.deliveryPort ?? app.config.deliveryPort);
   return { main, delivery };
 }

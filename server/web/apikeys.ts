@@ -10,11 +10,12 @@ import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
-import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, timeOf } from './forms.js';
+import { apiMessage, csrfField, dataOf, ownersOnly, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type ApiKey = components['schemas']['ApiKeyInfo'];
 type Scope = ApiKey['scopes'][number];
@@ -29,6 +30,8 @@ const SCOPES: Array<{ scope: Scope; hint: string }> = [
 ];
 
 const section = 'api-keys';
+/** What a reviewer may not do on these pages (the internal API's routes of API keys are owners' only). */
+const SEE = 'see and manage API keys';
 const revokePath = (projectId: string, keyId: string) =>
   projectPath(projectId, `${section}/${encodeURIComponent(keyId)}/revoke`);
 
@@ -187,8 +190,7 @@ async function keysPage(
 export function apiKeyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const page = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
+    const session = sessionOf(request);
     const flashes = await takeFlashes(app, session, projectPath(projectId, section));
     const r = await keysPage(apiFor(server, session), session, projectId, { flashes });
     return htmlReply(h, r.status, r.body);
@@ -196,9 +198,8 @@ export function apiKeyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const create = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const post = await ourForm(app, request, h, projectPath(projectId, section));
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const again = async (status: number, error: string) => {
       const r = await keysPage(api, session, projectId, { error });
@@ -248,8 +249,7 @@ export function apiKeyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const confirmRevoke = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const keyId = String(request.params.keyId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(revokePath(projectId, keyId)));
+    const session = sessionOf(request);
     const found = await findKey(apiFor(server, session), session, projectId, keyId);
     if ('page' in found) return htmlReply(h, found.page.status, found.page.body);
     return htmlReply(h, 200, revokePage(session, projectId, found.key));
@@ -258,31 +258,46 @@ export function apiKeyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const revoke = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const keyId = String(request.params.keyId);
-    const post = await ourForm(app, request, h, revokePath(projectId, keyId));
-    if ('reply' in post) return post.reply;
-    const api = apiFor(server, post.session);
-    const found = await findKey(api, post.session, projectId, keyId);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
+    const found = await findKey(api, session, projectId, keyId);
     if ('page' in found) return htmlReply(h, found.page.status, found.page.body);
     const r = await api.DELETE('/projects/{projectId}/api-keys/{keyId}', {
       params: { path: { projectId, keyId } },
     });
-    if (r.response.status === 403)
-      return htmlReply(h, 403, ownersOnly(post.session, 'revoke API keys; nothing changed'));
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'revoke API keys; nothing changed'));
     if (r.response.status !== 204) {
-      const page = await keysPage(api, post.session, projectId, {
+      const page = await keysPage(api, session, projectId, {
         error: `${apiMessage(r.error) || 'The key could not be revoked.'} Nothing changed.`,
       });
       return htmlReply(h, r.response.status, page.body);
     }
-    return redirectWithFlash(app, h, post.session, projectPath(projectId, section), {
+    return redirectWithFlash(app, h, session, projectPath(projectId, section), {
       notice: `Revoked ${found.key.name ?? found.key.keyId}: requests with it are refused from now on.`,
     });
   };
 
+  const list = (r: Request) => projectPath(String(r.params.projectId), section);
+  const one = (r: Request) => revokePath(String(r.params.projectId), String(r.params.keyId));
   return [
-    { method: 'GET', path: '/projects/{projectId}/api-keys', handler: page },
-    { method: 'POST', path: '/projects/{projectId}/api-keys', handler: create },
-    { method: 'GET', path: '/projects/{projectId}/api-keys/{keyId}/revoke', handler: confirmRevoke },
-    { method: 'POST', path: '/projects/{projectId}/api-keys/{keyId}/revoke', handler: revoke },
+    { method: 'GET', path: '/projects/{projectId}/api-keys', options: signedIn(list, { owners: SEE }), handler: page },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/api-keys',
+      options: signedIn(list, { owners: 'create API keys; nothing was created' }),
+      handler: create,
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/api-keys/{keyId}/revoke',
+      options: signedIn(one, { owners: SEE }),
+      handler: confirmRevoke,
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/api-keys/{keyId}/revoke',
+      options: signedIn(one, { owners: SEE }),
+      handler: revoke,
+    },
   ];
 }

@@ -13,7 +13,8 @@ import { appPage } from './layout.js';
 import { notePendingOperations } from './nav.js';
 import { languageDiff } from './publish.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage, redirect } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Operation = components['schemas']['InternalOperation'];
 type Plan = components['schemas']['OperationPlan'];
@@ -291,10 +292,10 @@ const wouldBeRefused = (op: Operation) =>
 const notFoundPage = (s: Session) => messagePage('Operation not found', 'There is no operation with this id.', s);
 
 export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  const here = (r: Request) => `/approve/${encodeURIComponent(String(r.params.operationId))}`;
   const getApproval = async (request: Request, h: ResponseToolkit) => {
     const id = String(request.params.operationId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(`/approve/${encodeURIComponent(id)}`));
+    const session = sessionOf(request);
     const op = await load(apiFor(server, session), id);
     if (!op) return htmlReply(h, 404, notFoundPage(session));
     await notePendingOperations(server, session, op.project_id);
@@ -304,15 +305,8 @@ export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const postApproval = async (request: Request, h: ResponseToolkit) => {
     const id = String(request.params.operationId);
     const here = `/approve/${encodeURIComponent(id)}`;
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(here));
+    const session = sessionOf(request);
     const form = formOf(request);
-    if (!formIsOurs(app, request, form, session.csrf))
-      return htmlReply(
-        h,
-        403,
-        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
-      );
     const api = apiFor(server, session);
     const op = await load(api, id);
     if (!op) return htmlReply(h, 404, notFoundPage(session));
@@ -346,7 +340,7 @@ export function approvalRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   };
 
   return [
-    { method: 'GET', path: '/approve/{operationId}', handler: getApproval },
-    { method: 'POST', path: '/approve/{operationId}', handler: postApproval },
+    { method: 'GET', path: '/approve/{operationId}', options: signedIn(here), handler: getApproval },
+    { method: 'POST', path: '/approve/{operationId}', options: signedIn(here), handler: postApproval },
   ];
 }

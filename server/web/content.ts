@@ -10,12 +10,13 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
-import { apiMessage, csrfField, dataOf, ourForm, timeOf } from './forms.js';
+import { apiMessage, csrfField, dataOf, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Overview = components['schemas']['ContentOverview'];
 type OverviewDoc = Overview['documents'][number];
@@ -449,8 +450,7 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const list = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
+    const session = sessionOf(request);
     const flashes = await takeFlashes(app, session, projectPath(projectId, section));
     return reply(h, await listPage(apiFor(server, session), session, projectId, { flashes }));
   };
@@ -458,19 +458,16 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const one = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const docId = String(request.params.docId);
-    const session = await sessionOf(app, request);
+    const session = sessionOf(request);
     const lang = langOf(request);
-    if (!session)
-      return redirect(h, signinUrl(docPath(projectId, docId) + (lang ? `?lang=${encodeURIComponent(lang)}` : '')));
     const flashes = await takeFlashes(app, session, docPath(projectId, docId));
     return reply(h, await docPage(apiFor(server, session), session, projectId, docId, lang, { flashes }));
   };
 
   const publish = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const post = await ourForm(app, request, h, projectPath(projectId, section));
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const docIds = Object.keys(form)
       .filter((k) => k.startsWith('doc:') && form[k] === 'on')
@@ -507,9 +504,8 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const docId = String(request.params.docId);
     const lang = String(request.params.lang);
     const back = `${docPath(projectId, docId)}?lang=${encodeURIComponent(lang)}`;
-    const post = await ourForm(app, request, h, back);
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const again = async (status: number, error: string) =>
       reply(h, await docPage(api, session, projectId, docId, lang, { error }), status);
@@ -528,17 +524,15 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const projectId = String(request.params.projectId);
     const docId = String(request.params.docId);
     const versionId = typeof request.query.versionId === 'string' ? request.query.versionId : '';
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(rollbackPath(projectId, docId, versionId)));
+    const session = sessionOf(request);
     return reply(h, await rollbackPage(apiFor(server, session), session, projectId, docId, versionId));
   };
 
   const rollback = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const docId = String(request.params.docId);
-    const post = await ourForm(app, request, h, docPath(projectId, docId));
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const versionId = form.versionId ?? '';
     const again = async (status: number, error: string) =>
@@ -565,12 +559,29 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   };
 
   const P = '/projects/{projectId}/content';
+  const listPath = (r: Request) => projectPath(String(r.params.projectId), section);
+  const doc = (r: Request) => docPath(String(r.params.projectId), String(r.params.docId));
+  const docWithLang = (lang: (r: Request) => string | undefined) => (r: Request) => {
+    const l = lang(r);
+    return doc(r) + (l ? `?lang=${encodeURIComponent(l)}` : '');
+  };
+  const rollbackOf = (r: Request) =>
+    rollbackPath(
+      String(r.params.projectId),
+      String(r.params.docId),
+      typeof r.query.versionId === 'string' ? r.query.versionId : '',
+    );
   return [
-    { method: 'GET', path: P, handler: list },
-    { method: 'POST', path: `${P}/publish`, handler: publish },
-    { method: 'GET', path: `${P}/{docId}`, handler: one },
-    { method: 'POST', path: `${P}/{docId}/langs/{lang}/stage`, handler: stage },
-    { method: 'GET', path: `${P}/{docId}/rollback`, handler: confirmRollback },
-    { method: 'POST', path: `${P}/{docId}/rollback`, handler: rollback },
+    { method: 'GET', path: P, options: signedIn(listPath), handler: list },
+    { method: 'POST', path: `${P}/publish`, options: signedIn(listPath), handler: publish },
+    { method: 'GET', path: `${P}/{docId}`, options: signedIn(docWithLang(langOf)), handler: one },
+    {
+      method: 'POST',
+      path: `${P}/{docId}/langs/{lang}/stage`,
+      options: signedIn(docWithLang((r) => String(r.params.lang))),
+      handler: stage,
+    },
+    { method: 'GET', path: `${P}/{docId}/rollback`, options: signedIn(rollbackOf), handler: confirmRollback },
+    { method: 'POST', path: `${P}/{docId}/rollback`, options: signedIn(doc), handler: rollback },
   ];
 }

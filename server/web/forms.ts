@@ -1,34 +1,8 @@
-// What the API keys, webhooks, users and content pages share: a form post checked for its session and CSRF token
-// before anything is called, the messages of the internal API's refusals, and a secret shown once.
-import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { App } from '../infra/app.js';
+// What the API keys, webhooks, users and content pages share: the CSRF field of their forms (checked before any
+// handler runs: auth.ts), the messages of the internal API's refusals, and a secret shown once.
 import { html, type Html } from './html.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
-
-/**
- * A form post that is ours: the person and the posted fields, or the answer to send instead (the sign-in page
- * without a session, 403 for a form another site sent or one without this session's CSRF token).
- */
-export async function ourForm(
-  app: App,
-  request: Request,
-  h: ResponseToolkit,
-  back: string,
-): Promise<{ session: Session; form: Record<string, string> } | { reply: ResponseObject }> {
-  const session = await sessionOf(app, request);
-  if (!session) return { reply: redirect(h, signinUrl(back)) };
-  const form = formOf(request);
-  if (!formIsOurs(app, request, form, session.csrf))
-    return {
-      reply: htmlReply(
-        h,
-        403,
-        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
-      ),
-    };
-  return { session, form };
-}
+import { messagePage } from './web.js';
 
 /** The hidden CSRF field every form carries. */
 export const csrfField = (s: Session): Html => html`<input type="hidden" name="csrf" value="${s.csrf}" />`;

@@ -17,7 +17,8 @@ import { appPage, projectPath } from './layout.js';
 import { previewMessage } from './preview.js';
 import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
@@ -47,8 +48,6 @@ const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   retry: { label: 'Retry failed fills', owner: true, done: 'failed pairs queued again' },
 };
 const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
-
-const refused = (s: Session) => messagePage('Refused', 'This form was not sent by this site; nothing changed.', s);
 
 /** An internal API error's message. */
 const messageOf = (error: unknown) =>
@@ -230,9 +229,7 @@ function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs
 
 async function keysPage(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
   const projectId = String(request.params.projectId);
-  const here = projectPath(projectId, 'keys') + (request.url.search ?? '');
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(here));
+  const session = sessionOf(request);
   const api = apiFor(server, session);
   const query = request.query as Record<string, unknown>;
   const f = filterOf(query);
@@ -301,10 +298,8 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
 async function bulkPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
   const projectId = String(request.params.projectId);
   const list = projectPath(projectId, 'keys');
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(list));
+  const session = sessionOf(request);
   const form = formOf(request);
-  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
   const f = filterOf(form);
   const action = form.action;
   if (!Object.hasOwn(BULK, action))
@@ -615,8 +610,7 @@ async function loadKey(api: Api, projectId: string, key: string) {
 async function editorGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
   const projectId = String(request.params.projectId);
   const key = String(request.params.key);
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(keyHref(projectId, key)));
+  const session = sessionOf(request);
   const d = await loadKey(apiFor(server, session), projectId, key);
   if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
   // What a save or a settled conflict did comes from the session's flash, never from the URL.
@@ -628,10 +622,8 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   const projectId = String(request.params.projectId);
   const key = String(request.params.key);
   const here = keyHref(projectId, key);
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(here));
+  const session = sessionOf(request);
   const form = formOf(request);
-  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
   const api = apiFor(server, session);
   const d = await loadKey(api, projectId, key);
   if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
@@ -701,9 +693,7 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
 }
 
 /** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */
-async function previewGet(app: App, request: Request, h: ResponseToolkit) {
-  const session = await sessionOf(app, request);
-  if (!session) return htmlReply(h, 401, '');
+function previewGet(request: Request, h: ResponseToolkit) {
   const q = request.query as Record<string, unknown>;
   const lang = typeof q.lang === 'string' && q.lang.length <= 35 ? q.lang : '';
   const value = typeof q.value === 'string' ? q.value.slice(0, 20_000) : '';
@@ -717,8 +707,7 @@ async function previewGet(app: App, request: Request, h: ResponseToolkit) {
 async function capturedGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
   const projectId = String(request.params.projectId);
   const here = projectPath(projectId, 'captured');
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(here));
+  const session = sessionOf(request);
   const query = request.query as Record<string, unknown>;
   const offset = typeof query.offset === 'string' && /^\d{1,9}$/.test(query.offset) ? Number(query.offset) : 0;
   const r = await listKeys(apiFor(server, session), projectId, { captured: true, disabled: false }, offset, 100);
@@ -786,10 +775,8 @@ async function capturedGet(app: App, server: Hapi.Server, request: Request, h: R
 async function capturedPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
   const projectId = String(request.params.projectId);
   const here = projectPath(projectId, 'captured');
-  const session = await sessionOf(app, request);
-  if (!session) return redirect(h, signinUrl(here));
+  const session = sessionOf(request);
   const form = formOf(request);
-  if (!formIsOurs(app, request, form, session.csrf)) return htmlReply(h, 403, refused(session));
   const action = form.action;
   const keys = Object.entries(form)
     .filter(([k, v]) => /^key-\d{1,3}$/.test(k) && v.length > 0 && v.length <= 255)
@@ -814,13 +801,51 @@ async function capturedPost(app: App, server: Hapi.Server, request: Request, h: 
 }
 
 export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
+  const pid = (r: Request) => String(r.params.projectId);
+  const editor = (r: Request) => keyHref(pid(r), String(r.params.key));
+  const captured = (r: Request) => projectPath(pid(r), 'captured');
   return [
-    { method: 'GET', path: '/projects/{projectId}/keys', handler: (r, h) => keysPage(app, server, r, h) },
-    { method: 'POST', path: '/projects/{projectId}/key-actions', handler: (r, h) => bulkPost(app, server, r, h) },
-    { method: 'GET', path: '/projects/{projectId}/keys/{key}', handler: (r, h) => editorGet(app, server, r, h) },
-    { method: 'POST', path: '/projects/{projectId}/keys/{key}', handler: (r, h) => editorPost(app, server, r, h) },
-    { method: 'GET', path: '/projects/{projectId}/keys/{key}/preview', handler: (r, h) => previewGet(app, r, h) },
-    { method: 'GET', path: '/projects/{projectId}/captured', handler: (r, h) => capturedGet(app, server, r, h) },
-    { method: 'POST', path: '/projects/{projectId}/captured', handler: (r, h) => capturedPost(app, server, r, h) },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/keys',
+      options: signedIn((r) => projectPath(pid(r), 'keys') + (r.url.search ?? '')),
+      handler: (r, h) => keysPage(app, server, r, h),
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/key-actions',
+      options: signedIn((r) => projectPath(pid(r), 'keys')),
+      handler: (r, h) => bulkPost(app, server, r, h),
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/keys/{key}',
+      options: signedIn(editor),
+      handler: (r, h) => editorGet(app, server, r, h),
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/keys/{key}',
+      options: signedIn(editor),
+      handler: (r, h) => editorPost(app, server, r, h),
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/keys/{key}/preview',
+      options: signedIn(false),
+      handler: (r, h) => previewGet(r, h),
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/captured',
+      options: signedIn(captured),
+      handler: (r, h) => capturedGet(app, server, r, h),
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/captured',
+      options: signedIn(captured),
+      handler: (r, h) => capturedPost(app, server, r, h),
+    },
   ];
 }

@@ -14,6 +14,7 @@ import { projectRoutes } from './projects.js';
 import { publishRoutes } from './publish.js';
 import { versionRoutes } from './versions.js';
 import { operationRoutes } from './operations.js';
+import { registerDashboardAuth } from './auth.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
 const FORM_PAYLOAD = {
@@ -24,7 +25,12 @@ const FORM_PAYLOAD = {
   timeout: 10_000,
 } as const;
 
-export function mountDashboard(server: Hapi.Server, app: App): void {
+/**
+ * The dashboard's session strategy, cookies and CSRF checks (auth.ts), then its routes. Before the server's JSON
+ * error answers (server/app/servers.ts): a refusal on a dashboard route is answered with a page.
+ */
+export async function mountDashboard(server: Hapi.Server, app: App): Promise<void> {
+  await registerDashboardAuth(server, app);
   for (const route of [
     ...assetRoutes(),
     ...signinRoutes(app),
@@ -43,8 +49,8 @@ export function mountDashboard(server: Hapi.Server, app: App): void {
       ...route,
       options: {
         ...route.options,
-        // Cookies are read by the dashboard itself (web.ts): a malformed cookie of another site is not an error.
-        state: { parse: false, failAction: 'ignore' },
+        // A malformed cookie of another site is not an error: the dashboard's own still count (auth.ts).
+        state: { parse: true, failAction: 'ignore' },
         ...(route.method === 'POST' ? { payload: FORM_PAYLOAD } : {}),
       },
     });

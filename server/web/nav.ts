@@ -1,7 +1,8 @@
 // The navigation's count of a project's operations waiting for a person, so an owner sees on any page of the
 // project that an agent asked for something. The count is read through the internal API (as the person signed in)
 // when a page of the project is requested, and held beside that request's session object only: a WeakMap keyed by
-// the object sessionOf made for this request, gone with it, never shared between requests.
+// the session object the `session` auth scheme made for this request (auth.ts), gone with it, never shared between
+// requests.
 import type Hapi from '@hapi/hapi';
 import { apiFor } from './api.js';
 import type { Session } from '../domain/users/sessions.js';

@@ -9,7 +9,8 @@ import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { credits, dataOf, projectNotFound, when } from './projects.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, redirect, sessionOf, signinUrl } from './web.js';
+import { htmlReply } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Operation = components['schemas']['InternalOperation'];
 
@@ -97,8 +98,7 @@ function operationsPage(
 export function operationRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getOperations = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId, 'operations')));
+    const session = sessionOf(request);
     const api = apiFor(server, session);
     const query = request.query as Record<string, unknown>;
     const offset = typeof query.offset === 'string' && /^\d{1,7}$/.test(query.offset) ? Number(query.offset) : 0;
@@ -119,5 +119,12 @@ export function operationRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       operationsPage(session, projectId, dataOf(pending, 'GET pending operations').operations, { ...page, offset }),
     );
   };
-  return [{ method: 'GET', path: '/projects/{projectId}/operations', handler: getOperations }];
+  return [
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/operations',
+      options: signedIn((r) => projectPath(String(r.params.projectId), 'operations')),
+      handler: getOperations,
+    },
+  ];
 }

@@ -10,7 +10,8 @@ import { apiFor } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Overview = components['schemas']['ProjectOverview'];
 
@@ -221,8 +222,7 @@ function overviewBody(o: Overview): Html {
 
 export function projectRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getProjects = async (request: Request, h: ResponseToolkit) => {
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl('/'));
+    const session = sessionOf(request);
     const list = dataOf(await apiFor(server, session).GET('/projects'), 'GET /projects');
     return htmlReply(
       h,
@@ -233,8 +233,7 @@ export function projectRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const getOverview = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId)));
+    const session = sessionOf(request);
     const r = await apiFor(server, session).GET('/projects/{projectId}/overview', {
       params: { path: { projectId } },
     });
@@ -244,7 +243,12 @@ export function projectRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   };
 
   return [
-    { method: 'GET', path: '/', handler: getProjects },
-    { method: 'GET', path: '/projects/{projectId}', handler: getOverview },
+    { method: 'GET', path: '/', options: signedIn(() => '/'), handler: getProjects },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}',
+      options: signedIn((r) => projectPath(String(r.params.projectId))),
+      handler: getOverview,
+    },
   ];
 }

@@ -13,7 +13,8 @@ import { appPage, projectPath } from './layout.js';
 import { dataOf, messageOf, projectNotFound, queryText } from './projects.js';
 import { redirectWithFlash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Preview = components['schemas']['PublishPreview'];
 type LanguageDiff = components['schemas']['LanguageDiff'];
@@ -251,9 +252,7 @@ async function preview(api: Api, projectId: string, mode: Mode | undefined, appr
 export function publishRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getPublish = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const here = projectPath(projectId, 'publish');
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(here));
+    const session = sessionOf(request);
     const mode = modeOf(queryText(request, 'incompleteMode'));
     const approvedOnly = queryText(request, 'approvedOnly') === 'true';
     const r = await preview(apiFor(server, session), projectId, mode, approvedOnly);
@@ -263,16 +262,8 @@ export function publishRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const postPublish = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const here = projectPath(projectId, 'publish');
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(here));
+    const session = sessionOf(request);
     const form = formOf(request);
-    if (!formIsOurs(app, request, form, session.csrf))
-      return htmlReply(
-        h,
-        403,
-        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
-      );
     const api = apiFor(server, session);
     const mode = modeOf(form.incompleteMode);
     const approvedOnly = form.approvedOnly === 'true';
@@ -309,8 +300,9 @@ export function publishRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     );
   };
 
+  const here = (r: Request) => projectPath(String(r.params.projectId), 'publish');
   return [
-    { method: 'GET', path: '/projects/{projectId}/publish', handler: getPublish },
-    { method: 'POST', path: '/projects/{projectId}/publish', handler: postPublish },
+    { method: 'GET', path: '/projects/{projectId}/publish', options: signedIn(here), handler: getPublish },
+    { method: 'POST', path: '/projects/{projectId}/publish', options: signedIn(here), handler: postPublish },
   ];
 }

@@ -1,10 +1,9 @@
 // Sign-in and sign-out (the dashboard's home page, `/`, is the projects list: projects.ts).
-// The sign-in form is protected against login CSRF by a double-submit token: GET /signin sets a random value in an
-// HttpOnly cookie and in the form, and POST /signin accepts only the two equal (and an Origin of this origin).
+// The sign-in form is protected against login CSRF by a double-submit token (csrf.ts), checked before the handler.
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { App } from '../infra/app.js';
 import { html, page } from './html.js';
-import { closeSession, newToken, openSession, SESSION_TTL_MS } from '../domain/users/sessions.js';
+import { closeSession, openSession } from '../domain/users/sessions.js';
 import {
   accountOf,
   admitAttempt,
@@ -13,27 +12,12 @@ import {
   deviceOf,
   refundAttempt,
 } from '../domain/users/throttle.js';
-import { DEVICE_TTL_MS, deviceUser, rememberDevice } from '../domain/users/devices.js';
+import { deviceUser, rememberDevice } from '../domain/users/devices.js';
 import { findUserByEmail, HashQueueFull, verifyPassword } from '../domain/users/users.js';
-import {
-  cookieNames,
-  formIsOurs,
-  formOf,
-  htmlReply,
-  messagePage,
-  readCookie,
-  redirect,
-  safeNext,
-  sessionOf,
-  setCookie,
-  signinUrl,
-} from './web.js';
+import { cookieNames, cookieOf, maybeSessionOf } from './auth.js';
+import { SIGNIN_FORM, signinToken } from './csrf.js';
+import { formOf, htmlReply, messagePage, redirect, safeNext, signinUrl } from './web.js';
 
-const SIGNIN_COOKIE_SECONDS = 60 * 60;
-// The session cookie outlives the session (12 hours; 2 without activity) by a day, so that a browser still sends it
-// once the session has ended and the sign-in page can say why the person has to sign in again. The value is worth
-// nothing by then: the database decides.
-const SESSION_COOKIE_SECONDS = SESSION_TTL_MS / 1000 + 24 * 60 * 60;
 const SESSION_EXPIRED = 'Your session expired; sign in again.';
 
 const waitText = (seconds: number) =>
@@ -67,50 +51,30 @@ function signinPage(next: string, csrf: string, opts: { email?: string; error?: 
   );
 }
 
-/** The double-submit value of this browser's sign-in form, reused while its cookie lives (several tabs agree). */
-function signinToken(app: App, request: Request): { token: string; cookies: string[] } {
-  const c = cookieNames(app);
-  const have = readCookie(request, c.signin);
-  if (have && /^[A-Za-z0-9_-]{43}$/.test(have)) return { token: have, cookies: [] };
-  const token = newToken();
-  return { token, cookies: [setCookie(c, c.signin, token, SIGNIN_COOKIE_SECONDS)] };
-}
-
 export function signinRoutes(app: App): ServerRoute[] {
   const names = cookieNames(app);
 
-  const getSignin = async (request: Request, h: ResponseToolkit) => {
+  const getSignin = (request: Request, h: ResponseToolkit) => {
     const next = safeNext(request.query.next);
-    if (await sessionOf(app, request)) return redirect(h, next);
-    const { token, cookies } = signinToken(app, request);
+    if (request.auth.isAuthenticated) return redirect(h, next);
     // A session cookie that names no live session: the session ended (sign-out deletes the cookie). Said once.
-    const ended = readCookie(request, names.session) !== undefined;
-    if (ended) cookies.push(setCookie(names, names.session, '', 0));
-    return htmlReply(h, 200, signinPage(next, token, ended ? { notice: SESSION_EXPIRED } : {}), cookies);
+    const ended = cookieOf(request, names.session) !== undefined;
+    if (ended) h.unstate(names.session);
+    return htmlReply(h, 200, signinPage(next, signinToken(request), ended ? { notice: SESSION_EXPIRED } : {}));
   };
 
   const postSignin = async (request: Request, h: ResponseToolkit) => {
     const form = formOf(request);
     const next = safeNext(form.next);
-    const expected = readCookie(request, names.signin);
-    if (!formIsOurs(app, request, form, expected))
-      return htmlReply(
-        h,
-        403,
-        messagePage(
-          'Refused',
-          html`This form was not sent by this site's sign-in page. <a href="${signinUrl(next)}">Sign in</a>`,
-        ),
-      );
-    const csrf = expected!;
+    const csrf = signinToken(request);
     const email = (form.email ?? '').slice(0, 254);
     const password = (form.password ?? '').slice(0, 256);
     const { db } = app;
     const user = email ? await findUserByEmail(db, email) : undefined;
     // Throttled before any hashing. A browser that signed in before as this person (or holds their live session)
     // answers only for its own failures; any other attempt is charged to its client and to the account it names.
-    const deviceToken = readCookie(request, names.device);
-    const current = await sessionOf(app, request);
+    const deviceToken = cookieOf(request, names.device);
+    const current = maybeSessionOf(request);
     const knownBy =
       user && (await deviceUser(db, deviceToken)) === user.id
         ? deviceToken
@@ -138,25 +102,47 @@ export function signinRoutes(app: App): ServerRoute[] {
     await attemptSucceeded(db, subjects);
     const session = await openSession(db, user!.id);
     const device = await rememberDevice(db, user!.id, deviceToken);
-    return redirect(h, next, [
-      setCookie(names, names.session, session.token, SESSION_COOKIE_SECONDS),
-      setCookie(names, names.signin, '', 0),
-      setCookie(names, names.device, device, DEVICE_TTL_MS / 1000),
-    ]);
+    h.state(names.session, session.token);
+    h.unstate(names.signin);
+    h.state(names.device, device);
+    return redirect(h, next);
   };
 
+  // Without a session there is nothing to end (and no token to check): the sign-in page.
   const postSignout = async (request: Request, h: ResponseToolkit) => {
-    const session = await sessionOf(app, request);
+    const session = maybeSessionOf(request);
     if (!session) return redirect(h, '/signin');
-    if (!formIsOurs(app, request, formOf(request), session.csrf))
-      return htmlReply(h, 403, messagePage('Refused', 'This form was not sent by this site.', session));
     await closeSession(app.db, session.token);
-    return redirect(h, '/signin', [setCookie(names, names.session, '', 0)]);
+    h.unstate(names.session);
+    return redirect(h, '/signin');
   };
 
+  // Anyone may ask for these: a session, when there is one, is read but not required.
+  const anyone = { strategy: 'session', mode: 'try' } as const;
+  const signinRefused = (request: Request) =>
+    messagePage(
+      'Refused',
+      html`This form was not sent by this site's sign-in page.
+        <a href="${signinUrl(safeNext(formOf(request).next))}">Sign in</a>`,
+    );
   return [
-    { method: 'GET', path: '/signin', handler: getSignin },
-    { method: 'POST', path: '/signin', handler: postSignin },
-    { method: 'POST', path: '/signout', handler: postSignout },
+    { method: 'GET', path: '/signin', options: { auth: anyone, plugins: SIGNIN_FORM }, handler: getSignin },
+    {
+      method: 'POST',
+      path: '/signin',
+      options: { auth: anyone, plugins: { ...SIGNIN_FORM, dashboard: { refused: signinRefused } } },
+      handler: postSignin,
+    },
+    {
+      method: 'POST',
+      path: '/signout',
+      options: {
+        auth: anyone,
+        plugins: {
+          dashboard: { refused: (_, s) => messagePage('Refused', 'This form was not sent by this site.', s) },
+        },
+      },
+      handler: postSignout,
+    },
   ];
 }

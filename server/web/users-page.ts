@@ -7,11 +7,12 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
-import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, timeOf } from './forms.js';
+import { apiMessage, csrfField, dataOf, ownersOnly, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage } from './layout.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, redirect } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type User = components['schemas']['User'];
 type Role = User['role'];
@@ -120,15 +121,13 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     htmlReply(h, r.status === 200 ? status : r.status, r.body);
 
   const page = async (request: Request, h: ResponseToolkit) => {
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl('/users'));
+    const session = sessionOf(request);
     return reply(h, await usersPage(apiFor(server, session), session));
   };
 
   const create = async (request: Request, h: ResponseToolkit) => {
-    const post = await ourForm(app, request, h, '/users');
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const { password, ...kept } = form;
     const body = {
@@ -150,9 +149,8 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const setRole = async (request: Request, h: ResponseToolkit) => {
     const userId = String(request.params.userId);
-    const post = await ourForm(app, request, h, '/users');
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     if (!isRole(form.role))
       return reply(h, await usersPage(api, session, { error: 'Choose owner or reviewer; nothing changed.' }), 400);
@@ -167,9 +165,20 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     return redirect(h, '/users');
   };
 
+  const users = () => '/users';
   return [
-    { method: 'GET', path: '/users', handler: page },
-    { method: 'POST', path: '/users', handler: create },
-    { method: 'POST', path: '/users/{userId}/role', handler: setRole },
+    { method: 'GET', path: '/users', options: signedIn(users, { owners: 'see and manage users' }), handler: page },
+    {
+      method: 'POST',
+      path: '/users',
+      options: signedIn(users, { owners: 'add users; nothing changed' }),
+      handler: create,
+    },
+    {
+      method: 'POST',
+      path: '/users/{userId}/role',
+      options: signedIn(users, { owners: 'change roles; nothing changed' }),
+      handler: setRole,
+    },
   ];
 }

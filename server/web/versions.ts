@@ -16,7 +16,8 @@ import { dataOf, messageOf, projectNotFound, queryText, when } from './projects.
 import { languageDiff } from './publish.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formIsOurs, formOf, htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Versions = operations['internalListVersions']['responses']['200']['content']['application/json'];
 type Diff = operations['internalDiffVersions']['responses']['200']['content']['application/json'];
@@ -213,8 +214,7 @@ const listOf = (api: Api, projectId: string) =>
 export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getVersions = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId, 'versions')));
+    const session = sessionOf(request);
     const api = apiFor(server, session);
     const r = await listOf(api, projectId);
     if (r.response.status === 404 || r.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
@@ -262,8 +262,7 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const getRestore = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const versionId = String(request.params.versionId);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
+    const session = sessionOf(request);
     const c = await confirmation(session, projectId, versionId);
     return htmlReply(h, c.status, c.body);
   };
@@ -272,15 +271,8 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const projectId = String(request.params.projectId);
     const versionId = String(request.params.versionId);
     const here = projectPath(projectId, 'versions');
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(restorePath(projectId, versionId)));
+    const session = sessionOf(request);
     const form = formOf(request);
-    if (!formIsOurs(app, request, form, session.csrf))
-      return htmlReply(
-        h,
-        403,
-        messagePage('Refused', 'This form was not sent by this site; nothing changed.', session),
-      );
     const api = apiFor(server, session);
     const again = async (status: number, error: string) => {
       const c = await confirmation(session, projectId, versionId, error);
@@ -312,9 +304,25 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     );
   };
 
+  const restore = (r: Request) => restorePath(String(r.params.projectId), String(r.params.versionId));
   return [
-    { method: 'GET', path: '/projects/{projectId}/versions', handler: getVersions },
-    { method: 'GET', path: '/projects/{projectId}/versions/{versionId}/restore', handler: getRestore },
-    { method: 'POST', path: '/projects/{projectId}/versions/{versionId}/restore', handler: postRestore },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/versions',
+      options: signedIn((r) => projectPath(String(r.params.projectId), 'versions')),
+      handler: getVersions,
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/versions/{versionId}/restore',
+      options: signedIn(restore),
+      handler: getRestore,
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/versions/{versionId}/restore',
+      options: signedIn(restore),
+      handler: postRestore,
+    },
   ];
 }

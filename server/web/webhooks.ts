@@ -10,11 +10,12 @@ import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
-import { apiMessage, csrfField, dataOf, ourForm, ownersOnly, timeOf } from './forms.js';
+import { apiMessage, csrfField, dataOf, ownersOnly, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import type { Session } from '../domain/users/sessions.js';
-import { htmlReply, messagePage, redirect, sessionOf, signinUrl } from './web.js';
+import { formOf, htmlReply, messagePage } from './web.js';
+import { sessionOf, signedIn } from './auth.js';
 
 type Webhook = components['schemas']['Webhook'];
 type Delivery = components['schemas']['WebhookDelivery'];
@@ -25,6 +26,8 @@ const EVENTS: Array<{ type: EventType; field: string; label: string }> = [
   { type: 'content.published', field: 'event_content', label: 'content.published (content documents)' },
 ];
 const section = 'webhooks';
+/** What a reviewer may not do on these pages (the internal API's webhook routes are owners' only). */
+const SEE = 'see and manage webhooks';
 const hookPath = (projectId: string, webhookId: string, rest = '') =>
   projectPath(projectId, `${section}/${encodeURIComponent(webhookId)}${rest}`);
 
@@ -340,25 +343,22 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const list = async (request: Request, h: ResponseToolkit) => {
     const { projectId } = ids(request);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(projectPath(projectId, section)));
+    const session = sessionOf(request);
     const flashes = await takeFlashes(app, session, projectPath(projectId, section));
     return reply(h, await listPage(apiFor(server, session), session, projectId, { flashes }));
   };
 
   const one = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(hookPath(projectId, webhookId)));
+    const session = sessionOf(request);
     const flashes = await takeFlashes(app, session, hookPath(projectId, webhookId));
     return reply(h, await hookPage(apiFor(server, session), session, projectId, webhookId, { flashes }));
   };
 
   const create = async (request: Request, h: ResponseToolkit) => {
     const { projectId } = ids(request);
-    const post = await ourForm(app, request, h, projectPath(projectId, section));
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const events = eventsOf(form);
     const url = (form.url ?? '').trim();
@@ -397,9 +397,8 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const update = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
-    if ('reply' in post) return post.reply;
-    const { session, form } = post;
+    const session = sessionOf(request);
+    const form = formOf(request);
     const api = apiFor(server, session);
     const events = eventsOf(form);
     const url = (form.url ?? '').trim();
@@ -418,16 +417,14 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const rotate = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
-    if ('reply' in post) return post.reply;
-    const api = apiFor(server, post.session);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
     const r = await api.POST('/projects/{projectId}/webhooks/{webhookId}/rotate-secret', {
       params: { path: { projectId, webhookId } },
     });
-    if (r.response.status === 403)
-      return htmlReply(h, 403, ownersOnly(post.session, 'rotate secrets; nothing changed'));
-    if (!r.data) return reply(h, await hookPage(api, post.session, projectId, webhookId), r.response.status);
-    return redirectWithFlash(app, h, post.session, hookPath(projectId, webhookId), {
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'rotate secrets; nothing changed'));
+    if (!r.data) return reply(h, await hookPage(api, session, projectId, webhookId), r.response.status);
+    return redirectWithFlash(app, h, session, hookPath(projectId, webhookId), {
       notice: `The previous secret keeps signing until ${r.data.previousSecretExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
       secret: { label: 'New signing secret', value: r.data.secret },
     });
@@ -435,29 +432,26 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
 
   const confirmRemove = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const session = await sessionOf(app, request);
-    if (!session) return redirect(h, signinUrl(hookPath(projectId, webhookId, '/delete')));
+    const session = sessionOf(request);
     return reply(h, await deletePage(apiFor(server, session), session, projectId, webhookId));
   };
 
   const remove = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
-    const post = await ourForm(app, request, h, hookPath(projectId, webhookId, '/delete'));
-    if ('reply' in post) return post.reply;
-    const api = apiFor(server, post.session);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
     const hook = await webhookOf(api, projectId, webhookId);
     const r = await api.DELETE('/projects/{projectId}/webhooks/{webhookId}', {
       params: { path: { projectId, webhookId } },
     });
-    if (r.response.status === 403)
-      return htmlReply(h, 403, ownersOnly(post.session, 'delete webhooks; nothing changed'));
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'delete webhooks; nothing changed'));
     if (r.response.status !== 204)
       return reply(
         h,
-        await listPage(api, post.session, projectId, { error: `${apiMessage(r.error)} Nothing changed.` }),
+        await listPage(api, session, projectId, { error: `${apiMessage(r.error)} Nothing changed.` }),
         r.response.status,
       );
-    return redirectWithFlash(app, h, post.session, projectPath(projectId, section), {
+    return redirectWithFlash(app, h, session, projectPath(projectId, section), {
       notice: `Deleted the webhook ${hook?.url ?? webhookId}: nothing more is delivered to it.`,
     });
   };
@@ -465,34 +459,65 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const resend = async (request: Request, h: ResponseToolkit) => {
     const { projectId, webhookId } = ids(request);
     const deliveryId = String(request.params.deliveryId);
-    const post = await ourForm(app, request, h, hookPath(projectId, webhookId));
-    if ('reply' in post) return post.reply;
-    const api = apiFor(server, post.session);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
     const r = await api.POST('/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend', {
       params: { path: { projectId, webhookId, deliveryId } },
     });
-    if (r.response.status === 403)
-      return htmlReply(h, 403, ownersOnly(post.session, 'resend deliveries; nothing changed'));
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'resend deliveries; nothing changed'));
     if (!r.data)
       return reply(
         h,
-        await hookPage(api, post.session, projectId, webhookId, { error: `${apiMessage(r.error)} Nothing changed.` }),
+        await hookPage(api, session, projectId, webhookId, { error: `${apiMessage(r.error)} Nothing changed.` }),
         r.response.status,
       );
-    return redirectWithFlash(app, h, post.session, hookPath(projectId, webhookId), {
+    return redirectWithFlash(app, h, session, hookPath(projectId, webhookId), {
       notice: `Delivery ${deliveryId} is queued again.`,
     });
   };
 
   const P = '/projects/{projectId}/webhooks';
+  const listPath = (r: Request) => projectPath(ids(r).projectId, section);
+  const hook = (r: Request) => hookPath(ids(r).projectId, ids(r).webhookId);
+  const hookDelete = (r: Request) => hookPath(ids(r).projectId, ids(r).webhookId, '/delete');
   return [
-    { method: 'GET', path: P, handler: list },
-    { method: 'POST', path: P, handler: create },
-    { method: 'GET', path: `${P}/{webhookId}`, handler: one },
-    { method: 'POST', path: `${P}/{webhookId}`, handler: update },
-    { method: 'POST', path: `${P}/{webhookId}/rotate-secret`, handler: rotate },
-    { method: 'GET', path: `${P}/{webhookId}/delete`, handler: confirmRemove },
-    { method: 'POST', path: `${P}/{webhookId}/delete`, handler: remove },
-    { method: 'POST', path: `${P}/{webhookId}/deliveries/{deliveryId}/resend`, handler: resend },
+    { method: 'GET', path: P, options: signedIn(listPath, { owners: SEE }), handler: list },
+    {
+      method: 'POST',
+      path: P,
+      options: signedIn(listPath, { owners: 'create webhooks; nothing was created' }),
+      handler: create,
+    },
+    { method: 'GET', path: `${P}/{webhookId}`, options: signedIn(hook, { owners: SEE }), handler: one },
+    {
+      method: 'POST',
+      path: `${P}/{webhookId}`,
+      options: signedIn(hook, { owners: 'change webhooks; nothing changed' }),
+      handler: update,
+    },
+    {
+      method: 'POST',
+      path: `${P}/{webhookId}/rotate-secret`,
+      options: signedIn(hook, { owners: 'rotate secrets; nothing changed' }),
+      handler: rotate,
+    },
+    {
+      method: 'GET',
+      path: `${P}/{webhookId}/delete`,
+      options: signedIn(hookDelete, { owners: SEE }),
+      handler: confirmRemove,
+    },
+    {
+      method: 'POST',
+      path: `${P}/{webhookId}/delete`,
+      options: signedIn(hookDelete, { owners: 'delete webhooks; nothing changed' }),
+      handler: remove,
+    },
+    {
+      method: 'POST',
+      path: `${P}/{webhookId}/deliveries/{deliveryId}/resend`,
+      options: signedIn(hook, { owners: 'resend deliveries; nothing changed' }),
+      handler: resend,
+    },
   ];
 }
