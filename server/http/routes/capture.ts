@@ -1,7 +1,6 @@
 // POST /capture (spec: `captureUnits`): strings a runtime SDK showed untranslated become captured keys for review.
 // Nothing is translated or charged. At most 5,000 new captured keys per project per UTC day.
 import { randomBytes } from 'node:crypto';
-import { getProject } from '../../domain/project/projects.js';
 import type { Db } from '../../infra/db.js';
 import { chunks, insertOrKeep } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
@@ -34,7 +33,7 @@ async function giveBack(db: Db, projectId: string, n: number, now: number) {
 
 export const captureUnits: Handler<'captureUnits'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   const units = ctx.body.units as Array<{ source: string; ctx?: string }>;
   const now = Date.now();
   const byToken = new Map<string, { source: string; ctx: string | null }>();

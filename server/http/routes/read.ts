@@ -1,6 +1,6 @@
 // GET /translations: the fill poll (trackingToken), the live single-key read (ref, lang); version pulls come
 // with the publish group. GET /requests/{requestId}: the request record.
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import { pullVersionFile } from '../../domain/publish/pull.js';
@@ -14,7 +14,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   const q = ctx.query;
   const modes = (['trackingToken', 'ref', 'version'] as const).filter((k) => q[k] !== undefined);
   if (modes.length !== 1) throw invalidArgument('Send exactly one of trackingToken, ref or version.');
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   if (q.trackingToken !== undefined) {
     const job = await db('fill_jobs').where({ tracking_token: q.trackingToken, project_id: project.id }).first();
     if (!job) throw notFound('No fill job with this tracking token in this project.');
@@ -57,6 +57,5 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
 };
 
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {
-  await getProject(ctx.app.db, ctx.params.projectId);
   return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
 };

@@ -6,7 +6,7 @@ import type { FormatId } from '../../../packages/core/src/catalog.js';
 import { renderLanguage } from '../../../packages/core/src/delivery.js';
 import { gateCell, gateImported } from '../../../packages/core/src/gates.js';
 import type { MarkupPolicy } from '../../../packages/core/src/markup.js';
-import { configuredFormats, getProject, markupPolicy } from '../../domain/project/projects.js';
+import { configuredFormats, markupPolicy } from '../../domain/project/projects.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, parseJson } from '../../infra/db.js';
@@ -64,7 +64,7 @@ function formatWarnings(p: ProjectRow, key: KeyRow, lang: string, value: string,
 
 export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const targets = await targetLanguages(db, p);
   const id = Number(key.id);
@@ -130,7 +130,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
 
 export const internalCheckTranslation: Handler<'internalCheckTranslation'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = filterLanguage(ctx.body.lang, await targetLanguages(db, p))!;
   // What a save through the editor stores is a person's edit: every gate applies.
@@ -154,7 +154,7 @@ async function matchingIds(db: Db, p: ProjectRow, filter: KeyFilter, targets: st
 
 export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const { ids, lang } = await matchingIds(db, p, filter, targets);
@@ -199,7 +199,7 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
 
 export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   const { db, engine, jobs } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const action = ctx.body.action;
@@ -274,7 +274,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
 
 export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const now = Date.now();
   const names = [...new Set(ctx.body.keys)];
   const change =
