@@ -53,8 +53,23 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+  const file = await pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+  return {
+    body: file.body,
+    type: file.contentType,
+    headers: {
+      'Cache-Control': 'private, max-age=60',
+      'Content-Disposition': disposition(file.fileName),
+      'Glossa-Format-Warnings': String(file.warnings),
+    },
+  };
 };
+
+/** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
+function disposition(path: string): string {
+  const ascii = path.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(path)}`;
+}
 
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {
   return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
