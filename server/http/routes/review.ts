@@ -4,8 +4,7 @@
 // are the owners' (spec x-roles, enforced by the pipeline).
 import type { FormatId } from '../../../packages/core/src/catalog.js';
 import { renderLanguage } from '../../../packages/core/src/delivery.js';
-import { gateCell, gateImported } from '../../../packages/core/src/gates.js';
-import type { MarkupPolicy } from '../../../packages/core/src/markup.js';
+import { gateCell } from '../../../packages/core/src/gates.js';
 import { configuredFormats, markupPolicy } from '../../domain/project/projects.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
@@ -14,7 +13,7 @@ import { ApiError, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { toSnapshotKey } from '../../domain/catalog/live.js';
-import { valueIcuOk } from '../../domain/catalog/file.js';
+import { cellGate } from '../../domain/catalog/gate.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { actorOf, recordHistory, type HistoryRow } from '../../domain/catalog/history.js';
 import {
@@ -37,12 +36,6 @@ async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow>
     .first();
   if (!key) throw notFound('No key with this name or token.');
   return key;
-}
-
-/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax and safe markup. */
-function verdictOf(source: string, value: string, lang: string, imported: boolean, policy: MarkupPolicy) {
-  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), policy);
-  return gateCell(source, value, lang, policy);
 }
 
 /** What the project's output formats (and the i18next bundle) would write in a documented fallback for the cell. */
@@ -109,7 +102,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
         const withValue = c.value != null;
         return {
           ...c,
-          gate: withValue ? verdictOf(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
+          gate: withValue ? cellGate(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
           formatWarnings: withValue ? formatWarnings(p, key, c.lang, c.value!, c.status) : [],
           conflictValue: row?.conflict_value ?? null,
           updatedAt: row ? new Date(Number(row.updated_at)).toISOString() : null,
