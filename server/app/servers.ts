@@ -6,8 +6,8 @@ import Hapi from '@hapi/hapi';
 import { routes, type RouteSpec } from '../../generated/routes.js';
 import { implementationOf } from './implementations.js';
 import { errorResponse, leanGet, toHapiRoute } from '../http/pipeline.js';
-import { allowCrossOrigin } from '../domain/delivery/cors.js';
-import { answerFromMemory } from '../domain/delivery/memory.js';
+import { allowCrossOrigin } from '../http/delivery-cors.js';
+import { answerFromMemory } from '../http/delivery-memory.js';
 import { mountDashboard } from '../web/mount.js';
 import type { App } from '../infra/app.js';
 
@@ -118,7 +118,7 @@ function answerGetsEarly(server: Hapi.Server, early: Map<string, EarlyGet>) {
   });
 }
 
-/** Bundles held in memory are answered before Hapi sees the request (server/domain/delivery/memory.ts). */
+/** Bundles held in memory are answered before Hapi sees the request (server/http/delivery-memory.ts). */
 function answerBundlesFromMemory(server: Hapi.Server) {
   const listener = server.listener;
   const hapiHandlers = listener.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;

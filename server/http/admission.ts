@@ -8,12 +8,14 @@ import {
   KEY_ROW_SQL,
   parseApiKey,
   principalFromRow,
+  projectFromRow,
   type KeyClaim,
   type KeyLookupRow,
   type KeyPrincipal,
 } from './apikeys.js';
 import { dialectOf, hotRead, hotRow, hotTransaction, isStoreRefusal, type Db, type Prepare } from '../infra/db.js';
 import { countRequest, SQLITE_COUNT_SQL, windowStart } from '../infra/ratelimit.js';
+import type { ProjectRow } from '../infra/tables.js';
 
 interface AdmissionRequest {
   token: string;
@@ -30,6 +32,8 @@ interface Admission {
   principal: KeyPrincipal | null;
   /** False: the key's project is deleted or is not the route's (404). */
   projectMatches: boolean;
+  /** The key's project, read in the same statement as the key; null unless `projectMatches`. */
+  project: ProjectRow | null;
   /** The request's place in its project's window, when it was counted. */
   count: number | null;
 }
@@ -39,27 +43,35 @@ interface Admission {
  * allows. Refusals before any work (401, 404, 403) spend nothing: a capture-only key shipped inside an app build
  * cannot spend its owner's publish budget on routes it may not call (README, "Rate limit").
  */
-function judge(principal: KeyPrincipal | null, req: AdmissionRequest): Omit<Admission, 'count'> & { counts: boolean } {
+function judge(
+  row: KeyLookupRow | undefined,
+  claim: KeyClaim,
+  req: AdmissionRequest,
+): Omit<Admission, 'count'> & { counts: boolean } {
+  const principal = principalFromRow(row, claim);
   const projectMatches =
     !!principal && !principal.projectDeleted && (req.projectId === undefined || req.projectId === principal.projectId);
   return {
     principal,
     projectMatches,
+    project: projectMatches ? projectFromRow(row!) : null,
     counts: projectMatches && req.rateLimited && hasScope(principal.scopes, req.scopes),
   };
 }
 
 export async function admit(db: Db, req: AdmissionRequest): Promise<Admission> {
   const claim = parseApiKey(req.token);
-  if (!claim) return { principal: null, projectMatches: false, count: null };
+  if (!claim) return { principal: null, projectMatches: false, project: null, count: null };
   if (dialectOf(db) === 'sqlite') return enqueue(db, req, claim);
-  const { principal, projectMatches, counts } = judge(
-    principalFromRow(await hotRow<KeyLookupRow>(db, KEY_ROW_SQL, [claim.keyId]), claim),
+  const { principal, projectMatches, project, counts } = judge(
+    await hotRow<KeyLookupRow>(db, KEY_ROW_SQL, [claim.keyId]),
+    claim,
     req,
   );
   return {
     principal,
     projectMatches,
+    project,
     count: counts ? await countRequest(db, principal!.projectId, req.now).catch(uncounted) : null,
   };
 }
@@ -100,10 +112,11 @@ function admitAll(batch: Pending[], prepare: Prepare, counting = true): Admissio
   const out: Admission[] = [];
   for (const { req, claim } of batch) {
     const row = keyRow.get(claim.keyId) as KeyLookupRow | undefined;
-    const { principal, projectMatches, counts } = judge(principalFromRow(row, claim), req);
+    const { principal, projectMatches, project, counts } = judge(row, claim, req);
     out.push({
       principal,
       projectMatches,
+      project,
       count:
         counts && count
           ? Number(

@@ -52,28 +52,43 @@ export function parseApiKey(token: string): KeyClaim | null {
   return m ? { keyId: m[1], hash: hash(token) } : null;
 }
 
+/**
+ * The key and its project's whole row in one statement: admission resolves the project the handler receives
+ * (`ctx.project`, pipeline.ts), so a keyed GET reads the database once. The key's columns are prefixed `key_` so
+ * that `p.*` keeps the project's own names.
+ */
 export const KEY_ROW_SQL =
-  'SELECT k.id, k.project_id, k.secret_hash, k.scopes, k.requires_operation_approval, k.revoked_at, p.deleted_at ' +
+  'SELECT k.id AS key_id, k.secret_hash AS key_secret_hash, k.scopes AS key_scopes, ' +
+  'k.requires_operation_approval AS key_requires_operation_approval, k.revoked_at AS key_revoked_at, p.* ' +
   'FROM api_keys k JOIN projects p ON p.id = k.project_id WHERE k.id = ?';
 
 /** A row of KEY_ROW_SQL. */
-export type KeyLookupRow = Pick<
-  ApiKeyRow,
-  'id' | 'project_id' | 'secret_hash' | 'scopes' | 'requires_operation_approval' | 'revoked_at'
-> &
-  Pick<ProjectRow, 'deleted_at'>;
+export type KeyLookupRow = ProjectRow & {
+  key_id: ApiKeyRow['id'];
+  key_secret_hash: ApiKeyRow['secret_hash'];
+  key_scopes: ApiKeyRow['scopes'];
+  key_requires_operation_approval: ApiKeyRow['requires_operation_approval'];
+  key_revoked_at: ApiKeyRow['revoked_at'];
+};
 
 /** The principal behind a claim, given its key row (KEY_ROW_SQL), or null for anything that is not a live key. */
 export function principalFromRow(row: KeyLookupRow | undefined, claim: KeyClaim): KeyPrincipal | null {
-  if (!row || row.revoked_at != null) return null;
-  if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), claim.hash)) return null;
+  if (!row || row.key_revoked_at != null) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_secret_hash, 'hex'), claim.hash)) return null;
   return {
-    keyId: row.id,
-    projectId: row.project_id,
-    scopes: parseJson<Scope[]>(row.scopes, []),
-    requiresOperationApproval: bool(row.requires_operation_approval),
+    keyId: row.key_id,
+    projectId: row.id,
+    scopes: parseJson<Scope[]>(row.key_scopes, []),
+    requiresOperationApproval: bool(row.key_requires_operation_approval),
     projectDeleted: row.deleted_at != null,
   };
+}
+
+/** The project's row within a KEY_ROW_SQL row: every column but the key's. */
+export function projectFromRow(row: KeyLookupRow): ProjectRow {
+  const project: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) if (!column.startsWith('key_')) project[column] = value;
+  return project as unknown as ProjectRow;
 }
 
 /** `admin` grants every scope; `*` in the route's list means any valid key of the project. */

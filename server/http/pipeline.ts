@@ -23,6 +23,8 @@ import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, notFound } from '../infra/errors.js';
 import { RATE_LIMIT, windowFull } from '../infra/ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
+import { getProject } from '../domain/project/projects.js';
+import type { ProjectRow } from '../infra/tables.js';
 
 /**
  * What handlers and the stages before the body read of a request. On a GET answered before Hapi (leanGet) it is
@@ -63,12 +65,29 @@ interface BaseCtx {
   approval: Approval;
 }
 
-/** What a handler of `Id` receives: path, query and body already validated against that operation's schemas. */
-export interface Ctx<Id extends OperationId> extends BaseCtx {
+/**
+ * The delivery origin's routes name a project in their path but serve the object store's files as a CDN would,
+ * without the project's row (origin.ts): the pipeline resolves no project for them.
+ */
+type DeliveryOperationId = 'getManifest' | 'getBundle';
+
+/** `project` on every route whose path names a project (`{projectId}`), but the delivery origin's. */
+type ProjectOf<Id extends OperationId> =
+  PathOf<Id> extends { projectId: string }
+    ? Id extends DeliveryOperationId
+      ? unknown
+      : { project: ProjectRow }
+    : unknown;
+
+/**
+ * What a handler of `Id` receives: path, query and body already validated against that operation's schemas, and
+ * the project its path names (not deleted; otherwise the pipeline answered 404).
+ */
+export type Ctx<Id extends OperationId> = BaseCtx & {
   params: PathOf<Id>;
   query: QueryOf<Id>;
   body: BodyOf<Id>;
-}
+} & ProjectOf<Id>;
 
 /** A handler of one operation: it returns one of the operation's documented replies, or throws an ApiError. */
 export type Handler<Id extends OperationId> = (
@@ -82,7 +101,12 @@ export interface Reply {
   headers?: Record<string, string>;
   type?: string;
 }
-export type RawCtx = BaseCtx & { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown };
+export type RawCtx = BaseCtx & {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  project?: ProjectRow;
+};
 export type RawHandler = (ctx: RawCtx) => Promise<Reply> | Reply;
 
 const notImplemented: RawHandler = (ctx) => {
@@ -123,6 +147,8 @@ function authorizationCount(raw: string[]): number {
 
 interface State {
   principal?: KeyPrincipal;
+  /** The key's project as admission read it, with the key, before the body. */
+  project?: ProjectRow;
   actor?: Actor;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
@@ -150,7 +176,7 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
   } else if (!route.public) {
     const token = bearer(request);
     if (!token) throw refuse(route, 'Send the project API key as Authorization: Bearer <key>.');
-    const { principal, projectMatches, count } = await admit(app.db, {
+    const { principal, projectMatches, project, count } = await admit(app.db, {
       token,
       projectId: route.projectScoped ? String(request.params.projectId) : undefined,
       rateLimited: route.rateLimited,
@@ -162,6 +188,7 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
     // routes, the key of a deleted project is no key at all.
     if (!projectMatches)
       throw route.projectScoped ? notFound('Project not found.') : refuse(route, 'The API key is not valid.');
+    if (route.projectScoped) state.project = project!;
     if (count !== null && count > RATE_LIMIT) throw windowFull();
     if (!hasScope(principal.scopes, route.scopes)) {
       throw new ApiError(403, 'forbidden', `This key lacks the scope this route needs (${route.scopes.join(' or ')}).`);
@@ -308,6 +335,7 @@ async function run(app: App, route: RouteSpec, impl: RawHandler, request: Reques
     body,
     dryRun,
     approval,
+    project: await projectOf(app, route, state),
   };
   if (route.recorded) return impl(ctx);
   await approval.begin();
@@ -322,6 +350,18 @@ async function run(app: App, route: RouteSpec, impl: RawHandler, request: Reques
   }
   await approval.settle(undefined);
   return reply;
+}
+
+/**
+ * The project the route's path names, read once per request, where the handlers read it before: a key's request
+ * without a body takes the row admission read with the key (nothing ran since), one with a body reads it again
+ * once the body is in (the project may have been deleted or reconfigured meanwhile), and internal routes read it
+ * here. A deleted or unknown project is 404, after every check of the request itself.
+ */
+async function projectOf(app: App, route: RouteSpec, state: State): Promise<ProjectRow | undefined> {
+  if (!route.projectScoped || route.origin === 'delivery') return undefined;
+  if (state.project && !route.hasBody) return state.project;
+  return getProject(app.db, String(state.params.projectId));
 }
 
 // What a lean GET found, for Hapi to answer when the answer is not one leanGet sends itself.

@@ -3,11 +3,12 @@
 // `409 run_in_progress`; the answer is stored in the work's own transaction, so a key is `done` exactly when its
 // work committed. A request that fails gives its key back; one that dies mid-way leaves a claim whose lease
 // expires, after which the key may be used again.
+// It stays apart from requests.ts (requestId), on whose claim it builds: the spec gives the two other contracts (no
+// body check, failures not kept, a key reusable after a day, no recovery of enqueued work).
 import type { Db } from './db.js';
-import { isUniqueViolation } from './db.js';
 import { conflict } from './errors.js';
+import { claimRow, LEASE_MS } from './requests.js';
 
-const LEASE_MS = 60_000;
 /** How long a key replays its first answer. */
 const KEEP_MS = 24 * 3600_000;
 
@@ -50,10 +51,7 @@ export async function withIdempotencyKey(
     lease_until: now + LEASE_MS,
     created_at: now,
   };
-  try {
-    await db('idempotency_keys').insert(claim);
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+  if (!(await claimRow(db, 'idempotency_keys', claim))) {
     const row = await db('idempotency_keys').where(whereKey(ref)).first();
     if (row?.state === 'done' && Number(row.created_at) + KEEP_MS > now)
       return replay({ status: row.status ?? 200, body: JSON.parse(row.response ?? 'null') });

@@ -13,7 +13,22 @@ import type { RequestRecordRow } from './tables.js';
 
 type RequestRecordView = components['schemas']['RequestRecord'];
 
-const LEASE_MS = 60_000;
+/** How long a claim (a request record here, an Idempotency-Key in idempotency.ts) holds for its request. */
+export const LEASE_MS = 60_000;
+
+/**
+ * Claims a request's row by inserting it, before any work: true when this insert made it, false when the row was
+ * there already (an earlier or concurrent request under the same id), which the caller reads and judges.
+ */
+export async function claimRow(db: Db, table: 'request_records' | 'idempotency_keys', row: object): Promise<boolean> {
+  try {
+    await db(table).insert(row);
+    return true;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return false;
+  }
+}
 /**
  * A recorded answer of an idempotent request (requestId), answered byte for byte with the status it had: the
  * first answer, or its replay. Only this module makes one; server/http/contract.ts lets a handler return it.
@@ -115,21 +130,17 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
   const now = Date.now();
   const id = { api_key_id: req.keyId, request_id: requestId };
   const hash = bodyHash(action, req.body);
-  try {
-    await db('request_records').insert({
-      ...id,
-      project_id: req.projectId,
-      action,
-      body_hash: hash,
-      state: 'processing',
-      lease_until: now + LEASE_MS,
-      recovery_version: RECOVERY_VERSION,
-      created_at: now,
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    return answerExisting(db, await recover(db, id, now), hash, now);
-  }
+  const claimed = await claimRow(db, 'request_records', {
+    ...id,
+    project_id: req.projectId,
+    action,
+    body_hash: hash,
+    state: 'processing',
+    lease_until: now + LEASE_MS,
+    recovery_version: RECOVERY_VERSION,
+    created_at: now,
+  });
+  if (!claimed) return answerExisting(db, await recover(db, id, now), hash, now);
   const scope: RequestScope = {
     async capture(trx, reply) {
       await trx('request_records')

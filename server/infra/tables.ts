@@ -227,13 +227,6 @@ export interface RequestRecordRow {
   expired_at: Int64 | null;
 }
 
-interface DayCountRow {
-  project_id: string;
-  /** The UTC day. */
-  day: string;
-  count: number;
-}
-
 interface ProjectCatalogRow {
   project_id: string;
   format: string;
@@ -480,8 +473,6 @@ declare module 'knex/types/tables.js' {
     fill_jobs: FillJobRow;
     fill_pairs: FillPairRow;
     request_records: RequestRecordRow;
-    capture_days: DayCountRow;
-    publish_days: DayCountRow;
     project_catalogs: ProjectCatalogRow;
     versions: VersionRow;
     project_content: ProjectContentRow;

@@ -300,7 +300,7 @@ test.serial(
 test.serial('capture stops at 5,000 new captured keys per project per day', async (t) => {
   const p = await createTestProject(svc);
   const day = new Date().toISOString().slice(0, 10);
-  await svc.service.app.db('capture_days').insert({ project_id: p.projectId, day, count: 4_998 });
+  await svc.service.app.db('daily_counts').insert({ project_id: p.projectId, kind: 'capture', day, n: 4_998 });
   const r = await p.client.POST('/projects/{projectId}/capture', {
     params: { path: { projectId: p.projectId } },
     body: { units: [{ source: 'q1' }, { source: 'q2' }, { source: 'q3' }] },

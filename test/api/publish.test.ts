@@ -299,8 +299,8 @@ test.serial(
 
 test.serial('publish and restore share 30 per day per project', async (t) => {
   const p = await translated();
-  const day = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
-  await svc.service.app.db('publish_days').insert({ project_id: p.projectId, day, count: 29 });
+  const day = new Date().toISOString().slice(0, 10);
+  await svc.service.app.db('daily_counts').insert({ project_id: p.projectId, kind: 'publish', day, n: 29 });
   const last = await publish(p);
   t.is(last.response.status, 201);
   const over = await publish(p);

@@ -20,12 +20,6 @@ import { runTask, threadsFor } from './pool.js';
 import { refuseCollisions, type PublishEnv } from './stream.js';
 import { projectFormats, resolveVersion } from './versions.js';
 
-/** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
-function disposition(path: string): string {
-  const ascii = path.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(path)}`;
-}
-
 /**
  * The object the version's publish rendered for this pull, when it rendered that format (its manifest, kept on the
  * version row, names it with its warning count): a pull then returns the stored bytes instead of reading the whole
@@ -79,12 +73,20 @@ function toBytes(body: string | Bytes): Uint8Array {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
 
+/** A pulled file: its bytes, content type, the name a download saves it under, and its format warnings. */
+export interface PulledFile {
+  body: string | Bytes;
+  contentType: string;
+  fileName: string;
+  warnings: number;
+}
+
 /** GET /translations?version=...&format=...&lang=...: a published version as a file, stored or rendered. */
 export async function pullVersionFile(
   env: PublishEnv,
   project: ProjectRow,
   query: { version: string; format?: string; lang?: string; part?: 'strings' | 'stringsdict' },
-) {
+): Promise<PulledFile> {
   const { db, objects } = env;
   const v = await resolveVersion(db, project, query.version);
   // The project's first format when the pull names none (reading every version's formats).
@@ -135,12 +137,9 @@ export async function pullVersionFile(
     const name = `${project.id}-${v.id}-${format}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
     return {
       body: bytes(Buffer.from(zipSync(entries, { level: 6 }))),
-      type: 'application/zip',
-      headers: {
-        'Cache-Control': 'private, max-age=60',
-        'Content-Disposition': disposition(name),
-        'Glossa-Format-Warnings': String(warnings),
-      },
+      contentType: 'application/zip',
+      fileName: name,
+      warnings,
     };
   }
   const lang = query.lang !== undefined ? normalizeLanguage(query.lang) : baseLang;
@@ -149,11 +148,8 @@ export async function pullVersionFile(
   const { body, warnings } = await fileOf(lang, companion !== undefined);
   return {
     body,
-    type: companion?.contentType ?? info.contentType,
-    headers: {
-      'Cache-Control': 'private, max-age=60',
-      'Content-Disposition': disposition(companion?.path(lang) ?? info.path(lang, lang === baseLang)),
-      'Glossa-Format-Warnings': String(warnings),
-    },
+    contentType: companion?.contentType ?? info.contentType,
+    fileName: companion?.path(lang) ?? info.path(lang, lang === baseLang),
+    warnings,
   };
 }

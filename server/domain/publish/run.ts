@@ -3,7 +3,7 @@
 // (internal.routes.ts). Neither depends on who calls: an agent key's operation is checked by the pipeline around it.
 import { randomBytes } from 'node:crypto';
 import type { FormatId } from '../../../packages/core/src/catalog.js';
-import { getProject, markupPolicy } from '../project/projects.js';
+import { markupPolicy } from '../project/projects.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { bool } from '../../infra/db.js';
 import { conflict } from '../../infra/errors.js';
@@ -199,9 +199,8 @@ async function publishCandidate(app: App, b: PublishFlags, project: ProjectRow, 
 }
 
 /** Publishes the project's live content as a new version (spec: `publishVersion`). */
-export async function publishProject(app: App, projectId: string, b: PublishFlags): Promise<Published> {
+export async function publishProject(app: App, project: ProjectRow, b: PublishFlags): Promise<Published> {
   const { db } = app;
-  const project = await getProject(db, projectId);
   const defaults = await defaultParams(db, project);
   const { formats } = defaults;
   if (b.requiredOutputFormat !== undefined && !formats.includes(b.requiredOutputFormat)) {
@@ -234,11 +233,10 @@ export async function publishProject(app: App, projectId: string, b: PublishFlag
 /** Restores a version (an id, `current` or `previous`) as a new version (spec: `restoreVersion`). */
 export async function restoreProjectVersion(
   app: App,
-  projectId: string,
+  project: ProjectRow,
   versionRef: string,
 ): Promise<PublishResult & { restoredFrom: string }> {
   const { db } = app;
-  const project = await getProject(db, projectId);
   const from = await resolveVersion(db, project, versionRef);
   const ws = await db('workspaces').where({ id: project.workspace_id }).first('require_approval');
   if (bool(ws!.require_approval) && !bool(from.all_approved)) {

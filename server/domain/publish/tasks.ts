@@ -10,13 +10,7 @@ import {
   type LanguageRender,
   type RenderedFile,
 } from '../../../packages/core/src/delivery.js';
-import {
-  capList,
-  gateCell,
-  gateImported,
-  rejectionLabel as label,
-  REJECTED_CAP,
-} from '../../../packages/core/src/gates.js';
+import { capList, rejectionLabel as label, REJECTED_CAP } from '../../../packages/core/src/gates.js';
 import {
   digestOf,
   languageSnapshotInPlace,
@@ -26,16 +20,7 @@ import {
   type SnapshotHead,
 } from '../../../packages/core/src/parts.js';
 import { snapshotCatalog } from '../../../packages/core/src/snapshot.js';
-import { valueIcuOk } from '../catalog/file.js';
-
-/**
- * The publish gates; a value imported from the team's own file is theirs verbatim: its ICU syntax counts, and its
- * markup must be safe to ship (packages/core/src/markup.ts).
- */
-function cellGate(source: string, value: string, lang: string, imported: boolean, origins: string[]) {
-  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), { origins });
-  return gateCell(source, value, lang, { origins });
-}
+import { cellGate } from '../catalog/gate.js';
 
 /**
  * The head travels as its stored body and digest: a thread parses a publish's head once and keeps it until another
@@ -138,7 +123,7 @@ function gateLanguage(input: GateInput): GateOutput {
       out.markersByJob[job] = (out.markersByJob[job] ?? 0) + 1;
     } else if (value != null && (!input.approvedOnly || status === 'approved')) {
       const imported = rows.imported[r] === 1;
-      const gate = cellGate(k.source, value, lang, imported, input.origins);
+      const gate = cellGate(k.source, value, lang, imported, { origins: input.origins });
       if (gate.icu) {
         if (out.icuTotal++ < REJECTED_CAP) out.icu.push([i, label(k.name, lang)]);
       } else if (gate.markup) {
@@ -192,7 +177,7 @@ function recheckLanguage(input: { head: HeadRef; lang: string; part: string; ori
     const c = part[i];
     if (!c || c[2] === 'fallback') continue;
     const k = head.keys[i];
-    const gate = cellGate(k.source, c[0], input.lang, c[2] === 'imported', input.origins);
+    const gate = cellGate(k.source, c[0], input.lang, c[2] === 'imported', { origins: input.origins });
     if (gate.icu) {
       if (out.icuTotal++ < REJECTED_CAP) out.icu.push([i, label(k.name, input.lang)]);
     } else if (gate.markup && out.markupTotal++ < REJECTED_CAP) out.markup.push([i, label(k.name, input.lang)]);

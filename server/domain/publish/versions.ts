@@ -21,6 +21,7 @@ import {
 } from '../../infra/db.js';
 import { ApiError, notFound } from '../../infra/errors.js';
 import { rateLimited } from '../../infra/ratelimit.js';
+import { countDaily, usedDaily } from '../billing/quotas.js';
 import { newEventId, recordEvent } from '../webhooks/events.js';
 import type { ObjectStore } from '../../infra/objects.js';
 import type { ProjectRow, VersionRow } from '../../infra/tables.js';
@@ -102,23 +103,21 @@ export function versionView<E extends Omit<PublishResult, keyof VersionFields>>(
 }
 
 /**
- * The daily cap on publishes and restores (publishVersion, restoreVersion): the day's count so far, null before
- * the day's first, or `429 rate_limited` once the cap is reached.
+ * The daily cap on publishes and restores (publishVersion, restoreVersion; the `publish` daily count,
+ * billing/quotas.ts): `429 rate_limited` once the cap is reached.
  */
-async function publishesOn(db: Db, projectId: string, day: string): Promise<number | null> {
-  const row = await db('publish_days').where({ project_id: projectId, day }).first('count');
-  if (row && Number(row.count) >= DAILY_PUBLISH_CAP) {
-    throw rateLimited(`At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, 3600);
-  }
-  return row ? Number(row.count) : null;
+async function refuseOverCap(db: Db, projectId: string, now: number): Promise<void> {
+  if ((await usedDaily(db, projectId, 'publish', now)) >= DAILY_PUBLISH_CAP) throw overCap();
 }
+
+const overCap = () => rateLimited(`At most ${DAILY_PUBLISH_CAP} publishes and restores per project per day.`, 3600);
 
 /**
  * The cap before any work: a capped publish or restore is refused before it renders. The mint checks it again
  * under the publish lock, where the count it reads is the one it increments.
  */
 export async function checkDailyCap(db: Db, projectId: string, now: number): Promise<void> {
-  await publishesOn(db, projectId, dayOf(now));
+  await refuseOverCap(db, projectId, now);
 }
 
 /** A version's cells that were not approved: the first ones as `key [lang]` (what a 409 lists) and how many. */
@@ -245,7 +244,7 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
     const current = await currentVersion(trx, project);
     if (current && current.digest === m.digest) return { row: current, unchanged: true };
   }
-  const publishedToday = await publishesOn(trx, project.id, day);
+  await refuseOverCap(trx, project.id, now);
   const last = await trx('versions').where({ project_id: project.id, day }).max({ seq: 'seq' });
   const seq = Number(last[0]?.seq ?? 0) + 1;
   const id = `${day}.${seq}`;
@@ -280,11 +279,7 @@ async function mintIn(trx: Db, objects: ObjectStore, m: MintInput): Promise<Mint
   if ('headBody' in content && content.headBody !== undefined)
     await storeHead(trx, project.id, m.digest, content.headBody);
   await trx('projects').where({ id: project.id }).update({ current_version: id });
-  if (publishedToday !== null)
-    await trx('publish_days')
-      .where({ project_id: project.id, day })
-      .update({ count: trx.raw('count + 1') });
-  else await trx('publish_days').insert({ project_id: project.id, day, count: 1 });
+  if (!(await countDaily(trx, project.id, 'publish', DAILY_PUBLISH_CAP, now))) throw overCap();
   const eventId = newEventId();
   await recordEvent(
     trx,

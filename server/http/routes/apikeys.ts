@@ -1,6 +1,5 @@
 // The project's API keys as the dashboard lists them (create and revoke: projects.routes.ts). Secrets are never
 // read back: only their hashes are stored.
-import { getProject } from '../../domain/project/projects.js';
 import { parseJson, bool } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
 import type { Scope } from '../apikeys.js';
@@ -11,7 +10,7 @@ const iso = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOStri
 
 export const internalListApiKeys: Handler<'internalListApiKeys'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const rows: ApiKeyRow[] = await db('api_keys')
     .where({ project_id: p.id })
     .orderBy('created_at', 'desc')

@@ -20,11 +20,12 @@ interface CasPlan<T> {
 
 async function casProjectChange<T>(
   db: Db,
-  projectId: string,
+  project: ProjectRow,
   attempt: (p: ProjectRow) => Promise<CasPlan<T>> | CasPlan<T>,
 ): Promise<T> {
   for (let i = 0; i < CAS_RETRIES; i++) {
-    const p = await getProject(db, projectId);
+    // A retry lost to another change of the configuration: it reads the row that change left.
+    const p = i === 0 ? project : await getProject(db, project.id);
     const plan = await attempt(p);
     if (!plan.update) return plan.result;
     const now = Date.now();
@@ -46,7 +47,7 @@ export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
   const { db } = ctx.app;
   const code = normalizeLanguage(ctx.body.code);
   const requested: 'ai' | 'manual' | undefined = ctx.body.fillMode;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   if (code === p.base_lang) throw invalidArgument(`${code} is the project's base language.`);
   const now = Date.now();
   const result = await db.transaction(
@@ -123,7 +124,7 @@ export const addOutputFormat: Handler<'addOutputFormat'> = async (ctx) => {
     status: 200,
     body: await casProjectChange(
       ctx.app.db,
-      ctx.params.projectId,
+      ctx.project,
       async (p): Promise<CasPlan<{ formats: string[]; created: boolean }>> => {
         const configured = configuredFormats(p);
         // An already configured id is a no-op, even in a legacy list over the cap.

@@ -2,7 +2,6 @@
 // document's working state per language in counts, and a document's retained versions. Reviewers may read both.
 import type { Db } from '../../infra/db.js';
 import { bool, parseJson } from '../../infra/db.js';
-import { getProject } from '../../domain/project/projects.js';
 import { notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { ContentDocRow, ContentLangRow, ContentUnitRow, ProjectRow } from '../../infra/tables.js';
@@ -12,8 +11,7 @@ import type { Summary } from '../../domain/content/versions.js';
 const LIST_LIMIT = 200;
 const iso = (ms: unknown) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
-async function contentProject(db: Db, projectId: string): Promise<ProjectRow> {
-  const project = await getProject(db, projectId);
+function contentProject(project: ProjectRow): ProjectRow {
   if (!bool(project.content_enabled)) throw notFound('Content is not enabled for this project.');
   return project;
 }
@@ -44,7 +42,7 @@ async function unitStates(db: Db, projectId: string, docIds: string[]) {
 
 export const internalListContent: Handler<'internalListContent'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   // Everything but the source text: the blocks' hashes are stored apart from it.
   const docs: ContentDocRow[] = (
     await db('content_docs')
@@ -120,7 +118,7 @@ export const internalListContent: Handler<'internalListContent'> = async (ctx) =
 
 export const internalListContentVersions: Handler<'internalListContentVersions'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   const doc = await requireDoc(db, project.id, ctx.params.docId);
   const rows = await db('content_versions')
     .where({ project_id: project.id, doc_id: doc.doc_id })

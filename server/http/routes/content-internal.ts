@@ -1,6 +1,5 @@
 // Content on the dashboard's side (DESIGN.md internal routes; spec/internal.yaml): publish, rollback, delete, the
 // working state of a document for review, and review stages (API.md 3.6).
-import { getProject } from '../../domain/project/projects.js';
 import { conflict } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import { deleteDocument, publishDocuments, rollbackDocument, targetsOf } from '../../domain/content/publish.js';
@@ -17,24 +16,23 @@ import { insertOrKeep } from '../../infra/db.js';
 import { notFound } from '../../infra/errors.js';
 
 export const internalPublishContent: Handler<'internalPublishContent'> = async (ctx) => {
-  const project = await getProject(ctx.app.db, ctx.params.projectId);
+  const project = ctx.project;
   return { body: await publishDocuments(ctx.app.db, project, ctx.body?.docIds) };
 };
 
 export const internalRollbackContent: Handler<'internalRollbackContent'> = async (ctx) => {
-  const project = await getProject(ctx.app.db, ctx.params.projectId);
+  const project = ctx.project;
   return { body: await rollbackDocument(ctx.app.db, project, ctx.params.docId, ctx.body.versionId) };
 };
 
 export const internalDeleteContent: Handler<'internalDeleteContent'> = async (ctx) => {
-  await getProject(ctx.app.db, ctx.params.projectId);
   await deleteDocument(ctx.app.db, ctx.params.projectId, ctx.params.docId);
   return { status: 204 };
 };
 
 export const internalGetContentDocument: Handler<'internalGetContentDocument'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   const doc = await requireDoc(db, project.id, ctx.params.docId);
   const units = unitsOf(doc);
   const rows = await readUnits(db, project.id, doc.doc_id);
@@ -73,7 +71,7 @@ export const internalGetContentDocument: Handler<'internalGetContentDocument'> =
 
 export const internalSetContentStage: Handler<'internalSetContentStage'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   const { docId, lang } = ctx.params;
   const { stage } = ctx.body;
   await db.transaction(async (trx) => {

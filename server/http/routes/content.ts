@@ -2,7 +2,7 @@
 // runContentDocument; API.md 2.12, 4.6). Scopes, body size (413), media type (415) and `dryRun` placement are
 // the pipeline's (x-scopes, x-body-limit, x-dry-run). Every route answers 404 where Content is disabled.
 import { createHash } from 'node:crypto';
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import type { Db } from '../../infra/db.js';
 import { ApiError, invalidArgument, notFound } from '../../infra/errors.js';
 import { withIdempotencyKey } from '../../infra/idempotency.js';
@@ -17,8 +17,7 @@ import { blocksOf, parseSnapshot, readVersion, textOf, type Summary } from '../.
 import { parseJson } from '../../infra/db.js';
 
 /** The project, where Content is enabled; 404 not_found otherwise (API.md 4.6). */
-async function contentProject(db: Db, projectId: string): Promise<ProjectRow> {
-  const project = await getProject(db, projectId);
+function contentProject(project: ProjectRow): ProjectRow {
   if (!project.content_enabled) throw notFound('Content is not enabled for this project.');
   return project;
 }
@@ -41,7 +40,7 @@ const parseLimits = (app: App): ParseLimits => ({ deadlineMs: app.config.content
 
 export const putContentDocument: Handler<'putContentDocument'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   const result = await pushDocument(
     db,
     project,
@@ -56,7 +55,7 @@ export const putContentDocument: Handler<'putContentDocument'> = async (ctx) => 
 
 export const createContentDocument: Handler<'createContentDocument'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   const languages = await projectLanguages(db, project);
   const key = idempotencyKey(ctx.request);
   const answer = await withIdempotencyKey(
@@ -81,7 +80,7 @@ export const createContentDocument: Handler<'createContentDocument'> = async (ct
 
 export const listContentDocuments: Handler<'listContentDocuments'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   const LIMIT = 200;
   const rows = await db('content_docs as d')
     .join('content_versions as v', function () {
@@ -113,7 +112,7 @@ export const listContentDocuments: Handler<'listContentDocuments'> = async (ctx)
 
 export const getContentDocument: Handler<'getContentDocument'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   const { docId } = ctx.params;
   const { lang, version, include } = ctx.query;
   const shape = ctx.query.shape ?? 'raw';
@@ -166,7 +165,7 @@ export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => 
   // No operation covers a content run (API.md 4.6): an agent key is refused even a preview.
   if (ctx.principal?.requiresOperationApproval)
     throw new ApiError(403, 'authorization_required', 'An agent key cannot run a content translation.');
-  const project = await contentProject(db, ctx.params.projectId);
+  const project = contentProject(ctx.project);
   if (!app.engine)
     throw new ApiError(
       503,

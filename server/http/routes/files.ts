@@ -2,7 +2,7 @@
 import { bool } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
 import type { App } from '../../infra/app.js';
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { projectFormats } from '../../domain/publish/versions.js';
 
@@ -13,7 +13,7 @@ function deliveryUrlOf(app: App, p: ProjectRow): string {
 
 export const getProjectMeta: Handler<'getProjectMeta'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const langs = await listLanguages(db, p.id);
   return {
     body: {

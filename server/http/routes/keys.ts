@@ -2,7 +2,7 @@
 // ask again for the fills that failed.
 import { unsafeMarkup } from '../../../packages/core/src/markup.js';
 import { contentChanged } from '../../domain/project/revision.js';
-import { getProject, markupPolicy } from '../../domain/project/projects.js';
+import { markupPolicy } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import type { Db } from '../../infra/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
@@ -29,7 +29,7 @@ async function keyByRef(db: Db, projectId: string, ref: string) {
 
 export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const now = Date.now();
   const { enabled, sourceVerified } = ctx.body;
@@ -77,7 +77,7 @@ function baseInstant(base: string | null | undefined): number | null | undefined
 
 export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = normalizeLanguage(ctx.params.lang);
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
@@ -145,7 +145,7 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
 
 export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const targets = await targetLanguages(db, p);
   const { query } = await filteredKeys(db, p, ctx.query, targets);
   const offset = ctx.query.offset ?? 0;
@@ -206,7 +206,7 @@ export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
       'unavailable',
       'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was queued.',
     );
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const targets = await resolveTargets(db, p, ctx.body?.langs);
   const body = {

@@ -1,6 +1,6 @@
 // Projects as the dashboard shows them (spec/internal.yaml): the list, and one project at a glance with the
 // completeness of each target language, the workspace's credits, the current version and where it is delivered.
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import { bool } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
 import type { ProjectRow } from '../../infra/tables.js';
@@ -65,7 +65,7 @@ export const internalListProjects: Handler<'internalListProjects'> = async (ctx)
 
 export const internalGetProjectOverview: Handler<'internalGetProjectOverview'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const keyCount = Number(
     (
       (await db('keys').where({ project_id: p.id, enabled: true, captured: false }).count({ n: '*' }).first()) as {

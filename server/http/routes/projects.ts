@@ -13,7 +13,7 @@ export const internalCreateProject: Handler<'internalCreateProject'> = async (ct
 });
 
 export const internalGetProject: Handler<'internalGetProject'> = async (ctx) => ({
-  body: await projectView(ctx.app.db, await getProject(ctx.app.db, ctx.params.projectId)),
+  body: await projectView(ctx.app.db, ctx.project),
 });
 
 /** An origin as URL spells it (`https://help.example.com`), or 400 when the text is not one. */
@@ -32,7 +32,7 @@ function originOf(text: string): string {
 
 export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const b = ctx.body;
   const row: Record<string, unknown> = { updated_at: Date.now() };
   if ('autoVerify' in b) row.auto_verify = b.autoVerify;
@@ -50,7 +50,7 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
 
 export const internalListEvents: Handler<'internalListEvents'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const rows = await db('events')
     .where({ project_id: p.id })
     .orderBy('created_at', 'desc')
@@ -70,7 +70,7 @@ export const internalListEvents: Handler<'internalListEvents'> = async (ctx) => 
 
 export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const code = normalizeLanguage(ctx.params.code);
   if (code === p.base_lang) throw invalidArgument('The base language cannot be removed.');
   const row = await db('project_languages').where({ project_id: p.id, code }).first();
@@ -88,7 +88,7 @@ export const internalRemoveLanguage: Handler<'internalRemoveLanguage'> = async (
 
 export const internalCreateApiKey: Handler<'internalCreateApiKey'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const scopes = ctx.body.scopes;
   const requiresOperationApproval = Boolean(ctx.body.requiresOperationApproval);
   const key = await createApiKey(db, p.id, { scopes, requiresOperationApproval, name: ctx.body.name });

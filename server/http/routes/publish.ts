@@ -4,12 +4,12 @@ import type { Handler } from '../pipeline.js';
 import { publishProject, restoreProjectVersion } from '../../domain/publish/run.js';
 
 export const publishVersion: Handler<'publishVersion'> = (ctx) =>
-  publishProject(ctx.app, ctx.params.projectId, ctx.body ?? {}).then(({ minted, version }) =>
+  publishProject(ctx.app, ctx.project, ctx.body ?? {}).then(({ minted, version }) =>
     minted ? { status: 201 as const, body: version } : { status: 200 as const, body: version },
   );
 
 export const restoreVersion: Handler<'restoreVersion'> = (ctx) =>
-  restoreProjectVersion(ctx.app, ctx.params.projectId, ctx.params.versionId).then((version) => ({
+  restoreProjectVersion(ctx.app, ctx.project, ctx.params.versionId).then((version) => ({
     status: 201,
     body: version,
   }));

@@ -2,7 +2,6 @@
 // (key, language) pairs with no value as pending, hold the estimate and queue one fill job.
 import { contentChanged } from '../../domain/project/revision.js';
 import { randomBytes } from 'node:crypto';
-import { getProject } from '../../domain/project/projects.js';
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, insertOrKeep, isUniqueViolation } from '../../infra/db.js';
 import { ApiError } from '../../infra/errors.js';
@@ -231,10 +230,10 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
       'unavailable',
       'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.',
     );
-  const project = await getProject(db, ctx.params.projectId);
+  const { project } = ctx;
   const units = ctx.body.units.map(prepare);
   if (ctx.dryRun) {
-    const preview = await dryRun(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+    const preview = await dryRun(db, await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units));
     const sha = await previewBatch(db, ctx.app.log, project.id, ctx.body, {
       sources: units.map((u) => u.source),
       estimateMc: preview.body.estimatedCredits,
@@ -247,22 +246,31 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
     { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval },
     'translate',
     async (scope) => {
-      const targets = await resolveTargets(db, project, ctx.body.langs);
-      if (ctx.approval.guardsSpending) {
-        // An agent key may push for free; paid work needs a person's approval first.
-        const preview = await dryRun(db, project, targets, units);
-        ctx.approval.spend(preview.body.estimatedCredits);
-      }
-      return push(db, project, targets, units, scope, ctx.app.jobs, ctx.approval.operation?.budget);
+      const p = await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+      // An agent key may push for free; paid work needs a person's approval first. The estimate reads the
+      // same plan the push then carries out.
+      if (ctx.approval.guardsSpending) ctx.approval.spend(await estimateOf(db, p));
+      return push(db, p, scope, ctx.app.jobs, ctx.approval.operation?.budget);
     },
   );
 };
 
-async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Unit[]) {
-  const p = await plan(db, project, targets, units);
+/**
+ * What a plan's fill would cost, as a dry run counts it, over the keys that exist before the push; `classify`
+ * fills the plan's results in (a dry run's answer), otherwise the plan is left as it was for the push to carry out.
+ */
+async function estimateOf(db: Db, plan: Plan, classify = false): Promise<number> {
+  const p = classify
+    ? plan
+    : { ...plan, results: plan.results.map((r) => ({ ...r, translated: [...r.translated], pending: [...r.pending] })) };
   const existingIds = new Map(p.fillable.filter((f) => f.keyId != null).map((f) => [f.i, f.keyId]));
-  const states = await cellStates(db, [...existingIds.values()] as number[], targets);
-  const { estimate } = classifyPairs(p, states, (i) => existingIds.get(i) ?? null);
+  const states = await cellStates(db, [...existingIds.values()] as number[], p.targets);
+  return classifyPairs(p, states, (i) => existingIds.get(i) ?? null).estimate;
+}
+
+async function dryRun(db: Db, p: Plan) {
+  const { project, targets } = p;
+  const estimate = await estimateOf(db, p, true);
   const credit = await readCredit(db, project.workspace_id);
   const keyRefusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
   return {
@@ -279,16 +287,8 @@ async function dryRun(db: Db, project: ProjectRow, targets: string[], units: Uni
   };
 }
 
-async function push(
-  db: Db,
-  project: ProjectRow,
-  targets: string[],
-  units: Unit[],
-  scope: RequestScope,
-  jobs: JobQueue,
-  budget?: OperationBudget,
-) {
-  const p = await plan(db, project, targets, units);
+async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget?: OperationBudget) {
+  const { project } = p;
   const refusal = await keyLimitRefusal(db, project.workspace_id, p.creates.length);
   if (refusal) throw refusal;
   const pushId = randomBytes(12).toString('base64url');

@@ -1,6 +1,6 @@
 // GET /translations: the fill poll (trackingToken), the live single-key read (ref, lang); version pulls come
 // with the publish group. GET /requests/{requestId}: the request record.
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import { pullVersionFile } from '../../domain/publish/pull.js';
@@ -14,7 +14,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   const q = ctx.query;
   const modes = (['trackingToken', 'ref', 'version'] as const).filter((k) => q[k] !== undefined);
   if (modes.length !== 1) throw invalidArgument('Send exactly one of trackingToken, ref or version.');
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   if (q.trackingToken !== undefined) {
     const job = await db('fill_jobs').where({ tracking_token: q.trackingToken, project_id: project.id }).first();
     if (!job) throw notFound('No fill job with this tracking token in this project.');
@@ -53,10 +53,24 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     }
     return { body: { key: key.name, translations } };
   }
-  return pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+  const file = await pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+  return {
+    body: file.body,
+    type: file.contentType,
+    headers: {
+      'Cache-Control': 'private, max-age=60',
+      'Content-Disposition': disposition(file.fileName),
+      'Glossa-Format-Warnings': String(file.warnings),
+    },
+  };
 };
 
+/** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
+function disposition(path: string): string {
+  const ascii = path.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(path)}`;
+}
+
 export const getRequestRecord: Handler<'getRequestRecord'> = async (ctx) => {
-  await getProject(ctx.app.db, ctx.params.projectId);
   return { body: await readRecord(ctx.app.db, ctx.principal!.keyId, ctx.params.projectId, ctx.params.requestId) };
 };

@@ -4,9 +4,8 @@
 // are the owners' (spec x-roles, enforced by the pipeline).
 import type { FormatId } from '../../../packages/core/src/catalog.js';
 import { renderLanguage } from '../../../packages/core/src/delivery.js';
-import { gateCell, gateImported } from '../../../packages/core/src/gates.js';
-import type { MarkupPolicy } from '../../../packages/core/src/markup.js';
-import { configuredFormats, getProject, markupPolicy } from '../../domain/project/projects.js';
+import { gateCell } from '../../../packages/core/src/gates.js';
+import { configuredFormats, markupPolicy } from '../../domain/project/projects.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, parseJson } from '../../infra/db.js';
@@ -14,7 +13,7 @@ import { ApiError, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { toSnapshotKey } from '../../domain/catalog/live.js';
-import { valueIcuOk } from '../../domain/catalog/file.js';
+import { cellGate } from '../../domain/catalog/gate.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { actorOf, recordHistory, type HistoryRow } from '../../domain/catalog/history.js';
 import {
@@ -39,12 +38,6 @@ async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow>
   return key;
 }
 
-/** The publish gates' verdict on a cell; a value imported from the team's file is held to ICU syntax and safe markup. */
-function verdictOf(source: string, value: string, lang: string, imported: boolean, policy: MarkupPolicy) {
-  if (imported) return gateImported(source, value, valueIcuOk({ kind: 'text', text: value }), policy);
-  return gateCell(source, value, lang, policy);
-}
-
 /** What the project's output formats (and the i18next bundle) would write in a documented fallback for the cell. */
 function formatWarnings(p: ProjectRow, key: KeyRow, lang: string, value: string, status: string): string[] {
   try {
@@ -64,7 +57,7 @@ function formatWarnings(p: ProjectRow, key: KeyRow, lang: string, value: string,
 
 export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const targets = await targetLanguages(db, p);
   const id = Number(key.id);
@@ -109,7 +102,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
         const withValue = c.value != null;
         return {
           ...c,
-          gate: withValue ? verdictOf(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
+          gate: withValue ? cellGate(key.source, c.value!, c.lang, c.origin === 'import', markupPolicy(p)) : {},
           formatWarnings: withValue ? formatWarnings(p, key, c.lang, c.value!, c.status) : [],
           conflictValue: row?.conflict_value ?? null,
           updatedAt: row ? new Date(Number(row.updated_at)).toISOString() : null,
@@ -130,7 +123,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
 
 export const internalCheckTranslation: Handler<'internalCheckTranslation'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = filterLanguage(ctx.body.lang, await targetLanguages(db, p))!;
   // What a save through the editor stores is a person's edit: every gate applies.
@@ -154,7 +147,7 @@ async function matchingIds(db: Db, p: ProjectRow, filter: KeyFilter, targets: st
 
 export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const { ids, lang } = await matchingIds(db, p, filter, targets);
@@ -199,7 +192,7 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
 
 export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   const { db, engine, jobs } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const action = ctx.body.action;
@@ -274,7 +267,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
 
 export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const now = Date.now();
   const names = [...new Set(ctx.body.keys)];
   const change =

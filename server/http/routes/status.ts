@@ -1,6 +1,6 @@
 // GET /status (spec: getProjectStatus): each target language's completeness, live, for CI clients (`glossa status`);
 // with `gates=true`, the cells the gates would refuse in a publish with the default flags.
-import { getProject, listLanguages } from '../../domain/project/projects.js';
+import { listLanguages } from '../../domain/project/projects.js';
 import type { Handler } from '../pipeline.js';
 import { defaultParams } from '../../domain/publish/build.js';
 import { buildSnapshot, publishEnv } from '../../domain/publish/stream.js';
@@ -10,7 +10,7 @@ const LISTED = 50;
 
 export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
   const { db } = ctx.app;
-  const p = await getProject(db, ctx.params.projectId);
+  const p = ctx.project;
   const keyCount = await enabledKeyCount(db, p.id);
   const of = await completeness(db, p, keyCount);
   let gates;

@@ -5,7 +5,7 @@
 import { REGISTRY } from '../../../packages/core/src/formats/index.js';
 import { capList, gateImported, rejectionLabel } from '../../../packages/core/src/gates.js';
 import { contentChanged } from '../../domain/project/revision.js';
-import { getProject, markupPolicy } from '../../domain/project/projects.js';
+import { markupPolicy } from '../../domain/project/projects.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import type { Approval } from '../../infra/approval.js';
 import type { Db } from '../../infra/db.js';
@@ -60,7 +60,7 @@ function result(
 
 export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   const { db } = ctx.app;
-  const project = await getProject(db, ctx.params.projectId);
+  const project = ctx.project;
   const read = () => {
     const file = readSyncFile(ctx.body, project.base_lang);
     const opts = {

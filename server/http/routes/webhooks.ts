@@ -3,7 +3,6 @@
 // is the pipeline's (x-scopes); the body's shape (https URL form, known event types, at least one field on update)
 // is the spec's. Here: the URL's addresses, the five-webhook limit, and the secret, shown on create and rotate only.
 import type { App } from '../../infra/app.js';
-import { getProject } from '../../domain/project/projects.js';
 import { lockProject, newId } from '../../infra/db.js';
 import { conflict, invalidArgument, notFound } from '../../infra/errors.js';
 import { deliveryJobKey, WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../../domain/webhooks/events.js';
@@ -158,41 +157,20 @@ export const resendWebhookDelivery: Handler<'resendWebhookDelivery'> = async (ct
 };
 
 // The internal API's webhook operations (spec/internal.yaml): the same paths and bodies for a person rather than a
-// key. The pipeline checks a public route's project before its handler; here the project is checked first, then the
-// public handler runs.
-const projectOf = (ctx: { app: App; params: { projectId: string } }) => getProject(ctx.app.db, ctx.params.projectId);
+// key; the pipeline has resolved the project (404) before either handler runs.
+export const internalListWebhooks: Handler<'internalListWebhooks'> = (ctx) => listWebhooks({ ...ctx });
 
-export const internalListWebhooks: Handler<'internalListWebhooks'> = async (ctx) => {
-  await projectOf(ctx);
-  return listWebhooks({ ...ctx });
-};
+export const internalCreateWebhook: Handler<'internalCreateWebhook'> = (ctx) => createWebhook({ ...ctx });
 
-export const internalCreateWebhook: Handler<'internalCreateWebhook'> = async (ctx) => {
-  await projectOf(ctx);
-  return createWebhook({ ...ctx });
-};
+export const internalUpdateWebhook: Handler<'internalUpdateWebhook'> = (ctx) => updateWebhook({ ...ctx });
 
-export const internalUpdateWebhook: Handler<'internalUpdateWebhook'> = async (ctx) => {
-  await projectOf(ctx);
-  return updateWebhook({ ...ctx });
-};
+export const internalDeleteWebhook: Handler<'internalDeleteWebhook'> = (ctx) => deleteWebhook({ ...ctx });
 
-export const internalDeleteWebhook: Handler<'internalDeleteWebhook'> = async (ctx) => {
-  await projectOf(ctx);
-  return deleteWebhook({ ...ctx });
-};
+export const internalRotateWebhookSecret: Handler<'internalRotateWebhookSecret'> = (ctx) =>
+  rotateWebhookSecret({ ...ctx });
 
-export const internalRotateWebhookSecret: Handler<'internalRotateWebhookSecret'> = async (ctx) => {
-  await projectOf(ctx);
-  return rotateWebhookSecret({ ...ctx });
-};
+export const internalListWebhookDeliveries: Handler<'internalListWebhookDeliveries'> = (ctx) =>
+  listWebhookDeliveries({ ...ctx });
 
-export const internalListWebhookDeliveries: Handler<'internalListWebhookDeliveries'> = async (ctx) => {
-  await projectOf(ctx);
-  return listWebhookDeliveries({ ...ctx });
-};
-
-export const internalResendWebhookDelivery: Handler<'internalResendWebhookDelivery'> = async (ctx) => {
-  await projectOf(ctx);
-  return resendWebhookDelivery({ ...ctx });
-};
+export const internalResendWebhookDelivery: Handler<'internalResendWebhookDelivery'> = (ctx) =>
+  resendWebhookDelivery({ ...ctx });

@@ -20,6 +20,7 @@ import * as m018 from './018_sync_disabled_keys.js';
 import * as m019 from './019_job_shares.js';
 import * as m016 from './016_signin_throttle.js';
 import * as m022 from './022_markup_origins.js';
+import * as m023 from './023_daily_counts.js';
 import * as m017 from './017_dashboard_flows.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
@@ -43,6 +44,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '016_signin_throttle': m016,
   '022_markup_origins': m022,
   '017_dashboard_flows': m017,
+  '023_daily_counts': m023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

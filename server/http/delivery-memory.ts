@@ -5,10 +5,10 @@
 // encoding other than gzip or none, a body, a bundle not in memory yet) is left to Hapi, which answers as before.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
-import type { StoredObject } from '../../infra/objects.js';
-import { CROSS_ORIGIN } from './cors.js';
-import { IMMUTABLE } from '../../infra/objects.js';
-import { cachedBundle } from './bundles.js';
+import type { StoredObject } from '../infra/objects.js';
+import { CROSS_ORIGIN } from './delivery-cors.js';
+import { IMMUTABLE } from '../infra/objects.js';
+import { cachedBundle } from '../domain/delivery/bundles.js';
 
 const SEGMENT = '([A-Za-z0-9_-][A-Za-z0-9._-]*)';
 const BUNDLE_PATH = new RegExp(`^/v1/projects/${SEGMENT}/bundles/${SEGMENT}/${SEGMENT}$`);
