@@ -1,4 +1,4 @@
-// Bundles held in memory are answered before Hapi sees the request (server/domain/delivery/memory.ts). That answer must
+// Bundles held in memory are answered before Hapi sees the request (server/http/delivery-memory.ts). That answer must
 // be the one Hapi gives: the same status, headers and bytes for every request it takes (plain GETs, with or without
 // compression), and every other request (HEAD, ranges, conditionals, other encodings, unknown or unsafe paths)
 // still answered by Hapi. Compared over HTTP with a second service on the same database and object folder whose

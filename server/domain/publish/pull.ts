@@ -74,7 +74,7 @@ function toBytes(body: string | Bytes): Uint8Array {
 }
 
 /** A pulled file: its bytes, content type, the name a download saves it under, and its format warnings. */
-export interface PulledFile {
+interface PulledFile {
   body: string | Bytes;
   contentType: string;
   fileName: string;
