@@ -9,19 +9,17 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
-import type { Scenario } from '../scripts/bench.js';
+import { median, type Scenario } from './lib/compare.js';
 import { run } from '../packages/cli/src/main.js';
 import { REGISTRY } from '../packages/core/src/formats/index.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
+import { TARGETS_19 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYS = 1_000;
 const WINDOWS = 3;
-const LANGS = 'de,fr,es,it,pt,nl,pl,sv,ja,ko,da,fi,nb,cs,hu,ro,tr,uk,el'.split(',');
+const LANGS = TARGETS_19;
 const FORMATS = ['json', 'android_xml'] as const;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 class Null extends Writable {
   override _write(_c: Buffer, _e: string, done: () => void) {
@@ -32,7 +30,7 @@ class Null extends Writable {
 export const scenario: Scenario = {
   name: `glossa pull, ${LANGS.length + 1} languages x ${FORMATS.length} formats (${KEYS.toLocaleString('en')} keys), vs one GET per file by a bare client (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: String(KEYS),
@@ -111,8 +109,7 @@ export const scenario: Scenario = {
         files = targets.length;
       }
     } finally {
-      svc.child.kill('SIGINT');
-      await new Promise((r) => svc.child.once('exit', r));
+      await stop(svc);
       rmSync(work, { recursive: true, force: true });
     }
     const ms = median(ours);

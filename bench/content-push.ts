@@ -1,21 +1,17 @@
-// Issue 16: pushing a 200-block markdown document (PUT /content/{docId}, real prose: _content.ts) over HTTP, as a
+// Issue 16: pushing a 200-block markdown document (PUT /content/{docId}, real prose: lib/content.ts) over HTTP, as a
 // first push (a new document) and as a re-push with one block changed (alternating between two texts that differ
 // in one paragraph, so every re-push really changes a block and carries the 199 others' ids over), against
 // parsing the same text with remark alone (unified + remark-parse + remark-gfm + remark-frontmatter, the parser
 // blocks.ts uses) in this process. Rounds alternate (push, parse, ...) and medians are compared.
 // Target: a re-push with one block changed at most 3x the parse.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import type { Scenario } from '../scripts/bench.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
-import { BLOCKS, DOCUMENT, EDITED, enableContent, putDocument } from './_content.js';
-import { median } from './_fill.js';
+import { median, type Scenario } from './lib/compare.js';
+import { startService, stop } from './lib/servers.js';
+import { BLOCKS, DOCUMENT, EDITED, enableContent, putDocument } from './lib/content.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 // Requests are spread over a few projects, so the 120/minute window stays far away.
 const PROJECTS = 4;
 const ROUNDS = 60;
@@ -33,7 +29,7 @@ function parse(text: string): number {
 export const scenario: Scenario = {
   name: `content push: PUT /content/{docId} of a ${BLOCKS}-block markdown document, re-pushed with one block changed, vs remark parsing the same text (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: 'de,fr',
       BENCH_PROJECTS: String(PROJECTS),
       BENCH_SCOPES: 'write',
@@ -74,7 +70,7 @@ export const scenario: Scenario = {
         }
       }
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
     const a = median(repush);
     const f = median(first);

@@ -1,4 +1,4 @@
-// Issue 16: a content run of the 200-block markdown document (_content.ts) into 10 languages with the pseudo
+// Issue 16: a content run of the 200-block markdown document (lib/content.ts) into 10 languages with the pseudo
 // engine, through the real jobs: from POST /content/{docId}/run (one job per language, holds) to every job done
 // by run-due (protect, engine batches, restore and shape check, one fenced transaction per language with its
 // charge), as fill.ts measures the fill jobs. Figure: blocks x languages per second (the title is translated too,
@@ -7,20 +7,18 @@
 // Each round is a document of its own, with every block new (a round tag in front of each), so neither side finds
 // its answers in the pseudo engine's memo of sources; rounds alternate (run, engine, ...) and medians are compared.
 // Issue 16 sets no target for this one: the figures are reported, and the verdict is always met.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, list, median, type Scenario } from './lib/compare.js';
 import { splitDocument } from '../server/domain/content/blocks.js';
 import { protectBlock } from '../server/domain/content/inline.js';
 import { openDb } from '../server/infra/db.js';
 import { PseudoEngine } from '../server/infra/engines/pseudo.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
-import { BLOCKS, enableContent, putDocument, tagged } from './_content.js';
-import { median } from './_fill.js';
+import { json } from './lib/http.js';
+import { startService, stop } from './lib/servers.js';
+import { BLOCKS, enableContent, putDocument, tagged } from './lib/content.js';
+import { TARGETS_10 } from './lib/languages.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
+const LANGS = TARGETS_10;
 const ROUNDS = 5;
 const PAIRS = BLOCKS * LANGS.length;
 
@@ -45,7 +43,7 @@ async function checkRun(databaseUrl: string, projectId: string, docId: string): 
 export const scenario: Scenario = {
   name: `content run: POST /content/{docId}/run of a ${BLOCKS}-block markdown document into ${LANGS.length} languages + run-due, pseudo engine, vs the engine alone on the same protected blocks (blocks x languages/s)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'write,translate',
       TRANSLATION_ENGINE: 'pseudo',
@@ -105,32 +103,30 @@ export const scenario: Scenario = {
       return seconds;
     };
 
-    const runs: number[] = [];
-    const engines: number[] = [];
-    const pipelines: number[] = [];
+    let rounds;
     try {
       await enableContent(svc.info, project.projectId);
-      // Warm-up of both (JIT, page cache), not counted.
-      await contentRound('W');
-      await engineRound('W');
-      await engineRound('WP', true);
-      for (let r = 0; r < ROUNDS; r++) {
-        runs.push(PAIRS / (await contentRound(`R${r}`)));
-        engines.push(PAIRS / (await engineRound(`R${r}`)));
-        // A tag of its own: the engine's memo holds the round's sources now.
-        pipelines.push(PAIRS / (await engineRound(`P${r}`, true)));
-      }
+      // A warm-up round of each (JIT, page cache), not counted.
+      rounds = await alternate(
+        {
+          runs: async (r) => PAIRS / (await contentRound(`R${r}`)),
+          engines: async (r) => PAIRS / (await engineRound(`R${r}`)),
+          // A tag of its own: the engine's memo holds the round's sources now.
+          pipelines: async (r) => PAIRS / (await engineRound(`P${r}`, true)),
+        },
+        { rounds: ROUNDS, warmup: 1 },
+      );
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
+    const { runs, engines, pipelines } = rounds;
     const a = median(runs);
     const b = median(engines);
-    const show = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     return {
-      figure: `${a.toFixed(0)} blocks x languages/s, ${((PAIRS / a) * 1000).toFixed(0)} ms per run of ${PAIRS.toLocaleString('en')} (rounds: ${show(runs)})`,
+      figure: `${a.toFixed(0)} blocks x languages/s, ${((PAIRS / a) * 1000).toFixed(0)} ms per run of ${PAIRS.toLocaleString('en')} (rounds: ${list(runs)})`,
       baseline:
-        `${b.toFixed(0)} blocks x languages/s for the pseudo engine alone (rounds: ${show(engines)}); ` +
-        `${median(pipelines).toFixed(0)}/s with protectBlock and restore per language around it (rounds: ${show(pipelines)})`,
+        `${b.toFixed(0)} blocks x languages/s for the pseudo engine alone (rounds: ${list(engines)}); ` +
+        `${median(pipelines).toFixed(0)}/s with protectBlock and restore per language around it (rounds: ${list(pipelines)})`,
       ratio: a / b,
       target: 'none set by issue 16, reported only',
       met: true,

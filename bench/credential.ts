@@ -3,12 +3,10 @@
 // Target >= 0.6.
 // The two servers are measured in alternating rounds and the median round's ratio is reported, so a
 // slow patch of the machine weighs on both sides instead of on one.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
-import { requestsPerSecond, spawnServer, type ServiceInfo } from './_http.js';
+import { alternate, list, medianRound, type Scenario } from './lib/compare.js';
+import { requestsPerSecond } from './lib/http.js';
+import { SERVERS, spawnServer, startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
 
 export const scenario: Scenario = {
@@ -16,8 +14,8 @@ export const scenario: Scenario = {
   async run() {
     // Load is spread round-robin over enough projects that none reaches its 120 requests a minute: the real
     // limit stays in force and no round is refused.
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), { BENCH_PROJECTS: '6000' });
-    const bare = await spawnServer<{ url: string }>(path.join(here, '_bare-server.ts'));
+    const svc = await startService({ BENCH_PROJECTS: '6000' });
+    const bare = await spawnServer<{ url: string }>(SERVERS.bare);
     const projects = svc.info.projects;
     let next = 0;
     // The same requests go to both servers: one shared cursor over the projects, not one per connection (each
@@ -28,26 +26,24 @@ export const scenario: Scenario = {
       headers: { authorization: `Bearer ${p.apiKey}` },
     }));
     const requests = [{ method: 'GET', path: '/', setupRequest: () => prebuilt[next++ % prebuilt.length] }];
-    const rounds: Array<{ ours: number; bare: number }> = [];
+    let rounds;
     try {
       // Steady state: both servers JIT-compiled and our database pages cached before any round counts.
-      await requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests }, 3);
-      await requestsPerSecond({ url: bare.info.url, requests }, 3);
-      for (let i = 0; i < ROUNDS; i++) {
-        const ours = await requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests }, 3);
-        rounds.push({ ours, bare: await requestsPerSecond({ url: bare.info.url, requests }, 3) });
-      }
+      rounds = await alternate(
+        {
+          ours: () => requestsPerSecond({ url: svc.info.base.replace(/\/v1$/, ''), requests }, 3),
+          bare: () => requestsPerSecond({ url: bare.info.url, requests }, 3),
+        },
+        { rounds: ROUNDS, warmup: 1 },
+      );
     } finally {
-      svc.child.kill();
-      bare.child.kill();
+      await Promise.all([stop(svc), stop(bare)]);
     }
-    const median = [...rounds].sort((a, b) => a.ours / a.bare - b.ours / b.bare)[Math.floor(ROUNDS / 2)];
-    const show = (pick: (r: { ours: number; bare: number }) => number) =>
-      rounds.map((r) => pick(r).toFixed(0)).join(', ');
+    const m = medianRound(rounds.ours, rounds.bare);
     return {
-      figure: `${median.ours.toFixed(0)} req/s (rounds: ${show((r) => r.ours)})`,
-      baseline: `${median.bare.toFixed(0)} req/s (rounds: ${show((r) => r.bare)})`,
-      ratio: median.ours / median.bare,
+      figure: `${m.ours.toFixed(0)} req/s (rounds: ${list(rounds.ours)})`,
+      baseline: `${m.base.toFixed(0)} req/s (rounds: ${list(rounds.bare)})`,
+      ratio: m.ratio,
       target: '>= 0.6',
     };
   },

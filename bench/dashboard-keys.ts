@@ -9,24 +9,21 @@
 // Also reported, not held to the target: the same URL loaded as a whole navigation (Navigation Timing's
 // domInteractive), which Chromium's own cost of building a document dominates.
 // Rounds alternate; medians are compared.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, median, type Scenario } from './lib/compare.js';
 import { launchChromium } from '../test/helpers/chromium.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
+import { TARGETS_19 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYS = 10_000;
 const ROUNDS = 15;
-const LANGS = 'de,fr,es,it,pt,nl,pl,sv,ja,ko,da,fi,nb,cs,hu,ro,tr,uk,el'.split(',');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const LANGS = TARGETS_19;
 const EMAIL = 'bench-owner@example.test';
 const PASSWORD = 'a bench password of some length';
 
 export const scenario: Scenario = {
   name: `dashboard key list, first page with a filter (${KEYS.toLocaleString('en')} keys x ${LANGS.length + 1} languages) in Chromium, vs the internal API call alone (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SEED_KEYS: String(KEYS),
     });
@@ -48,9 +45,6 @@ export const scenario: Scenario = {
       const filter = 'lang=de&status=translated';
       const pageUrl = `${origin}/projects/${projectId}/keys?${filter}`;
       const apiUrl = `${svc.info.adminUrl}/projects/${projectId}/keys?${filter}&limit=50`;
-      const pageMs: number[] = [];
-      const navMs: number[] = [];
-      const apiMs: number[] = [];
       const timeNavigation = async () => {
         await page.goto(pageUrl, { waitUntil: 'load' });
         const rows = await page.locator('main table tbody tr').count();
@@ -87,14 +81,11 @@ export const scenario: Scenario = {
           return performance.now() - t0;
         }, apiUrl);
       // Warm every path (the page's stylesheet and script are then cached, as for a person moving between pages).
-      await timeNavigation();
-      await timePage();
-      await timeApi();
-      for (let i = 0; i < ROUNDS; i++) {
-        navMs.push(await timeNavigation());
-        pageMs.push(await timePage());
-        apiMs.push(await timeApi());
-      }
+      const {
+        nav: navMs,
+        page: pageMs,
+        api: apiMs,
+      } = await alternate({ nav: timeNavigation, page: timePage, api: timeApi }, { rounds: ROUNDS, warmup: 1 });
       const ours = median(pageMs);
       const base = median(apiMs);
       return {
@@ -105,7 +96,7 @@ export const scenario: Scenario = {
       };
     } finally {
       await browser.close();
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
   },
 };

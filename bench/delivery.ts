@@ -7,12 +7,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BenchResult, Scenario } from '../scripts/bench.js';
 import type { components } from '../generated/openapi.js';
-import { json, requestsPerSecond, spawnServer, type ServiceInfo } from './_http.js';
+import { alternate, list, medianRound, type BenchResult, type Scenario } from './lib/compare.js';
+import { json, requestsPerSecond } from './lib/http.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const NGINX = '/usr/sbin/nginx';
 const ROUNDS = 5;
 const TARGET = '>= 0.8';
@@ -72,13 +71,13 @@ export const scenario: Scenario = {
         met: false,
       };
     }
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: 'de',
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '200',
     });
     const { projectId, apiKey } = svc.info.projects[0];
-    const rounds: Array<{ ours: number; nginx: number }> = [];
+    let rounds: { ours: number[]; nginx: number[] } | undefined;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-nginx-'));
     let bytes = 0;
     try {
@@ -113,24 +112,22 @@ export const scenario: Scenario = {
         // Steady state first: JIT-compiled, the bundle in memory, page cache warm.
         await requestsPerSecond(ours, 2);
         await requestsPerSecond(theirs, 2);
-        for (let i = 0; i < ROUNDS; i++) {
-          const o = await requestsPerSecond(ours, 3);
-          rounds.push({ ours: o, nginx: await requestsPerSecond(theirs, 3) });
-        }
+        rounds = await alternate(
+          { ours: () => requestsPerSecond(ours, 3), nginx: () => requestsPerSecond(theirs, 3) },
+          { rounds: ROUNDS },
+        );
       } finally {
         proc.kill('SIGQUIT');
       }
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
       rmSync(dir, { recursive: true, force: true });
     }
-    const median = [...rounds].sort((a, b) => a.ours / a.nginx - b.ours / b.nginx)[Math.floor(ROUNDS / 2)];
-    const show = (pick: (r: { ours: number; nginx: number }) => number) =>
-      rounds.map((r) => pick(r).toFixed(0)).join(', ');
+    const m = medianRound(rounds.ours, rounds.nginx);
     return {
-      figure: `${median.ours.toFixed(0)} req/s for a ${bytes}-byte bundle (rounds: ${show((r) => r.ours)})`,
-      baseline: `${median.nginx.toFixed(0)} req/s from nginx, 1 worker (rounds: ${show((r) => r.nginx)})`,
-      ratio: median.ours / median.nginx,
+      figure: `${m.ours.toFixed(0)} req/s for a ${bytes}-byte bundle (rounds: ${list(rounds.ours)})`,
+      baseline: `${m.base.toFixed(0)} req/s from nginx, 1 worker (rounds: ${list(rounds.nginx)})`,
+      ratio: m.ratio,
       target: TARGET,
     };
   },

@@ -2,22 +2,16 @@
 // 20,000 pairs (500 keys x 40 languages, queued as one push would) runs in the same process, against its latency
 // on the idle server just before; and the server's own event-loop delay over the fill (GET /internal/v1/debug/
 // metrics). Requests go out every 10 ms, answered or not. Target: p99 under 50 ms.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { percentile, type Scenario } from './lib/compare.js';
 import { openDb } from '../server/infra/db.js';
 import type { components } from '../generated/internal.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
-import { checkFilled, fillState, LANGS_40 } from './_fill.js';
+import { json } from './lib/http.js';
+import { startService, stop } from './lib/servers.js';
+import { checkFilled, fillState } from './lib/fill.js';
+import { FILL_TARGETS_40 } from './lib/languages.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYS = 500;
 const INTERVAL_MS = 10;
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 /**
  * Latencies (ms) of GET /pricing sent every INTERVAL_MS until `done()` says stop, whether or not the earlier ones
@@ -50,8 +44,8 @@ async function metrics(adminUrl: string): Promise<Metrics> {
 export const scenario: Scenario = {
   name: 'GET /pricing p99 while a 20,000-pair fill runs on inline workers, vs the idle server (ms)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
-      BENCH_LANGS: LANGS_40.join(','),
+    const svc = await startService({
+      BENCH_LANGS: FILL_TARGETS_40.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_PENDING_KEYS: String(KEYS),
       BENCH_PENDING_HOLD: '1',
@@ -76,7 +70,7 @@ export const scenario: Scenario = {
       await watch;
       const seconds = (performance.now() - t0) / 1000;
       const loop = await metrics(svc.info.adminUrl);
-      await checkFilled(svc.info.databaseUrl, KEYS * LANGS_40.length);
+      await checkFilled(svc.info.databaseUrl, KEYS * FILL_TARGETS_40.length);
       const p99 = percentile(busy, 99);
       const d = loop.eventLoopDelay;
       return {
@@ -89,7 +83,7 @@ export const scenario: Scenario = {
         met: p99 < 50,
       };
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
   },
 };

@@ -1,26 +1,24 @@
 // Issue 13 goal 4: fill throughput with the pseudo engine, in (key, language) pairs per second, through the real
 // jobs (reads, engine batches, charges, stored values): a project whose keys are all pending in 40 languages,
-// queued as pushes of 500 keys would queue them (_seed.ts BENCH_PENDING_KEYS), filled by run-due.
+// queued as pushes of 500 keys would queue them (lib/seed.ts BENCH_PENDING_KEYS), filled by run-due.
 // Baseline: the pseudo engine alone on the same items, in the same batches (one language, 500 keys each), in
 // this process. Default: 2,500 keys x 40 languages (100,000 pairs), three alternating rounds, medians.
 // BENCH_SCALE=1: 5,000, 20,000 and 50,000 keys x 40 languages, one round each.
 // Targets: at least 20,000 pairs/s, and at the largest size within 10% of the pace at the smallest.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, median, type Scenario } from './lib/compare.js';
 import { PseudoEngine } from '../server/infra/engines/pseudo.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
-import { checkFilled, LANGS_40, median } from './_fill.js';
+import { startService, stop } from './lib/servers.js';
+import { checkFilled } from './lib/fill.js';
+import { FILL_TARGETS_40 } from './lib/languages.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const scale = process.env.BENCH_SCALE === '1';
 const SIZES = scale ? [5_000, 20_000, 50_000] : [2_500];
 const ROUNDS = scale ? 1 : 3;
 
 /** Seeds `keys` pending keys in a server of its own, fills them by run-due; pairs per second. */
 async function fillRound(keys: number): Promise<number> {
-  const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
-    BENCH_LANGS: LANGS_40.join(','),
+  const svc = await startService({
+    BENCH_LANGS: FILL_TARGETS_40.join(','),
     BENCH_SCOPES: 'admin',
     BENCH_PENDING_KEYS: String(keys),
   });
@@ -33,11 +31,11 @@ async function fillRound(keys: number): Promise<number> {
     });
     const seconds = (performance.now() - t0) / 1000;
     if (run.status !== 200) throw new Error(`run-due failed: ${run.status}`);
-    const pairs = keys * LANGS_40.length;
+    const pairs = keys * FILL_TARGETS_40.length;
     await checkFilled(svc.info.databaseUrl, pairs);
     return pairs / seconds;
   } finally {
-    svc.child.kill('SIGINT');
+    await stop(svc);
   }
 }
 
@@ -46,17 +44,17 @@ async function engineRound(keys: number, round: number): Promise<number> {
   const engine = new PseudoEngine();
   // Sources of their own per round: the engine remembers what it translated, as it does in a fill's process.
   const source = (i: number) => `Item ${i}: you have {count} new <b>messages</b>${round ? ` ${round}` : ''}`;
-  const perRead = Math.floor((engine.maxBatch * 40) / LANGS_40.length);
+  const perRead = Math.floor((engine.maxBatch * 40) / FILL_TARGETS_40.length);
   const t0 = performance.now();
   for (let from = 0; from < keys; from += perRead)
-    for (const lang of LANGS_40)
+    for (const lang of FILL_TARGETS_40)
       for (let b = from; b < Math.min(keys, from + perRead); b += engine.maxBatch) {
         const items = [];
         for (let i = b; i < Math.min(keys, from + perRead, b + engine.maxBatch); i++)
           items.push({ id: String(i), key: `k${i}`, source: source(i), sourceLang: 'en', targetLang: lang });
         await engine.translate(items);
       }
-  return (keys * LANGS_40.length) / ((performance.now() - t0) / 1000);
+  return (keys * FILL_TARGETS_40.length) / ((performance.now() - t0) / 1000);
 }
 
 export const scenario: Scenario = {
@@ -65,15 +63,13 @@ export const scenario: Scenario = {
     const fills: number[] = [];
     const engines: number[] = [];
     for (const keys of SIZES) {
-      const f: number[] = [];
-      const e: number[] = [];
       // Alternating rounds: the machine's load moves both alike.
-      for (let r = 0; r < ROUNDS; r++) {
-        f.push(await fillRound(keys));
-        e.push(await engineRound(keys, fills.length * ROUNDS + r));
-      }
-      fills.push(median(f));
-      engines.push(median(e));
+      const { fill, engine } = await alternate(
+        { fill: () => fillRound(keys), engine: (r) => engineRound(keys, fills.length * ROUNDS + r) },
+        { rounds: ROUNDS },
+      );
+      fills.push(median(fill));
+      engines.push(median(engine));
     }
     const min = Math.min(...fills);
     const keep = fills[fills.length - 1] / fills[0];

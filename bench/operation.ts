@@ -5,17 +5,15 @@
 // operation, by a person's key. Rounds alternate (operation, plain, operation, ...); medians are compared.
 // Target: at most 1.5x.
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, list, median, type Scenario } from './lib/compare.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_10 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
+const LANGS = TARGETS_10;
 const UNITS = 500;
 const ROUNDS = 5;
-const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const source = (tag: string, i: number) => `${tag} string ${i}: open the {item} settings`;
 
 type TranslateResult = components['schemas']['TranslateResult'];
@@ -23,7 +21,7 @@ type TranslateResult = components['schemas']['TranslateResult'];
 export const scenario: Scenario = {
   name: `operation: POST /operations + one batch of ${UNITS} units x ${LANGS.length} languages under it, vs the same push without an operation (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '5000',
@@ -105,25 +103,22 @@ export const scenario: Scenario = {
       return ms;
     };
 
-    const ours: number[] = [];
-    const base: number[] = [];
+    let rounds;
     try {
-      // Warm-up of both, not counted.
-      await underOperation('warm');
-      await plain('warm');
-      for (let round = 0; round < ROUNDS; round++) {
-        ours.push(await underOperation(String(round)));
-        base.push(await plain(String(round)));
-      }
+      // A warm-up round of both, not counted.
+      rounds = await alternate(
+        { ours: (r) => underOperation(String(r)), base: (r) => plain(String(r)) },
+        { rounds: ROUNDS, warmup: 1 },
+      );
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
+    const { ours, base } = rounds;
     const a = median(ours);
     const b = median(base);
-    const show = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     return {
-      figure: `${a.toFixed(1)} ms per create + batch (rounds: ${show(ours)})`,
-      baseline: `${b.toFixed(1)} ms per plain push (rounds: ${show(base)})`,
+      figure: `${a.toFixed(1)} ms per create + batch (rounds: ${list(ours)})`,
+      baseline: `${b.toFixed(1)} ms per plain push (rounds: ${list(base)})`,
       ratio: a / b,
       target: '<= 1.5',
     };

@@ -1,8 +1,8 @@
-// Issue 13, goal 5: a cold publish (json + android_xml) against the raw floor of the same work (_publish-scale.ts).
+// Issue 13, goal 5: a cold publish (json + android_xml) against the raw floor of the same work (lib/publish-scale.ts).
 // Target: at most 1.5x, and linear in cells: with BENCH_SCALE=1, the time per cell at 50,000 x 40 within 1.5x of
 // the time per cell at 5,000 x 40.
-import type { Scenario } from '../scripts/bench.js';
-import { publishRuns, sizeLabel } from './_publish-scale.js';
+import type { Scenario } from './lib/compare.js';
+import { publishRuns, sizeLabel } from './lib/publish-scale.js';
 
 export const scenario: Scenario = {
   name: 'POST /publish as a cold publish (straight after a change), json + android_xml, vs a raw SELECT + serialize + write of the same cells (ms)',

@@ -1,9 +1,9 @@
 // Issue 13, goal 2: memory bounded by one language. The server's peak resident memory over a cold publish and the
-// prepare of the same content (_publish-scale.ts). Target: under 512 MiB; with BENCH_SCALE=1, the ratio is the
+// prepare of the same content (lib/publish-scale.ts). Target: under 512 MiB; with BENCH_SCALE=1, the ratio is the
 // peak at 50,000 x 40 over the peak at 5,000 x 40, at most 1.5. By default it is the peak over the memory of the
 // started, idle server.
-import type { Scenario } from '../scripts/bench.js';
-import { publishRuns, sizeLabel } from './_publish-scale.js';
+import type { Scenario } from './lib/compare.js';
+import { publishRuns, sizeLabel } from './lib/publish-scale.js';
 
 export const scenario: Scenario = {
   name: 'Peak RSS of the service over a cold publish and a prepare (MiB)',

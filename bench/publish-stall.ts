@@ -1,8 +1,8 @@
 // Issue 13, goal 1: nothing stalls the event loop for more than 50 ms. Another client's `GET /pricing` p99 while a
-// cold publish runs (_publish-scale.ts; sent every 10 ms, open loop), against its p99 on the idle server. Target:
+// cold publish runs (lib/publish-scale.ts; sent every 10 ms, open loop), against its p99 on the idle server. Target:
 // under 50 ms.
-import type { Scenario } from '../scripts/bench.js';
-import { publishRuns, resets, sizeLabel } from './_publish-scale.js';
+import type { Scenario } from './lib/compare.js';
+import { publishRuns, resets, sizeLabel } from './lib/publish-scale.js';
 
 export const scenario: Scenario = {
   name: 'GET /pricing p99 while a cold publish runs, vs the idle server (ms)',

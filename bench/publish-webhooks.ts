@@ -4,21 +4,18 @@
 // prepared): publishes with the five webhooks enabled and with them disabled alternate after a warm-up, medians
 // compared.
 // Target: at most 1.1x.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
+import { alternate, list, median, type Scenario } from './lib/compare.js';
+import { TARGETS_19 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 // 1 + 4 + 2 x 12 publishes: the daily limit per project is 30 (API.md section 8).
 const ROUNDS = 12;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const LANGS = 'de,fr,es,it,pt,nl,pl,sv,ja,ko,da,fi,nb,cs,hu,ro,tr,uk,el';
+const LANGS = TARGETS_19.join(',');
 
 export const scenario: Scenario = {
   name: 'POST /publish with five webhooks subscribed vs without (ms, 10,000 keys x 20 languages, prepared)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS,
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '10000',
@@ -44,8 +41,8 @@ export const scenario: Scenario = {
     const hooks: string[] = [];
     const setEnabled = (enabled: boolean) =>
       Promise.all(hooks.map((id) => api('PATCH', `/webhooks/${id}`, { enabled })));
-    const withHooks: number[] = [];
-    const without: number[] = [];
+    let withHooks: number[] = [];
+    let without: number[] = [];
     try {
       for (let i = 0; i < 5; i++)
         hooks.push(
@@ -69,20 +66,18 @@ export const scenario: Scenario = {
       };
       for (const enabled of [true, true, false, false]) await publishWith(enabled);
       // ABBA order: each side goes first in half the rounds, so a drift over the run favors neither.
-      for (let i = 0; i < ROUNDS; i++) {
-        for (const enabled of i % 2 === 0 ? [false, true] : [true, false]) {
-          (enabled ? withHooks : without).push(await publishWith(enabled));
-        }
-      }
+      ({ without, withHooks } = await alternate(
+        { without: () => publishWith(false), withHooks: () => publishWith(true) },
+        { rounds: ROUNDS, abba: true },
+      ));
     } finally {
-      svc.child.kill('SIGINT');
-      await new Promise((r) => svc.child.once('exit', r));
+      await stop(svc);
     }
     const a = median(withHooks);
     const b = median(without);
     return {
-      figure: `${a.toFixed(0)} ms per publish with five webhooks (runs: ${withHooks.map((x) => x.toFixed(0)).join(', ')})`,
-      baseline: `${b.toFixed(0)} ms without (runs: ${without.map((x) => x.toFixed(0)).join(', ')})`,
+      figure: `${a.toFixed(0)} ms per publish with five webhooks (runs: ${list(withHooks)})`,
+      baseline: `${b.toFixed(0)} ms without (runs: ${list(without)})`,
       ratio: a / b,
       target: '<= 1.1',
     };

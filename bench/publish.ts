@@ -4,35 +4,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { median, type Scenario } from './lib/compare.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_19 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const LANGS = [
-  'de',
-  'fr',
-  'es',
-  'it',
-  'pt',
-  'nl',
-  'pl',
-  'sv',
-  'ja',
-  'ko',
-  'da',
-  'fi',
-  'nb',
-  'cs',
-  'hu',
-  'ro',
-  'tr',
-  'uk',
-  'el',
-];
+const LANGS = TARGETS_19;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -44,7 +23,7 @@ function filesUnder(dir: string): string[] {
 export const scenario: Scenario = {
   name: 'POST /publish, 10,000 keys x 20 languages, json + android_xml, vs fs.writeFile of the same bytes (ms)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '10000',
@@ -81,8 +60,7 @@ export const scenario: Scenario = {
       for (let i = 0; i < ROUNDS; i++) runs.push(await publish());
       ms = median(runs);
     } finally {
-      svc.child.kill('SIGINT');
-      await new Promise((r) => svc.child.once('exit', r));
+      await stop(svc);
     }
     // The floor: the objects of one version (the last), written as plain files.
     const versions = path.join(svc.info.objectsDir, 'v1', 'projects', projectId, 'bundles');

@@ -1,28 +1,22 @@
 // Issue 13, goal 3: a version pull of a format the publish rendered answers the stored object. GET /translations
 // for `json` `de` of a version of 10,000 keys x 20 languages (BENCH_SCALE=1: 50,000 x 40), against the same bytes
-// answered by a bare Node http server reading them from disk per request (_file-server.ts), alternating rounds.
+// answered by a bare Node http server reading them from disk per request (lib/servers/file.ts), alternating rounds.
 // Target: at most 2x. fs.readFile alone, and a format the version did not render (`nested_json`, rendered from the
 // keys and that language's cells), are shown beside.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, median, type Scenario } from './lib/compare.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_19, TARGETS_39 } from './lib/languages.js';
+import { SERVERS, spawnServer, startService, stop, type Spawned } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const SCALE = process.env.BENCH_SCALE === '1';
 const KEYS = SCALE ? 50_000 : 10_000;
 const ROUNDS = 15;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const LANGS = (
-  'de,fr,es,it,pt,nl,pl,sv,ja,ko,da,fi,nb,cs,hu,ro,tr,uk,el,he,ar,hi,th,vi,id,ms,bg,hr,sk,sl,sr,lt,lv,et,ca,eu,gl,' +
-  'is,ga'
-)
-  .split(',')
-  .slice(0, SCALE ? 39 : 19);
+const LANGS = SCALE ? TARGETS_39 : TARGETS_19;
 
 async function timed(url: string, headers: Record<string, string> = {}) {
   const t0 = performance.now();
@@ -35,7 +29,7 @@ async function timed(url: string, headers: Record<string, string> = {}) {
 export const scenario: Scenario = {
   name: `GET /translations?version=…&format=json&lang=de, ${KEYS.toLocaleString('en')} keys x ${LANGS.length + 1} languages, vs a bare http server reading the same bytes from disk (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: String(KEYS),
@@ -45,13 +39,10 @@ export const scenario: Scenario = {
     const headers = { authorization: `Bearer ${apiKey}` };
     const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-pull-'));
     const file = path.join(dir, 'de.json');
-    const stored: number[] = [];
-    const gzipped: number[] = [];
-    const bare: number[] = [];
-    const reads: number[] = [];
+    let rounds;
     let rendered = 0;
     let size = 0;
-    let files: Awaited<ReturnType<typeof spawnServer<{ url: string }>>> | undefined;
+    let files: Spawned<{ url: string }> | undefined;
     try {
       const res = await fetch(`${svc.info.base}/projects/${projectId}/publish`, { method: 'POST', headers });
       const { versionId } = await json<components['schemas']['PublishResult']>(res);
@@ -65,22 +56,28 @@ export const scenario: Scenario = {
       const first = await pull('json');
       size = first.text.length;
       writeFileSync(file, first.text);
-      files = await spawnServer<{ url: string }>(path.join(here, '_file-server.ts'), { FILE: file });
-      for (let i = 0; i < ROUNDS; i++) {
-        stored.push((await pull('json')).ms);
-        gzipped.push((await pull('json', { 'accept-encoding': 'gzip' })).ms);
-        bare.push((await timed(files.info.url)).ms);
-        const t0 = performance.now();
-        await readFile(file);
-        reads.push(performance.now() - t0);
-      }
+      files = await spawnServer<{ url: string }>(SERVERS.file, { FILE: file });
+      const fileUrl = files.info.url;
+      rounds = await alternate(
+        {
+          stored: async () => (await pull('json')).ms,
+          gzipped: async () => (await pull('json', { 'accept-encoding': 'gzip' })).ms,
+          bare: async () => (await timed(fileUrl)).ms,
+          reads: async () => {
+            const t0 = performance.now();
+            await readFile(file);
+            return performance.now() - t0;
+          },
+        },
+        { rounds: ROUNDS },
+      );
       rendered = (await pull('nested_json')).ms;
     } finally {
-      files?.child.kill('SIGINT');
-      svc.child.kill('SIGINT');
-      await new Promise((r) => svc.child.once('exit', r));
+      if (files) await stop(files);
+      await stop(svc);
       rmSync(dir, { recursive: true, force: true });
     }
+    const { stored, gzipped, bare, reads } = rounds;
     const ms = median(stored);
     const floor = median(bare);
     return {

@@ -4,11 +4,11 @@
 // into the same database file. Rounds alternate (push, raw insert, push, ...) and medians are compared.
 // Target: at most 5x. BENCH_SCALE=1 seeds 25,000 keys instead of 5,000.
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, list, median, type Scenario } from './lib/compare.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_10 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
 /** The parts of better-sqlite3 used here (the package ships no types). */
 interface RawDb {
@@ -22,12 +22,10 @@ interface RawDb {
 }
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => RawDb;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
+const LANGS = TARGETS_10;
 const UNITS = 500;
 const ROUNDS = 5;
 const SEED_KEYS = process.env.BENCH_SCALE === '1' ? 25_000 : 5_000;
-const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const source = (tag: string, i: number) => `${tag} string ${i}: open the {item} settings`;
 
@@ -75,7 +73,7 @@ function rawInsert(db: RawDb, projectId: string, workspaceId: string, tag: strin
 export const scenario: Scenario = {
   name: `POST /translate, ${UNITS} new units x ${LANGS.length} languages into ${SEED_KEYS} keys, vs raw better-sqlite3 insert of the same rows (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: String(SEED_KEYS),
@@ -89,8 +87,6 @@ export const scenario: Scenario = {
       .get(projectId) as {
       workspace_id: string;
     };
-    const ours: number[] = [];
-    const raw: number[] = [];
     const push = async (round: number) => {
       const units = Array.from({ length: UNITS }, (_, i) => ({ source: source(`Round ${round}`, i) }));
       const t0 = performance.now();
@@ -109,26 +105,26 @@ export const scenario: Scenario = {
         throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       return ms;
     };
+    const insert = (round: number) => {
+      const t0 = performance.now();
+      rawInsert(db, projectId, workspaceId, round < 0 ? 'warm' : String(round));
+      return Promise.resolve(performance.now() - t0);
+    };
+    let rounds;
     try {
-      // Warm-up of both (JIT, page cache), not counted.
-      await push(-1);
-      rawInsert(db, projectId, workspaceId, 'warm');
-      for (let round = 0; round < ROUNDS; round++) {
-        ours.push(await push(round));
-        const t0 = performance.now();
-        rawInsert(db, projectId, workspaceId, String(round));
-        raw.push(performance.now() - t0);
-      }
+      // A warm-up round of both (JIT, page cache), not counted.
+      rounds = await alternate({ ours: push, raw: insert }, { rounds: ROUNDS, warmup: 1 });
     } finally {
       db.close();
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
+    const { ours, raw } = rounds;
     const a = median(ours);
     const b = median(raw);
-    const show = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+
     return {
-      figure: `${a.toFixed(1)} ms per push (rounds: ${show(ours)})`,
-      baseline: `${b.toFixed(1)} ms per raw insert (rounds: ${show(raw)})`,
+      figure: `${a.toFixed(1)} ms per push (rounds: ${list(ours)})`,
+      baseline: `${b.toFixed(1)} ms per raw insert (rounds: ${list(raw)})`,
       ratio: a / b,
       target: '<= 5',
     };

@@ -11,25 +11,22 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import i18next from 'i18next';
-import type { Scenario } from '../scripts/bench.js';
+import { alternate, median, type Scenario } from './lib/compare.js';
 import { createRuntimeClient, type Resources } from '../packages/runtime/src/index.js';
 import { folderStorage } from '../packages/runtime/src/node.js';
 import { buildRuntime, gzippedSize } from '../test/helpers/runtime-build.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYS = Number(process.env.BENCH_RUNTIME_KEYS) || (process.env.BENCH_SCALE === '1' ? 10_000 : 2_000);
 const WARMUP = 20;
 const ROUNDS = 41;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const first = (r: Resources) => (r.screen_0 as Resources).label_0 as string;
 
 export const scenario: Scenario = {
   name: `runtime client: init to the first string from a warm cache, ${KEYS.toLocaleString('en')} keys (de), vs readFile + JSON.parse of the cached bundle (ms)`,
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: 'de',
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: String(KEYS),
@@ -91,15 +88,14 @@ export const scenario: Scenario = {
         await bare();
         await viaI18next();
       }
-      const rounds = { ours: [] as number[], bare: [] as number[], i18next: [] as number[] };
-      for (let i = 0; i < ROUNDS; i++) {
+      const settled = (measure: () => Promise<number>) => async () => {
         await settle();
-        rounds.ours.push(await ours());
-        await settle();
-        rounds.bare.push(await bare());
-        await settle();
-        rounds.i18next.push(await viaI18next());
-      }
+        return measure();
+      };
+      const rounds = await alternate(
+        { ours: settled(ours), bare: settled(bare), i18next: settled(viaI18next) },
+        { rounds: ROUNDS },
+      );
       const [o, b, n] = [median(rounds.ours), median(rounds.bare), median(rounds.i18next)];
       const size = gzippedSize(await buildRuntime('esm'));
       const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -111,7 +107,7 @@ export const scenario: Scenario = {
         met: o / b <= 1.5 && size <= 6 * 1024,
       };
     } finally {
-      svc.child.kill();
+      await stop(svc);
       rmSync(dir, { recursive: true, force: true });
     }
   },

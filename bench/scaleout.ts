@@ -1,6 +1,6 @@
 // Issue 13 goal 7: scale-out stays honest. On MySQL/MariaDB (MYSQL_URL; each setup creates and drops a database of
 // its own), a project of BENCH_SCALEOUT_KEYS keys (default 50,000) x 40 languages, every pair pending and queued
-// as pushes of 500 keys would queue them (_seed.ts), is filled and then published through the public API by:
+// as pushes of 500 keys would queue them (lib/seed.ts), is filled and then published through the public API by:
 //   one:   one API process with inline workers (the default service);
 //   fleet: two API processes with WORKERS=off and two `npm run worker` processes (scripts/worker.ts).
 // Both must end with the same results (translated cells and their values, credits charged, the version's key
@@ -11,11 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
-import type { Scenario } from '../scripts/bench.js';
+import type { Scenario } from './lib/compare.js';
 import { openDb } from '../server/infra/db.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer } from './_http.js';
-import { fillState, LANGS_40 } from './_fill.js';
+import { json } from './lib/http.js';
+import { SEED, SERVERS, spawnServer, stop } from './lib/servers.js';
+import { fillState } from './lib/fill.js';
+import { FILL_TARGETS_40 } from './lib/languages.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -71,13 +73,6 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return child;
 }
 
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGINT');
-  });
-
 /** Seeds, starts the processes, fills, publishes, reads the results back. */
 async function runSetup(fleet: boolean): Promise<Outcome> {
   const dbName = `glossa_bench_scaleout_${fleet ? 'fleet' : 'one'}_${process.pid}`;
@@ -94,11 +89,11 @@ async function runSetup(fleet: boolean): Promise<Outcome> {
   const children: ChildProcess[] = [];
   try {
     const seedOut = path.join(dataDir, 'seed.json');
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, '_seed.ts')], {
+    execFileSync(process.execPath, ['--import', 'tsx', SEED], {
       env: {
         ...env,
         SEED_OUT: seedOut,
-        BENCH_LANGS: LANGS_40.join(','),
+        BENCH_LANGS: FILL_TARGETS_40.join(','),
         BENCH_SCOPES: 'admin',
         BENCH_PENDING_KEYS: String(KEYS),
         BENCH_PENDING_HOLD: '1',
@@ -111,7 +106,7 @@ async function runSetup(fleet: boolean): Promise<Outcome> {
     const { projectId, apiKey } = projects[0];
     const apis: ApiInfo[] = [];
     for (let i = 0; i < (fleet ? 2 : 1); i++) {
-      const api = await spawnServer<ApiInfo>(path.join(here, '_api-server.ts'), {
+      const api = await spawnServer<ApiInfo>(SERVERS.api, {
         ...env,
         WORKERS: fleet ? 'off' : 'inline',
       });
@@ -161,7 +156,7 @@ async function runSetup(fleet: boolean): Promise<Outcome> {
       await db.destroy();
     }
   } finally {
-    await Promise.all(children.map(stopped));
+    await Promise.all(children.map((child) => stop({ child })));
     await dropDatabase(dbName);
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -182,7 +177,7 @@ export const scenario: Scenario = {
       };
     const one = await runSetup(false);
     const fleet = await runSetup(true);
-    const pairs = KEYS * LANGS_40.length;
+    const pairs = KEYS * FILL_TARGETS_40.length;
     const same =
       one.translated === pairs &&
       fleet.translated === one.translated &&

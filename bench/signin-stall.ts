@@ -4,12 +4,9 @@
 // (server/domain/users/users.ts keeps hashes to one thread). Figure: the reads' p99 during the waves; baseline:
 // their p99 on the idle server. Target: p99 under 250 ms (it was seconds when forty hashes held every thread).
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
-import { spawnServer, type ServiceInfo } from './_http.js';
+import { percentile, type Scenario } from './lib/compare.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const WAVES = 3;
 const ATTEMPTS = 40;
 
@@ -34,12 +31,12 @@ function post(url: URL, localAddress: string, cookie: string, body: string): Pro
   });
 }
 
-const p99 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * 0.99) - 1];
+const p99 = (ms: number[]) => percentile(ms, 99);
 
 export const scenario: Scenario = {
   name: 'Delivery manifest p99 while 40 concurrent anonymous sign-ins run, vs the idle server (ms)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_SCOPES: 'admin',
       BENCH_SEED_KEYS: '50',
     });
@@ -84,7 +81,7 @@ export const scenario: Scenario = {
         for (const s of await wave) statuses.set(s, (statuses.get(s) ?? 0) + 1);
       }
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
     const answers = [...statuses].map(([s, n]) => `${n}× ${s}`).join(', ');
     return {

@@ -1,35 +1,14 @@
 // Issue 4: sync of a 1,000-entry xcstrings catalog with 20 languages (20,000 cells) into an empty project, and
 // again with 10% of the values changed, against JSON.parse plus a Knex bulk insert of the same cells into the
 // same database. Targets: the first sync at most 3x the baseline; the re-sync faster than the first.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import type { Scenario } from './lib/compare.js';
 import { openDb } from '../server/infra/db.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_19 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const TARGETS = [
-  'de',
-  'fr',
-  'es',
-  'it',
-  'pt',
-  'nl',
-  'pl',
-  'sv',
-  'ja',
-  'ko',
-  'da',
-  'fi',
-  'nb',
-  'cs',
-  'hu',
-  'ro',
-  'tr',
-  'uk',
-  'el',
-];
+const TARGETS = TARGETS_19;
 const ENTRIES = 1000;
 
 type SyncResult = components['schemas']['SyncResult'];
@@ -57,7 +36,7 @@ function catalog(changed: number) {
 export const scenario: Scenario = {
   name: 'POST /sync, 1,000 xcstrings entries x 20 languages, vs JSON.parse + Knex bulk insert (ms)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: TARGETS.join(','),
       BENCH_SCOPES: 'admin',
     });
@@ -83,8 +62,7 @@ export const scenario: Scenario = {
       first = await send(original);
       second = await send(catalog(10));
     } finally {
-      svc.child.kill('SIGINT');
-      await new Promise((r) => svc.child.once('exit', r));
+      await stop(svc);
     }
     if (first.body.created !== ENTRIES || first.body.updatedTranslations !== ENTRIES * TARGETS.length)
       throw new Error(`unexpected first sync: ${JSON.stringify(first.body).slice(0, 300)}`);

@@ -1,21 +1,19 @@
 // Issue 3: server time of a push of 500 new units into 10 target languages, against a Knex bulk insert of
 // the same rows (keys, pending markers, job and pairs) into the same database. Target: at most 3x.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
+import { median, type Scenario } from './lib/compare.js';
 import { openDb } from '../server/infra/db.js';
 import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import { json } from './lib/http.js';
+import { TARGETS_10 } from './lib/languages.js';
+import { startService, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const LANGS = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko'];
+const LANGS = TARGETS_10;
 const ROUNDS = 6;
-const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export const scenario: Scenario = {
   name: 'POST /translate, 500 new units x 10 languages, vs Knex bulk insert of the same rows (ms)',
   async run() {
-    const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+    const svc = await startService({
       BENCH_LANGS: LANGS.join(','),
       BENCH_SCOPES: 'admin',
     });
@@ -38,9 +36,8 @@ export const scenario: Scenario = {
           throw new Error(`push failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       }
     } finally {
-      svc.child.kill('SIGINT');
+      await stop(svc);
     }
-    await new Promise((r) => svc.child.once('exit', r));
 
     // Baseline: the same rows, bulk-inserted by Knex into the same database file.
     const db = openDb(svc.info.databaseUrl);

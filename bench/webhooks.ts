@@ -12,16 +12,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Scenario } from '../scripts/bench.js';
 import { createApp } from '../server/app/app.js';
 import { loadConfig } from '../server/infra/config.js';
 import { newEventId, recordEvent } from '../server/domain/webhooks/events.js';
 import { DELIVERY_WIDTH } from '../server/domain/webhooks/deliver.js';
 import { newSecret } from '../server/domain/webhooks/sign.js';
-import { spawnServer } from './_http.js';
+import { alternate, list, medianRound, type Scenario } from './lib/compare.js';
+import { SERVERS, spawnServer, stop } from './lib/servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 7;
 const PER_ROUND = 2000;
 
@@ -40,7 +38,7 @@ const eventBody = (projectId: string, i: number) => {
 export const scenario: Scenario = {
   name: 'webhook deliveries vs a bare Node https client posting the same signed bodies (deliveries/s)',
   async run() {
-    const rx = await spawnServer<{ port: number; caFile: string }>(path.join(here, '_webhook-receiver.ts'));
+    const rx = await spawnServer<{ port: number; caFile: string }>(SERVERS.webhookReceiver);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-bench-webhooks-'));
     const app = await createApp(
       loadConfig({
@@ -128,25 +126,21 @@ export const scenario: Scenario = {
       return PER_ROUND / ((performance.now() - started) / 1000);
     };
 
-    const rounds: Array<{ ours: number; bare: number }> = [];
+    let rounds;
     try {
       // Warm both sides (JIT, TLS sessions, database pages) before any round counts.
-      await ours();
-      await bare();
-      for (let i = 0; i < ROUNDS; i++) rounds.push({ ours: await ours(), bare: await bare() });
+      rounds = await alternate({ ours, bare }, { rounds: ROUNDS, warmup: 1 });
     } finally {
       agent.destroy();
       await app.db.destroy();
-      rx.child.kill();
+      await stop(rx);
       rmSync(dir, { recursive: true, force: true });
     }
-    const median = [...rounds].sort((a, b) => a.ours / a.bare - b.ours / b.bare)[Math.floor(ROUNDS / 2)];
-    const show = (pick: (r: { ours: number; bare: number }) => number) =>
-      rounds.map((r) => pick(r).toFixed(0)).join(', ');
+    const m = medianRound(rounds.ours, rounds.bare);
     return {
-      figure: `${median.ours.toFixed(0)} deliveries/s (rounds: ${show((r) => r.ours)})`,
-      baseline: `${median.bare.toFixed(0)} posts/s (rounds: ${show((r) => r.bare)})`,
-      ratio: median.ours / median.bare,
+      figure: `${m.ours.toFixed(0)} deliveries/s (rounds: ${list(rounds.ours)})`,
+      baseline: `${m.base.toFixed(0)} posts/s (rounds: ${list(rounds.bare)})`,
+      ratio: m.ratio,
       target: '>= 0.5',
     };
   },

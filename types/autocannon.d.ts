@@ -1,5 +1,5 @@
 declare module 'autocannon' {
-  /** The parts of autocannon's result the benchmarks read (scripts/bench/). */
+  /** The parts of autocannon's result the benchmarks read (bench/lib/http.ts). */
   interface Result {
     requests: { average: number; mean: number; total: number };
     latency: { average: number; p99: number };

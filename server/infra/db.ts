@@ -124,9 +124,9 @@ function cacheStatements(conn: SqliteConnection): void {
 
 /**
  * SQLite transactions take the write lock at BEGIN. A deferred transaction reads a snapshot and must upgrade it
- * to write; if another connection (the hot connection, a worker process) committed in between, SQLite refuses
- * the upgrade with SQLITE_BUSY_SNAPSHOT, whatever the busy timeout. Begun IMMEDIATE, it waits for the lock once,
- * up front, and never fails half-way; the hot connection, finding the lock taken, queues on the pool instead.
+ * to write; if another connection (a worker process) committed in between, SQLite refuses the upgrade with
+ * SQLITE_BUSY_SNAPSHOT, whatever the busy timeout. Begun IMMEDIATE, it waits for the lock once, up front, and never
+ * fails half-way.
  */
 function immediateTransactions(db: Knex): Knex {
   const client = clientOf(db);
@@ -266,62 +266,13 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-// Hot-path statements (every authenticated request runs them). On SQLite they run on a connection of their
-// own with prepared statements reused, skipping Knex's builder and pool; that connection never waits for a lock
-// (busy_timeout 0): when another connection holds the write lock (a transaction in flight), the statement goes
-// through Knex's pool instead and so waits its turn. MySQL always goes through knex.raw.
-interface Hot {
-  conn: SqliteConnection;
-  stmts: Map<string, SqliteStatement>;
-  prepare: Prepare;
-  transaction: SqliteTransaction<<T>(work: () => T) => T>;
-}
-const hotConnections = new WeakMap<Knex, Hot>();
-
-function hotConnection(db: Knex): Hot | null {
-  let hot = hotConnections.get(db);
-  if (hot === undefined) {
-    const client = clientOf(db);
-    const file = (client.config.connection as Knex.Sqlite3ConnectionConfig | undefined)?.filename;
-    if (!file || file === ':memory:') return null;
-    const Database = client.driver;
-    const conn = new Database(file);
-    conn.pragma('busy_timeout = 0');
-    // Per connection, like the pool's: WAL commits without an fsync each (durable at checkpoints).
-    conn.pragma('synchronous = NORMAL');
-    conn.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-    const stmts = new Map<string, SqliteStatement>();
-    const prepare: Prepare = (sql) => {
-      let stmt = stmts.get(sql);
-      if (!stmt) stmts.set(sql, (stmt = conn.prepare(sql)));
-      return stmt;
-    };
-    // One transaction wrapper for the connection's life: better-sqlite3 builds four functions per wrapper.
-    hot = { conn, stmts, prepare, transaction: conn.transaction(<T>(work: () => T): T => work()) };
-    hotConnections.set(db, hot);
-    const destroy = client.destroy.bind(client);
-    client.destroy = (cb?: unknown) => {
-      conn.close();
-      hotConnections.delete(db);
-      return destroy(cb);
-    };
-  }
-  return hot;
-}
-
+// Hot-path statements (every authenticated request runs them, and every job claim). On SQLite they run as
+// prepared statements (reused by cacheStatements) on Knex's own connection, skipping Knex's builder; MySQL always
+// goes through knex.raw. A second SQLite connection of their own, beside Knex's pool, was measured against this
+// and bought nothing worth its code (docs/decisions/0010-one-sqlite-connection.md).
 export type Prepare = (sql: string) => SqliteStatement;
 
-const isBusy = (err: unknown) => String((err as { code?: string })?.code ?? '').startsWith('SQLITE_BUSY');
-
 async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction = false): Promise<T> {
-  const hot = hotConnection(db);
-  if (hot) {
-    try {
-      return transaction ? hot.transaction.immediate(() => work(hot.prepare)) : work(hot.prepare);
-    } catch (err) {
-      if (!isBusy(err)) throw err;
-    }
-  }
   const client = clientOf(db);
   const conn = await client.acquireConnection();
   try {
@@ -333,8 +284,8 @@ async function onSqlite<T>(db: Knex, work: (prepare: Prepare) => T, transaction 
 }
 
 /**
- * SQLite only: runs `work` (synchronous, statements from `prepare`) as one IMMEDIATE transaction, on the hot
- * connection when the write lock is free, else on the pool's connection once it is. A throw rolls it all back.
+ * SQLite only: runs `work` (synchronous, statements from `prepare`) as one IMMEDIATE transaction on the pool's
+ * connection, once it is free. A throw rolls it all back.
  */
 export function hotTransaction<T>(db: Knex, work: (prepare: Prepare) => T): Promise<T> {
   return onSqlite(db, work, true);

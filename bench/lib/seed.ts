@@ -17,15 +17,15 @@
 // would teach V8 to pretenure allocation sites the request path shares (Node's own promise and tick objects),
 // and every later request would pay for it in old-space garbage. A real server is not seeded that way.
 import { writeFileSync } from 'node:fs';
-import { createApiKey, type Scope } from '../server/http/apikeys.js';
-import { createApp } from '../server/app/app.js';
-import { loadConfig } from '../server/infra/config.js';
-import { contentChanged } from '../server/domain/project/revision.js';
-import { chunks } from '../server/infra/db.js';
-import { pairCost } from '../server/domain/billing/credits.js';
-import { enqueueFill } from '../server/domain/fill/queue.js';
-import { createProject } from '../server/domain/project/projects.js';
-import { createWorkspace } from '../server/domain/project/workspaces.js';
+import { createApiKey, type Scope } from '../../server/http/apikeys.js';
+import { createApp } from '../../server/app/app.js';
+import { loadConfig } from '../../server/infra/config.js';
+import { contentChanged } from '../../server/domain/project/revision.js';
+import { chunks } from '../../server/infra/db.js';
+import { pairCost } from '../../server/domain/billing/credits.js';
+import { enqueueFill } from '../../server/domain/fill/queue.js';
+import { createProject } from '../../server/domain/project/projects.js';
+import { createWorkspace } from '../../server/domain/project/workspaces.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
 const { db, jobs } = await createApp(config);

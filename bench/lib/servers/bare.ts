@@ -1,4 +1,4 @@
-// Baseline of the credential scenario: a bare Node `http` server answering GET /credential with the JSON and
+// Baseline of the credential scenario (bench/credential.ts): a bare Node `http` server answering GET /credential with the JSON and
 // headers the service answers for the bench's keys (scope `read`), and 404 for any other path. No framework, no
 // database: the floor any Node server pays per request on this machine.
 import http from 'node:http';

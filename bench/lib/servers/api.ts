@@ -1,11 +1,11 @@
-// One API process on the database the environment names (DATABASE_URL), nothing seeded: scaleout.ts starts
-// several beside `npm run worker` processes. Prints READY {base, adminUrl} once listening.
+// One API process on the database the environment names (DATABASE_URL), nothing seeded: bench/scaleout.ts
+// starts several beside `npm run worker` processes. Prints READY {base, adminUrl} once listening.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startThreads } from '../server/domain/publish/pool.js';
-import { startService } from '../server/app/app.js';
-import { loadConfig } from '../server/infra/config.js';
+import { startThreads } from '../../../server/domain/publish/pool.js';
+import { startService } from '../../../server/app/app.js';
+import { loadConfig } from '../../../server/infra/config.js';
 
 const config = loadConfig({
   ...process.env,

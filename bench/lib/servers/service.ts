@@ -1,19 +1,17 @@
 // The real service on embedded defaults (SQLite in a temp folder), with projects and keys seeded beforehand by
-// _seed.ts in a process of its own (see there why).
+// bench/lib/seed.ts in a process of its own (see there why).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startThreads } from '../server/domain/publish/pool.js';
-import { startService } from '../server/app/app.js';
-import { loadConfig } from '../server/infra/config.js';
-import type { ServiceInfo } from './_http.js';
+import { startThreads } from '../../../server/domain/publish/pool.js';
+import { startService } from '../../../server/app/app.js';
+import { loadConfig } from '../../../server/infra/config.js';
+import { SEED, type ServiceInfo } from '../servers.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-bench-'));
 const env = { ...process.env, DATA_DIR: dataDir, SEED_OUT: path.join(dataDir, 'seed.json') };
-const seedScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '_seed.ts');
-execFileSync(process.execPath, ['--import', 'tsx', seedScript], { env, stdio: 'inherit' });
+execFileSync(process.execPath, ['--import', 'tsx', SEED], { env, stdio: 'inherit' });
 const { projects } = JSON.parse(readFileSync(env.SEED_OUT, 'utf8')) as Pick<ServiceInfo, 'projects'>;
 const config = loadConfig({
   ...env,

@@ -1,6 +1,6 @@
-// The webhook scenario's receiver, in a process of its own: a certificate authority made for the run (openssl),
+// The webhook scenario's receiver (bench/webhooks.ts), in a process of its own: a certificate authority made for the run (openssl),
 // an HTTPS server on loopback answering 204 to every POST. Prints READY {port, caFile}; removes the CA on exit.
-import { makeTestCa, startReceiver } from '../test/helpers/webhook-receiver.js';
+import { makeTestCa, startReceiver } from '../../../test/helpers/webhook-receiver.js';
 
 const ca = makeTestCa();
 const rx = await startReceiver(ca);

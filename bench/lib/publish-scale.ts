@@ -3,34 +3,31 @@
 // loop (its latency is what every other tenant of the process sees); after it, the run-due sweep prepares the same
 // content. The server's peak resident memory (VmHWM, worker threads included) covers both. The baseline is the
 // physical floor of the same work: a raw SELECT of each language's cells, serialized as JSON and written, once per
-// output format. One measurement per size serves the three scenarios (publish-*.ts).
+// output format. One measurement per size serves the three scenarios (bench/publish-*.ts).
 //
 // Sizes: 10,000 keys x 20 languages by default; with BENCH_SCALE=1, 5,000, 20,000 and 50,000 keys x 40 languages.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import type { components as internal } from '../generated/internal.js';
-import type { components } from '../generated/openapi.js';
-import { json, spawnServer, type ServiceInfo } from './_http.js';
+import type { components as internal } from '../../generated/internal.js';
+import type { components } from '../../generated/openapi.js';
+import { percentile } from './compare.js';
+import { json } from './http.js';
+import { TARGETS_39 } from './languages.js';
+import { startService, stop } from './servers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 /** The parts of better-sqlite3 the floor uses (the package ships no types). */
 type Sqlite = new (
   file: string,
   opts: { readonly: boolean },
 ) => { prepare(sql: string): { all(...params: unknown[]): unknown[] }; close(): void };
 const Database = createRequire(import.meta.url)('better-sqlite3') as Sqlite;
-const LANGS_40 = (
-  'de,fr,es,it,pt,nl,pl,sv,ja,ko,da,fi,nb,cs,hu,ro,tr,uk,el,he,ar,hi,th,vi,id,ms,bg,hr,sk,sl,sr,lt,lv,et,ca,eu,gl,' +
-  'is,ga'
-).split(',');
 
-export const SCALE = process.env.BENCH_SCALE === '1';
+const SCALE = process.env.BENCH_SCALE === '1';
 /** [keys, languages including the base] */
-export const SIZES: Array<[number, number]> = SCALE
+const SIZES: Array<[number, number]> = SCALE
   ? [
       [5_000, 40],
       [20_000, 40],
@@ -38,7 +35,7 @@ export const SIZES: Array<[number, number]> = SCALE
     ]
   : [[10_000, 20]];
 
-export interface PublishRun {
+interface PublishRun {
   keys: number;
   langs: number;
   coldMs: number;
@@ -60,11 +57,6 @@ export interface PublishRun {
   /** Resident memory once started, before any publish (MiB). */
   startMiB: number;
 }
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? 0;
-};
 
 function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -140,8 +132,8 @@ async function floorOf(dbFile: string, projectId: string, langs: string[], forma
 }
 
 async function measure(keys: number, langCount: number): Promise<PublishRun> {
-  const langs = LANGS_40.slice(0, langCount - 1);
-  const svc = await spawnServer<ServiceInfo>(path.join(here, '_service-server.ts'), {
+  const langs = TARGETS_39.slice(0, langCount - 1);
+  const svc = await startService({
     BENCH_LANGS: langs.join(','),
     BENCH_SCOPES: 'admin',
     BENCH_SEED_KEYS: String(keys),
@@ -191,8 +183,7 @@ async function measure(keys: number, langCount: number): Promise<PublishRun> {
       startMiB,
     };
   } finally {
-    svc.child.kill('SIGINT');
-    await new Promise((r) => svc.child.once('exit', r));
+    await stop(svc);
   }
 }
 

@@ -1,4 +1,4 @@
-// Baseline of the pull scenario: a bare Node `http` server answering every GET with the bytes of FILE, read from
+// Baseline of the pull scenario (bench/pull.ts): a bare Node `http` server answering every GET with the bytes of FILE, read from
 // disk per request (no framework, no database, no cache): what answering a pull from a file costs at the least.
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';

@@ -1,13 +1,5 @@
-// Shared pieces of the fill scenarios (fill.ts, fill-stall.ts, scaleout.ts).
-import { openDb } from '../server/infra/db.js';
-
-export const LANGS_40 = [
-  ...['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'ja', 'ko', 'zh', 'ru', 'ar', 'tr', 'cs', 'da', 'fi', 'nb', 'el'],
-  ...['he', 'hu', 'id', 'ms', 'ro', 'sk', 'uk', 'vi', 'th', 'hi', 'bg', 'hr', 'sr', 'sl', 'lt', 'lv', 'et', 'ca', 'fa'],
-  ...['bn', 'ta'],
-];
-
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// Shared pieces of the fill scenarios (bench/fill.ts, fill-stall.ts, scaleout.ts): is the fill done?
+import { openDb } from '../../server/infra/db.js';
 
 /** Translated cells and fill jobs not done in the database at `databaseUrl`. */
 export async function fillState(databaseUrl: string): Promise<{ translated: number; open: number }> {

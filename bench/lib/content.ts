@@ -1,14 +1,15 @@
 // Shared pieces of the content-document scenarios (content-push.ts, content-run.ts): a 200-block markdown
 // document made of real prose, and turning Content on for the seeded projects.
 import { readFileSync } from 'node:fs';
-import { splitDocument } from '../server/domain/content/blocks.js';
-import type { components } from '../generated/openapi.js';
-import { json, type ServiceInfo } from './_http.js';
+import { splitDocument } from '../../server/domain/content/blocks.js';
+import type { components } from '../../generated/openapi.js';
+import { json } from './http.js';
+import type { ServiceInfo } from './servers.js';
 
 export const BLOCKS = 200;
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../test/fixtures/content/${name}`, import.meta.url), 'utf8').trimEnd();
+  readFileSync(new URL(`../../test/fixtures/content/${name}`, import.meta.url), 'utf8').trimEnd();
 
 // One block each (a heading, a paragraph or a list item's paragraph), appended until the document has BLOCKS
 // blocks: prose in the fixtures' own voice, with headings, lists, links and inline code.
