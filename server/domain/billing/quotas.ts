@@ -1,4 +1,4 @@
-// Daily quotas per project (API.md section 8: 500 content pushes, 500 content runs a day). The count lives in the
+// Daily quotas per project (docs/guides/api.md: 500 content pushes, 500 content runs a day). The count lives in the
 // database and moves by one conditional UPDATE in the caller's transaction, so concurrent requests in any number
 // of processes never pass the limit, and a request that rolls back never used any of it.
 import type { Db } from '../../infra/db.js';
