@@ -1,4 +1,4 @@
-// Issue 18: `glossa pull` of 20 languages x 2 formats (json, android_xml; 1,000 keys) through bulk export (one zip
+// `glossa pull` of 20 languages x 2 formats (json, android_xml; 1,000 keys) through bulk export (one zip
 // per format, plus the version listing), against the same 40 files fetched with one HTTP GET each by a bare client
 // (sequential fetch + writeFile, as a curl loop in CI does). Both write every file into a fresh folder each round.
 // Target: at most 1.2x. The API's limit of 120 requests a minute per project allows only three such bare pulls a

@@ -1,4 +1,4 @@
-// Issue 16: pushing a 200-block markdown document (PUT /content/{docId}, real prose: lib/content.ts) over HTTP, as a
+// Pushing a 200-block markdown document (PUT /content/{docId}, real prose: lib/content.ts) over HTTP, as a
 // first push (a new document) and as a re-push with one block changed (alternating between two texts that differ
 // in one paragraph, so every re-push really changes a block and carries the 199 others' ids over), against
 // parsing the same text with remark alone (unified + remark-parse + remark-gfm + remark-frontmatter, the parser

@@ -1,4 +1,4 @@
-// Issue 16: a content run of the 200-block markdown document (lib/content.ts) into 10 languages with the pseudo
+// A content run of the 200-block markdown document (lib/content.ts) into 10 languages with the pseudo
 // engine, through the real jobs: from POST /content/{docId}/run (one job per language, holds) to every job done
 // by run-due (protect, engine batches, restore and shape check, one fenced transaction per language with its
 // charge), as fill.ts measures the fill jobs. Figure: blocks x languages per second (the title is translated too,
@@ -6,7 +6,7 @@
 // messages (inline.ts protectBlock), in the engine's batches, one language after the other.
 // Each round is a document of its own, with every block new (a round tag in front of each), so neither side finds
 // its answers in the pseudo engine's memo of sources; rounds alternate (run, engine, ...) and medians are compared.
-// Issue 16 sets no target for this one: the figures are reported, and the verdict is always met.
+// No target is set for this one: the figures are reported, and the verdict is always met.
 import { alternate, list, median, type Scenario } from './lib/compare.js';
 import { splitDocument } from '../server/domain/content/blocks.js';
 import { protectBlock } from '../server/domain/content/inline.js';
@@ -128,7 +128,7 @@ export const scenario: Scenario = {
         `${b.toFixed(0)} blocks x languages/s for the pseudo engine alone (rounds: ${list(engines)}); ` +
         `${median(pipelines).toFixed(0)}/s with protectBlock and restore per language around it (rounds: ${list(pipelines)})`,
       ratio: a / b,
-      target: 'none set by issue 16, reported only',
+      target: 'none set, reported only',
       met: true,
     };
   },

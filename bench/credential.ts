@@ -1,4 +1,4 @@
-// Issue 13, goal 6: requests per second of GET /credential (auth, project, rate-limit window and scope all in
+// Requests per second of GET /credential (auth, project, rate-limit window and scope all in
 // the database) against a bare Node `http` server answering the same JSON, same client and concurrency.
 // Target >= 0.6.
 // The two servers are measured in alternating rounds and the median round's ratio is reported, so a

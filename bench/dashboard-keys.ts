@@ -1,4 +1,4 @@
-// Issue 17: the dashboard's key list with a filter, for a project of 10,000 keys in 20 languages, shows its first
+// The dashboard's key list with a filter, for a project of 10,000 keys in 20 languages, shows its first
 // page in at most 1.5x the time of the internal API call alone. Both are measured in Chromium (Debian's, through
 // playwright-core) against the real service, on the browser's own clock:
 // - ours: on the key list, the filter form is submitted (lang=de, status=translated) and timed until the new list,

@@ -1,4 +1,4 @@
-// Issue 13, goal 6: requests per second for one published bundle from the delivery origin, against nginx (one
+// Requests per second for one published bundle from the delivery origin, against nginx (one
 // worker, Debian's package, installed on first use) serving the same object folder, with the same client and
 // concurrency. The two are measured in alternating rounds and the median round's ratio is reported, so a slow
 // patch of the shared machine weighs on both sides. Target: at least 0.8.

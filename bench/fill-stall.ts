@@ -1,4 +1,4 @@
-// Issue 13 goal 1, for the fill: with the default inline workers, another client's `GET /pricing` while a fill of
+// As publish-stall.ts, for the fill: with the default inline workers, another client's `GET /pricing` while a fill of
 // 20,000 pairs (500 keys x 40 languages, queued as one push would) runs in the same process, against its latency
 // on the idle server just before; and the server's own event-loop delay over the fill (GET /internal/v1/debug/
 // metrics). Requests go out every 10 ms, answered or not. Target: p99 under 50 ms.

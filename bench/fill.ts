@@ -1,4 +1,4 @@
-// Issue 13 goal 4: fill throughput with the pseudo engine, in (key, language) pairs per second, through the real
+// Fill throughput with the pseudo engine, in (key, language) pairs per second, through the real
 // jobs (reads, engine batches, charges, stored values): a project whose keys are all pending in 40 languages,
 // queued as pushes of 500 keys would queue them (lib/seed.ts BENCH_PENDING_KEYS), filled by run-due.
 // Baseline: the pseudo engine alone on the same items, in the same batches (one language, 500 keys each), in

@@ -1,4 +1,4 @@
-// Issue 14: what acting under an operation costs an agent. Ours: POST /operations (a one-batch manifest) and
+// What acting under an operation costs an agent. Ours: POST /operations (a one-batch manifest) and
 // then the batch of 500 new units x 10 languages sent under it (operationId, requestId, attemptId, batchIndex,
 // batchSha256), timed together; the dry-run preview that gave the batch its hash and the person's approval
 // happen between rounds of the clock, not on it. Baseline: the same push of 500 new units without an

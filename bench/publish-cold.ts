@@ -1,4 +1,4 @@
-// Issue 13, goal 5: a cold publish (json + android_xml) against the raw floor of the same work (lib/publish-scale.ts).
+// A cold publish (json + android_xml) against the raw floor of the same work (lib/publish-scale.ts).
 // Target: at most 1.5x, and linear in cells: with BENCH_SCALE=1, the time per cell at 50,000 x 40 within 1.5x of
 // the time per cell at 5,000 x 40.
 import type { Scenario } from './lib/compare.js';

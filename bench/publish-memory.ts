@@ -1,4 +1,4 @@
-// Issue 13, goal 2: memory bounded by one language. The server's peak resident memory over a cold publish and the
+// Memory bounded by one language. The server's peak resident memory over a cold publish and the
 // prepare of the same content (lib/publish-scale.ts). Target: under 512 MiB; with BENCH_SCALE=1, the ratio is the
 // peak at 50,000 x 40 over the peak at 5,000 x 40, at most 1.5. By default it is the peak over the memory of the
 // started, idle server.

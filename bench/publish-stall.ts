@@ -1,4 +1,4 @@
-// Issue 13, goal 1: nothing stalls the event loop for more than 50 ms. Another client's `GET /pricing` p99 while a
+// Nothing stalls the event loop for more than 50 ms. Another client's `GET /pricing` p99 while a
 // cold publish runs (lib/publish-scale.ts; sent every 10 ms, open loop), against its p99 on the idle server. Target:
 // under 50 ms.
 import type { Scenario } from './lib/compare.js';

@@ -1,4 +1,4 @@
-// Issue 15: a publish with five webhooks subscribed costs what one without does. The outbox writes the event, five
+// A publish with five webhooks subscribed costs what one without does. The outbox writes the event, five
 // deliveries and their five jobs inside the publish's transaction; nothing is sent while the client waits (the
 // workers send later). Same project as the publish scenario (10,000 keys x 20 languages, json + android_xml,
 // prepared): publishes with the five webhooks enabled and with them disabled alternate after a warm-up, medians
@@ -8,7 +8,7 @@ import { alternate, list, median, type Scenario } from './lib/compare.js';
 import { TARGETS_19 } from './lib/languages.js';
 import { startService, stop } from './lib/servers.js';
 
-// 1 + 4 + 2 x 12 publishes: the daily limit per project is 30 (API.md section 8).
+// 1 + 4 + 2 x 12 publishes: the daily limit per project is 30 (docs/guides/api.md "Limits").
 const ROUNDS = 12;
 const LANGS = TARGETS_19.join(',');
 

@@ -1,4 +1,4 @@
-// Issue 5: publish of 10,000 keys in 20 languages with two output formats (snapshot, gates, every file, every
+// Publish of 10,000 keys in 20 languages with two output formats (snapshot, gates, every file, every
 // bundle, the manifest), against writing the same bytes with fs.writeFile, the physical floor. Target: at most 3x.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

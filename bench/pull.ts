@@ -1,4 +1,4 @@
-// Issue 13, goal 3: a version pull of a format the publish rendered answers the stored object. GET /translations
+// A version pull of a format the publish rendered answers the stored object. GET /translations
 // for `json` `de` of a version of 10,000 keys x 20 languages (BENCH_SCALE=1: 50,000 x 40), against the same bytes
 // answered by a bare Node http server reading them from disk per request (lib/servers/file.ts), alternating rounds.
 // Target: at most 2x. fs.readFile alone, and a format the version did not render (`nested_json`, rendered from the

@@ -1,4 +1,4 @@
-// Issue 13, goal 6: a push (POST /translate) of 500 new units x 10 languages into a project that already holds
+// A push (POST /translate) of 500 new units x 10 languages into a project that already holds
 // keys, against the floor of the same writes: the same rows (500 keys, 5,000 pending cells, the fill job, its
 // 5,000 pairs and the queue entry) inserted by better-sqlite3 directly, prepared statements, one transaction,
 // into the same database file. Rounds alternate (push, raw insert, push, ...) and medians are compared.

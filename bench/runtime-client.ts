@@ -1,4 +1,4 @@
-// Issue 19: the runtime client's start with a warm cache. Time from creating the client to the first translated
+// The runtime client's start with a warm cache. Time from creating the client to the first translated
 // string (`createRuntimeClient` with `folderStorage`, `messages('de')`, one lookup), with the project's manifest and
 // German bundle of 2,000 keys in the cache (BENCH_SCALE=1: 10,000; BENCH_RUNTIME_KEYS=n: n) and the delivery origin
 // up (the client revalidates the manifest once the first strings are served, outside the measured time, as an app's

@@ -1,4 +1,4 @@
-// Issue 13 goal 7: scale-out stays honest. On MySQL/MariaDB (MYSQL_URL; each setup creates and drops a database of
+// Scale-out stays honest. On MySQL/MariaDB (MYSQL_URL; each setup creates and drops a database of
 // its own), a project of BENCH_SCALEOUT_KEYS keys (default 50,000) x 40 languages, every pair pending and queued
 // as pushes of 500 keys would queue them (lib/seed.ts), is filled and then published through the public API by:
 //   one:   one API process with inline workers (the default service);

@@ -1,4 +1,4 @@
-// Issue 4: sync of a 1,000-entry xcstrings catalog with 20 languages (20,000 cells) into an empty project, and
+// Sync of a 1,000-entry xcstrings catalog with 20 languages (20,000 cells) into an empty project, and
 // again with 10% of the values changed, against JSON.parse plus a Knex bulk insert of the same cells into the
 // same database. Targets: the first sync at most 3x the baseline; the re-sync faster than the first.
 import type { Scenario } from './lib/compare.js';

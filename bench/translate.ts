@@ -1,4 +1,4 @@
-// Issue 3: server time of a push of 500 new units into 10 target languages, against a Knex bulk insert of
+// Server time of a push of 500 new units into 10 target languages, against a Knex bulk insert of
 // the same rows (keys, pending markers, job and pairs) into the same database. Target: at most 3x.
 import { median, type Scenario } from './lib/compare.js';
 import { openDb } from '../server/infra/db.js';

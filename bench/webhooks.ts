@@ -1,4 +1,4 @@
-// Issue 15: webhook deliveries per second to a local HTTPS receiver (another process), against a bare Node `https`
+// Webhook deliveries per second to a local HTTPS receiver (another process), against a bare Node `https`
 // client posting the same signed bodies to the same receiver. Target >= 0.5.
 // Ours is the whole path of each attempt, run by the worker loop's own drain (server/infra/jobs.ts): the job
 // claimed from the queue (SQLite) in the worker's rolling window of DELIVERY_WIDTH, the delivery, webhook and event

@@ -1402,7 +1402,7 @@ export interface components {
             keyId: string;
             name: string | null;
             scopes: ("read" | "write" | "capture" | "translate" | "publish" | "admin")[];
-            /** @description An agent key (API.md section 5). */
+            /** @description An agent key (docs/guides/api.md). */
             requiresOperationApproval: boolean;
             /** Format: date-time */
             createdAt: string;

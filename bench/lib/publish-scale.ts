@@ -1,4 +1,4 @@
-// Issue 13, goals 1, 2 and 5: a cold publish (straight after a change, as CI does: push, wait, publish) of a seeded
+// A cold publish (straight after a change, as CI does: push, wait, publish) of a seeded
 // project, measured from outside through the public API. While it runs, another client asks `GET /pricing` in a
 // loop (its latency is what every other tenant of the process sees); after it, the run-due sweep prepares the same
 // content. The server's peak resident memory (VmHWM, worker threads included) covers both. The baseline is the

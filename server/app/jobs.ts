@@ -22,7 +22,7 @@ export function registerJobs(app: App): void {
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
   app.jobs.registerSweep('sweep.operations', 60_000, ({ db, now }) => sweepOperations(db, now));
   app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
-  // A webhook delivery's retry schedule is its job's (API.md 3.4): six attempts, then `failed`.
+  // A webhook delivery's retry schedule is its job's (docs/guides/webhooks.md): six attempts, then `failed`.
   app.jobs.register<DeliverPayload>(WEBHOOK_DELIVER_JOB, (ctx) => deliverAttempt(app, ctx), {
     maxAttempts: WEBHOOK_ATTEMPTS,
     backoffMs: RETRY_BACKOFF_MS,

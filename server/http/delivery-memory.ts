@@ -1,7 +1,7 @@
 // The delivery origin's hot answer: a bundle already held in memory (bundles.ts keeps recent ones), sent
 // straight from Node's request event with the bytes and headers Hapi would send, before Hapi builds a request,
 // a response and a stream for it. That lifecycle cost more than half of each answer (Hapi reached 0.5x nginx on
-// the same file; issue 13). Anything the answer would depend on beyond that (a range, a conditional request, an
+// the same file). Anything the answer would depend on beyond that (a range, a conditional request, an
 // encoding other than gzip or none, a body, a bundle not in memory yet) is left to Hapi, which answers as before.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';

@@ -376,7 +376,7 @@ const SMALL = 1024;
 
 /**
  * A body-less GET run before Hapi builds its request: the stages and the handler run on the Node request (Hapi's
- * lifecycle and response stream cost more than the rest of GET /credential together; issue 13), and a small
+ * lifecycle and response stream cost more than the rest of GET /credential together; bench/credential.ts), and a small
  * JSON 200 is written with the headers Hapi gives it (`cache-control: no-cache`, `accept-ranges: bytes`, its
  * length). Any other outcome (an error, another status, headers or type, a bigger body, a Range header) is
  * handed to Hapi through `toHapi`, whose route handler answers that outcome as it answers its own. Null for routes

@@ -14,7 +14,7 @@ type OperationAction = RouteSpec['operationAction'];
 const needsOperation = (message: string, extras?: Record<string, unknown>) =>
   new ApiError(403, 'authorization_required', message, extras);
 
-/** The body fields that put a translate or sync under an operation (API.md 4.2): all of them or none. */
+/** The body fields that put a translate or sync under an operation: all of them or none. */
 export const BATCH_FIELDS = ['operationId', 'requestId', 'attemptId', 'batchIndex', 'batchSha256'] as const;
 
 /** A request that names an operation, as the gate sees it. */

@@ -1,4 +1,4 @@
-// The approval page, `{app_url}/approve/<operation_id>` (issue 14): a signed-in person sees what an agent's
+// The approval page, `{app_url}/approve/<operation_id>`: a signed-in person sees what an agent's
 // operation would do (its plan, server/domain/operations/decide.ts) and approves it, optionally lowering the budget, or
 // denies it. The decision is recorded under the person's user id (`decidedBy`). Once the operation is decided or
 // expired the page says so and offers nothing to click. Every value shown is escaped (html.ts): source strings,

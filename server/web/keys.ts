@@ -1,5 +1,5 @@
 // The key list (`/projects/{projectId}/keys`), the editor (`/projects/{projectId}/keys/{key}`) and the captured keys
-// (`/projects/{projectId}/captured`), issue 17. Every value comes from the internal API (internalListKeys,
+// (`/projects/{projectId}/captured`). Every value comes from the internal API (internalListKeys,
 // internalGetKey, internalCheckTranslation…) called in-process as the signed-in person, who the API holds to their
 // role. The filter is a GET form, so a filtered list is a link; bulk actions post the same filter and first show
 // how many keys they would touch. The editor checks a value with the publish gates before it is saved (a refused

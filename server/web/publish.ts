@@ -1,7 +1,7 @@
 // The publish page, `/projects/{projectId}/publish`: what a publish now would change against the current version,
 // per language (added, changed and removed keys with their texts), the gate refusals, the export collisions and
 // the format warnings (internalPreviewPublish, which builds the snapshot a publish would), then the flags of
-// API.md 2.8 and a Publish button (internalPublish). Everyone may look; the button is an owner's, and the API
+// `PublishRequest` and a Publish button (internalPublish). Everyone may look; the button is an owner's, and the API
 // refuses anyone else (403) whatever posts the form. Keys and texts are hostile input: escaped (html.ts).
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';

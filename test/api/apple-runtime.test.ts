@@ -1,4 +1,4 @@
-// Issue 12, Apple: the ICU fixture project (test/helpers/icu-project.ts) pulled as `.strings` (with its companion
+// Apple: the ICU fixture project (test/helpers/icu-project.ts) pulled as `.strings` (with its companion
 // `.stringsdict`) and as a String Catalog, read the way Apple's runtime reads them, and compared with what
 // intl-messageformat shows for the original ICU message and the same arguments.
 //

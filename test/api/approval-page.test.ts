@@ -1,4 +1,4 @@
-// The approval page in a real browser (issue 14): Debian's Chromium, driven by playwright-core, signs in (a wrong
+// The approval page in a real browser: Debian's Chromium, driven by playwright-core, signs in (a wrong
 // password refused) and is sent back to the operation's approval_url, sees the plan (languages, counts, the
 // manifest hash, the previewed source strings shown literally however hostile), approves with a lowered budget
 // and the agent's batch then goes through; a denied operation's batch is 409 operation_not_approved; an expired

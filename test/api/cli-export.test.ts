@@ -1,4 +1,4 @@
-// Bulk export (issue 18): a version pull without `lang` answers every language of the version as one zip archive,
+// Bulk export: a version pull without `lang` answers every language of the version as one zip archive,
 // each file at the platform path its single-language pull names. Read back with the real consumers (Python's
 // zipfile and Info-ZIP's unzip) and compared byte for byte with the single-language pulls.
 import { execFileSync } from 'node:child_process';

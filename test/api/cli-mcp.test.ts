@@ -1,4 +1,4 @@
-// `glossa mcp` (issue 18) driven by the MCP SDK's own client over stdio, against a running service: read tools,
+// `glossa mcp` driven by the MCP SDK's own client over stdio, against a running service: read tools,
 // a push preview, and paid and publishing tools under an agent key, which send the person to the approval page as a
 // URL-mode elicitation (approved here through the internal API, as the dashboard does) and go on once approved.
 import { rmSync } from 'node:fs';

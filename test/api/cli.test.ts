@@ -1,4 +1,4 @@
-// The `glossa` CLI end to end against a running service on SQLite (issue 18): an Android and a web project each
+// The `glossa` CLI end to end against a running service on SQLite: an Android and a web project each
 // push, wait, publish and pull, and the files pass their platform's tools (aapt2, i18next); a CI rerun of push
 // changes and charges nothing; every exit code; 429 and 503 retried and announced; no escape codes off a terminal.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// kill -9 during a content run (issue 16): the service runs as its own process, translating through the OpenAI
+// kill -9 during a content run: the service runs as its own process, translating through the OpenAI
 // engine against a slow local endpoint, and is killed while run-due works through a document's runs. Started again on the same database, the runs' leases expire and the next claims
 // finish them: every block is translated once, the workspace is charged exactly the estimate once, nothing stays
 // held, and no language is left running. On SQLite and MySQL (TEST_DB=mysql).

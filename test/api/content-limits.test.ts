@@ -2,7 +2,7 @@
 // documents", limits; docs/decisions/0006-bounded-content-parsing.md): a text whose parse would cost far more than
 // its length is refused with 413 document_too_large, the parse runs on a parser thread under a deadline so no
 // request of the process waits on it, a refused push still counts one of the day's pushes, and a push that creates
-// a document carries its text (API.md 2.12).
+// a document carries its text (docs/guides/content.md, "Limits").
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
@@ -144,7 +144,7 @@ test('a refused text still counts one of the day’s pushes, and a push over the
   const db = svc.service.app.db;
   const day = new Date().toISOString().slice(0, 10);
   const key = { project_id: p.projectId, kind: 'content_push', day };
-  // 498 of the 500 pushes of the day used (API.md section 8).
+  // 498 of the 500 pushes of the day used (docs/guides/api.md "Limits").
   await db('daily_counts').insert({ ...key, n: 498 });
   t.is((await push(p, 'too-many-blocks', { title: 't', text: 'p\n\n'.repeat(2_001) })).status, 413);
   t.is(Number((await db('daily_counts').where(key).first())?.n), 499);

@@ -1,4 +1,4 @@
-// Content documents under concurrency and limits (issue 16): concurrent pushes to one document, Idempotency-Key
+// Content documents under concurrency and limits: concurrent pushes to one document, Idempotency-Key
 // races on POST /content and on runs, the daily push and run quotas, the workspace's document limit, and the
 // versions, rollback, delete and `content.published` events of publishing. Every count lives in the database, so
 // these hold across processes; run them on MariaDB too (TEST_DB=mysql).

@@ -1,4 +1,4 @@
-// Content runs against an engine that misbehaves (issue 16): the OpenAI engine talking to a local chat-completions
+// Content runs against an engine that misbehaves: the OpenAI engine talking to a local chat-completions
 // server whose answers the test decides (test/helpers/fake-openai.ts). A block whose answers break its markup is
 // tried twice, then given up on: never published broken, counted for `force`. An engine failing as a whole gives
 // the run's hold back; so does deleting the document while its run waits.

@@ -1,5 +1,5 @@
-// Content documents (issue 16; spec: putContentDocument … runContentDocument, internal content routes; API.md 2.12,
-// 3.5, 3.6, 4.6, 6.3) end to end over HTTP, with real public documents (test/fixtures/content/SOURCES.md) and the
+// Content documents (spec: putContentDocument … runContentDocument, internal content routes;
+// docs/guides/content.md) end to end over HTTP, with real public documents (test/fixtures/content/SOURCES.md) and the
 // pseudo engine. Runs are jobs: run-due runs them. Tests that run jobs are serial (run-due runs every project's).
 import { readFileSync } from 'node:fs';
 import test from 'ava';
@@ -389,7 +389,7 @@ test.serial('run rules: unknown language, freeform, cost warning, credits, field
   });
   t.is(a.response.status, 403);
   t.is((a.error as { error: string }).error, 'authorization_required');
-  // A document without text (stored before a creating push had to carry its text, API.md 2.12): revision_missing.
+  // A document without text (stored before a creating push had to carry its text): revision_missing.
   await putOk(p, 'fields-only', { title: 'Only fields', text: 'Soon.', fields: { note: 'x' } });
   await svc.service.app.db('content_docs').where({ project_id: p.projectId, doc_id: 'fields-only' }).update({
     text: null,

@@ -1,4 +1,4 @@
-// The dashboard's owner pages (issue 17: API keys, webhooks, users) and the internal API routes behind them.
+// The dashboard's owner pages (API keys, webhooks, users) and the internal API routes behind them.
 // Over HTTP with the admin token: the API-key list with last use, the internal webhook routes (the public rules:
 // addresses, the five-webhook limit, secrets shown on create and rotate only), the users list and role changes
 // (the last owner stays owner). In-process as a reviewer (the dashboard's way in): every owner route is 403.

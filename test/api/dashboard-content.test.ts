@@ -1,6 +1,6 @@
 // Serial: run-due runs every project's jobs, so one test's run-due could be finishing another's runs while that
 // one reads them.
-// The dashboard's Content pages (issue 17) and the internal routes behind them: the documents' working state per
+// The dashboard's Content pages and the internal routes behind them: the documents' working state per
 // language in counts (stale, missing, gave up, stage, runs) and a document's versions, readable by reviewers; a
 // reviewer may set stages but not publish. In a real browser (Debian's Chromium): an owner publishes a document
 // run through the pseudo engine by selecting it on the list (the public pull then answers the new version), sets

@@ -1,4 +1,4 @@
-// The key list, the editor and the captured keys (issue 17): their internal API over HTTP with the admin token
+// The key list, the editor and the captured keys: their internal API over HTTP with the admin token
 // (filters, paging, bulk review and switches, a key's cells with gate verdicts and history, checks without saving,
 // captured keys' review, a reviewer refused owner actions), on SQLite and on MySQL with TEST_DB=mysql; and the
 // pages in Debian's Chromium (playwright-core), signed in as an owner and as a reviewer, axe-clean, with hostile

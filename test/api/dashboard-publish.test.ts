@@ -1,4 +1,4 @@
-// The dashboard's projects, publish, versions and operations (issue 17): the internal API routes over HTTP with the
+// The dashboard's projects, publish, versions and operations: the internal API routes over HTTP with the
 // admin token, serially because run-due runs every project's jobs (SQLite and MySQL: list, overview with completeness, publish preview against the current version,
 // publish, versions, a diff of two versions, restore), the roles (a reviewer reads, and is refused publish and
 // restore by the API itself, 403), and the pages in Debian's Chromium: an owner sees the projects and the overview,

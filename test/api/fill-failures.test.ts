@@ -1,4 +1,4 @@
-// Issue 12, items 8 and 9 through the public API: engines keep printf specifiers and markup, the gates compare
+// Through the public API: engines keep printf specifiers and markup, the gates compare
 // printf specifiers, and a pair whose fill failed says so and is not queued again until its source changes.
 // Runs on SQLite, and on MySQL with TEST_DB=mysql.
 import test from 'ava';

@@ -1,4 +1,4 @@
-// gettext as gettext programs read it (issue 12, item 3): the fixture project's PO files, pulled from a published
+// gettext as gettext programs read it: the fixture project's PO files, pulled from a published
 // version, compiled by GNU msgfmt --check and looked up by Python's gettext module the way a Python app does it
 // (`gettext`, `pgettext`, `ngettext`, then `str.format`). What the app shows is compared with what
 // intl-messageformat shows for the original ICU message. And the export-collision check refuses exactly the keys

@@ -1,4 +1,4 @@
-// The audit's defects (issue 10) that are not about names or leases: races on one project, values the databases
+// The audit's defects that are not about names or leases: races on one project, values the databases
 // must store whole, the manifest following the commit, refusals that are documented answers and never a 500, and
 // the rate budget a refused request does not spend. Runs on SQLite and, with TEST_DB=mysql, on MariaDB.
 import { mkdirSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The json family read by its ICU runtime (issue 12 proof): `json`, `nested_json` and `angular_json` pulls of a
+// The json family read by its ICU runtime: `json`, `nested_json` and `angular_json` pulls of a
 // version hold ICU messages, and intl-messageformat formats each one in en, pl and ar as an app would show it.
 // Angular's own runtime ($localize) reads `{$NAME}` placeholders and plural/select only: a synced Angular file keeps
 // its placeholders and gets each language's categories, which the last test checks.

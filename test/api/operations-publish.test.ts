@@ -1,4 +1,4 @@
-// Publish and rollback under an operation (issue 14; API.md 4.4, 3.1): scope equality, single use taken before
+// Publish and rollback under an operation (spec/README.md, "Operations"): scope equality, single use taken before
 // the write and given back on a refusal that minted nothing, a rollback bound to its from/to versions, and the
 // approval page's plan for both. Agent publish and rollback end to end through the SDK.
 import test from 'ava';

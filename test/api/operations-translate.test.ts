@@ -1,4 +1,4 @@
-// Translate and sync under an operation (issue 14; API.md 4.2 and section 7): the batch manifest, batch checks,
+// Translate and sync under an operation (spec/README.md, "Operations"): the batch manifest, batch checks,
 // one non-failed request per (attemptId, batchIndex), three attempts, and a budget that charges never pass.
 // An agent run end to end through the SDK: preview batches, create, approve (internal API), send, poll.
 // The tests run one at a time: each runs run-due, which fills every project's due jobs on the file's one SQLite

@@ -1,4 +1,4 @@
-// Operations (issue 14; API.md 2.9, 3.1, 4.1; spec: `createOperation`, `getOperation`, and the internal approve,
+// Operations (spec: `createOperation`, `getOperation`, and the internal approve,
 // deny, read-with-plan and list): create or reuse, who may read, scopes by action, expiry by the sweep under a
 // simulated clock (request records too), and the decisions with who made them.
 import test from 'ava';

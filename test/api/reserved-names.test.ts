@@ -432,7 +432,7 @@ for (const [set, units] of [
         await delivered(t, p, formats, bundle, expect, set);
         const v2 = await publish(t, p, { incompleteMode: 'skip' });
         // Other flags do not take the prepared publish: each of v2's objects is rendered live (one link) or, for a
-        // language unchanged since v1 whose files wrote no fallback, copied from v1 (the same file; issue 13 goal 5).
+        // language unchanged since v1 whose files wrote no fallback, copied from v1 (the same file).
         t.true(rendered(p, v2.versionId, v1.versionId), 'other flags render live or copy v1');
         await delivered(t, p, formats, bundle, expect, set);
         const restored = await p.client.POST('/projects/{projectId}/versions/{versionId}/restore', {

@@ -1,4 +1,4 @@
-// Where a webhook may point, with WEBHOOK_ALLOW_PRIVATE off (API.md 4.7; server/domain/webhooks/urls.ts): https only,
+// Where a webhook may point, with WEBHOOK_ALLOW_PRIVATE off (server/domain/webhooks/urls.ts): https only,
 // no credentials, every address of the host public, in any spelling, at create, at update and again before every
 // delivery. The resolver is the test's, so a name can resolve to a public address when the webhook is created and
 // to 127.0.0.1 when it is delivered to (DNS rebinding): that delivery is refused before any connection, which the

@@ -1,4 +1,4 @@
-// Webhooks (issue 15; spec: createWebhook … resendWebhookDelivery, `strings.published`; API.md 2.13, 3.4, 4.7, 6):
+// Webhooks (spec: createWebhook … resendWebhookDelivery, `strings.published`; docs/guides/webhooks.md):
 // the routes and their rules, and deliveries to a real HTTPS receiver on loopback whose certificate authority is
 // made for the run and trusted through WEBHOOK_CA_FILE. WEBHOOK_ALLOW_PRIVATE is on here (the receiver is on
 // loopback); the address rules with it off are webhooks-ssrf.test.ts. Signatures are checked with Node's crypto
@@ -487,7 +487,7 @@ test.serial(
     t.is(rx.at('/elsewhere').length, 0);
     t.like((await deliveries(p, redirect.webhookId))[0], { status: 'pending', lastStatusCode: 302, attempts: 1 });
     t.regex((await deliveries(p, redirect.webhookId))[0].lastError!, /redirect/);
-    // API.md 6.1 and 3.4: a 410 is one failed attempt like any other non-2xx; only auto_failures disables.
+    // `Webhook.disabledReason`: a 410 is one failed attempt like any other non-2xx; only auto_failures disables.
     const first = (await deliveries(p, gone.webhookId))[0];
     t.like(first, { status: 'pending', lastStatusCode: 410, attempts: 1 });
     t.truthy(first.nextAttemptAt);

@@ -1,4 +1,4 @@
-// Accessibility checks of dashboard pages with axe-core, run inside the page Chromium shows (issue 17: no serious or
+// Accessibility checks of dashboard pages with axe-core, run inside the page Chromium shows (the bar: no serious or
 // critical violations). axe's source is added to the page as a script by Playwright, so the pages' own CSP does not
 // have to allow it.
 import axe from 'axe-core';

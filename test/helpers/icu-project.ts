@@ -1,4 +1,4 @@
-// One project with every ICU feature the formats must carry to their runtimes (issue 12's fixture), in en, de, fr,
+// One project with every ICU feature the formats must carry to their runtimes, in en, de, fr,
 // ja, ar, pl, ru, zh-Hans and pt-BR, made and published through the real API: sources pushed with POST /translate,
 // translations set as a person sets them (internal PUT …/translations/{lang}), every language manual so no engine
 // touches them. Each consumer test pulls its file from the published version and asserts what a user would see.
@@ -218,7 +218,7 @@ export interface IcuProject extends TestProject {
   pull(format: string, lang?: string): Promise<Response>;
 }
 
-/** Makes and publishes the fixture project; `formats`: its configured output formats (at most two, API.md 8). */
+/** Makes and publishes the fixture project; `formats`: its configured output formats (at most two). */
 export async function icuProject(svc: TestService, formats: string[] = []): Promise<IcuProject> {
   const p = await createTestProject(svc, { languages: ICU_LANGS.map((code) => ({ code, fillMode: 'manual' })) });
   const projectId = p.projectId;

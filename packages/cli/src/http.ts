@@ -2,9 +2,9 @@
 // - 429: waits Retry-After (seconds, capped by GLOSSA_MAX_RETRY_WAIT, default 60) and sends it again.
 // - 502, 503, 504 and network errors: backs off (0.5 s, 1 s, 2 s, ...) and sends again. A body with a
 //   `requestId` is sent under `<requestId>-r<n>`: the service records a refused request as failed, and a
-//   refusal is resent under a new requestId (API.md 3.2). A CI rerun reaches the first one again, so the
+//   refusal is resent under a new requestId (`RequestRecord`). A CI rerun reaches the first one again, so the
 //   derived ids stay idempotent.
-// - 500 is never retried: the write may have committed (API.md 7); the command fails and says rerunning is safe.
+// - 500 is never retried: the write may have committed; the command fails and says rerunning is safe.
 // At most `retries` extra attempts (GLOSSA_RETRIES, default 4). --verbose shows each request's method, path,
 // status and request id, never the Authorization header.
 import { createClient, type ApiClient } from '../../client/src/index.js';

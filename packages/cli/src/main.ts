@@ -124,7 +124,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     );
   program
     .command('publish')
-    .description('publish a new version (API.md 2.8)')
+    .description('publish a new version')
     .option('--label <label>', 'label of the version')
     .addOption(new Option('--incomplete-mode <mode>', 'keys without a value').choices(['source', 'skip', 'hold']))
     .option('--approved-only', 'publish approved cells only')

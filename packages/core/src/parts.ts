@@ -1,7 +1,7 @@
 // A snapshot stored in parts: a head (the keys, their sources and the synced file meta) and one part per language
 // (that language's cells, aligned with the head's keys). A publish, a restore and a pull then hold the keys and one
 // language at a time, never the whole project: the memory a large project needs grows with its keys, not with keys
-// times languages (issue 13). Parts are addressed by content: a language whose cells did not change is stored once.
+// times languages. Parts are addressed by content: a language whose cells did not change is stored once.
 import { createHash } from 'node:crypto';
 import type { Snapshot, SnapshotCell, SnapshotKey } from './snapshot.js';
 

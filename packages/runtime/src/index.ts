@@ -41,7 +41,7 @@ export interface Manifest {
 
 /**
  * Missing-string capture: strings the app shows untranslated are sent to `POST {apiUrl}/projects/{projectId}/capture`
- * (API.md section 8: at most 200 units a request), where each unknown one becomes a captured key for review.
+ * (`captureUnits`: at most 200 units a request), where each unknown one becomes a captured key for review.
  *
  * - Off unless `enabled` is `true`. Keep it and the key out of production builds: set both from a development-only
  *   variable your bundler replaces at build time, e.g. `capture: import.meta.env.DEV ? { enabled: true, apiUrl,

@@ -1,4 +1,4 @@
-// Publishing documents (DESIGN.md internal routes: content publish, rollback, delete; API.md 3.5, 6.3). One publish
+// Publishing documents (spec: internalPublishContent, internalRollbackContent, internalDeleteContent). One publish
 // is one transaction under the project's content lock: it names one version `YYYY.MM.DD.N`, decides each
 // document's action, freezes the moved ones and records `content.published` in the same commit (the events table
 // is the webhooks' outbox), so an event exists exactly when its versions do.
@@ -12,7 +12,7 @@ import { nextVersionId, parseSnapshot, readVersion, snapshotOf, summaryOf, type 
 
 /** A frozen version larger than this (every language together) is skipped and counted in `docsTooLarge`. */
 const MAX_VERSION_BYTES = 12 * 1024 * 1024;
-/** Rows of `documents` in a `content.published` event (API.md section 8). */
+/** Rows of `documents` in a `content.published` event (its `maxItems` in `ContentPublishedEvent`). */
 const EVENT_DOCUMENTS = 200;
 
 type Action = 'published' | 'held' | 'unchanged' | 'skipped';

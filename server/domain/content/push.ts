@@ -1,4 +1,4 @@
-// Pushing a document's source (API.md 2.12: PUT /content/{docId}, POST /content). A push never translates and
+// Pushing a document's source (`putContentDocument`, `createContentDocument`). A push never translates and
 // never spends: it stores the text with its blocks, and keeps every translation whose block survived. Block ids
 // are carried from the previous revision by matchBlocks (blocks.ts): an unchanged or moved block keeps its id and
 // hash, so its translations stay current; a changed block keeps its id with a new hash, so its translations read
@@ -76,7 +76,7 @@ function checkFields(fields: Record<string, string> | undefined): void {
 function checkPush(doc: ContentDocRow | undefined, body: PushBody, project: ProjectRow, languages: readonly string[]) {
   if (!doc) {
     if (body.title === undefined) throw invalidArgument('title is required when a push creates the document.');
-    // API.md 2.12: text may be left out only by a push that updates fields of a document that has one.
+    // `ContentPushRequest`: text may be left out only by a push that updates fields of a document that has one.
     if (body.text === undefined) throw invalidArgument('text is required when a push creates the document.');
     const baseLang = body.baseLang ?? project.base_lang;
     if (!languages.includes(baseLang)) throw invalidArgument(`baseLang ${baseLang} is not a language of this project.`);

@@ -1,4 +1,4 @@
-// The reports of a run (API.md 2.12 `include=reports`), per language. Quality: what the run translated, what it
+// The reports of a run (getContentDocument `include=reports`), per language. Quality: what the run translated, what it
 // gave up on, and how much each block grew or shrank (a block far from its language's usual ratio is worth a
 // reviewer's look). SEO: the lengths search engines cut (title, description fields), and whether headings and
 // links survived. Markup and placeholders are preserved by construction (inline.ts refuses any answer that

@@ -1,7 +1,7 @@
-// The documented limits and rules of content documents (API.md 2.12 and section 8; README "Content documents").
+// The documented limits and rules of content documents (docs/guides/content.md, "Fields" and "Limits").
 import { ApiError } from '../../infra/errors.js';
 
-/** Pushes and runs per project per UTC day (API.md section 8). */
+/** Pushes and runs per project per UTC day (docs/guides/api.md "Limits"). */
 export const DAILY_PUSHES = 500;
 export const DAILY_RUNS = 500;
 

@@ -1,5 +1,5 @@
-// Starting translation runs of a document (API.md 2.12, 4.6 run rules). One job per language: each language is
-// claimed (content_langs.run_id), its credits held (twice its estimate, DESIGN.md "Credits") and its job enqueued
+// Starting translation runs of a document (`runContentDocument`). One job per language: each language is
+// claimed (content_langs.run_id), its credits held (twice its estimate) and its job enqueued
 // in one transaction, so a language is running exactly when its hold and its job exist, and two requests racing
 // for one language start it once. What cannot start is reported under `skipped` with its reason.
 import type { App } from '../../infra/app.js';

@@ -29,7 +29,7 @@ interface RawConnection {
  * SQLite, inside a transaction: statements on the transaction's own connection (Knex hands a transaction's client
  * that one connection), run row by row; db.ts keeps each connection's statements prepared. A push writes
  * thousands of rows, and a Knex bulk insert of 400 rows is a statement of 3,200 parameters that SQLite compiles
- * for every chunk (issue 13: 5,000 markers took 96 ms that way). Null elsewhere (MySQL, or outside a
+ * for every chunk (bench/push.ts: 5,000 markers took 96 ms that way). Null elsewhere (MySQL, or outside a
  * transaction): the caller takes the Knex path.
  */
 export async function sqliteStatements(trx: Db): Promise<SqlitePrepare | null> {

@@ -1,4 +1,4 @@
-// An operation's budget as its fill jobs move it (API.md 3.1: charges never exceed `authorized_mc`). A batch
+// An operation's budget as its fill jobs move it (`Operation`: charges never exceed `authorized_mc`). A batch
 // reserves its estimate in the transaction that queues its job (gate.ts, through translate/queue.ts); the fill
 // charges against that reservation batch by batch, in the transaction that charges the workspace; what the job
 // reserved and did not spend is released when it ends. A charge above what the pairs reserved would be absorbed

@@ -1,4 +1,4 @@
-// POST /operations (spec: `createOperation`): validate and resolve the scope, then create or reuse (API.md 3.1).
+// POST /operations (spec: `createOperation`): validate and resolve the scope, then create or reuse.
 // Reuse is decided by the database, not by memory: an operation that an equivalent create may still reuse holds
 // `reuse_key` (unique). A create reads the holder; if it is reusable it is the answer, if not its key is cleared
 // (conditionally) and a new row inserted; a lost insert race reads the winner again. So any number of
@@ -98,7 +98,7 @@ async function resolveScope(db: Db, body: CreateBody, keyProjectId: string): Pro
   return { project_id: project.id, from_version: from.id, to_version: to.id };
 }
 
-/** An operation an equivalent create may reuse (API.md 3.1). */
+/** An operation an equivalent create may reuse (`createOperation`). */
 async function reusable(db: Db, row: OperationRow, now: number): Promise<boolean> {
   const state = await effectiveState(db, row, now);
   if (state === 'pending_approval') return true;

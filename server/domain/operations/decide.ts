@@ -1,4 +1,4 @@
-// A person's side of an operation (DESIGN.md section 5; spec/internal.yaml): approve, deny, read with its plan,
+// A person's side of an operation (spec/internal.yaml; docs/guides/dashboard.md): approve, deny, read with its plan,
 // list a project's. Exported for the internal routes and for the dashboard's approval page, which call them
 // in-process with the signed-in person as `decidedBy`.
 import type { components } from '../../../generated/internal.js';

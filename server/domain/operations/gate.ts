@@ -1,4 +1,4 @@
-// The checks of a request that names an operation (API.md 4.2, 4.4, section 7), behind the platform's
+// The checks of a request that names an operation (spec/README.md, "Operations"), behind the platform's
 // OperationGate (server/infra/approval.ts). Translate and sync: the batch must be the manifest's, seated at
 // most once per (attemptId, batchIndex) unless its request failed, within three attempts and the budget; the
 // batch then reserves its estimate through `budget`. Publish and restore: the scope must equal the request, and

@@ -1,4 +1,4 @@
-// Operations as stored (migration 010) and as shown (spec: `Operation`, API.md 2.9 and 3.1). The stored state
+// Operations as stored (migration 010) and as shown (spec: `Operation`). The stored state
 // moves only by a decision, a use, or the sweep (sweep.ts); reads compute the effective state for display
 // (a pending operation past `expires_at` reads `expired` before the sweep stores it) and never write.
 import type { components } from '../../../generated/openapi.js';

@@ -1,4 +1,4 @@
-// Time moves operations (API.md 3.1) only here, on the job queue (server/app/jobs.ts), judged by the sweep's `now`
+// Time moves operations (`Operation`) only here, on the job queue (server/app/jobs.ts), judged by the sweep's `now`
 // (which `POST /internal/v1/jobs/run-due` may simulate): pending 30 minutes after creation; approved publish or
 // rollback 30 minutes after approval; approved translate 30 minutes after its last use, once no job of its own
 // is live. Expiry stores the state and releases what the operation still reserved. Batch preview samples past

@@ -1,5 +1,5 @@
 // Where the publisher's CPU-heavy tasks (tasks.ts) run: on worker threads, so a large publish, restore or pull
-// never holds the event loop that answers every other tenant's requests (issue 13: a cold publish of 10,000 keys x
+// never holds the event loop that answers every other tenant's requests (a cold publish of 10,000 keys x
 // 20 languages once stalled `GET /pricing` for 1.5 s). PUBLISH_THREADS=0 runs them inline, on the event loop.
 import { Piscina } from 'piscina';
 import { TASKS, type TaskName } from './tasks.js';

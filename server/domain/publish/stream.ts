@@ -1,4 +1,4 @@
-// A publish one language at a time (issue 13): the build reads the keys once, then each language's cells in
+// A publish one language at a time: the build reads the keys once, then each language's cells in
 // chunks, gates them on a worker thread and stores the language's part; the render reads back one part at a time,
 // renders it on a worker thread and writes its objects under a staging token. Memory holds the keys and about one
 // language; the event loop only reads, writes and hands data over, never runs a gate or a renderer.

@@ -12,8 +12,8 @@
 //
 // Webhook state moved here: a delivery ending `failed` counts one more failure in a row, and the third disables
 // the webhook (`auto_failures`); a delivery delivered resets the count. That is the only way a delivery disables a
-// webhook (API.md 3.4): every non-2xx answer, `410 Gone` included, is one failed attempt retried on the schedule
-// (API.md 6.1), so a receiver misconfigured for a while loses no delivery. A delivery coming due for a disabled
+// webhook (`Webhook`): every non-2xx answer, `410 Gone` included, is one failed attempt retried on the schedule
+// below, so a receiver misconfigured for a while loses no delivery. A delivery coming due for a disabled
 // webhook is not sent and ends `failed` without counting.
 import type { Knex } from 'knex';
 import type { App } from '../../infra/app.js';
@@ -27,7 +27,7 @@ import { liveSecrets } from './store.js';
 import { lookupsOf } from './resolver.js';
 import { checkWebhookUrl, UrlRefused } from './urls.js';
 
-/** The waits after the 1st … 5th failed attempt (API.md 3.4). */
+/** The waits after the 1st … 5th failed attempt (docs/guides/webhooks.md). */
 export const RETRY_BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
 /** Deliveries in a row ending `failed` that disable a webhook. */
 const FAILURES_TO_DISABLE = 3;

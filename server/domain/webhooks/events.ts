@@ -9,7 +9,7 @@ import { enqueueUniqueJobs } from '../../infra/jobs.js';
 /** The event types a webhook may subscribe to (spec `WebhookEventType`). */
 const WEBHOOK_EVENT_TYPES: readonly string[] = ['strings.published', 'content.published'];
 
-/** The job kind of one delivery's attempts, and how many it makes: the first and five retries (API.md 3.4). */
+/** The job kind of one delivery's attempts, and how many it makes: the first and five retries. */
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 export const WEBHOOK_ATTEMPTS = 6;
 export const deliveryJobKey = (deliveryId: string) => `delivery:${deliveryId}`;

@@ -1,4 +1,4 @@
-// One HTTPS POST of a delivery attempt (API.md 6.1). It goes to the address urls.ts checked, never to a fresh
+// One HTTPS POST of a delivery attempt. It goes to the address urls.ts checked, never to a fresh
 // resolution of the name: the socket is opened to that IP, with the URL's host name as the TLS server name (SNI
 // and certificate check) and Host header. The keep-alive pool is keyed by IP and server name, so a reused socket
 // is one opened to an address checked for this same host.

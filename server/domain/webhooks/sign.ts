@@ -1,9 +1,9 @@
-// Signing (API.md 6.1), and the Standard Webhooks headers beside it (standardwebhooks.com), over the same bytes.
+// Signing, and the Standard Webhooks headers beside it (standardwebhooks.com), over the same bytes.
 //
 // One secret serves both schemes. It is `whsec_` + base64 of 32 random bytes, the form the Standard Webhooks
 // libraries take as is:
 // - X-Glossa-Signature: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string
-//   (UTF-8, `whsec_` included), as API.md 6.1 says: "with the webhook secret as key".
+//   (UTF-8, `whsec_` included), as docs/guides/webhooks.md documents it.
 // - webhook-signature: `v1,<base64 HMAC-SHA256 of "<id>.<t>.<body>">`, keyed with the base64-decoded part after
 //   `whsec_`, which is what `new Webhook(secret)` of the standardwebhooks packages does with the same string.
 // During a rotation each header carries one value per live secret, the new one first.

@@ -1,5 +1,5 @@
 // Webhooks and their delivery log as stored (migration 012) and as shown (spec: `Webhook`, `WebhookDelivery`;
-// API.md 2.13). A secret leaves this module only through `withSecret` (create and rotate answers).
+// docs/guides/webhooks.md). A secret leaves this module only through `withSecret` (create and rotate answers).
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../infra/db.js';
 import { bool, parseJson } from '../../infra/db.js';
@@ -12,9 +12,9 @@ type WebhookView = components['schemas']['Webhook'];
 type DeliveryView = components['schemas']['WebhookDelivery'];
 type EventType = WebhookView['events'][number];
 
-/** At most this many webhooks per project through the API (API.md 8). */
+/** At most this many webhooks per project through the API (docs/guides/webhooks.md). */
 export const MAX_WEBHOOKS = 5;
-/** The delivery log keeps and lists this many per webhook (API.md 8). */
+/** The delivery log keeps and lists this many per webhook (`WebhookDeliveryList`). */
 export const DELIVERY_LOG = 50;
 /** The previous secret keeps signing this long after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;

@@ -1,4 +1,4 @@
-// The delivery log keeps the last 50 deliveries of each webhook (API.md 8): older finished rows are deleted here,
+// The delivery log keeps the last 50 deliveries of each webhook (store.ts): older finished rows are deleted here,
 // on the job queue (server/app/jobs.ts). A delivery still pending or in flight is kept whatever its age.
 import type { Db } from '../../infra/db.js';
 import { DELIVERY_LOG } from './store.js';

@@ -1,4 +1,4 @@
-// Where a webhook may point (API.md 4.7): `https`, no credentials, and a host whose every address is public.
+// Where a webhook may point: `https`, no credentials, and a host whose every address is public.
 // Checked at create and update, and again before every delivery, which then connects to an address this check
 // passed (send.ts), so a name that resolves elsewhere between check and connect (DNS rebinding) gains nothing.
 //

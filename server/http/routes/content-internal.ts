@@ -1,5 +1,5 @@
-// Content on the dashboard's side (DESIGN.md internal routes; spec/internal.yaml): publish, rollback, delete, the
-// working state of a document for review, and review stages (API.md 3.6).
+// Content on the dashboard's side (spec/internal.yaml): publish, rollback, delete, the
+// working state of a document for review, and review stages (docs/guides/content.md, "Publishing").
 import { conflict } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import { deleteDocument, publishDocuments, rollbackDocument, targetsOf } from '../../domain/content/publish.js';

@@ -1,5 +1,5 @@
 // Content group (spec: putContentDocument, createContentDocument, listContentDocuments, getContentDocument,
-// runContentDocument; API.md 2.12, 4.6). Scopes, body size (413), media type (415) and `dryRun` placement are
+// runContentDocument; docs/guides/content.md). Scopes, body size (413), media type (415) and `dryRun` placement are
 // the pipeline's (x-scopes, x-body-limit, x-dry-run). Every route answers 404 where Content is disabled.
 import { createHash } from 'node:crypto';
 import { listLanguages } from '../../domain/project/projects.js';
@@ -16,7 +16,7 @@ import { requireDoc } from '../../domain/content/store.js';
 import { blocksOf, parseSnapshot, readVersion, textOf, type Summary } from '../../domain/content/versions.js';
 import { parseJson } from '../../infra/db.js';
 
-/** The project, where Content is enabled; 404 not_found otherwise (API.md 4.6). */
+/** The project, where Content is enabled; 404 not_found otherwise (docs/guides/content.md). */
 function contentProject(project: ProjectRow): ProjectRow {
   if (!project.content_enabled) throw notFound('Content is not enabled for this project.');
   return project;
@@ -162,7 +162,7 @@ export const getContentDocument: Handler<'getContentDocument'> = async (ctx) => 
 export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => {
   const { app } = ctx;
   const { db } = app;
-  // No operation covers a content run (API.md 4.6): an agent key is refused even a preview.
+  // No operation covers a content run (`x-operation-action: content_run`): an agent key is refused even a preview.
   if (ctx.principal?.requiresOperationApproval)
     throw new ApiError(403, 'authorization_required', 'An agent key cannot run a content translation.');
   const project = contentProject(ctx.project);

@@ -1,4 +1,4 @@
-// Operations group (spec: `createOperation`, `getOperation`; API.md 2.9, 3.1, 4.1).
+// Operations group (spec: `createOperation`, `getOperation`; schema `Operation`).
 import type { Handler } from '../pipeline.js';
 import { operationNotFound } from '../../infra/errors.js';
 import { createOperation as create } from '../../domain/operations/create.js';

@@ -1,4 +1,4 @@
-// The review side of keys (internal API, issue 17): one key across languages with its gate verdicts and history,
+// The review side of keys (internal API): one key across languages with its gate verdicts and history,
 // a value checked without saving, review states and switches over a filtered set, and the captured keys' review.
 // Reviewers may read, check, mark reviewed or approved, and review captured keys; switching keys and buying fills
 // are the owners' (spec x-roles, enforced by the pipeline).

@@ -1,4 +1,4 @@
-// Webhooks group (spec: createWebhook … resendWebhookDelivery; API.md 2.13, 3.4, 4.7), and the same operations on the
+// Webhooks group (spec: createWebhook … resendWebhookDelivery; docs/guides/webhooks.md), and the same operations on the
 // internal API for the dashboard (internalListWebhooks … internalResendWebhookDelivery, at the end). Scope `publish`
 // is the pipeline's (x-scopes); the body's shape (https URL form, known event types, at least one field on update)
 // is the spec's. Here: the URL's addresses, the five-webhook limit, and the secret, shown on create and rotate only.

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // Snapshots stored in parts (packages/core/src/parts.ts): `snapshot_bodies` now holds a snapshot's head (its keys and the
 // digest of each language's part), `snapshot_parts` each language's cells by content digest, so a publish, restore
-// or pull reads one language at a time (issue 13). A head's parts are listed in `snapshot_part_refs`: a part no
+// or pull reads one language at a time. A head's parts are listed in `snapshot_part_refs`: a part no
 // head names is garbage once no publish can still be minting from it (server/domain/publish/parts-store.ts).
 // Snapshots stored whole before this stay readable as they are.
 //

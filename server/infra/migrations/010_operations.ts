@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Operations (issue 14, API.md 2.9 and 3.1): a person's approval an agent key acts under.
+// Operations (spec: `Operation`): a person's approval an agent key acts under.
 //
 // `operations.reuse_key` is the hash of (key, action, resolved scope, requested budget) while the operation may
 // still be reused by an equivalent create, and null once a create found it unusable: the unique index makes

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Webhooks (issue 15, API.md 2.13, 3.4, 4.7, 6).
+// Webhooks (spec: `Webhook`, `WebhookDelivery`; docs/guides/webhooks.md).
 // - `webhooks.secret` is kept as written: it is the HMAC key of every delivery, so it cannot be hashed. It is
 //   returned once (create, rotate) and never logged; reads show its last four characters only.
 // - `previous_secret` signs beside the new one until `previous_expires_at` (24 hours after a rotation).

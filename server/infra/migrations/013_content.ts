@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Content documents (issue 16, API.md 2.12, 3.5, 3.6, 4.6, 6.3).
+// Content documents (docs/guides/content.md).
 // - `content_docs` holds the current source: its text, its blocks (JSON: id, type, hash and offsets into the text,
 //   server/domain/content/blocks.ts) and its fields. `revision` counts the source's changes (revisionId `r_<n>`) and is
 //   the compare-and-set token of a push. `state_rev` counts every change a publish could see (source,

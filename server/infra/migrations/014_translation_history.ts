@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The review side of keys (issue 17: the dashboard's key list and editor).
+// The review side of keys (the dashboard's key list and editor).
 // - `translation_history`: every value or status change of a cell, with who made it (`actor`: a dashboard user id,
 //   `ai`, `import`, `sync` or `admin`) and when. The editor shows it with a diff of each value against the one
 //   before, and reverts by saving an older value. Values are kept whole (MEDIUMTEXT on MySQL, as translations').

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// When an API key was last admitted by the public API (the dashboard's API keys page, issue 17). Written at most
+// When an API key was last admitted by the public API (the dashboard's API keys page). Written at most
 // once a minute per key and process (server/http/apikeys.ts noteKeyUse), never on every request.
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('api_keys', (t) => {
