@@ -22,7 +22,8 @@ const push = (p: TestProject, body: TranslateRequest) => translate(p.client, p.p
 const preview = (p: TestProject, body: TranslateRequest) => previewTranslate(p.client, p.projectId, body);
 const poll = (p: TestProject, trackingToken: string) => pollJob(p.client, p.projectId, trackingToken);
 const readRef = (p: TestProject, ref: string, lang?: string) => readKey(p.client, p.projectId, ref, lang);
-const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
+// Scoped to the test's project, so that tests run concurrently: no test runs another's fill.
+const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 const balance = async (p: TestProject) =>
   (
     await svc.admin.PATCH('/workspaces/{workspaceId}', {
@@ -33,77 +34,71 @@ const balance = async (p: TestProject) =>
 const count = async (table: string, where: Record<string, unknown>) =>
   Number((await svc.service.app.db(table).where(where).count({ n: '*' }))[0].n);
 
-test.serial(
-  'a push creates keys named from the source, queues a fill, and the fill translates every pair',
-  async (t) => {
-    const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }], creditsMc: 100_000 });
-    const r = await push(p, { units: [{ source: 'Hello, {name}!' }, { source: 'Save changes', ctx: 'toolbar' }] });
-    t.is(r.response.status, 200);
-    const d = r.data!;
-    t.is(d.baseCode, 'en');
-    t.deepEqual(d.targetLangs, ['de', 'fr']);
-    t.deepEqual(
-      d.units.map((u) => [u.key, u.outcome, u.pending, u.translated]),
-      [
-        ['hello_name', 'created', ['de', 'fr'], []],
-        ['toolbar.save_changes', 'created', ['de', 'fr'], []],
-      ],
-    );
-    // 1 mc per character per language: 14 + 12 chars, two languages.
-    t.is(d.estimatedCredits, (14 + 12) * 2);
-    t.is(d.balance, 100_000 - d.estimatedCredits);
-    t.regex(d.trackingToken!, /^trk_/);
-    const queued = await poll(p, d.trackingToken!);
-    t.like(queued.data, {
-      status: 'queued',
-      estimatedCredits: 52,
-      creditsCharged: 0,
-      summary: { total: 4, translated: 0, pending: 4, failed: 0 },
-    });
-    const pending = await readRef(p, 'hello_name');
-    t.deepEqual(pending.data, {
-      key: 'hello_name',
-      translations: { de: { status: 'pending' }, fr: { status: 'pending' } },
-    });
-    await runDue();
-    const done = await poll(p, d.trackingToken!);
-    t.like(done.data, {
-      status: 'done',
-      estimatedCredits: 52,
-      creditsCharged: 52,
-      summary: { total: 4, translated: 4, pending: 0, failed: 0 },
-    });
-    const read = (await readRef(p, 'hello_name', 'de')).data!;
-    t.is(read.translations.de.status, 'translated');
-    t.true(read.translations.de.value!.includes('{name}'));
-    t.not(read.translations.de.value, 'Hello, {name}!');
-    const byToken = await readRef(p, d.units[0].token);
-    t.is(byToken.data?.key, 'hello_name');
-    t.is(await balance(p), 100_000 - 52);
-  },
-);
+test('a push creates keys named from the source, queues a fill, and the fill translates every pair', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }], creditsMc: 100_000 });
+  const r = await push(p, { units: [{ source: 'Hello, {name}!' }, { source: 'Save changes', ctx: 'toolbar' }] });
+  t.is(r.response.status, 200);
+  const d = r.data!;
+  t.is(d.baseCode, 'en');
+  t.deepEqual(d.targetLangs, ['de', 'fr']);
+  t.deepEqual(
+    d.units.map((u) => [u.key, u.outcome, u.pending, u.translated]),
+    [
+      ['hello_name', 'created', ['de', 'fr'], []],
+      ['toolbar.save_changes', 'created', ['de', 'fr'], []],
+    ],
+  );
+  // 1 mc per character per language: 14 + 12 chars, two languages.
+  t.is(d.estimatedCredits, (14 + 12) * 2);
+  t.is(d.balance, 100_000 - d.estimatedCredits);
+  t.regex(d.trackingToken!, /^trk_/);
+  const queued = await poll(p, d.trackingToken!);
+  t.like(queued.data, {
+    status: 'queued',
+    estimatedCredits: 52,
+    creditsCharged: 0,
+    summary: { total: 4, translated: 0, pending: 4, failed: 0 },
+  });
+  const pending = await readRef(p, 'hello_name');
+  t.deepEqual(pending.data, {
+    key: 'hello_name',
+    translations: { de: { status: 'pending' }, fr: { status: 'pending' } },
+  });
+  await runDue(p);
+  const done = await poll(p, d.trackingToken!);
+  t.like(done.data, {
+    status: 'done',
+    estimatedCredits: 52,
+    creditsCharged: 52,
+    summary: { total: 4, translated: 4, pending: 0, failed: 0 },
+  });
+  const read = (await readRef(p, 'hello_name', 'de')).data!;
+  t.is(read.translations.de.status, 'translated');
+  t.true(read.translations.de.value!.includes('{name}'));
+  t.not(read.translations.de.value, 'Hello, {name}!');
+  const byToken = await readRef(p, d.units[0].token);
+  t.is(byToken.data?.key, 'hello_name');
+  t.is(await balance(p), 100_000 - 52);
+});
 
-test.serial(
-  're-pushing translated units reports matched, enqueues nothing and returns a null tracking token',
-  async (t) => {
-    const p = await createTestProject(svc);
-    const first = await push(p, { units: [{ source: 'Open' }] });
-    await runDue();
-    const jobs = await count('fill_jobs', { project_id: p.projectId });
-    const again = await push(p, { units: [{ source: 'Open' }] });
-    const d = again.data!;
-    t.is(d.trackingToken, null);
-    t.is(d.estimatedCredits, 0);
-    t.deepEqual(
-      d.units.map((u) => [u.key, u.outcome, u.translated, u.pending]),
-      [['open', 'matched', ['de', 'fr'], []]],
-    );
-    t.is(d.units[0].token, first.data!.units[0].token);
-    t.is(await count('fill_jobs', { project_id: p.projectId }), jobs);
-  },
-);
+test('re-pushing translated units reports matched, enqueues nothing and returns a null tracking token', async (t) => {
+  const p = await createTestProject(svc);
+  const first = await push(p, { units: [{ source: 'Open' }] });
+  await runDue(p);
+  const jobs = await count('fill_jobs', { project_id: p.projectId });
+  const again = await push(p, { units: [{ source: 'Open' }] });
+  const d = again.data!;
+  t.is(d.trackingToken, null);
+  t.is(d.estimatedCredits, 0);
+  t.deepEqual(
+    d.units.map((u) => [u.key, u.outcome, u.translated, u.pending]),
+    [['open', 'matched', ['de', 'fr'], []]],
+  );
+  t.is(d.units[0].token, first.data!.units[0].token);
+  t.is(await count('fill_jobs', { project_id: p.projectId }), jobs);
+});
 
-test.serial('ctx makes identical sources distinct; names never collide', async (t) => {
+test('ctx makes identical sources distinct; names never collide', async (t) => {
   const p = await createTestProject(svc);
   const r = (await push(p, { units: [{ source: 'Back' }, { source: 'Back', ctx: 'nav' }, { source: 'back!' }] })).data!;
   t.deepEqual(
@@ -115,28 +110,25 @@ test.serial('ctx makes identical sources distinct; names never collide', async (
   t.is(again.units[0].key, 'back_3');
 });
 
-test.serial(
-  'explicit keys must be canonical: one bad key refuses the whole request before anything is written',
-  async (t) => {
-    const p = await createTestProject(svc);
-    for (const key of ['has space', 'dash-ed', '.lead', 'trail.', 'a..b', '', 'ünï']) {
-      const r = await push(p, {
-        units: [
-          { source: 'Fine', key: 'ok.key' },
-          { source: 'Bad', key },
-        ],
-      });
-      t.is(r.response.status, 400, key);
-      t.is(r.error?.error, 'invalid_key', key);
-    }
-    t.is(await count('keys', { project_id: p.projectId }), 0);
-    t.is(await balance(p), 1_000_000);
-    const ok = (await push(p, { units: [{ source: 'Fine', key: 'settings.ok_button' }] })).data!;
-    t.is(ok.units[0].key, 'settings.ok_button');
-  },
-);
+test('explicit keys must be canonical: one bad key refuses the whole request before anything is written', async (t) => {
+  const p = await createTestProject(svc);
+  for (const key of ['has space', 'dash-ed', '.lead', 'trail.', 'a..b', '', 'ünï']) {
+    const r = await push(p, {
+      units: [
+        { source: 'Fine', key: 'ok.key' },
+        { source: 'Bad', key },
+      ],
+    });
+    t.is(r.response.status, 400, key);
+    t.is(r.error?.error, 'invalid_key', key);
+  }
+  t.is(await count('keys', { project_id: p.projectId }), 0);
+  t.is(await balance(p), 1_000_000);
+  const ok = (await push(p, { units: [{ source: 'Fine', key: 'settings.ok_button' }] })).data!;
+  t.is(ok.units[0].key, 'settings.ok_button');
+});
 
-test.serial('limits: 500 units, 5,000 characters; exactly one of source or forms, with other', async (t) => {
+test('limits: 500 units, 5,000 characters; exactly one of source or forms, with other', async (t) => {
   const p = await createTestProject(svc);
   const many = await push(p, { units: Array.from({ length: 501 }, (_, i) => ({ source: `s${i}` })) });
   t.is(many.error?.error, 'too_many_units');
@@ -159,32 +151,29 @@ test.serial('limits: 500 units, 5,000 characters; exactly one of source or forms
   t.is(await count('keys', { project_id: p.projectId }), 0);
 });
 
-test.serial(
-  'langs restricts targets; a manual language is never a target and naming one is fill_mode_manual',
-  async (t) => {
-    const p = await createTestProject(svc, {
-      languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja', fillMode: 'manual' }],
-    });
-    const all = (await push(p, { units: [{ source: 'One' }] })).data!;
-    t.deepEqual(all.targetLangs, ['de', 'fr']);
-    const some = (await push(p, { units: [{ source: 'Two' }], langs: ['FR'] })).data!;
-    t.deepEqual(some.targetLangs, ['fr']);
-    t.deepEqual(some.units[0].pending, ['fr']);
-    const manual = await push(p, { units: [{ source: 'Three' }], langs: ['de', 'ja'] });
-    t.is(manual.response.status, 400);
-    t.is(manual.error?.error, 'fill_mode_manual');
-    const unknown = await push(p, { units: [{ source: 'Three' }], langs: ['it'] });
-    t.is(unknown.error?.error, 'invalid_argument');
-    t.is(await count('keys', { project_id: p.projectId, source: 'Three' }), 0);
-  },
-);
+test('langs restricts targets; a manual language is never a target and naming one is fill_mode_manual', async (t) => {
+  const p = await createTestProject(svc, {
+    languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja', fillMode: 'manual' }],
+  });
+  const all = (await push(p, { units: [{ source: 'One' }] })).data!;
+  t.deepEqual(all.targetLangs, ['de', 'fr']);
+  const some = (await push(p, { units: [{ source: 'Two' }], langs: ['FR'] })).data!;
+  t.deepEqual(some.targetLangs, ['fr']);
+  t.deepEqual(some.units[0].pending, ['fr']);
+  const manual = await push(p, { units: [{ source: 'Three' }], langs: ['de', 'ja'] });
+  t.is(manual.response.status, 400);
+  t.is(manual.error?.error, 'fill_mode_manual');
+  const unknown = await push(p, { units: [{ source: 'Three' }], langs: ['it'] });
+  t.is(unknown.error?.error, 'invalid_argument');
+  t.is(await count('keys', { project_id: p.projectId, source: 'Three' }), 0);
+});
 
-test.serial('plural forms: each target gets exactly its own CLDR categories', async (t) => {
+test('plural forms: each target gets exactly its own CLDR categories', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'pl' }, { code: 'ja' }, { code: 'ar' }] });
   const r = (await push(p, { units: [{ forms: { one: '# file', other: '# files' } }] })).data!;
   t.is(r.units[0].key, 'files');
   t.is(r.estimatedCredits, (6 + 7) * 3);
-  await runDue();
+  await runDue(p);
   const tr = (await readRef(p, 'files')).data!.translations;
   const cats = (v: string) => [...v.matchAll(/(?:^|[\s}])(zero|one|two|few|many|other)\s*\{/g)].map((m) => m[1]);
   t.deepEqual(cats(tr.pl.value!), ['one', 'few', 'many', 'other']);
@@ -194,34 +183,31 @@ test.serial('plural forms: each target gets exactly its own CLDR categories', as
   t.is(same.units[0].outcome, 'matched', 'form order does not change the token');
 });
 
-test.serial(
-  'a copy edit carries the key over by previousToken or previousSource, keeping its translations and history',
-  async (t) => {
-    const p = await createTestProject(svc);
-    const first = (await push(p, { units: [{ source: 'Sign in' }] })).data!;
-    await runDue();
-    const edited = (await push(p, { units: [{ source: 'Sign in now', previousToken: first.units[0].token }] })).data!;
-    t.like(edited.units[0], { key: 'sign_in', outcome: 'carriedOver', translated: ['de', 'fr'], pending: [] });
-    t.is(edited.trackingToken, null);
-    const again = (await push(p, { units: [{ source: 'Sign in, please', previousSource: 'Sign in now' }] })).data!;
-    t.like(again.units[0], { key: 'sign_in', outcome: 'carriedOver' });
-    const byOld = (await push(p, { units: [{ source: 'Log in', previousToken: first.units[0].token }] })).data!;
-    t.like(
-      byOld.units[0],
-      { key: 'sign_in', outcome: 'carriedOver' },
-      'an old token still finds the key through its history',
-    );
-    t.is(await count('keys', { project_id: p.projectId }), 1);
-    t.is(await count('key_history', { project_id: p.projectId }), 3);
-    const ctxEdit = (await push(p, { units: [{ source: 'Close', ctx: 'dialog' }] })).data!;
-    const moved = (
-      await push(p, { units: [{ source: 'Close', ctx: 'modal', previousSource: 'Close', previousCtx: 'dialog' }] })
-    ).data!;
-    t.like(moved.units[0], { key: ctxEdit.units[0].key, outcome: 'carriedOver' });
-  },
-);
+test('a copy edit carries the key over by previousToken or previousSource, keeping its translations and history', async (t) => {
+  const p = await createTestProject(svc);
+  const first = (await push(p, { units: [{ source: 'Sign in' }] })).data!;
+  await runDue(p);
+  const edited = (await push(p, { units: [{ source: 'Sign in now', previousToken: first.units[0].token }] })).data!;
+  t.like(edited.units[0], { key: 'sign_in', outcome: 'carriedOver', translated: ['de', 'fr'], pending: [] });
+  t.is(edited.trackingToken, null);
+  const again = (await push(p, { units: [{ source: 'Sign in, please', previousSource: 'Sign in now' }] })).data!;
+  t.like(again.units[0], { key: 'sign_in', outcome: 'carriedOver' });
+  const byOld = (await push(p, { units: [{ source: 'Log in', previousToken: first.units[0].token }] })).data!;
+  t.like(
+    byOld.units[0],
+    { key: 'sign_in', outcome: 'carriedOver' },
+    'an old token still finds the key through its history',
+  );
+  t.is(await count('keys', { project_id: p.projectId }), 1);
+  t.is(await count('key_history', { project_id: p.projectId }), 3);
+  const ctxEdit = (await push(p, { units: [{ source: 'Close', ctx: 'dialog' }] })).data!;
+  const moved = (
+    await push(p, { units: [{ source: 'Close', ctx: 'modal', previousSource: 'Close', previousCtx: 'dialog' }] })
+  ).data!;
+  t.like(moved.units[0], { key: ctxEdit.units[0].key, outcome: 'carriedOver' });
+});
 
-test.serial('auto-verify gates unverified sources: created, skipped, free, and no new languages queued', async (t) => {
+test('auto-verify gates unverified sources: created, skipped, free, and no new languages queued', async (t) => {
   const p = await createTestProject(svc);
   await svc.admin.PATCH('/projects/{projectId}', {
     params: { path: { projectId: p.projectId } },
@@ -250,10 +236,10 @@ test.serial('auto-verify gates unverified sources: created, skipped, free, and n
   t.is(after.estimatedCredits, 10);
 });
 
-test.serial('disabled keys are not translated, cost nothing and stay disabled', async (t) => {
+test('disabled keys are not translated, cost nothing and stay disabled', async (t) => {
   const p = await createTestProject(svc);
   await push(p, { units: [{ source: 'Legacy' }], langs: ['de'] });
-  await runDue();
+  await runDue(p);
   await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
     params: { path: { projectId: p.projectId, key: 'legacy' } },
     body: { enabled: false },
@@ -268,7 +254,7 @@ test.serial('disabled keys are not translated, cost nothing and stay disabled', 
   t.like(dry, { skippedDisabled: 1, estimatedCredits: 0 });
 });
 
-test.serial('a dry run estimates, says whether it would be accepted, and writes nothing', async (t) => {
+test('a dry run estimates, says whether it would be accepted, and writes nothing', async (t) => {
   const p = await createTestProject(svc, { creditsMc: 30 });
   const r = await preview(p, { units: [{ source: 'Twelve chars' }, { source: 'abc' }] });
   t.is(r.response.status, 200);
@@ -290,7 +276,7 @@ test.serial('a dry run estimates, says whether it would be accepted, and writes 
   t.is(await count('keys', { project_id: p.projectId }), 1);
 });
 
-test.serial('20 concurrent pushes of the same new unit create exactly one key', async (t) => {
+test('20 concurrent pushes of the same new unit create exactly one key', async (t) => {
   const p = await createTestProject(svc);
   const results = await Promise.all(Array.from({ length: 20 }, () => push(p, { units: [{ source: 'Race me' }] })));
   t.true(results.every((r) => r.response.status === 200));
@@ -303,7 +289,7 @@ test.serial('20 concurrent pushes of the same new unit create exactly one key', 
   t.is(holds, 14, 'the pair was queued and held once');
 });
 
-test.serial('engine none: translate answers 503 unavailable and writes nothing', async (t) => {
+test('engine none: translate answers 503 unavailable and writes nothing', async (t) => {
   const off = await startTestService({ TRANSLATION_ENGINE: 'none' });
   try {
     const p = await createTestProject(off);
@@ -320,7 +306,7 @@ test.serial('engine none: translate answers 503 unavailable and writes nothing',
   }
 });
 
-test.serial('the poll and key read need read or translate; unknown tokens and refs are 404', async (t) => {
+test('the poll and key read need read or translate; unknown tokens and refs are 404', async (t) => {
   const p = await createTestProject(svc);
   const d = (await push(p, { units: [{ source: 'Scoped' }] })).data!;
   const reader = svc.client(await createTestKey(svc, p.projectId, ['read']));
@@ -336,30 +322,40 @@ test.serial('the poll and key read need read or translate; unknown tokens and re
   t.is(none.response.status, 400);
 });
 
-test.serial(
-  'an agent key pushes for free but needs an operation for paid work: 403 authorization_required with the estimate',
-  async (t) => {
-    const p = await createTestProject(svc);
-    const agent = svc.client(await createTestKey(svc, p.projectId, ['translate', 'read'], true));
-    const paid = await agent.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId } },
-      body: { units: [{ source: 'Agent text' }] },
-    });
-    t.is(paid.response.status, 403);
-    t.like(paid.error, { error: 'authorization_required', estimatedCredits: 20 });
-    t.is(await count('keys', { project_id: p.projectId }), 0);
-    const dry = await agent.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId }, query: { dryRun: 'true' } },
-      body: { units: [{ source: 'Agent text' }] },
-    });
-    t.like(dry.data, { estimatedCredits: 20, accepted: true });
-    await push(p, { units: [{ source: 'Agent text' }] });
-    await runDue();
-    const free = await agent.POST('/projects/{projectId}/translate', {
-      params: { path: { projectId: p.projectId } },
-      body: { units: [{ source: 'Agent text' }] },
-    });
-    t.is(free.response.status, 200);
-    t.like(free.data, { trackingToken: null, estimatedCredits: 0 });
-  },
-);
+test('an agent key pushes for free but needs an operation for paid work: 403 authorization_required with the estimate', async (t) => {
+  const p = await createTestProject(svc);
+  const agent = svc.client(await createTestKey(svc, p.projectId, ['translate', 'read'], true));
+  const paid = await agent.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: p.projectId } },
+    body: { units: [{ source: 'Agent text' }] },
+  });
+  t.is(paid.response.status, 403);
+  t.like(paid.error, { error: 'authorization_required', estimatedCredits: 20 });
+  t.is(await count('keys', { project_id: p.projectId }), 0);
+  const dry = await agent.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: p.projectId }, query: { dryRun: 'true' } },
+    body: { units: [{ source: 'Agent text' }] },
+  });
+  t.like(dry.data, { estimatedCredits: 20, accepted: true });
+  await push(p, { units: [{ source: 'Agent text' }] });
+  await runDue(p);
+  const free = await agent.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: p.projectId } },
+    body: { units: [{ source: 'Agent text' }] },
+  });
+  t.is(free.response.status, 200);
+  t.like(free.data, { trackingToken: null, estimatedCredits: 0 });
+});
+
+test('run-due scoped to a project runs its fill alone; another project waits for its own', async (t) => {
+  const a = await createTestProject(svc);
+  const b = await createTestProject(svc);
+  const ta = (await push(a, { units: [{ source: 'Only mine' }] })).data!.trackingToken!;
+  const tb = (await push(b, { units: [{ source: 'Not yet' }] })).data!.trackingToken!;
+  const ran = await runDue(a);
+  t.is(ran.response.status, 200);
+  t.is((await poll(a, ta)).data!.status, 'done');
+  t.is((await poll(b, tb)).data!.status, 'queued');
+  await runDue(b);
+  t.is((await poll(b, tb)).data!.status, 'done');
+});
