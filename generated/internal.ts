@@ -765,7 +765,10 @@ export interface paths {
         /**
          * Run every due background job and sweep now
          * @description Tests use this instead of waiting for timers. `now` simulates the clock: jobs due at or before it run,
-         *     and sweeps judge expiry against it.
+         *     and sweeps judge expiry against it. `projectId` runs that project's jobs alone, and of the sweeps only
+         *     those that work project by project (preparing publishes, repairing manifests, expiring operations), for
+         *     that project: tests of other projects sharing the database are left alone. Without it, every due job and
+         *     every sweep runs.
          */
         post: operations["internalRunDueJobs"];
         delete?: never;
@@ -3009,6 +3012,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     now?: string;
+                    projectId?: string;
                 };
             };
         };

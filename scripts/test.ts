@@ -1,8 +1,13 @@
 // `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs, ESLint, Prettier's
-// check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/
-// must stay at or above the threshold in .c8rc.json), then the database-backed tests again on MySQL when
-// MYSQL_URL is set. Ends with one line `N passed, M failed` over all of it, each check counting as one. Extra
-// arguments go to AVA (e.g. a file to run), and then the checks are skipped.
+// check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/ must stay at or above
+// the threshold in .c8rc.json), then, when MYSQL_URL is set, the tiers that open a database again on MySQL:
+// test/service and test/e2e, not test/unit, test/contract or test/e2e/standalone (docs/decisions/0012-test-tiers.md).
+// Ends with one line `N passed, M failed` over all of it, each check counting as one. Extra arguments go to AVA
+// (e.g. a file to run), and then the checks and coverage are skipped.
+//
+// The three lanes (checks, SQLite, MySQL) run at once: most of a test's time is spent waiting (a browser, a child
+// process, the database, a timer), so on two cores they overlap rather than queue. Each lane's output is printed
+// as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
 import { spawn } from 'node:child_process';
 
 interface Totals {
@@ -11,77 +16,90 @@ interface Totals {
   ran: boolean;
 }
 
-/** `coverage`: run under c8 (.c8rc.json), which fails the run when line coverage falls under its threshold. */
-function runAva(label: string, args: string[], env: Record<string, string>, coverage = false): Promise<Totals> {
+/** The tiers that open a database (test/helpers/service.ts), run again on MySQL. */
+const DATABASE_TIERS = ['test/service/**/*.test.ts', 'test/e2e/*.test.ts'];
+
+const concurrency = process.env.TEST_CONCURRENCY ?? '3';
+
+/** Runs a command, its output gathered and printed as one block under `label` with its wall time. */
+function run(label: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  const started = Date.now();
   return new Promise((resolve) => {
-    console.log(`\n=== ${label} ===`);
-    const ava = ['node_modules/ava/entrypoints/cli.mjs', '--tap', ...args];
-    const child = spawn(process.execPath, coverage ? ['node_modules/c8/bin/c8.js', process.execPath, ...ava] : ava, {
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      process.stdout.write(d);
-    });
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => {
-      const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
-      const passed = num(/^# pass (\d+)/m);
-      let failed = num(/^# fail (\d+)/m);
-      // A crash outside any test (no totals, or a non-zero exit with nothing failed) still counts as a failure.
-      if (code !== 0 && failed === 0) failed = 1;
-      resolve({ passed, failed, ran: /^# tests \d+/m.test(out) });
+      const secs = ((Date.now() - started) / 1000).toFixed(0);
+      process.stdout.write(`\n=== ${label} (${secs} s) ===\n${out}${err ? `${err}\n` : ''}`);
+      resolve({ code: code ?? 1, out });
     });
   });
+}
+
+/** `coverage`: run under c8 (.c8rc.json), which fails the run when line coverage falls under its threshold. */
+async function runAva(label: string, args: string[], env: Record<string, string>, coverage = false): Promise<Totals> {
+  const ava = ['node_modules/ava/entrypoints/cli.mjs', '--tap', '--concurrency', concurrency, ...args];
+  const { code, out } = await run(label, coverage ? ['node_modules/c8/bin/c8.js', process.execPath, ...ava] : ava, env);
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+  const passed = num(/^# pass (\d+)/m);
+  let failed = num(/^# fail (\d+)/m);
+  // A crash outside any test (no totals, or a non-zero exit with nothing failed) still counts as a failure.
+  if (code !== 0 && failed === 0) failed = 1;
+  return { passed, failed, ran: /^# tests \d+/m.test(out) };
 }
 
 /** A check passes when its command exits 0; its output is shown either way. */
-function runCheck(label: string, args: string[]): Promise<Totals> {
-  return new Promise((resolve) => {
-    console.log(`\n=== ${label} ===`);
-    const child = spawn(process.execPath, args, { stdio: 'inherit' });
-    child.on('close', (code) => {
-      console.log(code === 0 ? `ok - ${label}` : `not ok - ${label} (exit ${code})`);
-      resolve({ passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ran: true });
-    });
-  });
+async function runCheck(label: string, args: string[]): Promise<Totals> {
+  const { code } = await run(label, args);
+  console.log(code === 0 ? `ok - ${label}` : `not ok - ${label} (exit ${code})`);
+  return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ran: true };
+}
+
+/** The static checks, one after another: each is a single busy process, and the test passes want the cores too. */
+async function checks(): Promise<Totals[]> {
+  const list: Array<[string, string[]]> = [
+    ['typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']],
+    [
+      'dependency rules (dependency-cruiser)',
+      [
+        'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
+        'server',
+        'packages',
+        'bench',
+        'scripts',
+        'generated',
+        'test',
+        '--config',
+        '.dependency-cruiser.cjs',
+      ],
+    ],
+    [
+      'lint (ESLint, type-checked rules, zero warnings)',
+      ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0'],
+    ],
+    ['format (Prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.']],
+    ['unused exports, files and dependencies (knip)', ['node_modules/knip/bin/knip.js']],
+  ];
+  const results: Totals[] = [];
+  for (const [label, args] of list) results.push(await runCheck(label, args));
+  return results;
 }
 
 const extra = process.argv.slice(2);
-const runs: Totals[] = [];
-if (!extra.length) {
-  runs.push(await runCheck('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']));
-  runs.push(
-    await runCheck('dependency rules (dependency-cruiser)', [
-      'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
-      'server',
-      'packages',
-      'bench',
-      'scripts',
-      'generated',
-      'test',
-      '--config',
-      '.dependency-cruiser.cjs',
-    ]),
-  );
-  runs.push(
-    await runCheck('lint (ESLint, type-checked rules, zero warnings)', [
-      'node_modules/eslint/bin/eslint.js',
-      '.',
-      '--max-warnings',
-      '0',
-    ]),
-  );
-  runs.push(await runCheck('format (Prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.']));
-  runs.push(await runCheck('unused exports, files and dependencies (knip)', ['node_modules/knip/bin/knip.js']));
-}
-runs.push(await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length));
+const lanes: Array<Promise<Totals[]>> = [];
+if (!extra.length) lanes.push(checks());
+lanes.push(
+  runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length).then((r) => [r]),
+);
 if (process.env.MYSQL_URL) {
-  // Contract tests (spec lint, generated freshness, mock) do not touch the database; run them once.
-  const dbFiles = extra.length ? extra : ['test/api/**/*.test.ts'];
-  runs.push(await runAva('MySQL', dbFiles, { TEST_DB: 'mysql' }));
+  lanes.push(runAva('MySQL', extra.length ? extra : DATABASE_TIERS, { TEST_DB: 'mysql' }).then((r) => [r]));
 }
+const runs = (await Promise.all(lanes)).flat();
 const passed = runs.reduce((a, r) => a + r.passed, 0);
 const failed = runs.reduce((a, r) => a + r.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);

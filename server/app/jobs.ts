@@ -1,6 +1,7 @@
 // Every background job kind and sweep the service runs. Groups add theirs here, each with its retry policy
 // (server/infra/jobs.ts RetryPolicy) when the defaults do not fit: DEFAULT_RETRY for jobs, SWEEP_RETRY for sweeps.
 import type { App } from '../infra/app.js';
+import type { Db } from '../infra/db.js';
 import { CONTENT_RUN_JOB, type RunPayload } from '../domain/content/run.js';
 import { runContent } from '../domain/content/runner.js';
 import { sweepIdempotencyKeys } from '../infra/idempotency.js';
@@ -16,25 +17,64 @@ import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events
 import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
 
+/** A job's project, read from the row its payload names (run-due scoped to a project, server/infra/jobs.ts). */
+const projectOfRow =
+  (table: 'fill_jobs' | 'webhook_deliveries', column: 'id') =>
+  async (db: Db, id: unknown): Promise<string | null> =>
+    (await db(table).where(column, String(id)).first<{ project_id: string } | undefined>('project_id'))?.project_id ??
+    null;
+const fillProject = projectOfRow('fill_jobs', 'id');
+const deliveryProject = projectOfRow('webhook_deliveries', 'id');
+
 export function registerJobs(app: App): void {
-  app.jobs.register<FillPayload>('fill', (ctx) => runFill(app, ctx));
+  app.jobs.register<FillPayload>(
+    'fill',
+    (ctx) => runFill(app, ctx),
+    {},
+    (p, db) => fillProject(db, p.jobId),
+  );
   app.jobs.registerSweep('sweep.rate_windows', 5 * 60_000, ({ db, now }) => sweepRateWindows(db, now));
   app.jobs.registerSweep('sweep.request_records', 60_000, ({ db, now }) => sweepRequestRecords(db, now));
-  app.jobs.registerSweep('sweep.operations', 60_000, ({ db, now }) => sweepOperations(db, now));
-  app.jobs.registerSweep('sweep.prepare_publish', 2_000, ({ now }) => prepareDue(app, now));
+  app.jobs.registerSweep(
+    'sweep.operations',
+    60_000,
+    ({ db, now }) => sweepOperations(db, now),
+    {},
+    ({ db, now, projectId }) => sweepOperations(db, now, projectId),
+  );
+  app.jobs.registerSweep(
+    'sweep.prepare_publish',
+    2_000,
+    ({ now }) => prepareDue(app, now),
+    {},
+    ({ now, projectId }) => prepareDue(app, now, projectId),
+  );
   // A webhook delivery's retry schedule is its job's (docs/guides/webhooks.md): six attempts, then `failed`.
-  app.jobs.register<DeliverPayload>(WEBHOOK_DELIVER_JOB, (ctx) => deliverAttempt(app, ctx), {
-    maxAttempts: WEBHOOK_ATTEMPTS,
-    backoffMs: RETRY_BACKOFF_MS,
-  });
+  app.jobs.register<DeliverPayload>(
+    WEBHOOK_DELIVER_JOB,
+    (ctx) => deliverAttempt(app, ctx),
+    { maxAttempts: WEBHOOK_ATTEMPTS, backoffMs: RETRY_BACKOFF_MS },
+    (p, db) => deliveryProject(db, p.deliveryId),
+  );
   app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
-  app.jobs.register<RunPayload>(CONTENT_RUN_JOB, (ctx) => runContent(app, ctx));
+  app.jobs.register<RunPayload>(
+    CONTENT_RUN_JOB,
+    (ctx) => runContent(app, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
   app.jobs.registerSweep('sweep.idempotency_keys', 10 * 60_000, ({ db, now }) => sweepIdempotencyKeys(db, now));
   app.jobs.registerSweep('sweep.finished_jobs', 60 * 60_000, ({ db, now }) => sweepFinishedJobs(db, now));
   app.jobs.registerSweep('sweep.daily_counts', 60 * 60_000, ({ db, now }) => sweepDailyCounts(db, now));
-  app.jobs.registerSweep('sweep.manifests', 10_000, async ({ db }) => {
-    await repairManifests(db, app.objects, manifestFailed(app));
-  });
+  app.jobs.registerSweep(
+    'sweep.manifests',
+    10_000,
+    async ({ db }) => {
+      await repairManifests(db, app.objects, manifestFailed(app));
+    },
+    {},
+    ({ db, projectId }) => repairManifests(db, app.objects, manifestFailed(app), projectId),
+  );
 }
 
 /** A manifest the store still refuses is logged and left to the next sweep. */

@@ -82,7 +82,17 @@ interface Registered {
   handler: JobHandler;
   retry: RetryPolicy;
   sweepEveryMs?: number;
+  /** The project a job of this kind works for (runDue scoped to a project runs only its jobs). */
+  projectOf?: ProjectOf;
+  /** A sweep's pass over one project alone (runDue scoped to a project); a sweep without one is skipped then. */
+  perProject?: ProjectSweep;
 }
+
+/** The project a job's payload works for, or null when it works for none (or its subject is gone). */
+type ProjectOf = (payload: unknown, db: Db) => Promise<string | null>;
+
+/** A sweep over one project's rows alone. */
+type ProjectSweep = (ctx: { db: Db; now: number; projectId: string }) => Promise<unknown>;
 
 const LEASE_MS = 5 * 60_000;
 
@@ -290,14 +300,33 @@ export class JobQueue {
   }
 
   /** `retry`: this kind's own attempts and backoff, over DEFAULT_RETRY. */
-  register<P>(kind: string, handler: JobHandler<P>, retry: Partial<RetryPolicy> = {}): void {
+  /** `projectOf`: the project a job of the kind works for, so that runDue scoped to a project can choose it. */
+  register<P>(
+    kind: string,
+    handler: JobHandler<P>,
+    retry: Partial<RetryPolicy> = {},
+    projectOf?: (payload: P, db: Db) => Promise<string | null>,
+  ): void {
     // The payload is what enqueue() of this kind stored: the kind's own registration names its type.
-    this.kinds.set(kind, { handler: handler as JobHandler, retry: { ...DEFAULT_RETRY, ...retry } });
+    this.kinds.set(kind, {
+      handler: handler as JobHandler,
+      retry: { ...DEFAULT_RETRY, ...retry },
+      projectOf: projectOf as ProjectOf | undefined,
+    });
   }
 
-  /** A sweep runs at most every `everyMs` on the worker timer, and on every run-due. `retry` over SWEEP_RETRY. */
-  registerSweep(kind: string, everyMs: number, handler: JobHandler, retry: Partial<RetryPolicy> = {}): void {
-    this.kinds.set(kind, { handler, retry: { ...SWEEP_RETRY, ...retry }, sweepEveryMs: everyMs });
+  /**
+   * A sweep runs at most every `everyMs` on the worker timer, and on every run-due. `retry` over SWEEP_RETRY.
+   * `perProject`: the same sweep over one project's rows, which runDue scoped to a project runs in its place.
+   */
+  registerSweep(
+    kind: string,
+    everyMs: number,
+    handler: JobHandler,
+    retry: Partial<RetryPolicy> = {},
+    perProject?: ProjectSweep,
+  ): void {
+    this.kinds.set(kind, { handler, retry: { ...SWEEP_RETRY, ...retry }, sweepEveryMs: everyMs, perProject });
   }
 
   /** The policy of `kind`: its own if this process registered it, else the default. */
@@ -326,11 +355,11 @@ export class JobQueue {
 
   /**
    * Claims up to `limit` due jobs (expired leases count as due). `allSweeps` also claims sweeps not yet due.
-   * `only`: of these kinds alone.
+   * `only`: of these kinds alone. `ids`: of these jobs alone (runDue scoped to a project).
    */
-  async claim(now: number, limit: number, allSweeps = false, only?: string[]): Promise<ClaimedJob[]> {
+  async claim(now: number, limit: number, allSweeps = false, only?: string[], ids?: number[]): Promise<ClaimedJob[]> {
     const known = [...this.kinds.keys()].filter((k) => !only || only.includes(k));
-    if (!known.length) return [];
+    if (!known.length || ids?.length === 0) return [];
     const sweeps = allSweeps ? this.sweepKinds() : [];
     const marks = (list: unknown[]) => list.map(() => '?').join(', ');
     // Two passes, each one statement the indexes serve: first the jobs queued and due, in (state, run_at) index
@@ -339,15 +368,17 @@ export class JobQueue {
     // claim, expired leases and (run-due) sweeps not yet due, which are few.
     // Raw SQL with `?` placeholders, the same on both dialects: a worker claims before every few jobs, and Knex's
     // builder cost more than the statement (a CPU profile of the webhook bench, bench/webhooks.ts).
+    const byId = ids ? { sql: ` AND id IN (${marks(ids)})`, params: ids } : { sql: '', params: [] };
     const queuedDue = {
-      sql: `state = 'queued' AND run_at <= ? AND kind IN (${marks(known)})`,
-      params: [now, ...known],
+      sql: `state = 'queued' AND run_at <= ? AND kind IN (${marks(known)})${byId.sql}`,
+      params: [now, ...known, ...byId.params],
     };
     const rest = {
       sql:
         `kind IN (${marks(known)}) AND ((state = 'running' AND locked_until < ?)` +
-        (sweeps.length ? ` OR (state = 'queued' AND kind IN (${marks(sweeps)})))` : ')'),
-      params: [...known, now, ...sweeps],
+        (sweeps.length ? ` OR (state = 'queued' AND kind IN (${marks(sweeps)})))` : ')') +
+        byId.sql,
+      params: [...known, now, ...sweeps, ...byId.params],
     };
     const set = "state = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1, updated_at = ?";
     const setParams = [this.workerId, now + this.leaseMs, now];
@@ -379,7 +410,7 @@ export class JobQueue {
         return rows.map((r) => ({ ...r, id: Number(r.id), attempts: r.attempts + 1 }));
       });
     };
-    const shared = only?.length === 1 && !allSweeps ? shares.get(only[0]) : undefined;
+    const shared = only?.length === 1 && !allSweeps && !ids ? shares.get(only[0]) : undefined;
     const fairPass = async (kind: string, share: number, n: number): Promise<ClaimedJob[]> => {
       const cursor = this.shareCursors.get(kind);
       const mark = (rows: Candidate[]) => `UPDATE jobs SET ${set} WHERE id IN (${marks(rows)})`;
@@ -519,9 +550,11 @@ export class JobQueue {
 
   /**
    * Runs every job due at `now`, and every sweep, until nothing is due. `now` may be simulated (tests):
-   * jobs and sweeps then judge time by it, exactly as they would when that instant came.
+   * jobs and sweeps then judge time by it, exactly as they would when that instant came. `projectId`: that
+   * project's jobs alone, and the sweeps that have a pass per project, over it alone (runDueForProject).
    */
-  async runDue(now = Date.now()): Promise<{ ran: number; failed: number }> {
+  async runDue(now = Date.now(), projectId?: string): Promise<{ ran: number; failed: number }> {
+    if (projectId !== undefined) return this.runDueForProject(now, projectId);
     // Scheduling and claiming touch rows that publishes and other workers write too (MySQL may pick either side
     // of a deadlock): the loser tries again instead of failing the whole run.
     await retryContended(() => this.scheduleSweeps(now));
@@ -532,6 +565,50 @@ export class JobQueue {
       const sweepsToo = allSweeps;
       const batch = await retryContended(() => this.claim(now, 50, sweepsToo));
       allSweeps = false;
+      if (!batch.length) return { ran, failed };
+      for (const ok of await this.runBatch(batch, () => now)) {
+        ran++;
+        if (!ok) failed++;
+      }
+    }
+  }
+
+  /**
+   * runDue for one project: tests of other projects sharing the database (and its queue) are not touched, not
+   * even at a simulated `now`. Sweeps run their per-project pass directly, outside the queue (their queued turn is
+   * left as it is); sweeps without one are global housekeeping and do not run. Jobs of kinds that name their
+   * project (register's `projectOf`) are chosen by reading the due ones and asking each its project; the claim
+   * is the usual one, restricted to those ids.
+   */
+  private async runDueForProject(now: number, projectId: string): Promise<{ ran: number; failed: number }> {
+    let ran = 0;
+    let failed = 0;
+    for (const [kind, r] of this.kinds) {
+      if (!r.perProject) continue;
+      ran++;
+      try {
+        await r.perProject({ db: this.db, now, projectId });
+      } catch (err) {
+        failed++;
+        this.log?.error({ err, kind, projectId }, 'sweep failed');
+      }
+    }
+    const scoped = [...this.kinds].filter(([, r]) => r.projectOf).map(([k]) => k);
+    if (!scoped.length) return { ran, failed };
+    const marks = scoped.map(() => '?').join(', ');
+    for (;;) {
+      const due = await this.db('jobs')
+        .whereRaw(
+          `kind IN (${marks}) AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND locked_until < ?))`,
+          [...scoped, now, now],
+        )
+        .select<Array<Pick<ClaimedJob, 'id' | 'kind' | 'payload'>>>('id', 'kind', 'payload');
+      const ids: number[] = [];
+      for (const job of due) {
+        const of = this.kinds.get(job.kind)!.projectOf!;
+        if ((await of(parseJson(job.payload, {}), this.db)) === projectId) ids.push(Number(job.id));
+      }
+      const batch = ids.length ? await retryContended(() => this.claim(now, 50, false, scoped, ids.slice(0, 50))) : [];
       if (!batch.length) return { ran, failed };
       for (const ok of await this.runBatch(batch, () => now)) {
         ran++;

@@ -57,7 +57,7 @@ export const MANIFEST_CACHE = 'public, max-age=60, must-revalidate';
 
 /**
  * `mkdir -p`. Node's recursive mkdir answers ENOENT when a missing level cannot be made (on a read-only file system,
- * test/api/full-disk.test.ts): then each level is made in turn, so the error is the real cause (EROFS), which a
+ * test/e2e/full-disk.test.ts): then each level is made in turn, so the error is the real cause (EROFS), which a
  * publish answers as 503 (db.ts `isStoreRefusal`).
  */
 async function makeDir(dir: string): Promise<void> {

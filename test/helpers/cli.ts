@@ -7,7 +7,7 @@ import { run } from '../../packages/cli/src/main.js';
 
 /**
  * `node` arguments running the executable's source (packages/cli/src/bin.ts) through tsx, from any working folder.
- * The built bin (dist/glossa.js) is what test/e2e/packages.test.ts installs and runs.
+ * The built bin (dist/glossa.js) is what test/e2e/standalone/packages.test.ts installs and runs.
  */
 export const BIN_ARGS = ['--import', import.meta.resolve('tsx'), path.resolve('packages/cli/src/bin.ts')];
 

@@ -117,6 +117,10 @@ export async function startTestService(
     ...env,
   });
   const service = await startService(config, { port: 0, deliveryPort: 0, logDestination: opts.logDestination });
+  // An idle keep-alive socket is closed by the client (undici: after 4 s), never by the server under it: with the
+  // server's 5 s default, a loaded machine's late timers let the server close a socket the test's next fetch (or
+  // the CLI's) had just taken, and the fetch failed.
+  for (const server of [service.main, service.delivery]) server.listener.keepAliveTimeout = 65_000;
   const baseUrl = `http://127.0.0.1:${service.main.info.port}/v1`;
   const internalUrl = `http://127.0.0.1:${service.main.info.port}/internal/v1`;
   const deliveryUrl = `http://127.0.0.1:${service.delivery.info.port}/v1`;

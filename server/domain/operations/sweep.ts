@@ -5,17 +5,20 @@
 // their 24 hours are deleted.
 import type { Db } from '../../infra/db.js';
 
-export async function sweepOperations(db: Db, now: number): Promise<void> {
-  await db('operations')
+export async function sweepOperations(db: Db, now: number, projectId?: string): Promise<void> {
+  // `projectId`: that project's alone (run-due scoped to a project, server/infra/jobs.ts runDueForProject).
+  const of = (table: 'operations' | 'batch_previews') =>
+    db(table).where(projectId === undefined ? {} : { project_id: projectId });
+  await of('operations')
     .where({ state: 'pending_approval' })
     .andWhere('expires_at', '<=', now)
     .update({ state: 'expired', reuse_key: null });
-  await db('operations')
+  await of('operations')
     .where({ state: 'approved' })
     .whereIn('action', ['publish', 'rollback'])
     .andWhere('expires_at', '<=', now)
     .update({ state: 'expired', reuse_key: null });
-  await db('operations')
+  await of('operations')
     .where({ state: 'approved', action: 'translate' })
     .andWhere('expires_at', '<=', now)
     .whereNotExists(
@@ -25,5 +28,5 @@ export async function sweepOperations(db: Db, now: number): Promise<void> {
         .select(db.raw('1')),
     )
     .update({ state: 'expired', reuse_key: null, reserved_mc: 0 });
-  await db('batch_previews').where('expires_at', '<=', now).delete();
+  await of('batch_previews').where('expires_at', '<=', now).delete();
 }

@@ -31,8 +31,9 @@ export async function writeManifest(db: Db, objects: ObjectStore, projectId: str
 }
 
 /** Projects whose manifest in the store is not known to name their current version. */
-async function staleManifests(db: Db, limit = 100): Promise<string[]> {
+async function staleManifests(db: Db, projectId?: string, limit = 100): Promise<string[]> {
   return db('projects')
+    .where(projectId === undefined ? {} : { id: projectId })
     .whereNotNull('current_version')
     .whereNull('deleted_at')
     .andWhere((w) => {
@@ -47,9 +48,11 @@ export async function repairManifests(
   db: Db,
   objects: ObjectStore,
   onError: (err: unknown, projectId: string) => void,
+  /** That project's alone (run-due scoped to a project, server/infra/jobs.ts runDueForProject). */
+  projectId?: string,
 ): Promise<number> {
   let repaired = 0;
-  for (const id of await staleManifests(db)) {
+  for (const id of await staleManifests(db, projectId)) {
     try {
       await writeManifest(db, objects, id);
       repaired++;

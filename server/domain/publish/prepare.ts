@@ -135,9 +135,11 @@ export async function prepareProject(app: App, projectId: string): Promise<'prep
 }
 
 /** The sweep: prepares the projects whose content has been quiet for the configured delay, oldest change first. */
-export async function prepareDue(app: App, now: number): Promise<void> {
+export async function prepareDue(app: App, now: number, projectId?: string): Promise<void> {
   const { db } = app;
+  // `projectId`: that project alone (run-due scoped to a project, server/infra/jobs.ts runDueForProject).
   const due: string[] = await db('project_content')
+    .where(projectId === undefined ? {} : { project_id: projectId })
     .whereNotNull('changed_at')
     .andWhere('changed_at', '<=', now - app.config.prepareDelayMs)
     .orderBy('changed_at')

@@ -13,7 +13,7 @@ interface JsonTree {
   [key: string]: string | JsonTree;
 }
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/catalogs');
 
 // The `json` folder holds nested files (next-intl, next-i18next), which are nested_json.
 const EXPECTED: Record<string, FormatId> = {

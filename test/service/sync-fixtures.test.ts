@@ -11,7 +11,7 @@ import { liveCatalog } from '../../server/domain/catalog/live.js';
 import { normalizeLanguage } from '../../server/domain/project/languages.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/catalogs');
 const files = readdirSync(FIXTURES)
   .filter((d) => !d.endsWith('.md'))
   .flatMap((d) => readdirSync(path.join(FIXTURES, d)).map((f) => path.join(d, f)));

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { zipSync, strToU8 } from 'fflate';
-import { REGISTRY } from '../../packages/core/src/formats/index.js';
-import { glossa, glossaConfig } from '../helpers/cli.js';
+import { REGISTRY } from '../../../packages/core/src/formats/index.js';
+import { glossa, glossaConfig } from '../../helpers/cli.js';
 
 const ESC = String.fromCharCode(27);
 const BEL = String.fromCharCode(7);

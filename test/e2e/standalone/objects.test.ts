@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import test, { type ExecutionContext } from 'ava';
-import { getBundle, getManifest } from '../../server/http/routes/origin.js';
-import { etagMatches } from '../../server/http/etag.js';
-import { loadConfig } from '../../server/infra/config.js';
-import { ApiError } from '../../server/infra/errors.js';
+import { getBundle, getManifest } from '../../../server/http/routes/origin.js';
+import { etagMatches } from '../../../server/http/etag.js';
+import { loadConfig } from '../../../server/infra/config.js';
+import { ApiError } from '../../../server/infra/errors.js';
 import {
   FolderStore,
   IMMUTABLE,
@@ -20,9 +20,9 @@ import {
   objectKeys,
   parseObjectStoreUrl,
   type ObjectStore,
-} from '../../server/infra/objects.js';
-import type { Handler, RawCtx, RawHandler, Reply } from '../../server/http/pipeline.js';
-import { startS3rver, type TestS3 } from '../helpers/s3.js';
+} from '../../../server/infra/objects.js';
+import type { Handler, RawCtx, RawHandler, Reply } from '../../../server/http/pipeline.js';
+import { startS3rver, type TestS3 } from '../../helpers/s3.js';
 
 let folderRoot: string;
 let s3: TestS3;

@@ -6,19 +6,19 @@
 // The tools are Debian packages (`apt-get install -y gettext libxml2-utils gnustep-base-runtime`, see .ci/run). A
 // missing tool fails the run: a renderer check that silently skipped would look like a pass.
 import test from 'ava';
-import { ANDROID, icuToPrintf, orderOf } from '../../packages/core/src/printf.js';
+import { ANDROID, icuToPrintf, orderOf } from '../../../packages/core/src/printf.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseIcuMessage } from '@formatjs/icu-messageformat-parser';
-import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../packages/core/src/catalog.js';
-import { FORMATS } from '../../packages/core/src/formats/index.js';
-import { resourceName } from '../../packages/core/src/formats/android_xml.js';
-import { icuText } from '../../packages/core/src/formats/json.js';
-import { arbName } from '../../packages/core/src/formats/arb.js';
-import { renderStringsdict } from '../../packages/core/src/formats/ios_strings.js';
-import type { XcStrings } from '../helpers/xcstrings.js';
+import type { Catalog, CatalogEntry, CatalogValue, FormatId } from '../../../packages/core/src/catalog.js';
+import { FORMATS } from '../../../packages/core/src/formats/index.js';
+import { resourceName } from '../../../packages/core/src/formats/android_xml.js';
+import { icuText } from '../../../packages/core/src/formats/json.js';
+import { arbName } from '../../../packages/core/src/formats/arb.js';
+import { renderStringsdict } from '../../../packages/core/src/formats/ios_strings.js';
+import type { XcStrings } from '../../helpers/xcstrings.js';
 
 const INSTALL = 'apt-get update && apt-get install -y gettext libxml2-utils gnustep-base-runtime';
 const TOOLS = ['msgfmt', 'gettext', 'ngettext', 'xmllint', 'plparse', 'plget'];
@@ -532,7 +532,7 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
   });
 }
 
-// ARB is written for gen-l10n (test/api/arb-runtime.test.ts holds it to gen-l10n's rules): Dart names, `#` as the
+// ARB is written for gen-l10n (test/service/arb-runtime.test.ts holds it to gen-l10n's rules): Dart names, `#` as the
 // plural's argument, metadata in the base file only.
 test('arb: JSON.parse reads every language, each value is ICU under its Dart name, with no # left', (t) => {
   for (const lang of LANGS) {

@@ -20,7 +20,9 @@ test.after.always(async () => {
 });
 
 const MIN = 60_000;
-const runDue = (at: number) => svc.admin.POST('/jobs/run-due', { body: { now: new Date(at).toISOString() } });
+/** `p`: that project's jobs and sweeps alone, so that the test need not run alone. */
+const runDue = (at: number, p?: TestProject) =>
+  svc.admin.POST('/jobs/run-due', { body: { now: new Date(at).toISOString(), projectId: p?.projectId } });
 
 async function agentOf(p: TestProject, scopes: Array<'translate' | 'publish' | 'read'> = ['translate', 'publish']) {
   return svc.client(await createTestKey(svc, p.projectId, scopes, true));
@@ -222,42 +224,40 @@ test('an approved operation with nothing spent is reused by an equivalent create
   t.is(noVersion.response.status, 404, 'nothing to roll back from');
 });
 
-// Tests that move the clock run alone (serial tests run before the others): a simulated now sweeps every project.
-test.serial(
-  'expiry: pending 30 minutes after creation, approved publish 30 after approval, approved translate 30 after its last use; GET never writes',
-  async (t) => {
-    const p = await createTestProject(svc);
-    const agent = await agentOf(p);
-    const { body } = await translateBody(p, agent, ['Expire']);
-    const pending = (await agent.POST('/operations', { body })).data!;
-    const t0 = Date.now();
-    const pub = (await agent.POST('/operations', { body: { action: 'publish', scope: { project_id: p.projectId } } }))
-      .data!;
-    await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: pub.operation_id } } });
-    const { body: other } = await translateBody(p, agent, ['Expire later']);
-    const tr = (await agent.POST('/operations', { body: other })).data!;
-    await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: tr.operation_id } } });
+// The clock moves for the test's project alone (run-due scoped to it): operations expire by a per-project sweep.
+test('expiry: pending 30 minutes after creation, approved publish 30 after approval, approved translate 30 after its last use; GET never writes', async (t) => {
+  const p = await createTestProject(svc);
+  const agent = await agentOf(p);
+  const { body } = await translateBody(p, agent, ['Expire']);
+  const pending = (await agent.POST('/operations', { body })).data!;
+  const t0 = Date.now();
+  const pub = (await agent.POST('/operations', { body: { action: 'publish', scope: { project_id: p.projectId } } }))
+    .data!;
+  await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: pub.operation_id } } });
+  const { body: other } = await translateBody(p, agent, ['Expire later']);
+  const tr = (await agent.POST('/operations', { body: other })).data!;
+  await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: tr.operation_id } } });
 
-    await runDue(t0 + 29 * MIN);
-    const read = (id: string) => agent.GET('/operations/{operationId}', { params: { path: { operationId: id } } });
-    t.is((await read(pending.operation_id)).data!.state, 'pending_approval');
-    await runDue(t0 + 31 * MIN);
-    for (const id of [pending.operation_id, pub.operation_id, tr.operation_id])
-      t.is((await read(id)).data!.state, 'expired', id);
-    const late = await svc.admin.POST('/operations/{operationId}/approve', {
-      params: { path: { operationId: pending.operation_id } },
-    });
-    t.like(late.error, { error: 'operation_not_pending', state: 'expired' });
-    const listed = await svc.admin.GET('/projects/{projectId}/operations', {
-      params: { path: { projectId: p.projectId }, query: { state: 'expired' } },
-    });
-    t.is(listed.data!.operations.length, 3);
-    // An expired one is not reused.
-    const fresh = await agent.POST('/operations', { body });
-    t.not(fresh.data!.operation_id, pending.operation_id);
-  },
-);
+  await runDue(t0 + 29 * MIN, p);
+  const read = (id: string) => agent.GET('/operations/{operationId}', { params: { path: { operationId: id } } });
+  t.is((await read(pending.operation_id)).data!.state, 'pending_approval');
+  await runDue(t0 + 31 * MIN, p);
+  for (const id of [pending.operation_id, pub.operation_id, tr.operation_id])
+    t.is((await read(id)).data!.state, 'expired', id);
+  const late = await svc.admin.POST('/operations/{operationId}/approve', {
+    params: { path: { operationId: pending.operation_id } },
+  });
+  t.like(late.error, { error: 'operation_not_pending', state: 'expired' });
+  const listed = await svc.admin.GET('/projects/{projectId}/operations', {
+    params: { path: { projectId: p.projectId }, query: { state: 'expired' } },
+  });
+  t.is(listed.data!.operations.length, 3);
+  // An expired one is not reused.
+  const fresh = await agent.POST('/operations', { body });
+  t.not(fresh.data!.operation_id, pending.operation_id);
+});
 
+// Serial, before the others: request records expire by a global sweep, at a simulated now for every project.
 test.serial(
   'a request record closed more than 24 hours before a simulated now reads expired, and a resend is 409 request_expired',
   async (t) => {
@@ -276,38 +276,35 @@ test.serial(
   },
 );
 
-test.serial(
-  'the plan of a translate operation shows the previewed samples and the ceiling against the balance',
-  async (t) => {
-    const p = await createTestProject(svc, { creditsMc: 3000 });
-    const agent = await agentOf(p);
-    const long = 'x'.repeat(300);
-    const { body } = await translateBody(p, agent, ['One', 'Two', 'Three', 'Four', 'Five', 'Six', long]);
-    const op = (await agent.POST('/operations', { body })).data!;
-    const read = await svc.admin.GET('/operations/{operationId}', {
-      params: { path: { operationId: op.operation_id } },
-    });
-    t.like(read.data, {
-      operation_id: op.operation_id,
-      project_id: p.projectId,
-      decided_by: null,
-      decided_at: null,
-      plan: {
-        action: 'translate',
-        balance_mc: 3000,
-        translate: { langs: ['de', 'fr'], unit_count: 7, batch_count: 1, requested_mc: 5000 },
-      },
-    });
-    t.deepEqual(read.data!.plan!.translate!.batches[0].sample, ['One', 'Two', 'Three', 'Four', 'Five']);
-    // The sample expires with its 24 hours.
-    await runDue(Date.now() + 25 * 3600_000);
-    const later = await svc.admin.GET('/operations/{operationId}', {
-      params: { path: { operationId: op.operation_id } },
-    });
-    t.is(later.data!.plan!.translate!.batches[0].sample, null);
-    t.is(later.data!.state, 'expired');
-  },
-);
+test('the plan of a translate operation shows the previewed samples and the ceiling against the balance', async (t) => {
+  const p = await createTestProject(svc, { creditsMc: 3000 });
+  const agent = await agentOf(p);
+  const long = 'x'.repeat(300);
+  const { body } = await translateBody(p, agent, ['One', 'Two', 'Three', 'Four', 'Five', 'Six', long]);
+  const op = (await agent.POST('/operations', { body })).data!;
+  const read = await svc.admin.GET('/operations/{operationId}', {
+    params: { path: { operationId: op.operation_id } },
+  });
+  t.like(read.data, {
+    operation_id: op.operation_id,
+    project_id: p.projectId,
+    decided_by: null,
+    decided_at: null,
+    plan: {
+      action: 'translate',
+      balance_mc: 3000,
+      translate: { langs: ['de', 'fr'], unit_count: 7, batch_count: 1, requested_mc: 5000 },
+    },
+  });
+  t.deepEqual(read.data!.plan!.translate!.batches[0].sample, ['One', 'Two', 'Three', 'Four', 'Five']);
+  // The sample expires with its 24 hours.
+  await runDue(Date.now() + 25 * 3600_000, p);
+  const later = await svc.admin.GET('/operations/{operationId}', {
+    params: { path: { operationId: op.operation_id } },
+  });
+  t.is(later.data!.plan!.translate!.batches[0].sample, null);
+  t.is(later.data!.state, 'expired');
+});
 
 test('the operations list pages newest first: every operation once, `more` until the oldest', async (t) => {
   const p = await createTestProject(svc);

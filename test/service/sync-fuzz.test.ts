@@ -8,7 +8,7 @@ import { rng } from '../helpers/rng.js';
 import { hostile, type ApiError } from '../helpers/typed.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/catalogs');
 const CASES = 2300;
 const PER_PROJECT = 100; // under the 120 requests per minute of one project
 const DOCUMENTED = new Set([

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { build } from 'esbuild';
-import { launchChromium } from '../helpers/chromium.js';
+import { launchChromium } from '../../helpers/chromium.js';
 
 const MAX_CLI_INSTALL_KB = 15 * 1024;
 const SERVER_PACKAGES = ['@hapi', 'knex', 'better-sqlite3', 'mysql2', '@aws-sdk', 'tsx', 'pino', 'piscina'];

@@ -32,7 +32,8 @@ const rawPush = (
 const paragraphs = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `Paragraph ${i} of the ${tag} version, with some words.`).join('\n\n');
 
-const runDue = () => svc.admin.POST('/jobs/run-due', { body: {} });
+// Scoped to the test's project: no test runs another's jobs, so the tests run concurrently.
+const runDue = (p: { projectId: string }) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 
 async function publish(p: TestProject, docIds?: string[]) {
   const r = await svc.admin.POST('/projects/{projectId}/content/publish', {
@@ -43,30 +44,27 @@ async function publish(p: TestProject, docIds?: string[]) {
   return r.data;
 }
 
-test.serial(
-  'concurrent pushes to one document: each lands on a revision of its own or answers edit_conflict',
-  async (t) => {
-    const p = await contentProject();
-    await rawPush(p, 'PUT', '/doc', { title: 'Doc', text: paragraphs(5, 'first') });
-    const texts = Array.from({ length: 12 }, (_, i) => paragraphs(5, `v${i}`));
-    const answers = await Promise.all(texts.map((text) => rawPush(p, 'PUT', '/doc', { text })));
-    const landed = answers.filter((a) => a.status === 200);
-    const lost = answers.filter((a) => a.status !== 200);
-    for (const a of lost) t.like(a, { status: 409, body: { error: 'edit_conflict' } });
-    // Every push that answered 200 holds a revision of its own: none was overwritten unseen.
-    const revisions = landed.map((a) => a.body.revisionId as string);
-    t.is(new Set(revisions).size, landed.length);
-    const w = await svc.admin.GET('/projects/{projectId}/content/{docId}', {
-      params: { path: { projectId: p.projectId, docId: 'doc' } },
-    });
-    t.is(w.data!.revisionId, `r_${1 + landed.length}`);
-    // The stored text is one of the pushed texts, whole.
-    const stored = w.data!.blocks.map((b) => b.text).join('\n\n');
-    t.true(texts.includes(stored));
-  },
-);
+test('concurrent pushes to one document: each lands on a revision of its own or answers edit_conflict', async (t) => {
+  const p = await contentProject();
+  await rawPush(p, 'PUT', '/doc', { title: 'Doc', text: paragraphs(5, 'first') });
+  const texts = Array.from({ length: 12 }, (_, i) => paragraphs(5, `v${i}`));
+  const answers = await Promise.all(texts.map((text) => rawPush(p, 'PUT', '/doc', { text })));
+  const landed = answers.filter((a) => a.status === 200);
+  const lost = answers.filter((a) => a.status !== 200);
+  for (const a of lost) t.like(a, { status: 409, body: { error: 'edit_conflict' } });
+  // Every push that answered 200 holds a revision of its own: none was overwritten unseen.
+  const revisions = landed.map((a) => a.body.revisionId as string);
+  t.is(new Set(revisions).size, landed.length);
+  const w = await svc.admin.GET('/projects/{projectId}/content/{docId}', {
+    params: { path: { projectId: p.projectId, docId: 'doc' } },
+  });
+  t.is(w.data!.revisionId, `r_${1 + landed.length}`);
+  // The stored text is one of the pushed texts, whole.
+  const stored = w.data!.blocks.map((b) => b.text).join('\n\n');
+  t.true(texts.includes(stored));
+});
 
-test.serial('concurrent creates of one docId make one document', async (t) => {
+test('concurrent creates of one docId make one document', async (t) => {
   const p = await contentProject();
   const answers = await Promise.all(
     Array.from({ length: 8 }, (_, i) => rawPush(p, 'PUT', '/same', { title: `T${i}`, text: paragraphs(2, `c${i}`) })),
@@ -78,34 +76,31 @@ test.serial('concurrent creates of one docId make one document', async (t) => {
   );
 });
 
-test.serial(
-  'POST /content: an Idempotency-Key makes one document however many times and however concurrently it is sent',
-  async (t) => {
-    const p = await contentProject();
-    const body = { title: 'Created', text: paragraphs(3, 'posted') };
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () => rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-1' })),
-    );
-    const created = answers.filter((a) => a.status === 201);
-    t.true(created.length >= 1);
-    for (const a of answers.filter((x) => x.status !== 201))
-      t.like(a, { status: 409, body: { error: 'run_in_progress' } });
-    const docIds = new Set(created.map((a) => a.body.docId));
-    t.is(docIds.size, 1);
-    t.is(created.filter((a) => !a.body.replayed).length, 1);
-    const retry = await rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-1' });
-    t.like(retry, { status: 201, body: { docId: [...docIds][0], replayed: true, created: true } });
-    const other = await rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-2' });
-    t.not(other.body.docId, [...docIds][0]);
-    t.regex(other.body.docId as string, /^[A-Za-z0-9_-]{1,64}$/);
-    // Without a key, every POST creates.
-    const a = await rawPush(p, 'POST', '', body);
-    const b = await rawPush(p, 'POST', '', body);
-    t.not(a.body.docId, b.body.docId);
-  },
-);
+test('POST /content: an Idempotency-Key makes one document however many times and however concurrently it is sent', async (t) => {
+  const p = await contentProject();
+  const body = { title: 'Created', text: paragraphs(3, 'posted') };
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, () => rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-1' })),
+  );
+  const created = answers.filter((a) => a.status === 201);
+  t.true(created.length >= 1);
+  for (const a of answers.filter((x) => x.status !== 201))
+    t.like(a, { status: 409, body: { error: 'run_in_progress' } });
+  const docIds = new Set(created.map((a) => a.body.docId));
+  t.is(docIds.size, 1);
+  t.is(created.filter((a) => !a.body.replayed).length, 1);
+  const retry = await rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-1' });
+  t.like(retry, { status: 201, body: { docId: [...docIds][0], replayed: true, created: true } });
+  const other = await rawPush(p, 'POST', '', body, { 'idempotency-key': 'create-2' });
+  t.not(other.body.docId, [...docIds][0]);
+  t.regex(other.body.docId as string, /^[A-Za-z0-9_-]{1,64}$/);
+  // Without a key, every POST creates.
+  const a = await rawPush(p, 'POST', '', body);
+  const b = await rawPush(p, 'POST', '', body);
+  t.not(a.body.docId, b.body.docId);
+});
 
-test.serial('a run with an Idempotency-Key starts once; concurrent runs start each language once', async (t) => {
+test('a run with an Idempotency-Key starts once; concurrent runs start each language once', async (t) => {
   const p = await contentProject({ languages: [{ code: 'de' }, { code: 'fr' }] });
   await rawPush(p, 'PUT', '/doc', { title: 'Doc', text: paragraphs(4, 'run') });
   const runs = await Promise.all(
@@ -124,15 +119,15 @@ test.serial('a run with an Idempotency-Key starts once; concurrent runs start ea
   // The same languages without the key are 409 run_in_progress.
   t.like(await rawPush(p, 'POST', '/doc/run', {}), { status: 409, body: { error: 'run_in_progress' } });
   // Without keys, racing runs still start each language once.
-  await runDue();
+  await runDue(p);
   await rawPush(p, 'PUT', '/doc', { text: paragraphs(4, 'second') });
   const racing = await Promise.all(Array.from({ length: 6 }, () => rawPush(p, 'POST', '/doc/run', {})));
   const started = racing.flatMap((r) => (r.status === 200 ? (r.body.jobs as Array<{ lang: string }>) : []));
   t.deepEqual(started.map((j) => j.lang).sort(), ['de', 'fr']);
-  await runDue();
+  await runDue(p);
 });
 
-test.serial('daily quotas: the 501st push and the 501st run of a day are 429, counted only once each', async (t) => {
+test('daily quotas: the 501st push and the 501st run of a day are 429, counted only once each', async (t) => {
   const p = await contentProject({ languages: [{ code: 'fr' }] });
   const db = svc.service.app.db;
   const day = new Date().toISOString().slice(0, 10);
@@ -151,15 +146,15 @@ test.serial('daily quotas: the 501st push and the 501st run of a day are 429, co
 
   await db('daily_counts').insert({ project_id: p.projectId, kind: 'content_run', day, n: 499 });
   t.is((await rawPush(p, 'POST', `/q${landed}/run`, {})).status, 200);
-  await runDue();
+  await runDue(p);
   // A run that would start nothing is not counted; one that would is refused.
   t.like(await rawPush(p, 'POST', `/q${landed}/run`, {}), { status: 200, body: { jobs: [] } });
   const over = await rawPush(p, 'POST', `/q${landed}/run`, { mode: 'overwrite' });
   t.like(over, { status: 429, body: { error: 'run_quota_exceeded' } });
-  await runDue();
+  await runDue(p);
 });
 
-test.serial("the workspace's document limit: 402 plan_limit, concurrent creates never pass it", async (t) => {
+test("the workspace's document limit: 402 plan_limit, concurrent creates never pass it", async (t) => {
   const p = await contentProject();
   await svc.admin.PATCH('/workspaces/{workspaceId}', {
     params: { path: { workspaceId: p.workspaceId } },
@@ -176,12 +171,12 @@ test.serial("the workspace's document limit: 402 plan_limit, concurrent creates 
   t.is((await rawPush(p, 'PUT', `/lim${existing}`, { text: 'updated' })).status, 200);
 });
 
-test.serial('publish, rollback and delete: versions are immutable, each move records content.published', async (t) => {
+test('publish, rollback and delete: versions are immutable, each move records content.published', async (t) => {
   const p = await contentProject({ languages: [{ code: 'fr' }] });
   await rawPush(p, 'PUT', '/a', { title: 'A', text: paragraphs(2, 'a1'), externalId: 'ext-a' });
   await rawPush(p, 'PUT', '/b', { title: 'B', text: paragraphs(2, 'b1') });
   await rawPush(p, 'POST', '/a/run', {});
-  await runDue();
+  await runDue(p);
   // A run going holds its document back.
   await rawPush(p, 'POST', '/b/run', {});
   const first = await publish(p);
@@ -190,11 +185,11 @@ test.serial('publish, rollback and delete: versions are immutable, each move rec
     first.documents.find((d) => d.docId === 'b'),
     { action: 'held', versionId: null },
   );
-  await runDue();
+  await runDue(p);
   const v1 = first.versionId!;
   await rawPush(p, 'PUT', '/a', { text: paragraphs(2, 'a2') });
   await rawPush(p, 'POST', '/a/run', {});
-  await runDue();
+  await runDue(p);
   const second = await publish(p);
   t.deepEqual(
     second.documents.map((d) => [d.docId, d.action]),
@@ -249,7 +244,7 @@ test.serial('publish, rollback and delete: versions are immutable, each move rec
   );
 });
 
-test.serial('the listing holds at most 200 documents and says it is truncated beyond', async (t) => {
+test('the listing holds at most 200 documents and says it is truncated beyond', async (t) => {
   const p = await contentProject({ languages: [{ code: 'fr' }] });
   // 195 documents through the push itself (the API's 120 requests a minute per project would make this a
   // two-minute test), the last six over HTTP.

@@ -1,6 +1,6 @@
 // Content documents (spec: putContentDocument … runContentDocument, internal content routes;
 // docs/guides/content.md) end to end over HTTP, with real public documents (test/fixtures/content/SOURCES.md) and the
-// pseudo engine. Runs are jobs: run-due runs them. Tests that run jobs are serial (run-due runs every project's).
+// pseudo engine. Runs are jobs: run-due, scoped to the test's project, runs them.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { treeShape } from '../../server/domain/content/blocks.js';
@@ -23,8 +23,9 @@ const README = fixture('express-readme.md');
 const BLOG = fixture('kafka-blog.html');
 const DOCS = fixture('hugo-page-bundles.md');
 
-const runDue = async () => {
-  const r = await svc.admin.POST('/jobs/run-due', { body: {} });
+// Scoped to the test's project: no test runs another's jobs, so the tests run concurrently.
+const runDue = async (p: { projectId: string }) => {
+  const r = await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
   if (!r.data) throw new Error(JSON.stringify(r.error));
   return r.data;
 };
@@ -97,7 +98,7 @@ const balance = async (p: TestProject) =>
     })
   ).data!.balance;
 
-test.serial('every Content route answers 404 where Content is disabled', async (t) => {
+test('every Content route answers 404 where Content is disabled', async (t) => {
   const p = await createTestProject(svc);
   const path = { projectId: p.projectId, docId: 'a' };
   const answers = await Promise.all([
@@ -115,7 +116,7 @@ test.serial('every Content route answers 404 where Content is disabled', async (
   t.false(meta.data!.content.enabled);
 });
 
-test.serial('push: create, unchanged, field updates, and the documented refusals', async (t) => {
+test('push: create, unchanged, field updates, and the documented refusals', async (t) => {
   const p = await contentProject();
   const first = await put(p, 'returns', { title: 'Returns', text: DOCS, fields: { seoTitle: 'Returns | Acme' } });
   t.is(first.response.status, 201);
@@ -186,120 +187,117 @@ test.serial('push: create, unchanged, field updates, and the documented refusals
   t.is(missing.response.status, 404);
 });
 
-test.serial(
-  'a document is translated block by block, published, listed and pulled with its skeleton intact',
-  async (t) => {
-    const p = await contentProject({ languages: [{ code: 'de' }, { code: 'fr' }] });
-    await putOk(p, 'readme', { title: 'Express', text: README, externalId: '42', fields: { seoTitle: 'Express' } });
-    await putOk(p, 'blog', { title: 'Kafka', text: BLOG });
-    const preview = await run(p, 'readme', { dryRun: true });
-    const estimatedMc = (preview.data as { estimatedMc: number }).estimatedMc;
-    t.true(estimatedMc > 1000);
-    const before = await balance(p);
-    const started = await runOk(p, 'readme', {});
-    t.deepEqual(started.jobs.map((j) => j.lang).sort(), ['de', 'fr']);
-    // While the runs go, the same languages are 409 run_in_progress as a whole.
-    const busy = await run(p, 'readme', {});
-    t.is(busy.response.status, 409);
-    t.is((busy.error as { error: string }).error, 'run_in_progress');
-    await runDue();
-    // Charged what was translated: the estimate (the hold was twice that; the rest is back).
-    t.is(before - (await balance(p)), estimatedMc);
-    await runOk(p, 'blog', { langs: ['fr'] });
-    await runDue();
-    const again = await runOk(p, 'readme', {});
-    t.deepEqual(again, {
-      jobs: [],
-      skipped: [
-        { lang: 'de', reason: 'up_to_date' },
-        { lang: 'fr', reason: 'up_to_date' },
-      ],
-    });
+test('a document is translated block by block, published, listed and pulled with its skeleton intact', async (t) => {
+  const p = await contentProject({ languages: [{ code: 'de' }, { code: 'fr' }] });
+  await putOk(p, 'readme', { title: 'Express', text: README, externalId: '42', fields: { seoTitle: 'Express' } });
+  await putOk(p, 'blog', { title: 'Kafka', text: BLOG });
+  const preview = await run(p, 'readme', { dryRun: true });
+  const estimatedMc = (preview.data as { estimatedMc: number }).estimatedMc;
+  t.true(estimatedMc > 1000);
+  const before = await balance(p);
+  const started = await runOk(p, 'readme', {});
+  t.deepEqual(started.jobs.map((j) => j.lang).sort(), ['de', 'fr']);
+  // While the runs go, the same languages are 409 run_in_progress as a whole.
+  const busy = await run(p, 'readme', {});
+  t.is(busy.response.status, 409);
+  t.is((busy.error as { error: string }).error, 'run_in_progress');
+  await runDue(p);
+  // Charged what was translated: the estimate (the hold was twice that; the rest is back).
+  t.is(before - (await balance(p)), estimatedMc);
+  await runOk(p, 'blog', { langs: ['fr'] });
+  await runDue(p);
+  const again = await runOk(p, 'readme', {});
+  t.deepEqual(again, {
+    jobs: [],
+    skipped: [
+      { lang: 'de', reason: 'up_to_date' },
+      { lang: 'fr', reason: 'up_to_date' },
+    ],
+  });
 
-    const pub = await publish(p);
-    t.is(pub.summary.docsPublished, 2);
-    t.regex(pub.versionId!, /^\d{4}\.\d{2}\.\d{2}\.1$/);
-    const readme = await pull(p, 'readme', { lang: 'fr' });
-    t.is(readme.response.status, 200);
-    const fr = readme.data!.content.fr;
-    t.like(fr, { source: 'translated', stage: 'translated' });
-    t.not(fr.text, README);
-    t.is(treeShape('markdown', fr.text!), treeShape('markdown', README));
-    // Code blocks are never translated: every fenced block of the source is in the translation, byte for byte.
-    const fences = README.match(/```[\s\S]*?```/g) ?? [];
-    t.true(fences.length > 0);
-    for (const f of fences) t.true(fr.text!.includes(f));
-    // The translated markdown parses to the same kinds of nodes (mdast), links keep their URLs.
-    const urls = (s: string) => [...s.matchAll(/\]\(([^)\s]+)/g)].map((m) => m[1]);
-    t.deepEqual(urls(fr.text!), urls(README));
-    t.truthy(fr.title && fr.title !== 'Express');
-    t.truthy(fr.fields?.seoTitle);
-    t.is(readme.data!.externalId, '42');
-    const blog = await pull(p, 'blog', { lang: 'fr' });
-    t.is(treeShape('html', blog.data!.content.fr.text!), treeShape('html', BLOG));
-    const deBlog = await pull(p, 'blog', { lang: 'de' });
-    t.like(deBlog.data!.content.de, { source: 'fallback', text: BLOG });
-    t.is(deBlog.data!.content.de.title, undefined);
-    // Blocks shape: every language, ids stable across languages.
-    const blocks = await pull(p, 'readme', { shape: 'blocks' });
-    const ids = (l: string) => blocks.data!.content[l].blocks!.map((b) => b.id);
-    t.deepEqual(ids('fr'), ids('en'));
-    t.deepEqual(ids('de'), ids('en'));
-    // raw needs lang; an unknown language or version is 404.
-    t.is((await pull(p, 'readme', {})).response.status, 400);
-    t.is((await pull(p, 'readme', { lang: 'ja' })).response.status, 404);
-    t.is((await pull(p, 'readme', { lang: 'fr', version: '2001.01.01.1' })).response.status, 404);
-    const reports = await pull(p, 'readme', { lang: 'fr', include: 'reports' });
-    t.false(reports.data!.reportsAnchored);
-    t.like(reports.data!.reports!.fr.quality, { markupPreserved: true, placeholdersPreserved: true });
-    t.truthy(reports.data!.reports!.fr.seo);
+  const pub = await publish(p);
+  t.is(pub.summary.docsPublished, 2);
+  t.regex(pub.versionId!, /^\d{4}\.\d{2}\.\d{2}\.1$/);
+  const readme = await pull(p, 'readme', { lang: 'fr' });
+  t.is(readme.response.status, 200);
+  const fr = readme.data!.content.fr;
+  t.like(fr, { source: 'translated', stage: 'translated' });
+  t.not(fr.text, README);
+  t.is(treeShape('markdown', fr.text!), treeShape('markdown', README));
+  // Code blocks are never translated: every fenced block of the source is in the translation, byte for byte.
+  const fences = README.match(/```[\s\S]*?```/g) ?? [];
+  t.true(fences.length > 0);
+  for (const f of fences) t.true(fr.text!.includes(f));
+  // The translated markdown parses to the same kinds of nodes (mdast), links keep their URLs.
+  const urls = (s: string) => [...s.matchAll(/\]\(([^)\s]+)/g)].map((m) => m[1]);
+  t.deepEqual(urls(fr.text!), urls(README));
+  t.truthy(fr.title && fr.title !== 'Express');
+  t.truthy(fr.fields?.seoTitle);
+  t.is(readme.data!.externalId, '42');
+  const blog = await pull(p, 'blog', { lang: 'fr' });
+  t.is(treeShape('html', blog.data!.content.fr.text!), treeShape('html', BLOG));
+  const deBlog = await pull(p, 'blog', { lang: 'de' });
+  t.like(deBlog.data!.content.de, { source: 'fallback', text: BLOG });
+  t.is(deBlog.data!.content.de.title, undefined);
+  // Blocks shape: every language, ids stable across languages.
+  const blocks = await pull(p, 'readme', { shape: 'blocks' });
+  const ids = (l: string) => blocks.data!.content[l].blocks!.map((b) => b.id);
+  t.deepEqual(ids('fr'), ids('en'));
+  t.deepEqual(ids('de'), ids('en'));
+  // raw needs lang; an unknown language or version is 404.
+  t.is((await pull(p, 'readme', {})).response.status, 400);
+  t.is((await pull(p, 'readme', { lang: 'ja' })).response.status, 404);
+  t.is((await pull(p, 'readme', { lang: 'fr', version: '2001.01.01.1' })).response.status, 404);
+  const reports = await pull(p, 'readme', { lang: 'fr', include: 'reports' });
+  t.false(reports.data!.reportsAnchored);
+  t.like(reports.data!.reports!.fr.quality, { markupPreserved: true, placeholdersPreserved: true });
+  t.truthy(reports.data!.reports!.fr.seo);
 
-    // The listing, with its ETag.
-    const list = await p.client.GET('/projects/{projectId}/content', { params: { path: { projectId: p.projectId } } });
-    t.false(list.data!.truncated);
-    t.deepEqual(
-      list.data!.documents.map((d) => [d.docId, d.langs.map((l) => `${l.code}:${l.source}`).join(',')]),
-      [
-        ['blog', 'de:fallback,fr:translated'],
-        ['readme', 'de:translated,fr:translated'],
-      ],
-    );
-    const etag = list.response.headers.get('etag')!;
-    const same = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content`, {
-      headers: { authorization: `Bearer ${p.apiKey}`, 'if-none-match': etag },
-    });
-    t.is(same.status, 304);
-    // A stage change and a publish change the listing, so its ETag.
-    const stage = await svc.admin.PUT('/projects/{projectId}/content/{docId}/langs/{lang}/stage', {
-      params: { path: { projectId: p.projectId, docId: 'readme', lang: 'fr' } },
-      body: { stage: 'approved' },
-    });
-    t.is(stage.response.status, 200);
-    const pub2 = await publish(p);
-    t.deepEqual(
-      pub2.documents.map((d) => [d.docId, d.action]),
-      [
-        ['blog', 'unchanged'],
-        ['readme', 'published'],
-      ],
-    );
-    t.regex(pub2.versionId!, /\.2$/);
-    const changed = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content`, {
-      headers: { authorization: `Bearer ${p.apiKey}`, 'if-none-match': etag },
-    });
-    t.is(changed.status, 200);
-    t.is(((await pull(p, 'readme', { lang: 'fr' })).data!.content.fr as { stage: string }).stage, 'approved');
-    // The older version stays readable.
-    const old = await pull(p, 'readme', { lang: 'fr', version: pub.versionId! });
-    t.is((old.data!.content.fr as { stage: string }).stage, 'translated');
-  },
-);
+  // The listing, with its ETag.
+  const list = await p.client.GET('/projects/{projectId}/content', { params: { path: { projectId: p.projectId } } });
+  t.false(list.data!.truncated);
+  t.deepEqual(
+    list.data!.documents.map((d) => [d.docId, d.langs.map((l) => `${l.code}:${l.source}`).join(',')]),
+    [
+      ['blog', 'de:fallback,fr:translated'],
+      ['readme', 'de:translated,fr:translated'],
+    ],
+  );
+  const etag = list.response.headers.get('etag')!;
+  const same = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content`, {
+    headers: { authorization: `Bearer ${p.apiKey}`, 'if-none-match': etag },
+  });
+  t.is(same.status, 304);
+  // A stage change and a publish change the listing, so its ETag.
+  const stage = await svc.admin.PUT('/projects/{projectId}/content/{docId}/langs/{lang}/stage', {
+    params: { path: { projectId: p.projectId, docId: 'readme', lang: 'fr' } },
+    body: { stage: 'approved' },
+  });
+  t.is(stage.response.status, 200);
+  const pub2 = await publish(p);
+  t.deepEqual(
+    pub2.documents.map((d) => [d.docId, d.action]),
+    [
+      ['blog', 'unchanged'],
+      ['readme', 'published'],
+    ],
+  );
+  t.regex(pub2.versionId!, /\.2$/);
+  const changed = await fetch(`${svc.baseUrl}/projects/${p.projectId}/content`, {
+    headers: { authorization: `Bearer ${p.apiKey}`, 'if-none-match': etag },
+  });
+  t.is(changed.status, 200);
+  t.is(((await pull(p, 'readme', { lang: 'fr' })).data!.content.fr as { stage: string }).stage, 'approved');
+  // The older version stays readable.
+  const old = await pull(p, 'readme', { lang: 'fr', version: pub.versionId! });
+  t.is((old.data!.content.fr as { stage: string }).stage, 'translated');
+});
 
-test.serial('an edit of one paragraph keeps every other translation; a move keeps its translation', async (t) => {
+test('an edit of one paragraph keeps every other translation; a move keeps its translation', async (t) => {
   const p = await contentProject({ languages: [{ code: 'fr' }] });
   await putOk(p, 'doc', { title: 'Express', text: README });
   await runOk(p, 'doc', {});
-  await runDue();
+  await runDue(p);
   const before = await working(p, 'doc');
   const frBefore = before.langs[0].units;
   t.true(frBefore.every((u) => u.state === 'translated'));
@@ -341,7 +339,7 @@ test.serial('an edit of one paragraph keeps every other translation; a move keep
   t.true((all.data as { estimatedMc: number }).estimatedMc > README.length / 2);
 });
 
-test.serial('run rules: unknown language, freeform, cost warning, credits, field_unfittable, agent keys', async (t) => {
+test('run rules: unknown language, freeform, cost warning, credits, field_unfittable, agent keys', async (t) => {
   const p = await contentProject({
     languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja' }, { code: 'it', fillMode: 'manual' }],
     creditsMc: 3_000,
