@@ -1,6 +1,6 @@
 // The contract's operations as the snapshot drives them (scripts/behaviour-snapshot.ts): read from spec/, each called
 // once valid (call2, remembered) and then refused every way its contract says it can be; and the fixture projects.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import {
@@ -237,7 +237,9 @@ export async function refusals(neg: Project, scopeKeys: Record<string, string>) 
 
 /** Every dashboard page reachable from `/` as the signed-in owner (at most three of each shape). */
 export async function fixtures(dir: string): Promise<number> {
-  const root = path.resolve(dir, '../shared/fixtures');
+  // The checkout's copy of the public catalogs; a checkout from before the copy read them beside itself.
+  const inside = path.resolve(dir, 'test/fixtures/catalogs');
+  const root = existsSync(inside) ? inside : path.resolve(dir, '../shared/fixtures');
   let files = 0;
   for (const sub of readdirSync(root)
     .filter((d) => !d.endsWith('.md'))

@@ -27,11 +27,7 @@ const TEXT = /\.(?:[cm]?[jt]s|md|ya?ml|json|html|css)$|^\.ci\/run$/;
 const CITATION = /\b(?:API|DESIGN)\.md\b|\b[Ii]ssues? #?\d+/;
 /** In prose (docs/, README.md, CONTRIBUTING.md), the folder beside the checkout is no link either. */
 const OUTSIDE_LINK = /\.\.\/shared\b/;
-/**
- * The one test that holds the spec to the prose contract beside the checkout reads it by name
- * (test/contract/spec.test.ts): there, and only for that name, the lines may say it.
- */
-const ALLOWED: Record<string, RegExp> = { 'test/contract/spec.test.ts': /\bAPI\.md\b/g };
+
 
 function files(rel: string): string[] {
   const abs = path.join(root, rel);
@@ -59,9 +55,7 @@ test('no comment or doc cites an issue number or a document outside the reposito
     readFileSync(path.join(root, file), 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        const allowed = ALLOWED[file];
-        const rest = allowed ? line.replace(allowed, '') : line;
-        if (CITATION.test(rest) || (prose && OUTSIDE_LINK.test(line)))
+        if (CITATION.test(line) || (prose && OUTSIDE_LINK.test(line)))
           found.push(`${file}:${i + 1}: ${line.trim().slice(0, 160)}`);
       });
   }
