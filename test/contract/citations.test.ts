@@ -28,7 +28,6 @@ const CITATION = /\b(?:API|DESIGN)\.md\b|\b[Ii]ssues? #?\d+/;
 /** In prose (docs/, README.md, CONTRIBUTING.md), the folder beside the checkout is no link either. */
 const OUTSIDE_LINK = /\.\.\/shared\b/;
 
-
 function files(rel: string): string[] {
   const abs = path.join(root, rel);
   let entries;
