@@ -384,7 +384,8 @@ test.serial(
     t.not(rotated, secret);
     await pg.goto(hookPage);
     t.is(await pg.locator('#new-secret').count(), 0);
-    t.regex(await mainText(pg), new RegExp(`…${rotated.slice(-4)}`));
+    // The hint is the secret's tail as it is: base64 may end in `+` or `/`, so it is matched as text, not a pattern.
+    t.true((await mainText(pg)).includes(`…${rotated.slice(-4)}`), 'the new secret’s hint is shown');
 
     // Edit: disable it.
     await pg.getByLabel(/Enabled/).uncheck();
