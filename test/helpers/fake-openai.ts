@@ -133,6 +133,14 @@ export function sequence(handlers: FakeHandler[], rest: FakeHandler = translateA
   return (req) => (handlers[req.index] ?? rest)(req);
 }
 
+/** The service's environment for TRANSLATION_ENGINE=openai against `fake` (a model name and a key it never checks). */
+export const openAiEnv = (fake: FakeOpenAI) => ({
+  TRANSLATION_ENGINE: 'openai',
+  OPENAI_BASE_URL: fake.url,
+  OPENAI_MODEL: 'fake-model',
+  OPENAI_API_KEY: 'sk-test-secret',
+});
+
 export async function startFakeOpenAI(handler: FakeHandler = translateAll()): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
   let current = handler;

@@ -3,7 +3,14 @@
 // tried twice, then given up on: never published broken, counted for `force`. An engine failing as a whole gives
 // the run's hold back; so does deleting the document while its run waits.
 import test from 'ava';
-import { requestItems, startFakeOpenAI, translateAll, errorReply, type FakeOpenAI } from '../helpers/fake-openai.js';
+import {
+  requestItems,
+  openAiEnv,
+  startFakeOpenAI,
+  translateAll,
+  errorReply,
+  type FakeOpenAI,
+} from '../helpers/fake-openai.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -16,12 +23,7 @@ const breaking = translateAll((item) =>
 
 test.before(async () => {
   fake = await startFakeOpenAI(breaking);
-  svc = await startTestService({
-    TRANSLATION_ENGINE: 'openai',
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_MODEL: 'fake-model',
-    OPENAI_API_KEY: 'sk-test-secret',
-  });
+  svc = await startTestService(openAiEnv(fake));
 });
 test.after.always(async () => {
   await svc?.stop();

@@ -4,7 +4,7 @@
 // those paths, and neither the published bundle nor a pulled file carries it. The fill counts tags branch by branch.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
-import { requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { openAiEnv, requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import {
   createTestProject,
   pullText,
@@ -18,12 +18,7 @@ let svc: TestService;
 let fake: FakeOpenAI;
 test.before(async () => {
   fake = await startFakeOpenAI();
-  svc = await startTestService({
-    TRANSLATION_ENGINE: 'openai',
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_MODEL: 'fake-model',
-    OPENAI_API_KEY: 'sk-test-secret',
-  });
+  svc = await startTestService(openAiEnv(fake));
 });
 test.after.always(async () => {
   await svc?.stop();

@@ -5,6 +5,7 @@ import {
   errorReply,
   requestItems,
   sequence,
+  openAiEnv,
   startFakeOpenAI,
   translateAll,
   type FakeOpenAI,
@@ -17,12 +18,7 @@ let svc: TestService;
 let fake: FakeOpenAI;
 test.before(async () => {
   fake = await startFakeOpenAI();
-  svc = await startTestService({
-    TRANSLATION_ENGINE: 'openai',
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_MODEL: 'fake-model',
-    OPENAI_API_KEY: 'sk-test-secret',
-  });
+  svc = await startTestService(openAiEnv(fake));
 });
 test.after.always(async () => {
   await svc?.stop();
