@@ -9,6 +9,7 @@
 // process, the database, a timer), so on two cores they overlap rather than queue. Each lane's output is printed
 // as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
 import { spawn } from 'node:child_process';
+import { compiledName, testBuild } from './test-build.js';
 
 interface Totals {
   passed: number;
@@ -22,10 +23,16 @@ const DATABASE_TIERS = ['test/service/**/*.test.ts', 'test/e2e/*.test.ts'];
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 
 /** Runs a command, its output gathered and printed as one block under `label` with its wall time. */
-function run(label: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+function run(
+  label: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+): Promise<{ code: number; out: string }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -43,8 +50,15 @@ function run(label: string, args: string[], env: Record<string, string> = {}): P
 
 /** `coverage`: run under c8 (.c8rc.json), which fails the run when line coverage falls under its threshold. */
 async function runAva(label: string, args: string[], env: Record<string, string>, coverage = false): Promise<Totals> {
-  const ava = ['node_modules/ava/entrypoints/cli.mjs', '--tap', '--concurrency', concurrency, ...args];
-  const { code, out } = await run(label, coverage ? ['node_modules/c8/bin/c8.js', process.execPath, ...ava] : ava, env);
+  const ava = [
+    'node_modules/ava/entrypoints/cli.mjs',
+    '--tap',
+    '--concurrency',
+    concurrency,
+    ...args.map(compiledName),
+  ];
+  const cmd = coverage ? ['node_modules/c8/bin/c8.js', process.execPath, ...ava] : ava;
+  const { code, out } = await run(label, cmd, env, await built);
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
   const passed = num(/^# pass (\d+)/m);
   let failed = num(/^# fail (\d+)/m);
@@ -91,6 +105,7 @@ async function checks(): Promise<Totals[]> {
 }
 
 const extra = process.argv.slice(2);
+const built = testBuild(process.cwd());
 const lanes: Array<Promise<Totals[]>> = [];
 if (!extra.length) lanes.push(checks());
 lanes.push(

@@ -6,7 +6,7 @@ import { startEventLoopMonitor } from '../http/metrics.js';
 import type { Config } from '../infra/config.js';
 import { migrate, openDb } from '../infra/db.js';
 import { createEngine } from '../infra/engines/index.js';
-import { createObjectStore } from '../infra/objects.js';
+import { createObjectStore } from '../infra/object-store.js';
 import { JobQueue } from '../infra/jobs.js';
 import { createLogger, type DestinationStream } from '../infra/log.js';
 import type { App } from '../infra/app.js';
@@ -29,7 +29,7 @@ export async function createApp(config: Config, logDestination?: DestinationStre
     config,
     jobs,
     engine: createEngine(config),
-    objects: createObjectStore(config),
+    objects: await createObjectStore(config),
     log,
     operations: operationGate,
   };

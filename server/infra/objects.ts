@@ -3,16 +3,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import type { Config } from './config.js';
 
 /** Bytes checked when they were written (delivery objects, read back from the object store), answered as they are. */
 export type Bytes = Buffer & { readonly __bytes: true };
@@ -100,7 +90,7 @@ function isValidKey(key: string): boolean {
   return key.length > 0 && key.length <= 1024 && key.split('/').every(isSafeSegment);
 }
 
-function assertKey(key: string): void {
+export function assertKey(key: string): void {
   if (!isValidKey(key))
     throw new Error(
       `Invalid object key ${JSON.stringify(key)}: segments of [A-Za-z0-9._-], none starting with a dot or ending in ${META_SUFFIX}`,
@@ -112,7 +102,7 @@ export function bodyEtag(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
 }
 
-const toBuffer = (body: Buffer | string) => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+export const toBuffer = (body: Buffer | string) => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
 const isMissing = (err: unknown) =>
   ['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException)?.code ?? '');
@@ -241,93 +231,6 @@ export class FolderStore implements ObjectStore {
   }
 }
 
-/**
- * Objects in an S3 bucket under `prefix` (empty, or ending in `/`). The ETag is the bucket's own, so a client
- * revalidating through a CDN in front of the bucket and one talking to the delivery origin send the same tag.
- */
-export class S3Store implements ObjectStore {
-  readonly prefix: string;
-
-  constructor(
-    readonly client: S3Client,
-    readonly bucket: string,
-    prefix = '',
-  ) {
-    const p = prefix.replace(/^\/+|\/+$/g, '');
-    this.prefix = p ? `${p}/` : '';
-  }
-
-  private key(key: string): string {
-    assertKey(key);
-    return this.prefix + key;
-  }
-
-  async put(key: string, body: Buffer | string, opts: PutOptions): Promise<void> {
-    const data = toBuffer(body);
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: this.key(key),
-        Body: data,
-        ContentLength: data.length,
-        ContentType: opts.contentType,
-        CacheControl: opts.cacheControl,
-      }),
-    );
-  }
-
-  async get(key: string): Promise<StoredObject | null> {
-    let out;
-    try {
-      out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
-    } catch (err) {
-      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-      // A missing bucket is also a 404, but it is a configuration error, not a missing object.
-      if (e.name === 'NoSuchKey' || (e.$metadata?.httpStatusCode === 404 && e.name !== 'NoSuchBucket')) return null;
-      throw err;
-    }
-    const bytes = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const etag = out.ETag ? (/^(W\/)?"/.test(out.ETag) ? out.ETag : `"${out.ETag}"`) : bodyEtag(body);
-    return {
-      body,
-      contentType: out.ContentType ?? 'application/octet-stream',
-      cacheControl: out.CacheControl ?? '',
-      etag,
-    };
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
-  }
-
-  async deleteTree(prefix: string): Promise<void> {
-    const Prefix = `${this.key(prefix)}/`;
-    let ContinuationToken: string | undefined;
-    do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }));
-      const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length)
-        await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
-        );
-      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (ContinuationToken);
-  }
-
-  async copy(from: string, to: string): Promise<void> {
-    // Server-side: the bytes never pass through this process. Content type and cache control come along.
-    await this.client.send(
-      new CopyObjectCommand({
-        Bucket: this.bucket,
-        Key: this.key(to),
-        CopySource: `${this.bucket}/${this.key(from)}`,
-        MetadataDirective: 'COPY',
-      }),
-    );
-  }
-}
-
 type ObjectStoreLocation = { kind: 'file'; root: string } | { kind: 's3'; bucket: string; prefix: string };
 
 /**
@@ -355,23 +258,4 @@ export function parseObjectStoreUrl(url: string): ObjectStoreLocation {
     return { kind: 's3', bucket, prefix };
   }
   throw new Error(`OBJECT_STORE ${JSON.stringify(url)} is not supported: ${hint}`);
-}
-
-/**
- * The store `config.objectStore` names. S3 credentials come from the AWS SDK's own chain (AWS_ACCESS_KEY_ID /
- * AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, AWS_PROFILE, instance or container roles).
- */
-export function createObjectStore(config: Config): ObjectStore {
-  const loc = parseObjectStoreUrl(config.objectStore);
-  if (loc.kind === 'file') return new FolderStore(loc.root);
-  const { endpoint, forcePathStyle } = config.s3;
-  // An S3-compatible store ignores the region but the SDK refuses to sign without one; AWS itself gets the
-  // SDK's own resolution (AWS_REGION, the profile) when S3_REGION is unset.
-  const region = config.s3.region || (endpoint && !process.env.AWS_REGION ? 'us-east-1' : undefined);
-  const client = new S3Client({
-    ...(region ? { region } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    forcePathStyle,
-  });
-  return new S3Store(client, loc.bucket, loc.prefix);
 }

@@ -14,13 +14,13 @@ import {
   FolderStore,
   IMMUTABLE,
   MANIFEST_CACHE,
-  S3Store,
   bodyEtag,
-  createObjectStore,
   objectKeys,
   parseObjectStoreUrl,
   type ObjectStore,
 } from '../../../server/infra/objects.js';
+import { S3Store } from '../../../server/infra/objects-s3.js';
+import { createObjectStore } from '../../../server/infra/object-store.js';
 import type { Handler, RawCtx, RawHandler, Reply } from '../../../server/http/pipeline.js';
 import { startS3rver, type TestS3 } from '../../helpers/s3.js';
 
@@ -245,20 +245,20 @@ test('s3: a missing bucket is an error, not a missing object', async (t) => {
   await t.throwsAsync(store.get('v1/projects/p/manifest'));
 });
 
-test('OBJECT_STORE chooses the store; anything else is a clear startup error', (t) => {
+test('OBJECT_STORE chooses the store; anything else is a clear startup error', async (t) => {
   t.deepEqual(parseObjectStoreUrl('file:///srv/objects'), { kind: 'file', root: '/srv/objects' });
   t.deepEqual(parseObjectStoreUrl('file://data/objects'), { kind: 'file', root: path.resolve('data/objects') });
   t.deepEqual(parseObjectStoreUrl('s3://bucket'), { kind: 's3', bucket: 'bucket', prefix: '' });
   t.deepEqual(parseObjectStoreUrl('s3://my.bucket/a/b/'), { kind: 's3', bucket: 'my.bucket', prefix: 'a/b' });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-cfg-'));
   try {
-    const folder = createObjectStore(loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: 'x' }));
+    const folder = await createObjectStore(loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: 'x' }));
     t.true(folder instanceof FolderStore);
     t.is((folder as FolderStore).root, path.join(dataDir, 'objects'));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const s3store = createObjectStore(
+  const s3store = await createObjectStore(
     loadConfig({ OBJECT_STORE: 's3://b/p', S3_ENDPOINT: 'http://127.0.0.1:9', ADMIN_TOKEN: 'x' }),
   );
   t.true(s3store instanceof S3Store);
@@ -274,8 +274,8 @@ test('OBJECT_STORE chooses the store; anything else is a clear startup error', (
     's3://b/../x',
     'S3://b',
   ]) {
-    t.throws(
-      () => createObjectStore(loadConfig({ OBJECT_STORE: url, ADMIN_TOKEN: 'x' })),
+    await t.throwsAsync(
+      async () => createObjectStore(loadConfig({ OBJECT_STORE: url, ADMIN_TOKEN: 'x' })),
       { message: /OBJECT_STORE/ },
       url,
     );
@@ -293,7 +293,7 @@ test.serial(
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
     try {
-      const store = createObjectStore(loadConfig({ ...env, ADMIN_TOKEN: 'x' })) as S3Store;
+      const store = (await createObjectStore(loadConfig({ ...env, ADMIN_TOKEN: 'x' }))) as S3Store;
       const key = freshKey();
       await store.put(key, 'hello', { contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache' });
       t.is((await store.get(key))!.body.toString(), 'hello');
