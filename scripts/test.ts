@@ -9,6 +9,8 @@
 // process, the database, a timer), so on two cores they overlap rather than queue. Each lane's output is printed
 // as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createTemplate, dropMysqlTemplate } from '../test/helpers/template-db.js';
 import { compiledName, testBuild } from './test-build.js';
 
 interface Totals {
@@ -106,15 +108,33 @@ async function checks(): Promise<Totals[]> {
 
 const extra = process.argv.slice(2);
 const built = testBuild(process.cwd());
+const mysqlUrl = process.env.MYSQL_URL;
+const mysqlTemplate = `glossa_template_${process.pid}`;
+
+/** The lane's migrated template database (test/helpers/template-db.ts), made once and named to its tests. */
+async function template(db: 'sqlite' | 'mysql'): Promise<Record<string, string>> {
+  if (db === 'mysql') {
+    await createTemplate({ mysqlUrl: mysqlUrl!, name: mysqlTemplate });
+    return { TEST_DB: 'mysql', TEST_TEMPLATE_DB: mysqlTemplate };
+  }
+  const file = path.join(await built, 'template.db');
+  await createTemplate({ file });
+  return { TEST_DB: 'sqlite', TEST_TEMPLATE_DB: file };
+}
 const lanes: Array<Promise<Totals[]>> = [];
 if (!extra.length) lanes.push(checks());
 lanes.push(
-  runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], { TEST_DB: 'sqlite' }, !extra.length).then((r) => [r]),
+  template('sqlite').then(async (env) => [
+    await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], env, !extra.length),
+  ]),
 );
-if (process.env.MYSQL_URL) {
-  lanes.push(runAva('MySQL', extra.length ? extra : DATABASE_TIERS, { TEST_DB: 'mysql' }).then((r) => [r]));
+if (mysqlUrl) {
+  lanes.push(
+    template('mysql').then(async (env) => [await runAva('MySQL', extra.length ? extra : DATABASE_TIERS, env)]),
+  );
 }
 const runs = (await Promise.all(lanes)).flat();
+if (mysqlUrl) await dropMysqlTemplate(mysqlUrl, mysqlTemplate);
 const passed = runs.reduce((a, r) => a + r.passed, 0);
 const failed = runs.reduce((a, r) => a + r.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);

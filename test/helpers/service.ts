@@ -18,6 +18,7 @@ import {
   type InternalClient,
 } from '../../packages/client/src/index.js';
 import type { operations as InternalOps } from '../../generated/internal.js';
+import { copyMysqlTemplate, copySqliteTemplate } from './template-db.js';
 
 /** The scopes a key may hold, as the internal API's key creation takes them. */
 type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['application/json']['scopes'];
@@ -29,8 +30,13 @@ interface TestDb {
   drop: () => Promise<void>;
 }
 
-/** A database of its own for this test file. */
-export async function testDatabase(): Promise<TestDb> {
+/**
+ * A database of its own for this test file: a copy of the run's migrated template when `npm test` made one
+ * (test/helpers/template-db.ts), else empty (the service migrates it on start). `empty`: never the template, for
+ * a test that runs the migrations itself.
+ */
+export async function testDatabase(opts: { empty?: boolean } = {}): Promise<TestDb> {
+  const template = opts.empty ? undefined : process.env.TEST_TEMPLATE_DB;
   if (process.env.TEST_DB === 'mysql') {
     const base = process.env.MYSQL_URL;
     if (!base) throw new Error('TEST_DB=mysql needs MYSQL_URL');
@@ -38,6 +44,7 @@ export async function testDatabase(): Promise<TestDb> {
     const admin = knexFactory({ client: 'mysql2', connection: base });
     await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     await admin.destroy();
+    if (template) await copyMysqlTemplate(base, template, name);
     const u = new URL(base);
     u.pathname = `/${name}`;
     return {
@@ -50,8 +57,10 @@ export async function testDatabase(): Promise<TestDb> {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'glossa-test-'));
+  const file = path.join(dir, 'service.db');
+  if (template) copySqliteTemplate(template, file);
   return {
-    url: `sqlite://${path.join(dir, 'service.db')}`,
+    url: `sqlite://${file}`,
     drop() {
       rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();

@@ -643,7 +643,7 @@ test.serial('the S3 path: a prepared publish copies its objects inside the bucke
 test.serial(
   'the migration moves stored snapshots under their digest and gives every project a content revision',
   async (t) => {
-    const target = await testDatabase();
+    const target = await testDatabase({ empty: true });
     const old = openDb(target.url);
     try {
       for (let i = 0; i < 4; i++) await old.migrate.up({ migrationSource }); // up to 004_publish

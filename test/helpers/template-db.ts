@@ -1,0 +1,74 @@
+// Databases built once per run from a migrated template (scripts/test.ts makes it and names it in TEST_TEMPLATE_DB):
+// every test file used to run all migrations on its own new database, some hundred statements of DDL each, which on
+// MySQL cost the server more than most test files' own queries. A copy gives each file the same schema and rows.
+import { copyFileSync } from 'node:fs';
+import knexFactory, { type Knex } from 'knex';
+import { migrate, openDb } from '../../server/infra/db.js';
+
+/** Creates the template: a migrated SQLite file at `file`, or a migrated MySQL database `name` on `mysqlUrl`. */
+export async function createTemplate(target: { file: string } | { mysqlUrl: string; name: string }): Promise<void> {
+  let url: string;
+  if ('file' in target) url = `sqlite://${target.file}`;
+  else {
+    await withMysql(target.mysqlUrl, async (admin) => {
+      await admin.raw(`DROP DATABASE IF EXISTS \`${target.name}\``);
+      await admin.raw(`CREATE DATABASE \`${target.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    });
+    const u = new URL(target.mysqlUrl);
+    u.pathname = `/${target.name}`;
+    url = u.toString();
+  }
+  const db = openDb(url);
+  try {
+    await migrate(db);
+    // Everything in the main file, so that copying the file alone copies the database.
+    if ('file' in target) await db.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function dropMysqlTemplate(mysqlUrl: string, name: string): Promise<void> {
+  await withMysql(mysqlUrl, (admin) => admin.raw(`DROP DATABASE IF EXISTS \`${name}\``));
+}
+
+/** A copy of the SQLite template at `file` (the template is closed, so the file alone holds it). */
+export function copySqliteTemplate(template: string, file: string): void {
+  copyFileSync(template, file);
+}
+
+/**
+ * A copy of the MySQL template into the empty database `name`: each table as the template's own `SHOW CREATE TABLE`
+ * states it (foreign keys included, which `CREATE TABLE ... LIKE` would drop), then its rows.
+ */
+export async function copyMysqlTemplate(mysqlUrl: string, template: string, name: string): Promise<void> {
+  await withMysql(mysqlUrl, async (admin) => {
+    const [tables] = (await admin.raw(
+      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
+      [template],
+    )) as [Array<{ t: string }>];
+    const conn = await admin.client.acquireConnection();
+    const run = (sql: string) => admin.raw(sql).connection(conn);
+    try {
+      await run(`USE \`${name}\``);
+      await run('SET FOREIGN_KEY_CHECKS = 0');
+      for (const { t } of tables) {
+        const [[row]] = (await run(`SHOW CREATE TABLE \`${template}\`.\`${t}\``)) as [Array<Record<string, string>>];
+        await run(row['Create Table']);
+        await run(`INSERT INTO \`${t}\` SELECT * FROM \`${template}\`.\`${t}\``);
+      }
+      await run('SET FOREIGN_KEY_CHECKS = 1');
+    } finally {
+      await admin.client.releaseConnection(conn);
+    }
+  });
+}
+
+async function withMysql<T>(url: string, f: (admin: Knex) => Promise<T>): Promise<T> {
+  const admin = knexFactory({ client: 'mysql2', connection: url, pool: { min: 1, max: 1 } });
+  try {
+    return await f(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
