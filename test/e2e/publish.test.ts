@@ -347,7 +347,7 @@ test.serial('version pulls render every format with its content type', async (t)
     t.true(text.includes('{name}') || text.includes('%1$s') || text.includes('name'), format);
   }
   const all = await pull(p, { version: v.versionId, format: 'json' });
-  t.is(all.status, 200, 'without lang: every language as a zip (bulk export, test/e2e/cli-export.test.ts)');
+  t.is(all.status, 200, 'without lang: every language as a zip (bulk export, test/e2e/consumers/cli-export.test.ts)');
   t.regex(all.headers.get('content-type')!, /^application\/zip/);
   t.is((await pull(p, { version: v.versionId, format: 'json', lang: 'it' })).status, 404);
   t.is((await pull(p, { version: '2001.01.01.1', format: 'json', lang: 'de' })).status, 404);

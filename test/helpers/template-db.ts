@@ -42,25 +42,21 @@ export function copySqliteTemplate(template: string, file: string): void {
  * states it (foreign keys included, which `CREATE TABLE ... LIKE` would drop), then its rows.
  */
 export async function copyMysqlTemplate(mysqlUrl: string, template: string, name: string): Promise<void> {
-  await withMysql(mysqlUrl, async (admin) => {
-    const [tables] = (await admin.raw(
+  const u = new URL(mysqlUrl);
+  u.pathname = `/${name}`;
+  // One connection (withMysql's pool holds one), so the session's FOREIGN_KEY_CHECKS applies to every statement.
+  await withMysql(u.toString(), async (db) => {
+    const [tables] = (await db.raw(
       'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
       [template],
     )) as [Array<{ t: string }>];
-    const conn = await admin.client.acquireConnection();
-    const run = (sql: string) => admin.raw(sql).connection(conn);
-    try {
-      await run(`USE \`${name}\``);
-      await run('SET FOREIGN_KEY_CHECKS = 0');
-      for (const { t } of tables) {
-        const [[row]] = (await run(`SHOW CREATE TABLE \`${template}\`.\`${t}\``)) as [Array<Record<string, string>>];
-        await run(row['Create Table']);
-        await run(`INSERT INTO \`${t}\` SELECT * FROM \`${template}\`.\`${t}\``);
-      }
-      await run('SET FOREIGN_KEY_CHECKS = 1');
-    } finally {
-      await admin.client.releaseConnection(conn);
+    await db.raw('SET FOREIGN_KEY_CHECKS = 0');
+    for (const { t } of tables) {
+      const [[row]] = (await db.raw(`SHOW CREATE TABLE \`${template}\`.\`${t}\``)) as [Array<Record<string, string>>];
+      await db.raw(row['Create Table']);
+      await db.raw(`INSERT INTO \`${t}\` SELECT * FROM \`${template}\`.\`${t}\``);
     }
+    await db.raw('SET FOREIGN_KEY_CHECKS = 1');
   });
 }
 

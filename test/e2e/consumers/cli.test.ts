@@ -6,8 +6,8 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
-import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { ANDROID_FILE, BIN_ARGS, glossa, glossaConfig, repo } from '../helpers/cli.js';
+import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { ANDROID_FILE, BIN_ARGS, glossa, glossaConfig, repo } from '../../helpers/cli.js';
 
 /** The escape character that starts every terminal control sequence (a progress bar's redraw). */
 const ESC = new RegExp(String.fromCharCode(27));

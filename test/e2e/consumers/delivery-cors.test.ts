@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import type { components } from '../../generated/openapi.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { deliveredIcuProject, type IcuProject } from '../helpers/icu-project.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import type { components } from '../../../generated/openapi.js';
+import { launchChromium } from '../../helpers/chromium.js';
+import { deliveredIcuProject, type IcuProject } from '../../helpers/icu-project.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 
 type Manifest = components['schemas']['Manifest'];
 
@@ -145,7 +145,7 @@ test.serial('the custom-domain routes answer any origin and preflights too', asy
 
 test.serial('delivery served from an S3 bucket answers any origin', async (t) => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const { withS3Service } = await import('../helpers/s3.js');
+  const { withS3Service } = await import('../../helpers/s3.js');
   await withS3Service('cors', async (s3svc) => {
     const q = await createTestProject(s3svc, { languages: [{ code: 'pt-br', fillMode: 'manual' }] });
     await q.client.POST('/projects/{projectId}/translate', {

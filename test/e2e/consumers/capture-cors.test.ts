@@ -4,8 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { launchChromium } from '../helpers/chromium.js';
-import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { launchChromium } from '../../helpers/chromium.js';
+import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {

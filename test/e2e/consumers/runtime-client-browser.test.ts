@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test from 'ava';
-import { launchChromium } from '../helpers/chromium.js';
-import { buildRuntime, gzippedSize } from '../helpers/runtime-build.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { stringsProject } from '../helpers/strings-project.js';
+import { launchChromium } from '../../helpers/chromium.js';
+import { buildRuntime, gzippedSize } from '../../helpers/runtime-build.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { stringsProject } from '../../helpers/strings-project.js';
 
 let svc: TestService;
 let stopped = false;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { unzipSync } from 'fflate';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 let p: TestProject;

@@ -14,11 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { Catalog, CatalogValue, FormatWarning } from '../../packages/core/src/catalog.js';
-import { FORMATS } from '../../packages/core/src/formats/index.js';
-import { bcp47, platformLocale } from '../../packages/core/src/languages.js';
-import { icuProject, ICU_KEYS, ICU_LANGS } from '../helpers/icu-project.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import type { Catalog, CatalogValue, FormatWarning } from '../../../packages/core/src/catalog.js';
+import { FORMATS } from '../../../packages/core/src/formats/index.js';
+import { bcp47, platformLocale } from '../../../packages/core/src/languages.js';
+import { icuProject, ICU_KEYS, ICU_LANGS } from '../../helpers/icu-project.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 const FRAMEWORK = '/usr/share/android-framework-res/framework-res.apk';
 const BASE = 'en';

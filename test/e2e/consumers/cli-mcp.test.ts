@@ -6,8 +6,8 @@ import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { BIN_ARGS, glossaConfig, repo } from '../helpers/cli.js';
+import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { BIN_ARGS, glossaConfig, repo } from '../../helpers/cli.js';
 
 let svc: TestService;
 const dirs: string[] = [];

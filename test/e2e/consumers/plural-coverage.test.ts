@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { translate } from '../../packages/client/src/index.js';
-import { checkFill, gateCell } from '../../packages/core/src/gates.js';
-import { createTestProject, pullText, startTestService, type TestService } from '../helpers/service.js';
-import { pollJob } from '../helpers/typed.js';
+import { translate } from '../../../packages/client/src/index.js';
+import { checkFill, gateCell } from '../../../packages/core/src/gates.js';
+import { createTestProject, pullText, startTestService, type TestService } from '../../helpers/service.js';
+import { pollJob } from '../../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {

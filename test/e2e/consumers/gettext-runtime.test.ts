@@ -9,14 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { type Catalog, type CatalogValue, type FormatWarning } from '../../packages/core/src/catalog.js';
-import { sync } from '../../packages/client/src/index.js';
-import { findCollisions } from '../../packages/core/src/collisions.js';
-import { FORMATS } from '../../packages/core/src/formats/index.js';
-import type { Snapshot } from '../../packages/core/src/snapshot.js';
-import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
-import { snapshotOf } from '../helpers/snapshots.js';
+import { type Catalog, type CatalogValue, type FormatWarning } from '../../../packages/core/src/catalog.js';
+import { sync } from '../../../packages/client/src/index.js';
+import { findCollisions } from '../../../packages/core/src/collisions.js';
+import { FORMATS } from '../../../packages/core/src/formats/index.js';
+import type { Snapshot } from '../../../packages/core/src/snapshot.js';
+import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../../helpers/icu-project.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { snapshotOf } from '../../helpers/snapshots.js';
 
 let svc: TestService;
 test.before(async () => {
