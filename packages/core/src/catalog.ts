@@ -32,6 +32,13 @@ export interface CatalogEntry {
   meta?: Record<string, unknown>;
 }
 
+/**
+ * Whether an entry is for translators: Android's `translatable="false"` (android_xml.ts keeps it as
+ * `meta.translatable`) marks a string the app shows as it is in every language (a brand name, a URL), so it is never
+ * pushed for translation or charged, and only the base file carries it.
+ */
+export const isTranslatable = (e: CatalogEntry): boolean => e.meta?.translatable !== false;
+
 export interface Catalog {
   format: FormatId;
   /** The language the file declares as its source (`sourceLanguage`, `@@locale`, `locale`), or null if none. */

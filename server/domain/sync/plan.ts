@@ -1,7 +1,7 @@
 // Sync classification (spec: `syncCatalog`): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
 import type { components } from '../../../generated/openapi.js';
-import { dict, own, type Catalog, type CatalogValue } from '../../../packages/core/src/catalog.js';
+import { dict, isTranslatable, own, type Catalog, type CatalogValue } from '../../../packages/core/src/catalog.js';
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import { normalizeLanguage } from '../project/languages.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
@@ -138,6 +138,8 @@ export async function planSync(
   const names = new Map<string, string>();
   const entries: EntryPlan[] = [];
   for (const e of catalog.entries) {
+    // Not for translators (Android `translatable="false"`): no key, so nothing is charged and no target file has it.
+    if (!isTranslatable(e)) continue;
     // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 255 (canonical.ts).
     if (e.fileKey === '') throw invalidArgument('A key of the file is empty: every entry needs a name.');
     // A key spelled as a name is read by that name (`ref`): one longer than a name may be is refused, not renamed.
