@@ -1,6 +1,7 @@
 // Real repositories through the `glossa` CLI against a running service: what an existing app's files hold is taken
 // as its platform means it (react-i18next's numbered tags, Android's `translatable="false"`, gettext templates),
 // and a pull never destroys local work (an xcstrings file's other languages, translations the project never saw).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -105,4 +106,80 @@ test('Android translatable="false": not pushed, not charged, and a pull writes i
     t.notRegex(xml, /app_name|support_url/, `values-${lang} leaves the untranslatable strings to the base file`);
   }
   t.is(read(cwd, 'res/values/strings.xml'), ANDROID_BASE, 'the base file keeps them');
+});
+
+const POT = `# Translations template for app.
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"
+
+#: app.py:10
+msgid "Save changes"
+msgstr ""
+
+#: app.py:12
+msgctxt "menu"
+msgid "Open"
+msgstr ""
+
+#: app.py:20
+#, python-brace-format
+msgid "{n} file deleted"
+msgid_plural "{n} files deleted"
+msgstr[0] ""
+msgstr[1] ""
+`;
+
+test('gettext: init finds a .pot; it and a base .po with empty msgstr push their msgids; msgfmt takes the pull', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'pl' }] });
+  const cwd = project({
+    'po/app.pot': POT,
+    'web/locale/messages.pot': POT,
+    'web/locale/en/LC_MESSAGES/messages.po': POT,
+  });
+  const made = await glossa(['init', '--base-url', svc.baseUrl, '--project', p.projectId], { cwd });
+  t.is(made.code, 0, made.stderr);
+  const config = JSON.parse(read(cwd, 'glossa.config.json')) as { files: object[] };
+  t.deepEqual(config.files, [
+    {
+      source: 'web/locale/en/LC_MESSAGES/messages.po',
+      format: 'po',
+      template: 'web/locale/{posix}/LC_MESSAGES/messages.po',
+    },
+    { source: 'po/app.pot', format: 'po', template: 'po/{posix}.po' },
+  ]);
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  const dry = await glossa(['--json', 'push', '--dry-run'], { cwd, env });
+  t.is(dry.code, 0, dry.stderr);
+  t.is(
+    (JSON.parse(dry.stdout) as { report: Array<{ units: number }> }).report[0].units,
+    6,
+    'three msgids from each file',
+  );
+  // The template alone: its three msgids, the plural as a plural.
+  config.files.shift();
+  const gnu = project({ 'glossa.config.json': config, 'po/app.pot': POT });
+  const pushed = await glossa(['--json', 'push'], { cwd: gnu, env });
+  t.is(pushed.code, 0, pushed.stderr);
+  t.regex(pushed.stdout, /"units":3/);
+  await runDue(p.projectId);
+  t.is((await glossa(['wait', '--strict'], { cwd: gnu, env })).code, 0);
+  const st = await glossa(['status', '--fail-if-incomplete'], { cwd: gnu, env });
+  t.is(st.code, 0, st.stdout);
+  t.regex(st.stdout, /de\s+100%/);
+  t.is((await glossa(['publish', '--require-complete'], { cwd: gnu, env })).code, 0);
+  const pulled = await glossa(['pull'], { cwd: gnu, env });
+  t.is(pulled.code, 0, pulled.stderr);
+  for (const lang of ['de', 'pl']) {
+    const po = read(gnu, `po/${lang}.po`);
+    t.regex(po, /msgid "Save changes"\nmsgstr "[^"]+"/);
+    t.regex(po, /msgctxt "menu"\nmsgid "Open"\nmsgstr "[^"]+"/);
+    t.regex(po, /msgid_plural "\{n\} files deleted"/);
+    const check = spawnSync('msgfmt', ['--check', '-o', '/dev/null', path.join(gnu, `po/${lang}.po`)], {
+      encoding: 'utf8',
+    });
+    t.is(check.status, 0, check.stderr);
+  }
+  t.is(read(gnu, 'po/app.pot'), POT, 'the template is left as it is');
 });

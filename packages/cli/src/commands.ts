@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import stableStringify from 'fast-json-stable-stringify';
 import { unzipSync } from 'fflate';
-import { isTranslatable, type CatalogValue } from '../../core/src/catalog.js';
+import { baseValueOf, isTranslatable, type CatalogValue } from '../../core/src/catalog.js';
 import { REGISTRY } from '../../core/src/formats/index.js';
 import {
   batchManifest,
@@ -162,7 +162,7 @@ function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
   const units: TranslateUnit[] = [];
   for (const e of catalog.entries) {
     if (!isTranslatable(e)) continue;
-    const v = Object.values(e.values)[0];
+    const v = baseValueOf(e, m.format);
     if (v) units.push(unitOf(e.fileKey, v, e.ctx));
   }
   return units;

@@ -1,7 +1,14 @@
 // Sync classification (spec: `syncCatalog`): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
 import type { components } from '../../../generated/openapi.js';
-import { dict, isTranslatable, own, type Catalog, type CatalogValue } from '../../../packages/core/src/catalog.js';
+import {
+  baseValueOf,
+  dict,
+  isTranslatable,
+  own,
+  type Catalog,
+  type CatalogValue,
+} from '../../../packages/core/src/catalog.js';
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import { normalizeLanguage } from '../project/languages.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
@@ -155,7 +162,7 @@ export async function planSync(
       throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
     names.set(name, e.fileKey);
     const baseValue = opts.baseOnly
-      ? Object.values(e.values)[0]
+      ? baseValueOf(e, catalog.format)
       : baseSpelling
         ? own(e.values, baseSpelling)
         : undefined;
