@@ -2,7 +2,7 @@
 // as its platform means it (react-i18next's numbered tags, Android's `translatable="false"`, gettext templates),
 // and a pull never destroys local work (an xcstrings file's other languages, translations the project never saw).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
@@ -182,4 +182,120 @@ test('gettext: init finds a .pot; it and a base .po with empty msgstr push their
     t.is(check.status, 0, check.stderr);
   }
   t.is(read(gnu, 'po/app.pot'), POT, 'the template is left as it is');
+});
+
+const COUNT = readFileSync('test/fixtures/catalogs/xcstrings/coteditor-Count.xcstrings', 'utf8');
+const languagesOf = (text: string) => {
+  const j = JSON.parse(text) as { strings: Record<string, { localizations?: Record<string, unknown> }> };
+  return Object.fromEntries(Object.entries(j.strings).map(([k, e]) => [k, Object.keys(e.localizations ?? {}).sort()]));
+};
+
+test("xcstrings: CotEditor's 11-language Count.xcstrings pulled into a 4-language project keeps all 11, with a warning", async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }, { code: 'ja' }] });
+  const cwd = project({
+    'glossa.config.json': {
+      baseUrl: svc.baseUrl,
+      projectId: p.projectId,
+      files: [{ source: 'CotEditor/Count.xcstrings', format: 'xcstrings' }],
+    },
+    'CotEditor/Count.xcstrings': COUNT,
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  const pushed = await glossa(['push'], { cwd, env });
+  t.is(pushed.code, 0, pushed.stderr);
+  await runDue(p.projectId);
+  t.is((await glossa(['wait'], { cwd, env })).code, 0);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const pulled = await glossa(['--json', 'pull'], { cwd, env });
+  t.is(pulled.code, 0, pulled.stderr);
+  t.regex(
+    pulled.stderr,
+    /CotEditor\/Count\.xcstrings: kept en-GB, es, it, pt, tr, zh-Hans, zh-Hant from the local file/,
+  );
+  const after = read(cwd, 'CotEditor/Count.xcstrings');
+  const langs = languagesOf(after);
+  t.is(Object.keys(langs).length, 4);
+  for (const l of Object.values(langs)) t.is(l.length, 11, l.join(','));
+  t.deepEqual(langs, languagesOf(COUNT));
+  t.is(after, COUNT, 'the project kept its values as the file had them, so the file is as it was');
+  // A second pull: the same merge, nothing written.
+  const again = await glossa(['--json', 'pull'], { cwd, env });
+  t.is(again.code, 0, again.stderr);
+  t.deepEqual((JSON.parse(again.stdout) as { written: string[] }).written, []);
+});
+
+const ANDROID_APP = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="save">Save</string>
+    <string name="cancel">Cancel</string>
+    <string name="open">Open</string>
+</resources>
+`;
+const HUMAN_DE = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="save">Sichern</string>
+    <string name="cancel">Abbrechen</string>
+    <string name="gone">Weg</string>
+</resources>
+`;
+
+test('pull refuses to overwrite local translations the project has never seen, naming them; --force replaces them', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+  const cwd = project({
+    'glossa.config.json': {
+      baseUrl: svc.baseUrl,
+      projectId: p.projectId,
+      files: [
+        { source: 'res/values/strings.xml', format: 'android_xml', template: 'res/values-{android}/strings.xml' },
+      ],
+    },
+    'res/values/strings.xml': ANDROID_APP,
+    'res/values-de/strings.xml': HUMAN_DE,
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  t.is((await glossa(['push'], { cwd, env })).code, 0);
+  await runDue(p.projectId);
+  t.is((await glossa(['wait'], { cwd, env })).code, 0);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const refused = await glossa(['--json', 'pull'], { cwd, env });
+  t.is(refused.code, 1, refused.stderr);
+  t.regex(refused.stderr, /never seen \(nothing was written\)/);
+  t.regex(
+    refused.stderr,
+    /res\/values-de\/strings\.xml: save, cancel\n/,
+    'the human values, not the key gone from the project',
+  );
+  t.regex(refused.stderr, /--force/);
+  t.like(JSON.parse(refused.stdout), { ok: false, exitCode: 1 });
+  t.is(read(cwd, 'res/values-de/strings.xml'), HUMAN_DE, 'the human file is untouched');
+  t.throws(() => read(cwd, 'res/values-fr/strings.xml'), undefined, 'nothing else was written either');
+  // --force: the version's files.
+  const forced = await glossa(['pull', '--force'], { cwd, env });
+  t.is(forced.code, 0, forced.stderr);
+  const machine = read(cwd, 'res/values-de/strings.xml');
+  t.notRegex(machine, /Sichern|Weg/);
+  // A value the project replaced since the last pull is the project's to replace: the next pull goes through.
+  const edited = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+    params: { path: { projectId: p.projectId, key: 'save', lang: 'de' } },
+    body: { value: 'Speichern', status: 'reviewed' },
+  });
+  t.truthy(edited.data, JSON.stringify(edited.error));
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const next = await glossa(['pull'], { cwd, env });
+  t.is(next.code, 0, next.stderr);
+  t.regex(read(cwd, 'res/values-de/strings.xml'), /<string name="save">Speichern<\/string>/);
+  // A person's edit in the repository after that pull is refused again.
+  writeFileSync(
+    path.join(cwd, 'res/values-de/strings.xml'),
+    read(cwd, 'res/values-de/strings.xml').replace('Speichern', 'Sichern'),
+  );
+  const edit = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+    params: { path: { projectId: p.projectId, key: 'open', lang: 'de' } },
+    body: { value: 'Öffnen', status: 'reviewed' },
+  });
+  t.truthy(edit.data);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const again = await glossa(['pull'], { cwd, env });
+  t.is(again.code, 1);
+  t.regex(again.stderr, /res\/values-de\/strings\.xml: save\n/);
 });
