@@ -299,3 +299,45 @@ test('pull refuses to overwrite local translations the project has never seen, n
   t.is(again.code, 1);
   t.regex(again.stderr, /res\/values-de\/strings\.xml: save\n/);
 });
+
+test('a CI sync never disables a captured key awaiting review; capture keeps the key the app asked for', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const cwd = project({
+    'glossa.config.json': {
+      baseUrl: svc.baseUrl,
+      projectId: p.projectId,
+      files: [{ source: 'public/locales/en.json', format: 'json', template: 'public/locales/{locale}.json' }],
+    },
+    'public/locales/en.json': { 'checkout.title': 'Checkout' },
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  t.is((await glossa(['push'], { cwd, env })).code, 0);
+  const captured = await p.client.POST('/projects/{projectId}/capture', {
+    params: { path: { projectId: p.projectId } },
+    body: { units: [{ source: 'Pay now', key: 'checkout.new_button' }, { source: 'Shown without a key' }] },
+  });
+  t.deepEqual(captured.data, { captured: 2, skipped: 0 });
+  // The next CI run: the file changed (a new key), so the sync runs again as the whole catalog.
+  writeFileSync(
+    path.join(cwd, 'public/locales/en.json'),
+    JSON.stringify({ 'checkout.title': 'Checkout', 'checkout.total': 'Total' }),
+  );
+  const dry = await glossa(['push', '--dry-run'], { cwd, env });
+  t.regex(dry.stdout, /disable 0 orphans/);
+  const pushed = await glossa(['--json', 'push'], { cwd, env });
+  t.is(pushed.code, 0, pushed.stderr);
+  t.like((JSON.parse(pushed.stdout) as { report: Array<{ sync: object }> }).report[0].sync, { disabledOrphans: 0 });
+  const awaiting = await svc.admin.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId: p.projectId }, query: { captured: true } },
+  });
+  t.deepEqual(awaiting.data!.keys.map((k) => [k.key, k.source, k.enabled]).sort(), [
+    ['checkout.new_button', 'Pay now', true],
+    ['shown_without_a_key', 'Shown without a key', true],
+  ]);
+  // Still awaiting review, so reported again it is known, not lost.
+  const again = await p.client.POST('/projects/{projectId}/capture', {
+    params: { path: { projectId: p.projectId } },
+    body: { units: [{ source: 'Pay now', key: 'checkout.new_button' }] },
+  });
+  t.deepEqual(again.data, { captured: 0, skipped: 1 });
+});

@@ -293,7 +293,14 @@ export async function planSync(
     counts.updatedSources++;
   }
   const inFile = new Set(entries.map((e) => e.name));
-  const orphanKeys = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled));
+  // A captured key awaiting review (spec: captureUnits) is not the file's until a person accepts it: disabling it
+  // would hide it from review and make capture skip its string for good.
+  const awaiting = new Set(
+    (await db('keys').where({ project_id: project.id, captured: true, enabled: true }).select('id')).map((r) =>
+      Number(r.id),
+    ),
+  );
+  const orphanKeys = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled) && !awaiting.has(Number(k.id)));
   const orphans = orphanKeys.map((k) => Number(k.id));
   const orphanNames = orphanKeys.map((k) => k.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   counts.disabledOrphans = orphans.length;
