@@ -201,8 +201,14 @@ test("xcstrings: CotEditor's 11-language Count.xcstrings pulled into a 4-languag
     'CotEditor/Count.xcstrings': COUNT,
   });
   const env = { GLOSSA_API_KEY: p.apiKey };
+  const outside =
+    /CotEditor\/Count\.xcstrings: en-GB, es, it, pt, tr, zh-Hans, zh-Hant are not languages of the project: the push leaves them out and a pull keeps them/;
+  const dry = await glossa(['push', '--dry-run'], { cwd, env });
+  t.is(dry.code, 0, dry.stderr);
+  t.regex(dry.stderr, outside, 'said at the dry run');
   const pushed = await glossa(['push'], { cwd, env });
   t.is(pushed.code, 0, pushed.stderr);
+  t.regex(pushed.stderr, outside, 'and at the push');
   await runDue(p.projectId);
   t.is((await glossa(['wait'], { cwd, env })).code, 0);
   t.is((await glossa(['publish'], { cwd, env })).code, 0);

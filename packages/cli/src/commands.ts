@@ -20,7 +20,7 @@ import {
 import type { Config, FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import { expandTemplate, insideRoot, writeIfChanged } from './files.js';
-import { keepXcstringsLanguages, refuseUnseenValues, type PlannedFile } from './local.js';
+import { keepXcstringsLanguages, languagesOutsideProject, refuseUnseenValues, type PlannedFile } from './local.js';
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 
@@ -212,6 +212,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       continue;
     }
     const text = readSource(ctx, m);
+    await noteOutsideLanguages(ctx, m, text);
     const body: SyncRequest = {
       contentBase64: Buffer.from(text, 'utf8').toString('base64'),
       format: m.format,
@@ -295,6 +296,22 @@ export async function push(ctx: Ctx, o: PushOptions) {
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
   out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
   return EXIT.ok;
+}
+
+/** A multi-language file's languages the project has not: left out of the push and kept by a pull, said on stderr. */
+async function noteOutsideLanguages(ctx: Ctx, m: FileMapping, text: string) {
+  if (!REGISTRY[m.format].multiLanguage) return;
+  const meta = await ctx.api.GET('/projects/{projectId}/meta', { params: { path: { projectId: ctx.cfg.projectId } } });
+  if (!meta.data) throw failed('read project', meta.response.status, meta.error);
+  const outside = languagesOutsideProject(
+    m.format,
+    text,
+    meta.data.languages.map((l) => l.code),
+  );
+  if (outside.length)
+    ctx.out.note(
+      `${m.source}: ${outside.join(', ')} ${outside.length === 1 ? 'is not a language' : 'are not languages'} of the project: the push leaves ${outside.length === 1 ? 'it' : 'them'} out and a pull keeps ${outside.length === 1 ? 'it' : 'them'} in the file (add ${outside.length === 1 ? 'it' : 'them'} to the project to translate ${outside.length === 1 ? 'it' : 'them'} there).`,
+    );
 }
 
 type Translated = { units: Array<{ outcome: string }>; estimatedCredits: number; trackingToken: string | null };

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Catalog, CatalogValue, FormatId } from '../../core/src/catalog.js';
 import { REGISTRY } from '../../core/src/formats/index.js';
-import { keepLocalLanguages } from '../../core/src/formats/xcstrings.js';
+import { catalogLanguages, keepLocalLanguages } from '../../core/src/formats/xcstrings.js';
+import { languageKey } from '../../core/src/languages.js';
 import { CliError, EXIT } from './errors.js';
 import type { Output } from './output.js';
 
@@ -123,4 +124,21 @@ export async function refuseUnseenValues(
     ].join('\n'),
     { unseen: found },
   );
+}
+
+/**
+ * The languages a multi-language source file (`.xcstrings`) holds that the project has not (`projectLanguages`, the
+ * base included), as the file spells them: a push leaves them out and a pull keeps them in the file, and the push
+ * says so rather than passing over them in silence.
+ */
+export function languagesOutsideProject(format: FormatId, text: string, projectLanguages: readonly string[]): string[] {
+  if (format !== 'xcstrings') return [];
+  let langs: string[];
+  try {
+    langs = catalogLanguages(REGISTRY[format].module.parse(text));
+  } catch {
+    return [];
+  }
+  const project = new Set(projectLanguages.map(languageKey));
+  return langs.filter((l) => !project.has(languageKey(l))).sort();
 }
