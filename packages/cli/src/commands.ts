@@ -491,8 +491,8 @@ const EARLIER = 5;
 
 /**
  * Readers of one language's file in the versions a local value may have come from: the one the CLI last pulled
- * (`.glossa/state.json`), else the versions before `id` (a checkout whose state was not kept). Each format's export
- * is fetched once, when first asked for.
+ * (`.glossa/state.json`), then the versions before `id` (a checkout whose state was not kept, or a value older than
+ * the last pull). Each format's export is fetched once, when first asked for.
  */
 function earlierVersions(
   ctx: Ctx,
@@ -502,19 +502,25 @@ function earlierVersions(
 ) {
   const last = readState(ctx.cfg.dir).pulledVersion;
   const at = list.versions.findIndex((x) => x.versionId === id);
-  const versions = last
-    ? list.versions.filter((x) => x.versionId === last && last !== id)
-    : list.versions.slice(at + 1, at + 1 + EARLIER);
+  const before = list.versions.slice(at + 1, at + 1 + EARLIER);
+  const versions = [
+    ...list.versions.filter((x) => x.versionId === last && last !== id),
+    ...before.filter((x) => x.versionId !== last),
+  ];
   return versions.map((ver) => {
-    const zips = new Map<FormatId, Promise<Record<string, Uint8Array>>>();
+    const zips = new Map<FormatId, Promise<Record<string, Uint8Array> | null>>();
     return async (format: FormatId, lang: string) => {
       if (!ver.languages.includes(lang)) return null;
       let zip = zips.get(format);
       if (!zip) {
-        zip = exported(ver.versionId, format).then((b) => unzipSync(b));
+        // A version that cannot be read explains nothing; the comparison goes on without it.
+        zip = exported(ver.versionId, format).then(
+          (b) => unzipSync(b),
+          () => null,
+        );
         zips.set(format, zip);
       }
-      return (await zip)[REGISTRY[format].path(lang, lang === ver.languages[0])] ?? null;
+      return (await zip)?.[REGISTRY[format].path(lang, lang === ver.languages[0])] ?? null;
     };
   });
 }
