@@ -108,6 +108,41 @@ test('Android translatable="false": not pushed, not charged, and a pull writes i
   t.is(read(cwd, 'res/values/strings.xml'), ANDROID_BASE, 'the base file keeps them');
 });
 
+test('Android translatable="false" pushed before: a pull still writes it only in the base file', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  // What an earlier CLI did: every string of the base file pushed as a unit, app_name included.
+  const before = await p.client.POST('/projects/{projectId}/translate', {
+    params: { path: { projectId: p.projectId } },
+    body: { units: [{ key: 'app_name', source: 'Glossa' }] },
+  });
+  t.truthy(before.data, JSON.stringify(before.error));
+  const cwd = project({
+    'glossa.config.json': {
+      baseUrl: svc.baseUrl,
+      projectId: p.projectId,
+      files: [
+        { source: 'res/values/strings.xml', format: 'android_xml', template: 'res/values-{android}/strings.xml' },
+      ],
+    },
+    'res/values/strings.xml': ANDROID_BASE,
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  t.is((await glossa(['push'], { cwd, env })).code, 0);
+  await runDue(p.projectId);
+  t.is((await glossa(['wait'], { cwd, env })).code, 0);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const served = await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
+  t.true(
+    served.data!.keys.some((k) => k.key === 'app_name'),
+    'the project still holds it',
+  );
+  t.is((await glossa(['pull'], { cwd, env })).code, 0);
+  const de = read(cwd, 'res/values-de/strings.xml');
+  t.regex(de, /<string name="welcome">/);
+  t.regex(de, /<string name="save">/);
+  t.notRegex(de, /app_name/);
+});
+
 const POT = `# Translations template for app.
 msgid ""
 msgstr ""

@@ -20,7 +20,13 @@ import {
 import type { Config, FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import { expandTemplate, insideRoot, writeIfChanged } from './files.js';
-import { keepXcstringsLanguages, languagesOutsideProject, refuseUnseenValues, type PlannedFile } from './local.js';
+import {
+  baseOnlyLeftOut,
+  keepXcstringsLanguages,
+  languagesOutsideProject,
+  refuseUnseenValues,
+  type PlannedFile,
+} from './local.js';
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 
@@ -469,7 +475,7 @@ export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
         const dest = expandTemplate(m.template!, local);
         const file = entries[info.path(lang, isBase)];
         if (!file) throw new CliError(EXIT.failure, `The ${format} export of ${id} has no file for ${lang}.`);
-        put(dest, file, format, lang);
+        put(dest, isBase ? file : baseOnlyLeftOut(cfg.dir, out, m, dest, file), format, lang);
         const companion = info.companion && entries[info.companion.path(lang)];
         if (companion && dest.endsWith('.strings'))
           put(dest.replace(/\.strings$/, `.${info.companion!.extension}`), companion);

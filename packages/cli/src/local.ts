@@ -7,10 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Catalog, CatalogValue, FormatId } from '../../core/src/catalog.js';
+import { isTranslatable, type Catalog, type CatalogValue, type FormatId } from '../../core/src/catalog.js';
+import { withoutResources } from '../../core/src/formats/android_xml.js';
 import { REGISTRY } from '../../core/src/formats/index.js';
 import { catalogLanguages, keepLocalLanguages } from '../../core/src/formats/xcstrings.js';
 import { languageKey } from '../../core/src/languages.js';
+import type { FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { Output } from './output.js';
 
@@ -141,4 +143,38 @@ export function languagesOutsideProject(format: FormatId, text: string, projectL
   }
   const project = new Set(projectLanguages.map(languageKey));
   return langs.filter((l) => !project.has(languageKey(l))).sort();
+}
+
+/** Per source file: the names its base file marks `translatable="false"` (read once per pull). */
+const untranslatable = new WeakMap<FileMapping, Set<string>>();
+
+/**
+ * A pulled Android file without the strings the local base file marks `translatable="false"`: they belong to the
+ * base file alone, though a project may still hold them (pushed before the CLI kept them out of translation).
+ */
+export function baseOnlyLeftOut(
+  root: string,
+  out: Output,
+  m: FileMapping,
+  dest: string,
+  bytes: Uint8Array,
+): Uint8Array {
+  if (m.format !== 'android_xml') return bytes;
+  let names = untranslatable.get(m);
+  if (!names) {
+    names = new Set();
+    try {
+      const base = REGISTRY.android_xml.module.parse(readFileSync(path.resolve(root, m.source), 'utf8'));
+      for (const e of base.entries) if (!isTranslatable(e)) names.add(e.fileKey);
+    } catch {
+      // No readable base file: nothing is known to be base-only.
+    }
+    untranslatable.set(m, names);
+  }
+  if (!names.size) return bytes;
+  const text = utf8(bytes);
+  const kept = withoutResources(text, names);
+  if (kept === text) return bytes;
+  out.verbose(`${path.relative(root, dest)}: left out the strings the base file marks translatable="false"`);
+  return Buffer.from(kept, 'utf8');
 }
