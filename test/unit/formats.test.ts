@@ -12,7 +12,7 @@ import {
 } from '../../packages/core/src/catalog.js';
 import { withoutResources } from '../../packages/core/src/formats/android_xml.js';
 import { FORMATS, detectFormat, getFormat } from '../../packages/core/src/formats/index.js';
-import { catalogLanguages } from '../../packages/core/src/formats/xcstrings.js';
+import { catalogLanguages, keepLocalLanguages } from '../../packages/core/src/formats/xcstrings.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 /** A nested_json file: strings at the leaves. */
@@ -787,4 +787,25 @@ test('baseValueOf: a gettext entry without msgstr stands for its msgid; other fo
   const po = FORMATS.po.parse('msgid "Save"\nmsgstr "Save it"\n');
   t.deepEqual(baseValueOf(po.entries[0], 'po'), { kind: 'text', text: 'Save it' });
   t.is(baseValueOf({ fileKey: 'x', values: {} }, 'android_xml'), undefined);
+});
+
+test('xcstrings keepLocalLanguages: the local languages the project lacks join the pulled strings, nothing else', (t) => {
+  const loc = (value: string) => ({ stringUnit: { state: 'translated', value } });
+  const file = (strings: object) => JSON.stringify({ sourceLanguage: 'en', strings, version: '1.0' });
+  const pulled = file({ Save: { localizations: { en: loc('Save'), de: loc('Speichern') } }, New: {} });
+  const local = file({
+    Save: { localizations: { en: loc('Save'), de: loc('Sichern'), 'zh-Hans': loc('保存'), es: loc('Guardar') } },
+    New: { localizations: { es: loc('Nuevo') } },
+    Gone: { localizations: { es: loc('Ido') } },
+  });
+  const merged = keepLocalLanguages(pulled, local, ['en', 'de', 'zh-hans']);
+  t.deepEqual(merged.kept, ['es']);
+  const out = JSON.parse(merged.text) as { strings: Record<string, { localizations?: Record<string, unknown> }> };
+  t.deepEqual(Object.keys(out.strings).sort(), ['New', 'Save'], 'a string the project dropped is not brought back');
+  t.deepEqual(out.strings.Save.localizations!.de, loc('Speichern'), "a project language is the project's");
+  t.is(out.strings.Save.localizations!['zh-Hans'], undefined, 'zh-Hans is the project’s zh-hans');
+  t.deepEqual(out.strings.Save.localizations!.es, loc('Guardar'));
+  t.deepEqual(out.strings.New.localizations, { es: loc('Nuevo') });
+  t.is(keepLocalLanguages(pulled, '{not json', ['en']).text, pulled);
+  t.deepEqual(keepLocalLanguages(pulled, pulled, ['en', 'de']), { text: pulled, kept: [] });
 });
