@@ -308,7 +308,8 @@ export async function push(ctx: Ctx, o: PushOptions) {
 async function noteOutsideLanguages(ctx: Ctx, m: FileMapping, text: string) {
   if (!REGISTRY[m.format].multiLanguage) return;
   const meta = await ctx.api.GET('/projects/{projectId}/meta', { params: { path: { projectId: ctx.cfg.projectId } } });
-  if (!meta.data) throw failed('read project', meta.response.status, meta.error);
+  // Only a remark: the push itself reports what goes wrong with the project.
+  if (!meta.data) return;
   const outside = languagesOutsideProject(
     m.format,
     text,
@@ -492,7 +493,7 @@ export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
   return EXIT.ok;
 }
 
-/** How many versions before the current one a pull without a recorded one compares local values with. */
+/** How many versions before the one pulled a pull compares local values with (beside the one it last pulled). */
 const EARLIER = 5;
 
 /**
