@@ -219,7 +219,10 @@ test('gettext: init finds a .pot; it and a base .po with empty msgstr push their
   t.is(read(gnu, 'po/app.pot'), POT, 'the template is left as it is');
 });
 
-const COUNT = readFileSync('test/fixtures/catalogs/xcstrings/coteditor-Count.xcstrings', 'utf8');
+const COUNT = readFileSync(
+  path.resolve(import.meta.dirname, '../fixtures/catalogs/xcstrings/coteditor-Count.xcstrings'),
+  'utf8',
+);
 const languagesOf = (text: string) => {
   const j = JSON.parse(text) as { strings: Record<string, { localizations?: Record<string, unknown> }> };
   return Object.fromEntries(Object.entries(j.strings).map(([k, e]) => [k, Object.keys(e.localizations ?? {}).sort()]));
