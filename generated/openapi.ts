@@ -67,7 +67,8 @@ export interface paths {
          *
          *     Rules:
          *     1. A key the file no longer carries is disabled (kept, excluded from versions and AI translation) and
-         *        re-enabled when the file carries it again (`disabledOrphans`, `reenabled`).
+         *        re-enabled when the file carries it again (`disabledOrphans`, `reenabled`). A captured key awaiting
+         *        review (`captureUnits`) is not the file's until a person accepts it, and is never disabled so.
          *     2. Only changes are applied (diff by slug and content hash); an AI fill is queued for (key, language)
          *        pairs with no value anywhere.
          *     3. Translations carried by the file are stored verbatim as imported overrides, never re-translated or
@@ -1372,6 +1373,16 @@ export interface components {
             units: {
                 source: components["schemas"]["SourceText"];
                 ctx?: components["schemas"]["ContextText"];
+                /**
+                 * @description The key the app asked for (i18next's `t('checkout.new_button', 'Pay now')`), `source` being the
+                 *     default text it showed instead. The captured key is then that key (a name as `KeyName` spells
+                 *     it, as a unit's `key` of `POST /translate`; any other spelling named as a sync names a file key,
+                 *     and written back as spelled in the files a pull writes), so once reviewed and published the app
+                 *     finds it; a key of that name that exists already (in any state) makes the unit known
+                 *     (`skipped`). Without `key` the key is named after the text, and a unit whose text (and `ctx`) a
+                 *     key holds is known.
+                 */
+                key?: string;
             }[];
         };
         CaptureResult: {

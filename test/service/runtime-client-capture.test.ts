@@ -99,8 +99,60 @@ test("the i18next backend's saveMissing path reports through create(), once", as
   await settled(captures, 1);
   t.deepEqual(
     captures().map((r) => r.body),
-    [{ units: [{ source: 'Pay now' }] }],
+    [{ units: [{ source: 'Pay now', key: 'missing.key' }] }],
   );
+  client.close();
+});
+
+test('a captured key is the key the app asked for, its default text the source: once reviewed and published, the app finds it', async (t) => {
+  const { p, client, captures } = await setup();
+  const i18n = i18next.createInstance();
+  await i18n.use(client.backend()).init({ lng: 'de', fallbackLng: 'en', saveMissing: true });
+  t.is(i18n.t('checkout.new_button', { defaultValue: 'Pay now' }), 'Pay now');
+  t.is(i18n.t('cart.payNow', { defaultValue: 'Pay now' }), 'Pay now');
+  i18n.t('Checkout now');
+  await settled(captures, 1);
+  t.deepEqual(captures()[0].body, {
+    units: [
+      { source: 'Pay now', key: 'checkout.new_button' },
+      { source: 'Pay now', key: 'cart.payNow' },
+      { source: 'Checkout now' },
+    ],
+  });
+  t.deepEqual(captures()[0].answer, { captured: 3, skipped: 0 }, 'one text, two keys: two captured keys');
+  const list = await svc.admin.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId: p.projectId }, query: { captured: true } },
+  });
+  t.deepEqual(
+    list.data!.keys.map((k) => [k.key, k.source]).sort(),
+    [
+      ['cart.payNow', 'Pay now'],
+      ['checkout.new_button', 'Pay now'],
+      ['checkout_now', 'Checkout now'],
+    ],
+    'named by the key the app asked for; the default text is the source',
+  );
+  // Reported again: known by its key, not captured twice.
+  const again = await p.client.POST('/projects/{projectId}/capture', {
+    params: { path: { projectId: p.projectId } },
+    body: {
+      units: [
+        { source: 'Pay now', key: 'checkout.new_button' },
+        { source: 'Zahlen', key: 'cart.payNow' },
+      ],
+    },
+  });
+  t.deepEqual(again.data, { captured: 0, skipped: 2 });
+  const accepted = await svc.admin.POST('/projects/{projectId}/captured', {
+    params: { path: { projectId: p.projectId } },
+    body: { action: 'accept', keys: ['checkout.new_button', 'cart.payNow'] },
+  });
+  t.deepEqual(accepted.data, { affected: 2 });
+  await p.publish({ de: { 'checkout.new_button': 'Jetzt zahlen', 'cart.payNow': 'Bezahlen' } });
+  t.true(await client.refresh());
+  await i18n.reloadResources(['de']);
+  t.is(i18n.t('checkout.new_button'), 'Jetzt zahlen');
+  t.is(i18n.t('cart.payNow'), 'Bezahlen');
   client.close();
 });
 

@@ -167,6 +167,13 @@ test('pseudo: accents text, expands ~30%, brackets, keeps structure', (t) => {
   t.is(pseudoLocalize(CORPUS[4], 'en'), pseudoLocalize(CORPUS[4], 'en'), 'deterministic');
 });
 
+test("pseudo: react-i18next's numbered tags stay as written and pass the fill's gate", (t) => {
+  const src = 'Hello <1>{name}</1>, you have <3>{count} new</3> messages.<5/>';
+  const out = pseudoLocalize(src, 'de');
+  for (const kept of ['<1>{name}</1>', '<3>', '</3>', '<5/>']) t.true(out.includes(kept), `${kept} in ${out}`);
+  t.is(checkFill(src, out, 'de'), null);
+});
+
 test('pseudo: plurals get exactly the target language categories, bracketed per branch', (t) => {
   const forms = (lang: string) => icuToForms(pseudoLocalize(PLURAL_EN, lang));
   t.deepEqual(Object.keys(forms('pl')!.forms), ['one', 'few', 'many', 'other']);

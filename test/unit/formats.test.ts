@@ -3,9 +3,16 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FormatError, type Catalog, type FormatId } from '../../packages/core/src/catalog.js';
+import {
+  baseValueOf,
+  FormatError,
+  isTranslatable,
+  type Catalog,
+  type FormatId,
+} from '../../packages/core/src/catalog.js';
+import { withoutResources } from '../../packages/core/src/formats/android_xml.js';
 import { FORMATS, detectFormat, getFormat } from '../../packages/core/src/formats/index.js';
-import { catalogLanguages } from '../../packages/core/src/formats/xcstrings.js';
+import { catalogLanguages, keepLocalLanguages } from '../../packages/core/src/formats/xcstrings.js';
 import type { XcStrings } from '../helpers/xcstrings.js';
 
 /** A nested_json file: strings at the leaves. */
@@ -734,4 +741,71 @@ test('xcstrings: in a synced catalog, a key pushed beside the file is converted 
   t.is(out.strings['%@ found'].localizations.de.stringUnit!.value, '%@ gefunden');
   t.is(out.strings.braces.localizations.en.stringUnit!.value, 'Tap {here}');
   t.is(out.strings.welcome.localizations.de.stringUnit!.value, 'Hallo %@');
+});
+
+test('android_xml withoutResources: drops the named resources (and the comment before each) of a rendered file, nothing else', (t) => {
+  const source = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="app_name" translatable="false">Glossa</string>
+    <!-- Shown on the button -->
+    <string name="save">Save</string>
+    <plurals name="files">
+        <item quantity="one">%d file</item>
+        <item quantity="other">%d files</item>
+    </plurals>
+</resources>
+`;
+  const base = FORMATS.android_xml.parse(source);
+  t.deepEqual(
+    base.entries.filter((e) => !isTranslatable(e)).map((e) => e.fileKey),
+    ['app_name'],
+  );
+  const catalog: Catalog = {
+    ...base,
+    entries: base.entries.map((e) => ({ ...e, meta: { ...e.meta, translatable: true } })),
+  };
+  const rendered = FORMATS.android_xml.render(catalog, { languages: ['und'], baseLanguage: 'en' });
+  const without = withoutResources(rendered, new Set(['app_name', 'files']));
+  t.deepEqual(
+    FORMATS.android_xml.parse(without).entries.map((e) => e.fileKey),
+    ['save'],
+  );
+  t.true(without.includes('<!-- Shown on the button -->'), "another resource's comment stays");
+  t.is(withoutResources(rendered, new Set(['save'])).includes('Shown on the button'), false, 'its own comment goes');
+  t.is(withoutResources(rendered, new Set()), rendered);
+});
+
+test('baseValueOf: a gettext entry without msgstr stands for its msgid; other formats give only what the file has', (t) => {
+  const pot = FORMATS.po.parse(
+    'msgid "Save"\nmsgstr ""\n\nmsgid "{n} file"\nmsgid_plural "{n} files"\nmsgstr[0] ""\nmsgstr[1] ""\n',
+  );
+  t.deepEqual(baseValueOf(pot.entries[0], 'po'), { kind: 'text', text: 'Save' });
+  t.deepEqual(
+    { ...(baseValueOf(pot.entries[1], 'po') as { forms: object }).forms },
+    { one: '{n} file', other: '{n} files' },
+  );
+  const po = FORMATS.po.parse('msgid "Save"\nmsgstr "Save it"\n');
+  t.deepEqual(baseValueOf(po.entries[0], 'po'), { kind: 'text', text: 'Save it' });
+  t.is(baseValueOf({ fileKey: 'x', values: {} }, 'android_xml'), undefined);
+});
+
+test('xcstrings keepLocalLanguages: the local languages the project lacks join the pulled strings, nothing else', (t) => {
+  const loc = (value: string) => ({ stringUnit: { state: 'translated', value } });
+  const file = (strings: object) => JSON.stringify({ sourceLanguage: 'en', strings, version: '1.0' });
+  const pulled = file({ Save: { localizations: { en: loc('Save'), de: loc('Speichern') } }, New: {} });
+  const local = file({
+    Save: { localizations: { en: loc('Save'), de: loc('Sichern'), 'zh-Hans': loc('保存'), es: loc('Guardar') } },
+    New: { localizations: { es: loc('Nuevo') } },
+    Gone: { localizations: { es: loc('Ido') } },
+  });
+  const merged = keepLocalLanguages(pulled, local, ['en', 'de', 'zh-hans']);
+  t.deepEqual(merged.kept, ['es']);
+  const out = JSON.parse(merged.text) as { strings: Record<string, { localizations?: Record<string, unknown> }> };
+  t.deepEqual(Object.keys(out.strings).sort(), ['New', 'Save'], 'a string the project dropped is not brought back');
+  t.deepEqual(out.strings.Save.localizations!.de, loc('Speichern'), "a project language is the project's");
+  t.is(out.strings.Save.localizations!['zh-Hans'], undefined, 'zh-Hans is the project’s zh-hans');
+  t.deepEqual(out.strings.Save.localizations!.es, loc('Guardar'));
+  t.deepEqual(out.strings.New.localizations, { es: loc('Nuevo') });
+  t.is(keepLocalLanguages(pulled, '{not json', ['en']).text, pulled);
+  t.deepEqual(keepLocalLanguages(pulled, pulled, ['en', 'de']), { text: pulled, kept: [] });
 });

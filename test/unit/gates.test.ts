@@ -84,6 +84,20 @@ test('HTML the ICU parser cannot read as rich text is gated as text', (t) => {
   t.regex(gateCell('Tap <b>Save</b>', '</b>Speichern<b>', 'de').icu ?? '', /invalid ICU syntax/);
 });
 
+test("react-i18next's numbered tags are markup: kept, they pass; dropped or renumbered, a markup rejection", (t) => {
+  const src = 'Hello <1>{name}</1>, you have <3>{count} new</3> messages.<5/>';
+  t.deepEqual(gateCell(src, 'Hallo <1>{name}</1>, du hast <3>{count} neue</3> Nachrichten.<5/>', 'de'), {});
+  t.deepEqual(gateCell('<1>Read</1> <2/>', '<2/> <1>Lies</1>', 'de'), {}, 'order may change, as with <b>');
+  t.regex(gateCell(src, 'Hallo {name}, du hast {count} neue Nachrichten.', 'de').markup ?? '', /tags differ/);
+  t.regex(
+    gateCell(src, 'Hallo <1>{name}</1>, du hast <4>{count} neue</4> Nachrichten.<5/>', 'de').markup ?? '',
+    /tags differ/,
+  );
+  t.regex(checkFill(src, 'Hallo <1>{name}</1>, du hast {count} neue Nachrichten.', 'de') ?? '', /tags differ/);
+  // Inside an HTML tag or comment, such text is no tag.
+  t.deepEqual(gateCell('<a title="<1>">x</a><!-- <2> -->', '<a title="<1>">y</a>', 'de'), {});
+});
+
 test('markup inside plural branches is compared branch by branch', (t) => {
   const src = '{count, plural, one {<b>#</b> file} other {<b>#</b> files}}';
   // four Polish branches against the source's two carry the same markup each

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import stableStringify from 'fast-json-stable-stringify';
 import { unzipSync } from 'fflate';
-import type { CatalogValue } from '../../core/src/catalog.js';
+import { baseValueOf, isTranslatable, type CatalogValue, type FormatId } from '../../core/src/catalog.js';
 import { REGISTRY } from '../../core/src/formats/index.js';
 import {
   batchManifest,
@@ -20,6 +20,13 @@ import {
 import type { Config, FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import { expandTemplate, insideRoot, writeIfChanged } from './files.js';
+import {
+  baseOnlyLeftOut,
+  keepXcstringsLanguages,
+  languagesOutsideProject,
+  refuseUnseenValues,
+  type PlannedFile,
+} from './local.js';
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 
@@ -161,7 +168,8 @@ function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
   }
   const units: TranslateUnit[] = [];
   for (const e of catalog.entries) {
-    const v = Object.values(e.values)[0];
+    if (!isTranslatable(e)) continue;
+    const v = baseValueOf(e, m.format);
     if (v) units.push(unitOf(e.fileKey, v, e.ctx));
   }
   return units;
@@ -210,6 +218,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       continue;
     }
     const text = readSource(ctx, m);
+    await noteOutsideLanguages(ctx, m, text);
     const body: SyncRequest = {
       contentBase64: Buffer.from(text, 'utf8').toString('base64'),
       format: m.format,
@@ -293,6 +302,23 @@ export async function push(ctx: Ctx, o: PushOptions) {
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
   out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
   return EXIT.ok;
+}
+
+/** A multi-language file's languages the project has not: left out of the push and kept by a pull, said on stderr. */
+async function noteOutsideLanguages(ctx: Ctx, m: FileMapping, text: string) {
+  if (!REGISTRY[m.format].multiLanguage) return;
+  const meta = await ctx.api.GET('/projects/{projectId}/meta', { params: { path: { projectId: ctx.cfg.projectId } } });
+  // Only a remark: the push itself reports what goes wrong with the project.
+  if (!meta.data) return;
+  const outside = languagesOutsideProject(
+    m.format,
+    text,
+    meta.data.languages.map((l) => l.code),
+  );
+  if (outside.length)
+    ctx.out.note(
+      `${m.source}: ${outside.join(', ')} ${outside.length === 1 ? 'is not a language' : 'are not languages'} of the project: the push leaves ${outside.length === 1 ? 'it' : 'them'} out and a pull keeps ${outside.length === 1 ? 'it' : 'them'} in the file (add ${outside.length === 1 ? 'it' : 'them'} to the project to translate ${outside.length === 1 ? 'it' : 'them'} there).`,
+    );
 }
 
 type Translated = { units: Array<{ outcome: string }>; estimatedCredits: number; trackingToken: string | null };
@@ -396,7 +422,7 @@ export async function wait(ctx: Ctx, o: { tokens?: string[]; timeoutMs: number; 
 /** A language code as the API spells them (`de`, `pt-br`, `zh-hans`): never a path. */
 const LANGUAGE_CODE = /^[A-Za-z0-9]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,7}$/;
 
-export async function pull(ctx: Ctx, o: { version: string }) {
+export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
   const { cfg, api, out } = ctx;
   const list = await api.GET('/projects/{projectId}/versions', { params: { path: { projectId: cfg.projectId } } });
   if (!list.data) throw failed('list versions', list.response.status, list.error);
@@ -414,24 +440,30 @@ export async function pull(ctx: Ctx, o: { version: string }) {
   const unchanged: string[] = [];
   // Every file is placed first and each place checked to lie inside the project, then written: a refused path
   // leaves the project as it was.
-  const planned: Array<{ dest: string; bytes: Uint8Array }> = [];
-  const put = (dest: string, bytes: Uint8Array) => planned.push({ dest: insideRoot(cfg.dir, dest), bytes });
+  const planned: PlannedFile[] = [];
+  const put = (dest: string, bytes: Uint8Array, format?: FormatId, lang?: string) =>
+    planned.push({ dest: insideRoot(cfg.dir, dest), bytes, format, lang });
   const formats = [...new Set(cfg.files.map((m) => m.format))];
+  const exported = async (version: string, format: FormatId) => {
+    const r = await api.GET('/projects/{projectId}/translations', {
+      params: { path: { projectId: cfg.projectId }, query: { version, format } },
+      parseAs: 'arrayBuffer',
+    });
+    if (!r.data) throw failed(`pull ${format}${version === id ? '' : ` of ${version}`}`, r.response.status, r.error);
+    return new Uint8Array(r.data);
+  };
   // One request per format (a zip of every language, or the one multi-language file), all at once.
-  const answers = await Promise.all(
-    formats.map(async (format) => {
-      const r = await api.GET('/projects/{projectId}/translations', {
-        params: { path: { projectId: cfg.projectId }, query: { version: id, format } },
-        parseAs: 'arrayBuffer',
-      });
-      if (!r.data) throw failed(`pull ${format}`, r.response.status, r.error);
-      return new Uint8Array(r.data);
-    }),
-  );
+  const answers = await Promise.all(formats.map((format) => exported(id, format)));
   for (const [fi, format] of formats.entries()) {
     const maps = cfg.files.filter((m) => m.format === format);
     if (REGISTRY[format].multiLanguage) {
-      for (const m of maps) put(m.template ?? m.source, answers[fi]);
+      for (const m of maps) {
+        const dest = insideRoot(cfg.dir, m.template ?? m.source);
+        put(
+          dest,
+          format === 'xcstrings' ? keepXcstringsLanguages(out, cfg.dir, dest, answers[fi], v.languages) : answers[fi],
+        );
+      }
       continue;
     }
     const entries = unzipSync(answers[fi]);
@@ -444,13 +476,14 @@ export async function pull(ctx: Ctx, o: { version: string }) {
         const dest = expandTemplate(m.template!, local);
         const file = entries[info.path(lang, isBase)];
         if (!file) throw new CliError(EXIT.failure, `The ${format} export of ${id} has no file for ${lang}.`);
-        put(dest, file);
+        put(dest, isBase ? file : baseOnlyLeftOut(cfg.dir, out, m, dest, file), format, lang);
         const companion = info.companion && entries[info.companion.path(lang)];
         if (companion && dest.endsWith('.strings'))
           put(dest.replace(/\.strings$/, `.${info.companion!.extension}`), companion);
       }
     }
   }
+  if (!o.force) await refuseUnseenValues(cfg.dir, planned, earlierVersions(ctx, list.data, id, exported));
   for (const { dest, bytes } of planned)
     (writeIfChanged(cfg.dir, dest, bytes) ? written : unchanged).push(path.relative(cfg.dir, dest));
   writeState(cfg.dir, { pulledVersion: id, snapshotAt: v.snapshotAt });
@@ -458,6 +491,45 @@ export async function pull(ctx: Ctx, o: { version: string }) {
   out.line(`${id}: ${written.length} files written, ${unchanged.length} unchanged`);
   out.result({ ok: true, version: id, snapshotAt: v.snapshotAt, written, unchanged });
   return EXIT.ok;
+}
+
+/** How many versions before the one pulled a pull compares local values with (beside the one it last pulled). */
+const EARLIER = 5;
+
+/**
+ * Readers of one language's file in the versions a local value may have come from: the one the CLI last pulled
+ * (`.glossa/state.json`), then the versions before `id` (a checkout whose state was not kept, or a value older than
+ * the last pull). Each format's export is fetched once, when first asked for.
+ */
+function earlierVersions(
+  ctx: Ctx,
+  list: { versions: Array<{ versionId: string; languages: string[] }> },
+  id: string,
+  exported: (version: string, format: FormatId) => Promise<Uint8Array>,
+) {
+  const last = readState(ctx.cfg.dir).pulledVersion;
+  const at = list.versions.findIndex((x) => x.versionId === id);
+  const before = list.versions.slice(at + 1, at + 1 + EARLIER);
+  const versions = [
+    ...list.versions.filter((x) => x.versionId === last && last !== id),
+    ...before.filter((x) => x.versionId !== last),
+  ];
+  return versions.map((ver) => {
+    const zips = new Map<FormatId, Promise<Record<string, Uint8Array> | null>>();
+    return async (format: FormatId, lang: string) => {
+      if (!ver.languages.includes(lang)) return null;
+      let zip = zips.get(format);
+      if (!zip) {
+        // A version that cannot be read explains nothing; the comparison goes on without it.
+        zip = exported(ver.versionId, format).then(
+          (b) => unzipSync(b),
+          () => null,
+        );
+        zips.set(format, zip);
+      }
+      return (await zip)?.[REGISTRY[format].path(lang, lang === ver.languages[0])] ?? null;
+    };
+  });
 }
 
 // ------------------------------------------------------------------ publish, status, versions

@@ -96,6 +96,21 @@ function detect(root: string, base: string): FileMapping[] {
       add({ source: f, format: 'po', template: `${m[1]}{posix}/LC_MESSAGES/${m[2]}.po` });
     }
   }
+  // gettext templates, after the base `.po` files: a template whose translations a base `.po` already maps is left
+  // to it. Where the translations go: beside the template's folder as `<lang>/LC_MESSAGES/<name>.po` when that is
+  // how the folder holds them (Babel, Sphinx, Django), as `<lang>.po` when the template sits among them (GNU `po/`).
+  const templates = new Set(out.map((m) => m.template));
+  for (const f of files.filter((x) => x.endsWith('.pot'))) {
+    const dir = path.posix.dirname(f) === '.' ? '' : `${path.posix.dirname(f)}/`;
+    const name = path.posix.basename(f, '.pot');
+    const inLcMessages = files.some((x) => x.startsWith(dir) && x.endsWith(`/LC_MESSAGES/${name}.po`));
+    const beside = files.some((x) => path.posix.dirname(x) === path.posix.dirname(f) && x.endsWith('.po'));
+    const flat = !inLcMessages && (beside || path.posix.basename(path.posix.dirname(f)) === 'po');
+    const template = flat ? `${dir}{posix}.po` : `${dir}{posix}/LC_MESSAGES/${name}.po`;
+    if (templates.has(template)) continue;
+    templates.add(template);
+    add({ source: f, format: 'po', template });
+  }
   return out;
 }
 
@@ -110,7 +125,7 @@ export function init(
   if (!files.length)
     throw new CliError(
       EXIT.usage,
-      `Found no localization files for base language ${o.base} (Android res/values, *.xcstrings, l10n.yaml, locales/${o.base}.json, ${o.base}/LC_MESSAGES/*.po). Write glossa.config.json by hand.`,
+      `Found no localization files for base language ${o.base} (Android res/values, *.xcstrings, l10n.yaml, locales/${o.base}.json, ${o.base}/LC_MESSAGES/*.po, *.pot). Write glossa.config.json by hand.`,
     );
   const config = {
     $schema: './node_modules/@glossa/cli/glossa.schema.json',

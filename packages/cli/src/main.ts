@@ -152,7 +152,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .command('pull')
     .description('write every mapped file of a version (one archive per format); only changed files')
     .option('--version <version>', 'YYYY.MM.DD.N or current', 'current')
-    .action(act((c, o: { version: string }) => pull(c, o)));
+    .option('--force', 'overwrite local translations the project has never seen (else refused, exit 1)')
+    .action(act((c, o: { version: string; force?: boolean }) => pull(c, o)));
   program
     .command('status')
     .description('completeness per language: pending and failed pairs')

@@ -32,6 +32,34 @@ export interface CatalogEntry {
   meta?: Record<string, unknown>;
 }
 
+/**
+ * Whether an entry is for translators: Android's `translatable="false"` (android_xml.ts keeps it as
+ * `meta.translatable`) marks a string the app shows as it is in every language (a brand name, a URL), so it is never
+ * pushed for translation or charged, and only the base file carries it.
+ */
+export const isTranslatable = (e: CatalogEntry): boolean => e.meta?.translatable !== false;
+
+/**
+ * The value an entry of a base-language file of `format` stands for: the value the file gives it, else, in gettext (a
+ * template `.pot`, or a base `.po` whose msgstr is empty: po.ts), the msgid, which is the source text, with
+ * `meta.msgidPlural` as the plural's `other` form. Undefined when the file gives none.
+ */
+export function baseValueOf(e: CatalogEntry, format: FormatId): CatalogValue | undefined {
+  const v = Object.values(e.values)[0];
+  if (v || format !== 'po' || e.fileKey === '') return v;
+  const plural = e.meta?.msgidPlural;
+  if (typeof plural === 'string')
+    return {
+      kind: 'plural',
+      forms: dict([
+        ['one', e.fileKey],
+        ['other', plural],
+      ]),
+      arg: 'n',
+    };
+  return { kind: 'text', text: e.fileKey };
+}
+
 export interface Catalog {
   format: FormatId;
   /** The language the file declares as its source (`sourceLanguage`, `@@locale`, `locale`), or null if none. */

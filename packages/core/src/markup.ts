@@ -39,6 +39,13 @@ interface MarkupScan {
 
 const NOOP = () => undefined;
 
+/**
+ * react-i18next's numbered tags (`<1>…</1>`, `<0/>`: the `Trans` component's children by index). HTML reads them as
+ * text (a tag name starts with a letter), so they cannot carry script; they are markup the app needs all the same, and
+ * are counted as tags (`1`, `/1`, `0`) so that a translation must keep them as it keeps `<b>`.
+ */
+const NUMBERED_TAG = /<(\/?)(\d+)\s*\/?>/g;
+
 /** The tags of `text` as an HTML tokenizer in its data state sees them (it sees more than a browser, never less). */
 export function scanMarkup(text: string): MarkupScan {
   const scan: MarkupScan = { starts: [], names: [], unfinished: false };
@@ -46,25 +53,40 @@ export function scanMarkup(text: string): MarkupScan {
     const at = t.location?.startOffset;
     return at === undefined ? t.tagName : text.slice(at + skip, at + skip + t.tagName.length);
   };
+  // Tags and comments by where they start and end: a numbered tag counts only where the tokenizer read text, or
+  // where its own `</1>` is what the tokenizer read as a comment (HTML makes `</` and a digit a bogus comment).
+  const spans: Array<[number, number]> = [];
+  const named: Array<{ at: number; name: string }> = [];
+  const span = (t: { location?: { startOffset: number; endOffset: number } | null }) => {
+    if (t.location) spans.push([t.location.startOffset, t.location.endOffset]);
+    return t.location?.startOffset ?? 0;
+  };
   const handler: TokenHandler = {
     onStartTag(t) {
       scan.starts.push({ name: t.tagName, attrs: new Map(t.attrs.map((a) => [a.name, a.value])) });
-      scan.names.push(written(t, 1));
+      named.push({ at: span(t), name: written(t, 1) });
     },
     onEndTag(t) {
-      scan.names.push(`/${written(t, 2)}`);
+      named.push({ at: span(t), name: `/${written(t, 2)}` });
     },
     onParseError(e) {
       if (e.code === ErrorCodes.eofInTag) scan.unfinished = true;
     },
-    onComment: NOOP,
-    onDoctype: NOOP,
+    onComment: span,
+    onDoctype: span,
     onEof: NOOP,
     onCharacter: NOOP,
     onNullCharacter: NOOP,
     onWhitespaceCharacter: NOOP,
   };
   new Tokenizer({ sourceCodeLocationInfo: true }, handler).write(text, true);
+  for (const m of text.matchAll(NUMBERED_TAG)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    if (spans.some(([from, to]) => at >= from && at < to && !(from === at && to === end))) continue;
+    named.push({ at, name: `${m[1]}${m[2]}` });
+  }
+  scan.names = named.sort((a, b) => a.at - b.at).map((n) => n.name);
   return scan;
 }
 

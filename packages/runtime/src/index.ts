@@ -111,8 +111,11 @@ export interface RuntimeClient {
   refresh(): Promise<boolean>;
   /** Calls `listener` with each new version's id once its bundles are in; returns the unsubscribe. */
   on(event: 'version', listener: (versionId: string) => void): () => void;
-  /** Reports a string shown untranslated in `locale` (default: any language loaded); see CaptureOptions. */
-  report: (source: string, ctx?: string, locale?: string) => void;
+  /**
+   * Reports a string shown untranslated in `locale` (default: any language loaded); see CaptureOptions. `key`: the
+   * key the app asked for, when `source` is its default text (the captured key is then that key).
+   */
+  report: (source: string, ctx?: string, locale?: string, key?: string) => void;
   /** i18next's `missingKeyHandler` (with `saveMissing: true`) for apps that load strings by another backend. */
   missingKeyHandler: (
     languages: readonly string[] | string,
@@ -318,7 +321,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   const on = capture?.enabled === true && !!capture.apiKey;
   const every = capture?.interval ?? 10_000;
   const seen = new Set<string>();
-  const queue: Array<{ source: string; ctx?: string }> = [];
+  const queue: Array<{ source: string; ctx?: string; key?: string }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = 0;
   let backoff = 0;
@@ -359,13 +362,16 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     if (again) schedule(0);
   }
 
-  function report(source: string, ctx?: string, ...locales: string[]) {
+  function report(source: string, ctx: string | undefined, key: string | undefined, ...locales: string[]) {
     if (off || typeof source !== 'string' || !source || source.length > 5000 || (ctx && ctx.length > 2000)) return;
     if (!(locales.length ? locales.some((l) => loaded.has(resolveIn(manifest, l)!)) : loaded.size)) return;
-    const id = `${ctx ?? ''}\u0000${source}`;
+    // The key the app asked for, unless it is the text itself (i18next's natural-language keys): the captured key
+    // is then named by it (spec: CaptureRequest `key`), so the app finds it once reviewed and published.
+    const named = typeof key === 'string' && key !== source && key.length <= 255 ? key : undefined;
+    const id = `${ctx ?? ''}\u0000${source}\u0000${named ?? ''}`;
     if (seen.has(id) || seen.size >= 5000) return;
     seen.add(id);
-    queue.push(ctx ? { source, ctx } : { source });
+    queue.push({ source, ...(ctx ? { ctx } : {}), ...(named ? { key: named } : {}) });
     schedule(capture?.delay ?? 2000);
   }
 
@@ -383,9 +389,9 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    report: (source, ctx, locale) => report(source, ctx, ...(locale ? [locale] : [])),
+    report: (source, ctx, locale, key) => report(source, ctx, key, ...(locale ? [locale] : [])),
     missingKeyHandler: (languages, _namespace, key, fallbackValue) =>
-      report(fallbackValue || key, undefined, ...(typeof languages === 'string' ? [languages] : languages)),
+      report(fallbackValue || key, undefined, key, ...(typeof languages === 'string' ? [languages] : languages)),
     async flush() {
       clearTimeout(timer);
       for (let n = Math.ceil(queue.length / 200); n > 0 && !off; n--) await send(false);
@@ -433,7 +439,8 @@ export type GlossaBackendOptions = Partial<RuntimeOptions> & {
  * - A new version reloads every loaded language (`reloadOnVersion`) and i18next fires `loaded`; react-i18next
  *   re-renders on it with `bindI18nStore: 'added'` (or listen to the client's `version` event).
  * - `saveMissing: true` sends missing strings to capture through `create` when the client's `capture` is enabled
- *   (the default value if the call gave one, else the key); otherwise it does nothing.
+ *   (the default value if the call gave one, else the key, as the source, and the key the app asked for); otherwise
+ *   it does nothing.
  */
 export class GlossaBackend {
   static readonly type = 'backend';

@@ -1,7 +1,14 @@
 // Sync classification (spec: `syncCatalog`): what the file changes, against the project as it is. Read-only, so the
 // dry run and the real run share it; the real run applies the plan in the same transaction it read in.
 import type { components } from '../../../generated/openapi.js';
-import { dict, own, type Catalog, type CatalogValue } from '../../../packages/core/src/catalog.js';
+import {
+  baseValueOf,
+  dict,
+  isTranslatable,
+  own,
+  type Catalog,
+  type CatalogValue,
+} from '../../../packages/core/src/catalog.js';
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import { normalizeLanguage } from '../project/languages.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
@@ -138,6 +145,8 @@ export async function planSync(
   const names = new Map<string, string>();
   const entries: EntryPlan[] = [];
   for (const e of catalog.entries) {
+    // Not for translators (Android `translatable="false"`): no key, so nothing is charged and no target file has it.
+    if (!isTranslatable(e)) continue;
     // Limits both databases store whole (spec: SyncRequest); the canonical name is at most 255 (canonical.ts).
     if (e.fileKey === '') throw invalidArgument('A key of the file is empty: every entry needs a name.');
     // A key spelled as a name is read by that name (`ref`): one longer than a name may be is refused, not renamed.
@@ -153,7 +162,7 @@ export async function planSync(
       throw invalidArgument(`"${clash}" and "${e.fileKey}" are the same key once canonicalized (${name}).`);
     names.set(name, e.fileKey);
     const baseValue = opts.baseOnly
-      ? Object.values(e.values)[0]
+      ? baseValueOf(e, catalog.format)
       : baseSpelling
         ? own(e.values, baseSpelling)
         : undefined;
@@ -284,7 +293,14 @@ export async function planSync(
     counts.updatedSources++;
   }
   const inFile = new Set(entries.map((e) => e.name));
-  const orphanKeys = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled));
+  // A captured key awaiting review (spec: captureUnits) is not the file's until a person accepts it: disabling it
+  // would hide it from review and make capture skip its string for good.
+  const awaiting = new Set(
+    (await db('keys').where({ project_id: project.id, captured: true, enabled: true }).select('id')).map((r) =>
+      Number(r.id),
+    ),
+  );
+  const orphanKeys = existing.filter((k) => !inFile.has(k.name) && bool(k.enabled) && !awaiting.has(Number(k.id)));
   const orphans = orphanKeys.map((k) => Number(k.id));
   const orphanNames = orphanKeys.map((k) => k.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   counts.disabledOrphans = orphans.length;

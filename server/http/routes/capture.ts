@@ -5,44 +5,87 @@ import { chunks, insertOrKeep } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
 import { baseName, contentToken, freeNames } from '../../domain/catalog/keys.js';
 import { releaseDaily, reserveDaily } from '../../domain/billing/quotas.js';
+import { canonicalKey, isKeyName } from '../../domain/sync/canonical.js';
 
 const CAPTURE_DAILY_LIMIT = 5000;
+
+interface Unit {
+  source: string;
+  ctx: string | null;
+  /** The key the app asked for, as it spells it (a unit without one is named after its text). */
+  fileKey: string | null;
+  /** The name the key gets: the app's key (canonical.ts for a spelling no name has), else one found from the text. */
+  name?: string;
+}
 
 export const captureUnits: Handler<'captureUnits'> = async (ctx) => {
   const { db } = ctx.app;
   const project = ctx.project;
-  const units = ctx.body.units as Array<{ source: string; ctx?: string }>;
+  const units = ctx.body.units as Array<{ source: string; ctx?: string; key?: string }>;
   const now = Date.now();
-  const byToken = new Map<string, { source: string; ctx: string | null }>();
-  for (const u of units)
-    byToken.set(contentToken(u.source, null, u.ctx ?? null), { source: u.source, ctx: u.ctx ?? null });
+  // Units without a key are known by their text (its token); units with one by that key's name, so two keys the
+  // app shows with the same default text are two captured keys (their tokens salted with the name, as a sync salts
+  // a file's same-text keys: server/domain/sync/plan.ts).
+  const byToken = new Map<string, Unit>();
+  const byName = new Map<string, Unit>();
+  for (const u of units) {
+    const c = u.ctx ?? null;
+    if (u.key === undefined) byToken.set(contentToken(u.source, null, c), { source: u.source, ctx: c, fileKey: null });
+    else {
+      // Named as /translate names a unit's `key` (spec: KeyName), which bundles serve by that name; any other
+      // spelling as a sync names a file key, kept as the key's file key for the files a pull writes.
+      const name = isKeyName(u.key) ? u.key : canonicalKey(u.key);
+      if (!byName.has(name)) byName.set(name, { source: u.source, ctx: c, fileKey: u.key, name });
+    }
+  }
   const known = new Set<string>();
   const tokens = [...byToken.keys()];
   for (const part of chunks(tokens)) {
     for (const r of await db('keys').where('project_id', project.id).whereIn('token', part).select('token'))
       known.add(r.token);
   }
-  const fresh = tokens.filter((t) => !known.has(t));
+  const names = new Set<string>();
+  for (const part of chunks([...byName.keys()])) {
+    for (const r of await db('keys').where('project_id', project.id).whereIn('name', part).select('name'))
+      names.add(r.name);
+  }
+  const keyed = [...byName.values()].filter((u) => !names.has(u.name!));
+  const plain = new Map(keyed.map((u) => [u, contentToken(u.source, null, u.ctx)] as const));
+  const taken = new Set<string>();
+  for (const part of chunks([...new Set(plain.values())])) {
+    for (const r of await db('keys').where('project_id', project.id).whereIn('token', part).select('token'))
+      taken.add(r.token);
+  }
+  const fresh: Array<[string, Unit]> = tokens.filter((t) => !known.has(t)).map((t) => [t, byToken.get(t)!]);
+  for (const u of keyed) {
+    let token = plain.get(u)!;
+    if (taken.has(token) || byToken.has(token)) token = contentToken(u.source, null, `${u.ctx ?? ''}\u0000${u.name!}`);
+    taken.add(token);
+    fresh.push([token, u]);
+  }
   const allowed = await reserveDaily(db, project.id, 'capture', fresh.length, CAPTURE_DAILY_LIMIT, now);
   const take = fresh.slice(0, allowed);
   let captured = 0;
   if (take.length) {
-    const names = await freeNames(
+    const unnamed = take.filter(([, u]) => u.name === undefined);
+    const found = await freeNames(
       db,
       project.id,
-      take.map((t) => baseName(byToken.get(t)!.source, byToken.get(t)!.ctx, t)),
+      unnamed.map(([t, u]) => baseName(u.source, u.ctx, t)),
     );
+    unnamed.forEach(([, u], i) => (u.name = found[i]));
     const captureId = `cap_${randomBytes(9).toString('base64url')}`;
     await insertOrKeep(
       db,
       'keys',
-      take.map((t, i) => ({
+      take.map(([t, u]) => ({
         project_id: project.id,
-        name: names[i],
+        name: u.name!,
         token: t,
-        source: byToken.get(t)!.source,
+        source: u.source,
         forms: null,
-        ctx: byToken.get(t)!.ctx,
+        ctx: u.ctx,
+        ...(u.fileKey === null ? {} : { file_key: u.fileKey }),
         enabled: true,
         source_verified: false,
         captured: true,

@@ -152,6 +152,7 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
     '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
     '- Keep markup tags such as <b>...</b>, <link>...</link> or <a href="...">...</a> with the same names, attributes and nesting; translate the text between them, never attribute values.',
+    '- Numbered tags such as <1>...</1> and <0/> (react-i18next components) are markup too: keep each number, its closing tag and the nesting.',
     '- Keep printf specifiers such as %@, %1$@, %lld, %d, %s, %1$s, %.2f and %% exactly as written, each as often as in the source.',
     '- Keep plural, selectordinal and select structure: the same argument names, the keywords plural/selectordinal/select and the select keys stay untouched; translate only the text inside each branch and keep # where the number goes.',
     `- Every {x, plural, ...} in a translation must have exactly these categories for ${tgt}: ${cats} (keep exact =N branches of the source as well), each written with the grammatically correct form for that category.`,

@@ -87,7 +87,8 @@ export function pseudoLocalize(source: string, targetLang: string): string {
   } catch (e) {
     if (!source.includes('<')) throw e;
   }
-  // Markup that is not ICU rich text (`<a href="/terms">`, `<br>`): each tag stands in as an argument of a name no
+  // Markup that is not ICU rich text (`<a href="/terms">`, `<br>`, react-i18next's numbered `<1>…</1>`, `<0/>`,
+  // whose names no ICU tag may start with): each tag stands in as an argument of a name no
   // message uses, and is put back as written. Printing the tags as literal text would quote them (`'<a …>'`).
   if (source.includes(TAG_ARG)) throw new SyntaxError(`source uses the reserved name ${TAG_ARG}`);
   const tagsAsWritten: string[] = [];
@@ -95,7 +96,7 @@ export function pseudoLocalize(source: string, targetLang: string): string {
   return pseudoMessage(parseIcu(masked), targetLang).replace(TAG_ARGUMENT, (_, n: string) => tagsAsWritten[Number(n)]);
 }
 
-const TAG = /<\/?[A-Za-z][^<>{}]*>/g;
+const TAG = /<\/?[A-Za-z][^<>{}]*>|<\/?\d+\s*\/?>/g;
 const TAG_ARG = '__glossa_tag_';
 const TAG_ARGUMENT = /\{__glossa_tag_(\d+)\}/g;
 

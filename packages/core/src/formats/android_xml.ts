@@ -516,3 +516,17 @@ export const format: FormatModule = {
   parse: parseAndroid,
   render: renderAndroid,
 };
+
+/**
+ * A file this renderer wrote without the resources named `names` (with the comment written before each): the pull
+ * leaves a string the base file marks `translatable="false"` to that file alone, though the project still holds it
+ * (pushed before such strings were kept out of translation). Anything but the renderer's own layout is left as it is.
+ */
+export function withoutResources(xml: string, names: ReadonlySet<string>): string {
+  if (!names.size) return xml;
+  const resource =
+    /^( {4}<!--(?:(?!-->)[^])*-->\n)?( {4}<string name="([A-Za-z0-9_]+)"[^>\n]*>[^\n]*<\/string>\n| {4}<(plurals|string-array) name="([A-Za-z0-9_]+)"[^>\n]*>\n(?: {8}[^\n]*\n)*? {4}<\/\4>\n)/gm;
+  return xml.replace(resource, (whole, _comment, _res, name?: string, _tag?: string, blockName?: string) =>
+    names.has(name ?? blockName ?? '') ? '' : whole,
+  );
+}

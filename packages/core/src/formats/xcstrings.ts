@@ -630,3 +630,52 @@ export const format: FormatModule = {
   parse: parseCatalog,
   render: renderCatalog,
 };
+
+/**
+ * A pulled catalog (`pulled`, rendered from a project) with the localizations the local file (`local`) has in
+ * languages that are not `projectLanguages`: one file holds every language, so writing the project's rendering over
+ * it would delete a language the team keeps (translated elsewhere, or not yet added to the project). Only strings
+ * the pulled catalog has are merged into; `kept` names the languages taken over, as the local file spells them.
+ * Returns `pulled` itself when nothing is kept, or when either file is not a catalog (the pull writes what it got).
+ */
+export function keepLocalLanguages(
+  pulled: string,
+  local: string,
+  projectLanguages: readonly string[],
+): { text: string; kept: string[] } {
+  const unchanged = { text: pulled, kept: [] };
+  let root: JsonValue;
+  let mine: JsonValue;
+  try {
+    root = parseJson(pulled);
+    mine = parseJson(local);
+  } catch {
+    return unchanged;
+  }
+  const strings = isObject(root) ? root.get('strings') : undefined;
+  const localStrings = isObject(mine) ? mine.get('strings') : undefined;
+  if (!isObject(root) || !isObject(strings) || !isObject(localStrings)) return unchanged;
+  const project = new Set(projectLanguages.map(languageKey));
+  const kept = new Set<string>();
+  for (const [key, entry] of strings) {
+    const theirs = localStrings.get(key);
+    const locs = isObject(theirs) ? theirs.get('localizations') : undefined;
+    if (!isObject(entry) || !isObject(locs)) continue;
+    let into = entry.get('localizations');
+    for (const [lang, loc] of locs) {
+      if (project.has(languageKey(lang))) continue;
+      if (!isObject(into)) {
+        into = new Map();
+        entry.set('localizations', into);
+      }
+      if (into.has(lang)) continue;
+      into.set(lang, loc);
+      kept.add(lang);
+    }
+  }
+  if (!kept.size) return unchanged;
+  return {
+    text: printJson(root, XCODE_STYLE) + (pulled.endsWith('\n') ? '\n' : ''),
+    kept: [...kept].sort(codepointCompare),
+  };
+}
