@@ -352,7 +352,9 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
       403,
       messagePage(
         'Refused',
-        'Only an owner can disable, enable, retry or re-translate keys; nothing changed.',
+        action === 'retranslate'
+          ? 'Only an owner can re-translate keys; nothing changed.'
+          : 'Only an owner can disable, enable or retry keys; nothing changed.',
         session,
       ),
     );
