@@ -264,3 +264,36 @@ test('the dashboard bulk action retranslate queues the outdated cells of the fil
   t.like(await lang(p, 'de'), { outdated: 1, translated: 1 });
   t.false('outdated' in (await cell(p, 'save', 'de')));
 });
+
+test('a multi-language sync: a target value the file changes with its source is current, one it keeps is outdated', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+  const xc = (source: string, de: string, fr: string) => ({
+    contentBase64: b64(
+      JSON.stringify({
+        sourceLanguage: 'en',
+        version: '1.0',
+        strings: {
+          save: {
+            localizations: Object.fromEntries(
+              Object.entries({ en: source, de, fr }).map(([l, value]) => [
+                l,
+                { stringUnit: { state: 'translated', value } },
+              ]),
+            ),
+          },
+        },
+      }),
+    ),
+    fileName: 'Localizable.xcstrings',
+  });
+  await syncCall(p.client, p.projectId, xc('Save', 'Speichern', 'Enregistrer'));
+  const r = await syncCall(p.client, p.projectId, xc('Save changes', 'Änderungen speichern', 'Enregistrer'));
+  t.like(r.data, { updatedSources: 1, updatedTranslations: 1, unchangedTranslations: 1 });
+  t.deepEqual(await cell(p, 'save', 'de'), { status: 'translated', value: 'Änderungen speichern' });
+  t.deepEqual(await cell(p, 'save', 'fr'), { status: 'translated', value: 'Enregistrer', outdated: true });
+  t.like(await lang(p, 'de'), { complete: true });
+  t.like(await lang(p, 'fr'), { complete: false, outdated: 1 });
+  // The next sync that carries a new fr value makes it current.
+  await syncCall(p.client, p.projectId, xc('Save changes', 'Änderungen speichern', 'Enregistrer les modifications'));
+  t.like(await lang(p, 'fr'), { complete: true, translated: 1 });
+});
