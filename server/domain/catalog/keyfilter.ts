@@ -16,7 +16,7 @@ import type { ProjectRow } from '../../infra/tables.js';
 import { liveSnapshot } from './live.js';
 import { valueIcuOk } from './file.js';
 
-export type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
+type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
 export type Origin = 'ai' | 'memory' | 'import' | 'edit';
 
 /** The list's status filter (spec `KeyStatusFilter`): a cell status, or `outdated` (migration 026, any status). */

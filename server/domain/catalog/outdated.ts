@@ -9,13 +9,13 @@ import type { ProjectRow, TranslationRow } from '../../infra/tables.js';
 import { recordHistory } from './history.js';
 
 /** What a changed source does to its translations (the project setting `outdatedMode`, internalUpdateProject). */
-export type OutdatedMode = 'keep' | 'retranslate';
+type OutdatedMode = 'keep' | 'retranslate';
 
 export const outdatedMode = (p: Pick<ProjectRow, 'outdated_mode'>): OutdatedMode =>
   p.outdated_mode === 'retranslate' ? 'retranslate' : 'keep';
 
 /** The history status of a value taken out of its cell to be translated again (KeyDetail `history`). */
-export const RETIRED = 'outdated';
+const RETIRED = 'outdated';
 
 /**
  * Cells a `retranslate` project queues again as soon as their source changes: the engine's own values. A value a
@@ -52,7 +52,11 @@ export async function retireForRetranslation(
   actor: string,
 ): Promise<Array<{ keyId: number; lang: string }>> {
   const byLang = new Map<string, number[]>();
-  for (const c of cells) byLang.set(c.lang, [...(byLang.get(c.lang) ?? []), c.keyId]);
+  for (const c of cells) {
+    const ids = byLang.get(c.lang);
+    if (ids) ids.push(c.keyId);
+    else byLang.set(c.lang, [c.keyId]);
+  }
   const retired: Array<{ keyId: number; lang: string }> = [];
   for (const [lang, ids] of byLang)
     for (const part of chunks(ids)) {

@@ -10,7 +10,7 @@ import { pairCost } from '../billing/credits.js';
 import { retireForRetranslation } from '../catalog/outdated.js';
 import { enqueueFill } from './queue.js';
 
-export interface RetranslatePair {
+interface RetranslatePair {
   keyId: number;
   lang: string;
   cost: number;
