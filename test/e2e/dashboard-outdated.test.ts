@@ -43,6 +43,10 @@ test('an outdated value: flagged in the list, old and new source side by side, b
   await syncJson(p, { save: 'Save changes', cancel: 'Cancel' });
 
   await signIn(page, origin, OWNER);
+  // The overview counts them as not done, and links to them.
+  await page.goto(`${origin}/projects/${p.projectId}`);
+  t.regex(await page.locator('tr[data-lang="de"]').innerText(), /de\s+AI fill\s+50%\s+0\s+0\s+0\s+1\s+0\s+0\s+1$/);
+  t.deepEqual(await seriousViolations(page), []);
   const keysUrl = `${origin}/projects/${p.projectId}/keys`;
   await page.goto(keysUrl);
   await page.getByLabel('Status').selectOption('outdated');
