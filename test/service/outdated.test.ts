@@ -4,7 +4,13 @@
 // `retranslate` mode) queues them again with the old value kept in history.
 import test from 'ava';
 import { previewSync, sync as syncCall, translate, type SyncRequest } from '../../packages/client/src/index.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { errorOf, readKey } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -296,4 +302,26 @@ test('a multi-language sync: a target value the file changes with its source is 
   // The next sync that carries a new fr value makes it current.
   await syncCall(p.client, p.projectId, xc('Save changes', 'Änderungen speichern', 'Enregistrer les modifications'));
   t.like(await lang(p, 'fr'), { complete: true, translated: 1 });
+});
+
+test('an agent key may not buy a re-translation without an approved operation', async (t) => {
+  const p = await translated();
+  await syncJson(p, { save: 'Save changes', cancel: 'Cancel' });
+  const agent = svc.client(await createTestKey(svc, p.projectId, ['translate'], true));
+  const r = await agent.POST('/projects/{projectId}/outdated/retranslate', {
+    params: { path: { projectId: p.projectId } },
+    body: {},
+  });
+  t.is(r.response.status, 403);
+  t.like(errorOf(r), { error: 'authorization_required' });
+  t.true((errorOf(r)?.estimatedCredits as number) > 0);
+  t.like(await cell(p, 'save', 'de'), { status: 'translated', outdated: true });
+  // A key with only the read scope may not ask at all.
+  const reader = svc.client(await createTestKey(svc, p.projectId, ['read']));
+  const refused = await reader.POST('/projects/{projectId}/outdated/retranslate', {
+    params: { path: { projectId: p.projectId } },
+    body: {},
+  });
+  t.is(refused.response.status, 403);
+  t.is(errorOf(refused)?.error, 'forbidden');
 });
