@@ -325,3 +325,21 @@ test('an agent key may not buy a re-translation without an approved operation', 
   t.is(refused.response.status, 403);
   t.is(errorOf(refused)?.error, 'forbidden');
 });
+
+test('outdatedMode retranslate leaves a switched-off key its value (marked outdated), never an unqueued marker', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await svc.admin.PATCH('/projects/{projectId}', {
+    params: { path: { projectId: p.projectId } },
+    body: { outdatedMode: 'retranslate' },
+  });
+  await translate(p.client, p.projectId, { units: [{ key: 'a', source: 'Save' }] });
+  await runDue(p);
+  await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
+    params: { path: { projectId: p.projectId, key: 'a' } },
+    body: { enabled: false },
+  });
+  const r = await translate(p.client, p.projectId, { units: [{ key: 'a', source: 'Save changes' }] });
+  t.like(r.data?.units[0], { outcome: 'carriedOver', disabled: true, pending: [] });
+  t.is(r.data?.trackingToken, null);
+  t.like(await cell(p, 'a', 'de'), { status: 'translated', outdated: true });
+});

@@ -196,9 +196,12 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
   );
   wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
   for (const c of creates) results[c.i].key = c.name;
+  // Only keys this push fills: a switched-off or gated key keeps its value (marked outdated) until it is filled.
   const retranslateKeys = new Set(
     outdatedMode(project) === 'retranslate'
-      ? carries.filter((c) => !isCopyEdit(c.unit)).map((c) => Number(c.key.id))
+      ? carries
+          .filter((c) => !isCopyEdit(c.unit) && !results[c.i].disabled && !results[c.i].gated)
+          .map((c) => Number(c.key.id))
       : [],
   );
   return {
