@@ -498,6 +498,26 @@ function outdatedPanel(d: Detail, c: DetailCell): Html {
   </div>`;
 }
 
+/**
+ * The value a re-translation took out of the cell (its history row of status `outdated`, the newest one), offered
+ * while the cell holds something else: a person may judge it still fits the new source and use it again.
+ */
+function retiredCandidate(s: Session, action: string, d: Detail, c: DetailCell): Html {
+  const retired = d.history.find((h) => h.lang === c.lang && h.status === 'outdated');
+  if (!retired?.value || retired.value === c.value) return html``;
+  return html`<div class="candidate" role="note">
+    <p>Translation before the source changed (candidate): <q class="retired">${retired.value}</q></p>
+    <form method="post" action="${action}" class="inline">
+      <input type="hidden" name="csrf" value="${s.csrf}" />
+      <input type="hidden" name="lang" value="${c.lang}" />
+      <input type="hidden" name="value" value="${retired.value}" />
+      <input type="hidden" name="status" value="translated" />
+      <input type="hidden" name="base" value="${baseField(c)}" />
+      <button type="submit" name="do" value="save">Use the earlier ${c.lang} translation</button>
+    </form>
+  </div>`;
+}
+
 function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
@@ -509,7 +529,7 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
     ${c.conflictValue != null ? html`<p class="warn">A sync kept this file value out: <q>${c.conflictValue}</q></p>` : ''}
-    ${c.outdated ? outdatedPanel(d, c) : ''}
+    ${c.outdated ? outdatedPanel(d, c) : retiredCandidate(s, action, d, c)}
     ${draft?.error ? html`<p class="error" role="alert">${draft.error}</p>` : ''}
     ${draft?.theirs ? conflictPanel(s, action, draft, draft.theirs) : ''}
     <form method="post" action="${action}" class="editor">

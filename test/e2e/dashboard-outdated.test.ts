@@ -91,4 +91,15 @@ test('an outdated value: flagged in the list, old and new source side by side, b
   t.false('outdated' in now);
   t.regex(await mainText(), new RegExp(`outdated[^]*${old!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   t.deepEqual(await seriousViolations(page), []);
+
+  // The value the re-translation took out is offered as a candidate; using it saves it as a person's edit.
+  t.is(await page.locator('#cell-de .candidate .retired').innerText(), old!);
+  await page.getByRole('button', { name: 'Use the earlier de translation' }).click();
+  await page.locator('p.notice', { hasText: 'Saved (de).' }).waitFor();
+  t.deepEqual((await readKey(p.client, p.projectId, 'save', 'de')).data!.translations.de, {
+    status: 'translated',
+    value: old!,
+  });
+  t.is(await page.locator('#cell-de .candidate').count(), 0);
+  t.deepEqual(await seriousViolations(page), []);
 });
