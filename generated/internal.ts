@@ -296,7 +296,8 @@ export interface paths {
          * A project at a glance (the dashboard's overview)
          * @description The base language and each target language with its fill mode and completeness over the enabled keys
          *     (captured keys awaiting review are not counted): `missing` (no cell), `pending` (a marker waiting for a fill),
-         *     `failed` (a marker whose last fill failed and that no live job holds), `translated`, `reviewed`, `approved`.
+         *     `failed` (a marker whose last fill failed and that no live job holds), `translated`, `reviewed`, `approved`,
+         *     and `outdated` (values whose source changed since they were written, counted here instead of their status).
          *     The workspace's credits (`balanceMc`, `heldMc` by queued fills, `spendingCapMc`, `spentThisMonthMc` in the
          *     current UTC month), the current version, where delivery serves the project, and whether Content is on.
          */
@@ -450,7 +451,8 @@ export interface paths {
          *     i18next bundle or a file of the project's formats writes in a documented fallback (the format warnings a
          *     publish lists), among enabled keys that are not captured (the keys a publish takes); the first use after
          *     a change renders the project's languages, later ones read the result. `conflicts`: keys with a cell whose
-         *     file value a sync kept out (`conflict` on the cell).
+         *     file value a sync kept out (`conflict` on the cell). `status=outdated`: keys with a cell whose source changed
+         *     after its value was written (`outdated` on the cell, whatever its status).
          */
         get: operations["internalListKeys"];
         put?: never;
@@ -498,11 +500,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Disable, enable, or retry the failed fills of every key the filter matches (owners)
+         * Disable, enable, retry the failed fills of, or re-translate the outdated cells of every key the filter matches (owners)
          * @description `disable` / `enable` switch the matching keys off or on (`affected`: keys whose switch moved). `retry`
          *     queues the failed pairs of the matching keys (in `lang`, default the filter's `lang`, else every target
          *     language) in one fill job, held and refused exactly as a push's (`402`); `affected` counts the pairs
          *     queued. Keys switched off or awaiting source verification are not retried.
+         *     `retranslate` does the same for the outdated cells (`outdated` on the cell) of the AI-filled languages:
+         *     each value is kept in the cell's history (status `outdated`) and the cell is queued for the fill; a
+         *     refused hold changes nothing.
          */
         post: operations["internalBulkKeys"];
         delete?: never;
@@ -1138,6 +1143,7 @@ export interface components {
                 translated: number;
                 reviewed: number;
                 approved: number;
+                outdated?: number;
             }[];
             workspace: {
                 workspaceId: string;
@@ -1270,11 +1276,26 @@ export interface components {
         };
         /** @enum {string} */
         KeyCellStatus: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved";
+        /**
+         * @description What a changed source (a sync's updated source, a translate unit naming its key with a new source) does to
+         *     the key's translations. `keep` (the default): they are marked outdated and go on being served until a
+         *     person edits or approves them, or asks for them again (bulk action `retranslate`, `POST
+         *     /projects/{projectId}/outdated/retranslate`). `retranslate`: the engine's values (origin `ai` or `memory`,
+         *     not reviewed) of the AI-filled languages are queued again at once, their old values kept in history; values
+         *     a person wrote, imported or signed off stay, marked outdated.
+         * @enum {string}
+         */
+        OutdatedMode: "keep" | "retranslate";
+        /**
+         * @description A cell status (`KeyCellStatus`), or `outdated` (cells with `outdated` set, of any status).
+         * @enum {string}
+         */
+        KeyStatusFilter: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved" | "outdated";
         /** @description The key list's filter (internalListKeys' query parameters of the same names). */
         KeyFilter: {
             q?: string;
             lang?: string;
-            status?: components["schemas"]["KeyCellStatus"];
+            status?: components["schemas"]["KeyStatusFilter"];
             /** @enum {string} */
             origin?: "ai" | "memory" | "import" | "edit";
             changedSince?: string;
@@ -1294,6 +1315,12 @@ export interface components {
             failed: string | null;
             /** @description A sync kept a file value out of this cell. */
             conflict: boolean;
+            /**
+             * @description The key's source changed after this value was written (absent otherwise). The value is still served
+             *     but counts as not done; an edit, a review state, an imported value or a new fill clears it.
+             * @enum {boolean}
+             */
+            outdated?: true;
         };
         /** @description The publish gates' reasons; an empty object passes. */
         GateVerdict: {
@@ -1318,10 +1345,13 @@ export interface components {
                 conflictValue: string | null;
                 /** Format: date-time */
                 updatedAt: string | null;
+                /** @description With `outdated`: the source the value was written for (the editor shows it beside `source`). */
+                outdatedSource?: string;
             })[];
             history: {
                 lang: string;
                 value: string | null;
+                /** @description The cell status then; `outdated`: the value was taken out to be translated again. */
                 status: string;
                 origin: string | null;
                 by: string;
@@ -1565,6 +1595,7 @@ export interface components {
              *     source has. Any other URL a translation changes is refused by the fill, the editor and the publish.
              */
             markupOrigins?: string[];
+            outdatedMode?: components["schemas"]["OutdatedMode"];
             languages: {
                 code: string;
                 isBase: boolean;
@@ -1910,6 +1941,7 @@ export interface operations {
                     deliveryHost?: string | null;
                     /** @description An origin is `scheme://host` with an optional port, no path (`https://help.example.com`). */
                     markupOrigins?: string[];
+                    outdatedMode?: components["schemas"]["OutdatedMode"];
                 };
             };
         };
@@ -2412,7 +2444,7 @@ export interface operations {
             query?: {
                 q?: string;
                 lang?: string;
-                status?: components["schemas"]["KeyCellStatus"];
+                status?: components["schemas"]["KeyStatusFilter"];
                 origin?: "ai" | "memory" | "import" | "edit";
                 changedSince?: string;
                 disabled?: boolean;
@@ -2516,7 +2548,7 @@ export interface operations {
                 "application/json": {
                     filter: components["schemas"]["KeyFilter"];
                     /** @enum {string} */
-                    action: "disable" | "enable" | "retry";
+                    action: "disable" | "enable" | "retry" | "retranslate";
                     lang?: string;
                 };
             };
@@ -2530,7 +2562,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         affected: number;
-                        /** @description retry: the fill job, null when nothing was queued. */
+                        /** @description retry, retranslate: the fill job, null when nothing was queued. */
                         trackingToken?: string | null;
                     };
                 };
@@ -2556,7 +2588,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            /** @description No translation engine is configured (retry). */
+            /** @description No translation engine is configured (retry, retranslate). */
             503: {
                 headers: {
                     [name: string]: unknown;

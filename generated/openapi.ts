@@ -334,7 +334,8 @@ export interface paths {
          * @description Each target language's completeness over the enabled keys (captured keys awaiting review are not
          *     counted): `missing` (no cell), `pending` (waiting for a fill), `failed` (the last fill failed and no
          *     live job holds it), `translated`, `reviewed`, `approved`; `complete` when nothing is missing, pending
-         *     or failed. Live state, not a published version: what a CI client checks before it publishes.
+         *     or failed. A value whose source changed after it was written is counted in `outdated` (present when
+         *     there is one) instead of its status, and makes the language incomplete. Live state, not a published version: what a CI client checks before it publishes.
          *     With `gates=true` it also builds the snapshot a publish with the project's default flags would freeze
          *     (nothing is minted or delivered) and reports the cells the ICU and markup gates would refuse
          *     (`gates`: the first 50 of each as `key [lang]`, with the totals); that costs about what a publish's
@@ -343,6 +344,33 @@ export interface paths {
         get: operations["getProjectStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/outdated/retranslate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate the outdated cells again
+         * @description A cell is outdated when its key's source changed after its value was written (a sync's updated source,
+         *     a translate unit naming its `key` with a new source; `outdated` in the single-key read, counted in
+         *     `GET /status`). This queues the outdated cells of the AI-filled target languages (`langs`, default
+         *     all) of the enabled keys (`keys`, default all) for the fill, in one job held and refused exactly as a
+         *     push's (`402`, nothing changed). Each old value is kept in the cell's history; the cell reads `pending`
+         *     until its new value arrives. Keys awaiting source verification are left alone. Nothing outdated answers
+         *     `queued: 0` and `trackingToken: null`. Agent keys: paid work without an approved operation is
+         *     `403 authorization_required` with `estimatedCredits`; a person re-translates in the dashboard instead.
+         */
+        post: operations["retranslateOutdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,13 +1005,15 @@ export interface components {
         /**
          * @description `409 fill_incomplete`: `require_complete` refused the publish. `pending` counts incomplete base and
          *     target cells before fallback, `exhausted` the exhausted fill markers, `refused` the cells refused by
-         *     the ICU and markup gates (which count as incomplete).
+         *     the ICU and markup gates (which count as incomplete), `outdated` (present when there is one) the values
+         *     whose source changed since they were written.
          */
         FillIncompleteError: components["schemas"]["Error"] & {
             /** @constant */
             error: "fill_incomplete";
             pending: number;
             exhausted: number;
+            outdated?: number;
             refused: {
                 /** @description Cells refused by the ICU syntax gate. */
                 icu: number;
@@ -1341,6 +1371,25 @@ export interface components {
                 failed: number;
             };
         };
+        RetranslateRequest: {
+            /**
+             * @description Target languages (default every AI-filled one). A language the project does not have is
+             *     `400 invalid_argument`; one in manual fill mode `400 fill_mode_manual`.
+             */
+            langs?: components["schemas"]["LanguageCode"][];
+            /** @description Key names (default every key). Names the project does not have are ignored. */
+            keys?: string[];
+        };
+        RetranslateResult: {
+            /** @description Cells queued for the fill. */
+            queued: number;
+            /** @description Poll it like a push's; null when nothing was queued. */
+            trackingToken: string | null;
+            /** @description Millicredits held for the job. */
+            estimatedCredits: number;
+            /** @description Available millicredits after the hold. */
+            balance: number;
+        };
         /** @description Live translations of one key (not published ones). */
         KeyTranslations: {
             key: string;
@@ -1358,6 +1407,13 @@ export interface components {
                     value?: string;
                     /** @description Why the fill failed (`failed` only). */
                     reason?: string;
+                    /**
+                     * @description The key's source changed after this value was written (absent otherwise): the value is still
+                     *     served but counts as not done in `GET /status` and `require_complete` until it is re-translated
+                     *     (`POST /projects/{projectId}/outdated/retranslate`), edited or approved.
+                     * @enum {boolean}
+                     */
+                    outdated?: true;
                 };
             };
         };
@@ -1436,7 +1492,7 @@ export interface components {
              */
             approvedOnly?: boolean;
             /**
-             * @description Refuse with `409 fill_incomplete` if the snapshot has incomplete cells or exhausted fill markers (source fallback and skip do not count as complete).
+             * @description Refuse with `409 fill_incomplete` if the snapshot has incomplete cells, exhausted fill markers or outdated values (source fallback and skip do not count as complete).
              * @default false
              */
             require_complete?: boolean;
@@ -1537,6 +1593,8 @@ export interface components {
                 translated: number;
                 reviewed: number;
                 approved: number;
+                /** @description Values whose source changed since they were written (not in `translated`, `reviewed` or `approved`); absent when none. */
+                outdated?: number;
             }[];
         };
         ProjectMeta: {
@@ -2809,6 +2867,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    retranslateOutdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RetranslateRequest"];
+            };
+        };
+        responses: {
+            /** @description What was queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetranslateResult"];
+                };
+            };
+            400: components["responses"]["TranslateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["ForbiddenOrAuthorizationRequiredWithEstimate"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["TranslationUnavailable"];
         };
     };
     restoreVersion: {

@@ -384,6 +384,41 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "retranslateOutdated",
+    "method": "POST",
+    "path": "/projects/{projectId}/outdated/retranslate",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "translate"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "translate",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "429",
+      "500",
+      "503"
+    ]
+  },
+  {
     "operationId": "restoreVersion",
     "method": "POST",
     "path": "/projects/{projectId}/versions/{versionId}/restore",

@@ -23,6 +23,7 @@ import * as publish from '../http/routes/publish.js';
 import * as publishInternal from '../http/routes/publish-internal.js';
 import * as publishVersions from '../http/routes/versions.js';
 import * as origin from '../http/routes/origin.js';
+import * as outdated from '../http/routes/outdated.js';
 import type { OperationId } from '../http/contract.js';
 import type { Handler, RawHandler } from '../http/pipeline.js';
 import * as translatePush from '../http/routes/push.js';
@@ -37,6 +38,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   restoreVersion: publish.restoreVersion,
   listVersions: publishVersions.listVersions,
   getProjectStatus: translateStatus.getProjectStatus,
+  retranslateOutdated: outdated.retranslateOutdated,
   getManifest: origin.getManifest,
   getBundle: origin.getBundle,
   getDomainManifest: origin.getDomainManifest,

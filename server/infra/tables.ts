@@ -48,6 +48,8 @@ export interface ProjectRow {
   delivery_host: string | null;
   /** Origins a translated link may point to (JSON array; packages/core/src/markup.ts), null for none. */
   markup_origins?: JsonText | null;
+  /** What a changed source does to its translations (migration 026): keep (marked outdated) or retranslate. */
+  outdated_mode?: string;
   /** Ordered list of configured output format ids. */
   output_formats: JsonText;
   /** The compare-and-set token of the configuration. */
@@ -173,6 +175,8 @@ export interface TranslationRow {
   fail_reason?: string | null;
   /** The key's token when the engine refused the pair itself: not queued again while the key keeps it. */
   fail_token?: string | null;
+  /** When the key's source changed after this value was written (migration 026); null while it is current. */
+  outdated_at?: Int64 | null;
   /** The file's value a sync kept out of the cell (migration 014); a person's save clears it. */
   conflict_value?: string | null;
 }

@@ -27,7 +27,8 @@ type DetailCell = Detail['cells'][number];
 type Verdict = components['schemas']['GateVerdict'];
 type CellNow = components['schemas']['CellNow'];
 
-const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'approved'] as const;
+// The list's status filter (spec KeyStatusFilter): `outdated` holds for a value of any status whose source changed.
+const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'approved', 'outdated'] as const;
 const ORIGINS = { ai: 'AI', memory: 'memory', import: 'imported', edit: 'person' } as const;
 const REVIEW_STATES = ['translated', 'reviewed', 'approved'] as const;
 const LIMITS = [25, 50, 100, 200];
@@ -46,6 +47,7 @@ const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   disable: { label: 'Disable keys', owner: true, done: 'keys disabled' },
   enable: { label: 'Enable keys', owner: true, done: 'keys enabled' },
   retry: { label: 'Retry failed fills', owner: true, done: 'failed pairs queued again' },
+  retranslate: { label: 'Re-translate outdated', owner: true, done: 'outdated cells queued again' },
 };
 const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
 
@@ -190,7 +192,9 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
 }
 
 function cellBadge(c: Cell): Html {
-  return html`<span class="cell-status" data-status="${c.status}">${c.status}</span>`;
+  return html`<span class="cell-status" data-status="${c.status}">${c.status}</span>${
+      c.outdated ? html` <span class="cell-status" data-status="outdated">outdated</span>` : ''
+    }`;
 }
 
 function cellsOf(cells: Cell[], lang: string | undefined): Html {
@@ -314,7 +318,7 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
       <p id="bulk-summary">
         ${BULK[action].label} for <strong>${r.data.total}</strong> ${r.data.total === 1 ? 'key' : 'keys'}
         (${describeFilter(f)})${
-          action === 'approve' || action === 'review' || action === 'retry'
+          action === 'approve' || action === 'review' || action === 'retry' || action === 'retranslate'
             ? html`, in ${bulkLang ?? f.lang ?? 'every target language'}`
             : ''
         }.
@@ -339,14 +343,20 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
         })
       : await api.POST('/projects/{projectId}/keys/bulk', {
           params: { path },
-          body: { filter: f, action: action as 'disable' | 'enable' | 'retry', lang: bulkLang },
+          body: { filter: f, action: action as 'disable' | 'enable' | 'retry' | 'retranslate', lang: bulkLang },
         });
   const status = r.response.status;
   if (status === 403)
     return htmlReply(
       h,
       403,
-      messagePage('Refused', 'Only an owner can disable, enable or retry keys; nothing changed.', session),
+      messagePage(
+        'Refused',
+        action === 'retranslate'
+          ? 'Only an owner can re-translate keys; nothing changed.'
+          : 'Only an owner can disable, enable or retry keys; nothing changed.',
+        session,
+      ),
     );
   if (!r.data)
     return htmlReply(h, status, messagePage('Nothing done', `${messageOf(r.error)} Nothing changed.`, session));
@@ -463,6 +473,51 @@ function conflictPanel(s: Session, action: string, draft: Draft, theirs: CellNow
   </div>`;
 }
 
+/**
+ * The source changed after this value was written (server/domain/catalog/outdated.ts): the source it was written for
+ * beside the current one, with what changed. Saving or approving the value confirms it for the new source.
+ */
+function outdatedPanel(d: Detail, c: DetailCell): Html {
+  return html`<div class="outdated" role="note">
+    <p class="warn">
+      Outdated: the source changed after this translation was written. It is still served, and counts as not done until
+      you save or approve it for the new source, or re-translate it (Keys, status outdated).
+    </p>
+    <dl class="outdated-sources">
+      <dt>Source then</dt>
+      <dd class="source-then">${c.outdatedSource ?? '(not recorded)'}</dd>
+      <dt>Source now</dt>
+      <dd class="source-now">${d.source}</dd>
+      ${
+        c.outdatedSource != null
+          ? html`<dt>What changed</dt>
+              <dd class="diff">${diffHtml(c.outdatedSource, d.source)}</dd>`
+          : ''
+      }
+    </dl>
+  </div>`;
+}
+
+/**
+ * The value a re-translation took out of the cell (its history row of status `outdated`, the newest one), offered
+ * while the cell holds something else: a person may judge it still fits the new source and use it again.
+ */
+function retiredCandidate(s: Session, action: string, d: Detail, c: DetailCell): Html {
+  const retired = d.history.find((h) => h.lang === c.lang && h.status === 'outdated');
+  if (!retired?.value || retired.value === c.value) return html``;
+  return html`<div class="candidate" role="note">
+    <p>Translation before the source changed (candidate): <q class="retired">${retired.value}</q></p>
+    <form method="post" action="${action}" class="inline">
+      <input type="hidden" name="csrf" value="${s.csrf}" />
+      <input type="hidden" name="lang" value="${c.lang}" />
+      <input type="hidden" name="value" value="${retired.value}" />
+      <input type="hidden" name="status" value="translated" />
+      <input type="hidden" name="base" value="${baseField(c)}" />
+      <button type="submit" name="do" value="save">Use the earlier ${c.lang} translation</button>
+    </form>
+  </div>`;
+}
+
 function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
@@ -474,6 +529,7 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
     ${c.conflictValue != null ? html`<p class="warn">A sync kept this file value out: <q>${c.conflictValue}</q></p>` : ''}
+    ${c.outdated ? outdatedPanel(d, c) : retiredCandidate(s, action, d, c)}
     ${draft?.error ? html`<p class="error" role="alert">${draft.error}</p>` : ''}
     ${draft?.theirs ? conflictPanel(s, action, draft, draft.theirs) : ''}
     <form method="post" action="${action}" class="editor">

@@ -179,12 +179,13 @@ function overviewBody(o: Overview): Html {
             <th scope="col">Translated</th>
             <th scope="col">Reviewed</th>
             <th scope="col">Approved</th>
+            <th scope="col">Outdated</th>
           </tr>
         </thead>
         <tbody>
           <tr>
             <th scope="row">${o.baseLang} (base)</th>
-            <td colspan="8">The source language: ${o.keyCount} keys.</td>
+            <td colspan="9">The source language: ${o.keyCount} keys.</td>
           </tr>
           ${o.languages.map(
             (l) =>
@@ -198,6 +199,16 @@ function overviewBody(o: Overview): Html {
                 <td>${l.translated}</td>
                 <td>${l.reviewed}</td>
                 <td>${l.approved}</td>
+                <td>
+                  ${
+                    l.outdated
+                      ? html`<a
+                          href="${projectPath(o.projectId, 'keys')}?status=outdated&amp;lang=${encodeURIComponent(l.code)}"
+                          >${l.outdated}</a
+                        >`
+                      : 0
+                  }
+                </td>
               </tr>`,
           )}
         </tbody>

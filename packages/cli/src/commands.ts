@@ -29,6 +29,7 @@ import {
 } from './local.js';
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
+import { retranslateOutdated } from './outdated.js';
 
 export interface Ctx {
   cfg: Config;
@@ -180,6 +181,8 @@ interface PushOptions {
   onConflict?: 'server' | 'file';
   /** Only the syncable catalogs (`sync`) or only the other files (`translate`); default both. */
   only?: 'sync' | 'translate';
+  /** Then queue the project's outdated values again (outdated.ts). */
+  retranslateOutdated?: boolean;
 }
 
 const BATCH = 500;
@@ -298,6 +301,11 @@ export async function push(ctx: Ctx, o: PushOptions) {
         out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
       }
     }
+  }
+  if (o.retranslateOutdated) {
+    const again = await retranslateOutdated(ctx, o.dryRun);
+    if (again.token) tokens.push(again.token);
+    report.push(again.report);
   }
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
   out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
@@ -595,7 +603,7 @@ export async function status(ctx: Ctx, o: { failIfIncomplete: boolean; gates: bo
     const done = l.translated + l.reviewed + l.approved;
     const pct = d.keyCount ? Math.floor((done / d.keyCount) * 100) : 100;
     out.line(
-      `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.complete ? '' : '  INCOMPLETE'}`,
+      `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.outdated ? `, ${l.outdated} outdated (source changed; glossa push --retranslate-outdated)` : ''}${l.complete ? '' : '  INCOMPLETE'}`,
     );
   }
   const refused = d.gates ? d.gates.icuRejectedTotal + d.gates.markupRejectedTotal : 0;

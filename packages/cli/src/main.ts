@@ -106,9 +106,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .description('send the source files: sync a syncable catalog, else translate in batches of 500')
     .option('--dry-run', 'show the estimate, conflicts and orphans; change nothing')
     .addOption(new Option('--on-conflict <side>', 'which value wins a sync conflict').choices(['server', 'file']))
+    .option('--retranslate-outdated', 'then translate again the values whose source changed since they were written')
     .action(
-      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file' }) =>
-        push(c, { dryRun: Boolean(o.dryRun), onConflict: o.onConflict }),
+      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file'; retranslateOutdated?: boolean }) =>
+        push(c, {
+          dryRun: Boolean(o.dryRun),
+          onConflict: o.onConflict,
+          retranslateOutdated: Boolean(o.retranslateOutdated),
+        }),
       ),
     );
   program

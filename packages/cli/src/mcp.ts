@@ -100,27 +100,36 @@ export async function serveMcp(base: Ctx, stderr: NodeJS.WritableStream): Promis
     },
   );
   const which = z.enum(['all', 'sync', 'translate']).default('all');
+  // `glossa push --retranslate-outdated` (outdated.ts).
+  const retranslateOutdated = z
+    .boolean()
+    .optional()
+    .describe('Then translate again the values whose source changed since they were written (outdated).');
   server.registerTool(
     'preview_push',
     {
       description:
         'Dry run of a push of the configured source files: the estimate, conflicts and orphans; changes nothing.',
-      inputSchema: { files: which, onConflict: z.enum(['server', 'file']).optional() },
+      inputSchema: { files: which, onConflict: z.enum(['server', 'file']).optional(), retranslateOutdated },
       annotations: readOnly,
     },
-    ({ files, onConflict }) =>
-      call((c) => push(c, { dryRun: true, onConflict, only: files === 'all' ? undefined : files })),
+    ({ files, onConflict, retranslateOutdated: again }) =>
+      call((c) =>
+        push(c, { dryRun: true, onConflict, only: files === 'all' ? undefined : files, retranslateOutdated: again }),
+      ),
   );
   server.registerTool(
     'push',
     {
       description:
         'Push the configured source files (sync for catalogs, translate for the rest). May spend credits: under an agent key a person approves first.',
-      inputSchema: { files: which, onConflict: z.enum(['server', 'file']).optional() },
+      inputSchema: { files: which, onConflict: z.enum(['server', 'file']).optional(), retranslateOutdated },
       annotations: { destructiveHint: false, openWorldHint: false },
     },
-    ({ files, onConflict }) =>
-      call((c) => push(c, { dryRun: false, onConflict, only: files === 'all' ? undefined : files })),
+    ({ files, onConflict, retranslateOutdated: again }) =>
+      call((c) =>
+        push(c, { dryRun: false, onConflict, only: files === 'all' ? undefined : files, retranslateOutdated: again }),
+      ),
   );
   server.registerTool(
     'sync',

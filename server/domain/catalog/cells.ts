@@ -6,7 +6,10 @@ import type { TranslationRow } from '../../infra/tables.js';
 
 const LIVE_JOB = ['queued', 'running'];
 
-type CellRow = Pick<TranslationRow, 'key_id' | 'lang' | 'value' | 'status' | 'origin' | 'job_id' | 'fail_reason'>;
+type CellRow = Pick<
+  TranslationRow,
+  'key_id' | 'lang' | 'value' | 'status' | 'origin' | 'job_id' | 'fail_reason' | 'outdated_at'
+>;
 export interface CellState {
   row: CellRow;
   /** A value is stored. */ value: boolean;
@@ -45,6 +48,7 @@ export async function cellStates(db: Db, keyIds: number[], langs?: string[]): Pr
         'translations.origin',
         'translations.job_id',
         'translations.fail_reason',
+        'translations.outdated_at',
         db.raw(
           'CASE WHEN translations.fail_token IS NOT NULL AND translations.fail_token = keys.token THEN 1 ELSE 0 END AS stuck',
         ),

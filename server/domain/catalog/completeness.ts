@@ -11,23 +11,34 @@ interface Completeness {
   translated: number;
   reviewed: number;
   approved: number;
+  /** Values whose source changed since they were written (outdated.ts): counted here, not under their status. */
+  outdated: number;
 }
 
 /**
  * Each target language's cells of the enabled keys by state: a pending marker whose last fill failed and that no
- * live job holds is `failed` (as the key reads of the translate group tell it), the keys with no cell `missing`.
+ * live job holds is `failed` (as the key reads of the translate group tell it), a value whose source changed since
+ * it was written `outdated` (not done: outdated.ts), the keys with no cell `missing`.
  */
 export async function completeness(db: Db, p: ProjectRow, keys: number) {
   const rows = await db('translations as t')
     .join('keys as k', 'k.id', 't.key_id')
     .where({ 't.project_id': p.id, 'k.enabled': true, 'k.captured': false })
-    .groupBy('t.lang', 't.status', 'f', 'fj')
+    .groupBy('t.lang', 't.status', 'f', 'fj', 'o')
     .select<
-      Array<{ lang: string; status: string; fj: number | string | null; f: number | string; n: number | string }>
+      Array<{
+        lang: string;
+        status: string;
+        fj: number | string | null;
+        f: number | string;
+        o: number | string;
+        n: number | string;
+      }>
     >(
       't.lang',
       't.status',
       db.raw('CASE WHEN t.fail_reason IS NOT NULL THEN 1 ELSE 0 END AS f'),
+      db.raw("CASE WHEN t.outdated_at IS NOT NULL AND t.status <> 'pending' THEN 1 ELSE 0 END AS o"),
       // The job matters only to a failed marker (is it queued again?): other cells are not grouped by it.
       db.raw("CASE WHEN t.status = 'pending' AND t.fail_reason IS NOT NULL THEN t.job_id ELSE NULL END AS fj"),
       db.raw('COUNT(*) AS n'),
@@ -38,18 +49,27 @@ export async function completeness(db: Db, p: ProjectRow, keys: number) {
   );
   const by = new Map<string, Completeness>();
   for (const r of rows) {
-    const c = by.get(r.lang) ?? { missing: 0, pending: 0, failed: 0, translated: 0, reviewed: 0, approved: 0 };
+    const c = by.get(r.lang) ?? {
+      missing: 0,
+      pending: 0,
+      failed: 0,
+      translated: 0,
+      reviewed: 0,
+      approved: 0,
+      outdated: 0,
+    };
     by.set(r.lang, c);
     const n = Number(r.n);
     if (r.status === 'pending') {
       const failed = Number(r.f) === 1 && !(r.fj != null && live.has(Number(r.fj)));
       c[failed ? 'failed' : 'pending'] += n;
-    } else if (r.status === 'translated' || r.status === 'reviewed' || r.status === 'approved') c[r.status] += n;
+    } else if (Number(r.o) === 1) c.outdated += n;
+    else if (r.status === 'translated' || r.status === 'reviewed' || r.status === 'approved') c[r.status] += n;
   }
   for (const c of by.values())
-    c.missing = Math.max(0, keys - c.pending - c.failed - c.translated - c.reviewed - c.approved);
+    c.missing = Math.max(0, keys - c.pending - c.failed - c.translated - c.reviewed - c.approved - c.outdated);
   return (lang: string) =>
-    by.get(lang) ?? { missing: keys, pending: 0, failed: 0, translated: 0, reviewed: 0, approved: 0 };
+    by.get(lang) ?? { missing: keys, pending: 0, failed: 0, translated: 0, reviewed: 0, approved: 0, outdated: 0 };
 }
 
 /** The enabled keys of a project (captured keys awaiting review not counted): what completeness is counted over. */

@@ -16,13 +16,16 @@ import type { ProjectRow } from '../../infra/tables.js';
 import { liveSnapshot } from './live.js';
 import { valueIcuOk } from './file.js';
 
-export type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
+type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
 export type Origin = 'ai' | 'memory' | 'import' | 'edit';
+
+/** The list's status filter (spec `KeyStatusFilter`): a cell status, or `outdated` (migration 026, any status). */
+export type StatusFilter = CellStatus | 'outdated';
 
 export interface KeyFilter {
   q?: string;
   lang?: string;
-  status?: CellStatus;
+  status?: StatusFilter;
   origin?: Origin;
   changedSince?: string;
   disabled?: boolean;
@@ -56,8 +59,9 @@ function cellStatus(row: { status: string; fail_reason?: string | null } | undef
 }
 
 /** SQL for `t` (a translations alias) having `status`. */
-function statusClause(w: Knex.QueryBuilder, status: Exclude<CellStatus, 'missing'>) {
-  if (status === 'failed') w.where('t.status', 'pending').whereNotNull('t.fail_reason');
+function statusClause(w: Knex.QueryBuilder, status: Exclude<StatusFilter, 'missing'>) {
+  if (status === 'outdated') w.whereNotNull('t.outdated_at');
+  else if (status === 'failed') w.where('t.status', 'pending').whereNotNull('t.fail_reason');
   else if (status === 'pending') w.where('t.status', 'pending').whereNull('t.fail_reason');
   else w.where('t.status', status);
 }
@@ -178,7 +182,7 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
   } else if (f.status || f.origin) {
     q.whereExists(
       cell((c) => {
-        if (f.status) statusClause(c, f.status as Exclude<CellStatus, 'missing'>);
+        if (f.status) statusClause(c, f.status as Exclude<StatusFilter, 'missing'>);
         if (f.origin) c.where('t.origin', f.origin);
       }),
     );
@@ -212,6 +216,8 @@ interface ListedCell {
   origin: Origin | null;
   failed: string | null;
   conflict: boolean;
+  /** Set only when true: the spec's cell reads carry it only then. */
+  outdated?: true;
 }
 
 /** Every target language's cell of each key of a page, in `targets` order: one query for the page. */
@@ -226,6 +232,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
     origin: Origin | null;
     fail_reason: string | null;
     conflict: number | string;
+    outdated_at: number | string | null;
   }
   const rows = await db('translations')
     .whereIn('key_id', keyIds)
@@ -237,6 +244,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
       'status',
       'origin',
       'fail_reason',
+      'outdated_at',
       db.raw('CASE WHEN conflict_value IS NULL THEN 0 ELSE 1 END AS conflict'),
     );
   const byCell = new Map(rows.map((r) => [`${r.key_id}|${r.lang}`, r]));
@@ -253,6 +261,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
           origin: r && r.status !== 'pending' ? r.origin : null,
           failed: status === 'failed' ? r!.fail_reason : null,
           conflict: r ? Number(r.conflict) === 1 : false,
+          ...(r && r.status !== 'pending' && r.outdated_at != null ? { outdated: true as const } : {}),
         };
       }),
     );

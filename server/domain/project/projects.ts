@@ -57,6 +57,8 @@ export async function projectView(db: Db, p: ProjectRow) {
     deliveryHost: p.delivery_host,
     outputFormats: configuredFormats(p),
     markupOrigins: markupPolicy(p).origins,
+    // migration 026; server/domain/catalog/outdated.ts reads it (catalog sits above project).
+    outdatedMode: p.outdated_mode === 'retranslate' ? ('retranslate' as const) : ('keep' as const),
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),

@@ -36,6 +36,11 @@ export interface GateSummary {
   icuRejectedTotal: number;
   markupRejected: string[];
   markupRejectedTotal: number;
+  /**
+   * Values published whose source changed since they were written (server/domain/catalog/outdated.ts): served, but
+   * not complete for `require_complete`. Absent in summaries prepared before it was counted.
+   */
+  outdated?: number;
 }
 
 /** How many of the pending markers no live job will fill any more. */

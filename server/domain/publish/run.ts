@@ -148,14 +148,18 @@ async function publishCandidate(app: App, b: PublishFlags, project: ProjectRow, 
   const g = c.gates;
   if (b.require_complete === true) {
     const exhausted = await exhaustedOf(db, g.markersByJob);
-    if (g.pending > 0 || exhausted > 0 || g.icuRejectedTotal || g.markupRejectedTotal) {
+    const outdated = g.outdated ?? 0;
+    if (g.pending > 0 || exhausted > 0 || outdated > 0 || g.icuRejectedTotal || g.markupRejectedTotal) {
       throw conflict(
         'fill_incomplete',
-        `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.`,
+        `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.` +
+          (outdated ? ` ${outdated} values are outdated (their source changed since they were written).` : ''),
         {
           pending: g.pending,
           exhausted,
           refused: { icu: g.icuRejectedTotal, markup: g.markupRejectedTotal },
+          // Only when there is one (spec: FillIncompleteError), so other refusals read as before.
+          ...(outdated ? { outdated } : {}),
         },
       );
     }

@@ -103,8 +103,11 @@ async function readLanguage(
   const status: string[] = [];
   const imported: number[] = [];
   const job: number[] = [];
+  const outdated: number[] = [];
   const rows = await readInSlices<TranslationRow>('key_id', () =>
-    db('translations').where({ project_id: projectId, lang }).select('key_id', 'value', 'status', 'origin', 'job_id'),
+    db('translations')
+      .where({ project_id: projectId, lang })
+      .select('key_id', 'value', 'status', 'origin', 'job_id', 'outdated_at'),
   );
   for (const r of rows) {
     const i = indexOf.get(Number(r.key_id));
@@ -115,6 +118,7 @@ async function readLanguage(
     status.push(r.status);
     imported.push(r.origin === 'import' ? 1 : 0);
     job.push(Number(r.job_id ?? 0));
+    outdated.push(r.outdated_at != null ? 1 : 0);
   }
   return {
     index: Int32Array.from(index),
@@ -122,6 +126,7 @@ async function readLanguage(
     status,
     imported: Uint8Array.from(imported),
     job: Float64Array.from(job),
+    outdated: Uint8Array.from(outdated),
   };
 }
 
@@ -210,6 +215,7 @@ export async function buildSnapshot(
     digest,
     gates: {
       pending: sum((o) => o.pending),
+      outdated: sum((o) => o.outdated),
       markersByJob,
       icuRejected: lists((o) => o.icu),
       icuRejectedTotal: sum((o) => o.icuTotal),

@@ -64,6 +64,8 @@ export interface LanguageRows {
   imported: Uint8Array;
   /** The fill job a pending marker is queued on (0: none). */
   job: Float64Array;
+  /** 1 for a value whose source changed since it was written (migration 026). */
+  outdated: Uint8Array;
 }
 
 interface GateInput {
@@ -83,6 +85,8 @@ export interface GateOutput {
   body: string;
   digest: string;
   pending: number;
+  /** Values taken into the part that are outdated. */
+  outdated: number;
   markersByJob: Record<string, number>;
   icu: Listed[];
   icuTotal: number;
@@ -102,6 +106,7 @@ function gateLanguage(input: GateInput): GateOutput {
     body: '',
     digest: '',
     pending: 0,
+    outdated: 0,
     markersByJob: {},
     icu: [],
     icuTotal: 0,
@@ -130,6 +135,7 @@ function gateLanguage(input: GateInput): GateOutput {
         if (out.markupTotal++ < REJECTED_CAP) out.markup.push([i, label(k.name, lang)]);
       } else {
         part[i] = imported ? [value, status, 'imported'] : [value, status];
+        if (rows.outdated[r] === 1) out.outdated++;
         if (status !== 'approved' && out.unapprovedTotal++ < REJECTED_CAP)
           out.unapproved.push([i, label(k.name, lang)]);
         continue;

@@ -21,6 +21,7 @@ import { formsToIcu, pluralCategories } from '../../../packages/core/src/icu.js'
 import { pairCost } from '../billing/credits.js';
 import { contentToken, orderedForms, type Forms } from '../catalog/keys.js';
 import { cellStates, type CellState } from '../catalog/cells.js';
+import { outdatedMode, retranslatesItself } from '../catalog/outdated.js';
 import { canonicalKey, hashedBefore, isKeyName, MAX_KEY_NAME } from './canonical.js';
 
 /** Characters of an entry's comment (xcstrings `comment`). */
@@ -109,6 +110,11 @@ export interface SyncPlan {
   /** Stored cell state per `keyId|lang`: has a value, or a marker of a live job. */
   stored: Map<string, CellState>;
   languageSpellings: Record<string, string>;
+  /**
+   * `keyId|lang` of stored values a project in `retranslate` mode queues again because this sync changes their
+   * source (server/domain/catalog/outdated.ts): the engine's values of the AI languages the file does not carry.
+   */
+  retranslate: Set<string>;
 }
 
 export async function planSync(
@@ -348,6 +354,15 @@ export async function planSync(
     }
   }
   for (const lang of fillLangs) if (!fileLangs.has(lang)) diagnostics.push({ code: 'LANG_NOT_IN_FILE', lang });
+  const retranslate = new Set<string>();
+  if (outdatedMode(project) === 'retranslate')
+    for (const ep of entries) {
+      if (ep.action !== 'update' || !ep.key) continue;
+      for (const lang of fillLangs) {
+        const s = stored.get(`${ep.key.id}|${lang}`);
+        if (!ep.cells.has(lang) && s?.value && retranslatesItself(s.row)) retranslate.add(`${ep.key.id}|${lang}`);
+      }
+    }
   return {
     entries,
     orphans,
@@ -360,6 +375,7 @@ export async function planSync(
     fileLangs,
     stored,
     languageSpellings,
+    retranslate,
   };
 }
 
@@ -382,7 +398,8 @@ export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: Entr
       const s = ep.key ? plan.stored.get(`${ep.key.id}|${lang}`) : undefined;
       // A stuck pair failed for the source the key still has: a sync that leaves that source (match, kept) does not
       // queue or estimate it again; one that changes it (update) does.
-      if (s?.value || s?.liveJob || (s?.stuck && ep.action !== 'update')) continue;
+      const again = ep.key !== undefined && plan.retranslate.has(`${ep.key.id}|${lang}`);
+      if ((s?.value && !again) || s?.liveJob || (s?.stuck && ep.action !== 'update')) continue;
       planned++;
       estimate += cost;
       perLang.set(lang, (perLang.get(lang) ?? 0) + 1);

@@ -116,11 +116,12 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
             current: await cellNow(trx, Number(key.id), lang, existing),
           });
         const now = row.updated_at;
-        // A person's save settles what a sync kept out of the cell.
+        // A person's save settles what a sync kept out of the cell, and confirms the value for the key's current
+        // source (an outdated cell is current again: server/domain/catalog/outdated.ts).
         if (existing)
           await trx('translations')
             .where({ key_id: key.id, lang })
-            .update({ ...row, conflict_value: null });
+            .update({ ...row, conflict_value: null, outdated_at: null });
         else await trx('translations').insert({ key_id: key.id, lang, project_id: p.id, ...row });
         if (changes)
           await recordHistory(trx, [

@@ -40,6 +40,7 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   if ('costWarningMc' in b) row.cost_warning_mc = b.costWarningMc;
   if ('deliveryHost' in b) row.delivery_host = b.deliveryHost ? String(b.deliveryHost).toLowerCase() : null;
   if (b.markupOrigins !== undefined) row.markup_origins = JSON.stringify(b.markupOrigins.map(originOf));
+  if (b.outdatedMode !== undefined) row.outdated_mode = b.outdatedMode;
   await db.transaction(async (trx) => {
     await trx('projects').where({ id: p.id }).update(row);
     // The gates read the origins: a publish prepared under the old ones no longer describes the project.

@@ -21,6 +21,12 @@ import {
   type SqlitePrepare,
 } from '../../domain/fill/queue.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
+import {
+  markOutdated,
+  outdatedMode,
+  retireForRetranslation,
+  retranslatesItself,
+} from '../../domain/catalog/outdated.js';
 import { formsToIcu } from '../../../packages/core/src/icu.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import type { components } from '../../../generated/openapi.js';
@@ -112,6 +118,11 @@ interface Plan {
   /** Units to insert as new keys (index into results). */
   creates: Array<{ i: number; unit: Unit; name: string }>;
   carries: Array<{ i: number; unit: Unit; key: StoredKey }>;
+  /**
+   * Keys a `retranslate` project fills again because a unit naming them by `key` changes their source (not a copy
+   * edit, which names the previous token or source): their engine values are queued again.
+   */
+  retranslateKeys: Set<number>;
   /** Keys (by unit index) whose languages are to be filled. */
   fillable: Array<{ i: number; keyId: number | null; unit: Unit }>;
   /** [unit index, index of its first occurrence] for units repeated within the request. */
@@ -185,8 +196,34 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
   );
   wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
   for (const c of creates) results[c.i].key = c.name;
-  return { project, targets, results, creates, carries, fillable, duplicates, skippedGated, skippedDisabled };
+  // Only keys this push fills: a switched-off or gated key keeps its value (marked outdated) until it is filled.
+  const retranslateKeys = new Set(
+    outdatedMode(project) === 'retranslate'
+      ? carries
+          .filter((c) => !isCopyEdit(c.unit) && !results[c.i].disabled && !results[c.i].gated)
+          .map((c) => Number(c.key.id))
+      : [],
+  );
+  return {
+    project,
+    targets,
+    results,
+    creates,
+    carries,
+    retranslateKeys,
+    fillable,
+    duplicates,
+    skippedGated,
+    skippedDisabled,
+  };
 }
+
+/**
+ * A unit that names the key's previous token or source: the caller says the change is a copy edit (a typo, a
+ * style fix), so the key's translations are carried over as current. A unit that only names its `key` with a new
+ * source changes what the key says: its translations become outdated (server/domain/catalog/outdated.ts).
+ */
+const isCopyEdit = (u: Unit) => u.previousToken !== undefined || u.previousSource !== undefined;
 
 /** Fills translated/pending per unit and returns the pairs to queue with their cost. */
 function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: number) => number | null) {
@@ -201,7 +238,8 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
       const s = keyId == null ? undefined : states.get(`${keyId}|${lang}`);
       // An earlier run under an operation left this pair unqueued when its budget ran out.
       if (s?.failed === BUDGET_EXHAUSTED) r.budgetExhausted = true;
-      if (s?.value) r.translated.push(lang);
+      const again = keyId != null && p.retranslateKeys.has(keyId) && s?.value && retranslatesItself(s.row);
+      if (s?.value && !again) r.translated.push(lang);
       else if (s?.liveJob) r.pending.push(lang);
       // Its fill failed for a reason the same source will meet again: left alone until the source changes (a copy
       // edit read before its carry, as a dry run reads it, is a new source).
@@ -322,6 +360,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
         else markContended(p, c.i);
       }
     }
+    const changedSources: number[] = [];
     for (const c of p.carries) {
       const n = await trx('keys')
         .where({ id: c.key.id, token: c.key.token })
@@ -351,6 +390,21 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
         ctx: c.key.ctx ?? null,
         replaced_at: now,
       });
+      if (!isCopyEdit(c.unit)) changedSources.push(Number(c.key.id));
+    }
+    await markOutdated(trx, project.id, changedSources, now);
+    const again = changedSources.filter((id) => p.retranslateKeys.has(id));
+    if (again.length) {
+      const held = await cellStates(trx, again, p.targets);
+      await retireForRetranslation(
+        trx,
+        project.id,
+        [...held.values()]
+          .filter((c) => c.value && retranslatesItself(c.row))
+          .map((c) => ({ keyId: Number(c.row.key_id), lang: c.row.lang })),
+        now,
+        'sync',
+      );
     }
     const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);

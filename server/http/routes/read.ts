@@ -44,10 +44,16 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     if (q.lang !== undefined && !live.includes(langs[0]))
       throw invalidArgument(`${langs[0]} is not a target language of this project.`);
     const cells = await cellStates(db, [Number(key.id)], langs);
-    const translations: Record<string, { status: string; value?: string; reason?: string }> = {};
+    const translations: Record<string, { status: string; value?: string; reason?: string; outdated?: true }> = {};
     for (const lang of langs) {
       const c = cells.get(`${key.id}|${lang}`);
-      if (c?.value && c.row.value != null) translations[lang] = { status: c.row.status, value: c.row.value };
+      // `outdated` only when set (spec: KeyTranslations), so a current value reads as before.
+      if (c?.value && c.row.value != null)
+        translations[lang] = {
+          status: c.row.status,
+          value: c.row.value,
+          ...(c.row.outdated_at != null ? { outdated: true as const } : {}),
+        };
       else if (c?.failed) translations[lang] = { status: 'failed', reason: c.failed };
       else translations[lang] = { status: 'pending' };
     }

@@ -24,6 +24,8 @@ import {
   type KeyFilter,
 } from '../../domain/catalog/keyfilter.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
+import { outdatedSources } from '../../domain/catalog/outdated.js';
+import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
 
 const HISTORY_SHOWN = 200;
 
@@ -67,8 +69,16 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
       await db('translations')
         .where({ key_id: id })
         .whereIn('lang', targets)
-        .select('lang', 'conflict_value', 'updated_at', 'status', 'value')
+        .select('lang', 'conflict_value', 'updated_at', 'status', 'value', 'outdated_at')
     ).map((r) => [r.lang, r]),
+  );
+  // The source each outdated value was written for, shown beside the current one.
+  const before = await outdatedSources(
+    db,
+    id,
+    [...extra.values()]
+      .filter((r) => r.outdated_at != null && r.status !== 'pending')
+      .map((r) => ({ lang: r.lang, at: Number(r.outdated_at) })),
   );
   const history = await db('translation_history as h')
     .leftJoin('dashboard_users as u', 'u.id', 'h.actor')
@@ -106,6 +116,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
           formatWarnings: withValue ? formatWarnings(p, key, c.lang, c.value!, c.status) : [],
           conflictValue: row?.conflict_value ?? null,
           updatedAt: row ? new Date(Number(row.updated_at)).toISOString() : null,
+          ...(c.outdated && before.has(c.lang) ? { outdatedSource: before.get(c.lang)! } : {}),
         };
       }),
       history: history.map((h) => ({
@@ -155,18 +166,33 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
   const langs = actLang ? [actLang] : targets;
   const to = ctx.body.action === 'approve' ? 'approved' : 'reviewed';
   const from = ctx.body.action === 'approve' ? ['translated', 'reviewed'] : ['translated'];
-  const statuses = filter.status ? from.filter((s) => s === filter.status) : from;
+  // `outdated` is a filter over every status with a value (the cells are also of those statuses).
+  const statuses = filter.status && filter.status !== 'outdated' ? from.filter((s) => s === filter.status) : from;
+  // Cells already at the target status whose source changed since: the action confirms them for the new source
+  // (clears outdated, server/domain/catalog/outdated.ts). Not when the filter names another status.
+  const confirm = !filter.status || filter.status === 'outdated' ? [to] : [];
+  const onlyOutdated = filter.status === 'outdated';
   const actor = actorOf(ctx.actor);
   const now = Date.now();
   let affected = 0;
   if (statuses.length && langs.length && ids.length)
     await db.transaction(async (trx) => {
       for (const part of chunks(ids)) {
-        const rows = await trx('translations')
-          .whereIn('key_id', part)
-          .whereIn('lang', langs)
-          .whereIn('status', statuses)
-          .select('key_id', 'lang', 'value', 'origin');
+        const cells = () => {
+          const q = trx('translations')
+            .whereIn('key_id', part)
+            .whereIn('lang', langs)
+            .where((w) => {
+              w.whereIn('status', statuses);
+              if (confirm.length)
+                w.orWhere((o) => {
+                  o.whereIn('status', confirm).whereNotNull('outdated_at');
+                });
+            });
+          if (onlyOutdated) q.whereNotNull('outdated_at');
+          return q;
+        };
+        const rows = await cells().select('key_id', 'lang', 'value', 'origin');
         if (!rows.length) continue;
         const history: HistoryRow[] = rows.map((r) => ({
           project_id: p.id,
@@ -178,11 +204,7 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
           actor,
           created_at: now,
         }));
-        affected += await trx('translations')
-          .whereIn('key_id', part)
-          .whereIn('lang', langs)
-          .whereIn('status', statuses)
-          .update({ status: to, updated_at: now });
+        affected += await cells().update({ status: to, outdated_at: null, updated_at: now });
         await recordHistory(trx, history);
       }
       if (affected) await contentChanged(trx, p.id, now);
@@ -196,7 +218,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const action = ctx.body.action;
-  if (action === 'retry' && !engine)
+  if ((action === 'retry' || action === 'retranslate') && !engine)
     throw new ApiError(
       503,
       'unavailable',
@@ -218,7 +240,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
     });
     return { body: { affected } };
   }
-  // retry: the failed pairs of the AI-filled languages, of keys a push would fill.
+  // retry: the failed pairs of the AI-filled languages, of keys a push would fill; retranslate: their outdated cells.
   const actLang = ctx.body.lang !== undefined ? filterLanguage(ctx.body.lang, targets) : lang;
   const aiLangs = new Set(
     (
@@ -229,6 +251,19 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   let affected = 0;
   let trackingToken: string | null = null;
   if (!langs.length || !ids.length) return { body: { affected, trackingToken } };
+  if (action === 'retranslate') {
+    await db.transaction(async (trx) => {
+      const pairs = await outdatedPairs(trx, p, langs, ids);
+      const queued = await retranslate(trx, jobs, p, pairs, now, actorOf(ctx.actor));
+      if (queued) {
+        affected = queued.pairs;
+        trackingToken = queued.trackingToken;
+        await contentChanged(trx, p.id, now);
+      }
+      await readCredit(trx, p.workspace_id, now, true);
+    });
+    return { body: { affected, trackingToken } };
+  }
   await db.transaction(async (trx) => {
     const pairs: Array<{ keyId: number; lang: string; cost: number }> = [];
     for (const part of chunks(ids)) {

@@ -29,8 +29,15 @@ export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
       keyCount,
       currentVersion: p.current_version,
       languages: (await listLanguages(db, p.id)).map((l) => {
-        const c = of(l.code);
-        return { code: l.code, fillMode: l.fill_mode, complete: c.missing + c.pending + c.failed === 0, ...c };
+        // `outdated` only when there is one (spec: ProjectStatus), so a project without changed sources reads as before.
+        const { outdated, ...c } = of(l.code);
+        return {
+          code: l.code,
+          fillMode: l.fill_mode,
+          complete: c.missing + c.pending + c.failed + outdated === 0,
+          ...c,
+          ...(outdated ? { outdated } : {}),
+        };
       }),
       ...(gates ? { gates } : {}),
     },

@@ -16,6 +16,7 @@ import { withRequestRecord, type RequestScope } from '../../infra/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill, insertMarkers } from '../../domain/fill/queue.js';
 import { recordHistory } from '../../domain/catalog/history.js';
+import { markOutdated, retireForRetranslation } from '../../domain/catalog/outdated.js';
 import { previewBatch } from '../../domain/operations/previews.js';
 import { readSyncFile } from '../../domain/catalog/file.js';
 import { fillPairs, planSync, type SyncPlan } from '../../domain/sync/plan.js';
@@ -202,6 +203,14 @@ async function apply(
     changed = true;
   }
   for (const part of chunks(history)) await trx('key_history').insert(part);
+  // The translations of a changed source were made for the old one: outdated (the file's own values for the new
+  // source, written below, are current again).
+  await markOutdated(
+    trx,
+    project.id,
+    plan.entries.filter((e) => e.action === 'update' && e.key).map((e) => e.key!.id),
+    now,
+  );
   // Recorded on the key, so the overview can say which keys a sync switched off, when, and how to bring them back.
   for (const part of chunks(plan.orphans))
     await trx('keys')
@@ -220,12 +229,13 @@ async function apply(
     job_id: null,
     updated_at: now,
     conflict_value: null,
+    outdated_at: null,
   }));
   for (const part of chunks(imported)) {
     await trx('translations')
       .insert(part)
       .onConflict(['key_id', 'lang'])
-      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value']);
+      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value', 'outdated_at']);
   }
   await recordHistory(
     trx,
@@ -266,6 +276,14 @@ async function apply(
   const unreached: Array<{ keyId: number; lang: string }> = [];
   if (run.canFill) {
     const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null);
+    // A `retranslate` project's engine values of a changed source: taken out (kept in history) and queued again.
+    await retireForRetranslation(
+      trx,
+      project.id,
+      pairs.filter((q) => plan.retranslate.has(`${q.keyId}|${q.lang}`)),
+      now,
+      'sync',
+    );
     await insertMarkers(trx, project.id, pairs, now);
     if (pairs.length) changed = true;
     const budget = run.approval.operation?.budget;
