@@ -150,7 +150,9 @@ export interface paths {
          *     * `version` (`YYYY.MM.DD.N` or `current`) with `format` and `lang`: the rendered file of that
          *       published version, with its own content type (`application/json` for `json`, `nested_json`,
          *       `angular_json`, `arb`, `xcstrings`; `text/plain; charset=utf-8` for `ios_strings`;
-         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`). `xcstrings` holds
+         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`;
+         *       `application/xliff+xml` for `xliff12` and `xliff20`, bilingual files whose targets carry each cell's
+         *       status as their state). `xcstrings` holds
          *       every language in one file (`lang` ignored). Without `format` the project's first effective
          *       output format is rendered; materializing the effective list may give `409 export_collision`.
          *       `json`, `nested_json` and `angular_json` use the key spelling of the synced file. The answer's
@@ -1019,7 +1021,7 @@ export interface components {
          * @description Output format id.
          * @enum {string}
          */
-        OutputFormatId: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+        OutputFormatId: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
         /** @description Lowercase hex SHA-256. */
         Sha256Hex: string;
         LanguageRef: {
@@ -1394,7 +1396,7 @@ export interface components {
              * @description Output format id; an unknown, empty or missing id is `400 invalid_format`.
              * @enum {string}
              */
-            format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+            format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
             /**
              * @description `add` keeps the configured formats and adds the id; `adopt` permits only an empty effective list or an already effective id.
              * @default add
@@ -2545,7 +2547,7 @@ export interface operations {
                 /** @description Published version to pull (`YYYY.MM.DD.N`), or `current`. */
                 version?: string;
                 /** @description Output format id of a version pull. An unknown or empty id is `400 invalid_format`. */
-                format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+                format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
                 /** @description With `format=ios_strings`, `stringsdict` pulls the companion `Localizable.stringsdict`. */
                 part?: "strings" | "stringsdict";
             };
@@ -2576,6 +2578,7 @@ export interface operations {
                     "application/x-plist": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                     "application/zip": string;
                 };
             };
@@ -3097,6 +3100,7 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                 };
             };
             /** @description Not modified. */
@@ -3176,6 +3180,7 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                 };
             };
             /** @description Not modified (`If-None-Match` matched the `ETag`). */
