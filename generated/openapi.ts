@@ -98,6 +98,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a translated file for one language
+         * @description Takes a file of one target language (base64) and stores its values as imported translations of the
+         *     project's keys, so translations a team already has are never paid for again. Formats: every format the
+         *     service renders (`json`, `nested_json`, `angular_json`, `ios_strings` and its `.stringsdict`, `xcstrings`,
+         *     `android_xml`, `arb`, `po`) and XLIFF (`xliff12`: 1.0 to 1.2, including translate-toolkit's `po2xliff`
+         *     output; `xliff20`). `format` is detected when absent (`fileName` helps); a declared format the content
+         *     cannot be is `400 format_mismatch`. `lang` is a target language of the project (the base language or a
+         *     language the project lacks is `400 invalid_argument`); a file that declares another language (PO
+         *     `Language`, ARB `@@locale`, XLIFF `target-language`/`trgLang`) is `400 language_mismatch`. From an
+         *     `xcstrings` catalog only `lang`'s values are read. Nothing is created: keys are matched, in this order, by
+         *     name (the file's key or its canonical name), by the key's file spelling, by the key name a PO or XLIFF
+         *     note carries (the first line of the comment the service writes), and by source text when exactly one key
+         *     has it; entries that match no key are counted in `skippedUnknownKeys` (first 50 in `unknownKeys`). Values
+         *     a file marks as not done are left out (PO `fuzzy`, XLIFF 1.2 `new`/`needs-translation`, XLIFF 2.0
+         *     `initial`, xcstrings `new`). A value that is not valid ICU, a malformed or hostile file (a DOCTYPE or
+         *     entity declaration, an XLIFF inline code such as `<g>` or `<ph>`, a unit named twice) is `400` with
+         *     nothing written. At most 1,000 entries (`400 too_many_entries`); decoded file at most 2 MiB
+         *     (`413 payload_too_large`).
+         *
+         *     Values follow `POST /sync`'s rules 3 and 4: stored verbatim with origin `import`, never translated or
+         *     charged; a value imported before is replaced; a value the project produced (edit, AI fill, memory) or a
+         *     person signed off (`reviewed`/`approved`) is kept and listed in `conflicts` with `resolution: kept` (the
+         *     file's value waits on the cell, as a sync's does), or replaced with `onConflict: file` and listed with
+         *     `resolution: overwritten`. A pending AI fill of a pair the file carries is replaced by the file's
+         *     value. Dry run (`?dryRun=true`) reads, matches and classifies with zero writes; `changes` lists what
+         *     the real import would write. `requestId` replays as on `POST /sync`.
+         */
+        post: operations["importTranslations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/requests/{requestId}": {
         parameters: {
             query?: never;
@@ -1217,6 +1261,70 @@ export interface components {
              */
             pulledAt?: string;
         };
+        /** @description Body of `POST /imports`. `dryRun` is not a body field (query only). */
+        ImportRequest: {
+            /** @description The whole file, base64-encoded; decoded at most 2 MiB. Bad encoding is `400 invalid_base64`. */
+            contentBase64: string;
+            /** @description The target language the file holds; normalized like `addLanguage`'s code. */
+            lang: string;
+            /** @description Declared format; detected when absent. A mismatch with the content is `400 format_mismatch`. */
+            format?: components["schemas"]["OutputFormatId"];
+            /** @description Format-detection hint. */
+            fileName?: string;
+            /** @description The keys' namespace; absent is the default namespace. */
+            namespace?: string;
+            /**
+             * @default server
+             * @enum {string}
+             */
+            onConflict?: "server" | "file";
+            requestId?: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description A stored value the project produced or a person signed off that differs from the file's. `storedStatus`
+         *     is the stored cell's status, `storedValue` / `fileValue` the two values.
+         */
+        ImportConflict: {
+            /** @description Stored key name. */
+            key: string;
+            lang: string;
+            /** @enum {string} */
+            resolution: "kept" | "overwritten";
+            /** @enum {string} */
+            storedStatus?: "translated" | "reviewed" | "approved";
+            storedValue?: string;
+            fileValue?: string;
+        };
+        ImportResult: {
+            /** @description Cells that had no value (or a pending AI fill) and get the file's. */
+            created: number;
+            /** @description Stored values replaced: imported before, or overwritten with `onConflict: file`. */
+            updated: number;
+            /** @description Cells that already hold the file's value. */
+            unchanged: number;
+            /** @description Entries of the file that match no key of the project. */
+            skippedUnknownKeys: number;
+            /** @description The first 50 of those entries, as the file names them. */
+            unknownKeys?: string[];
+            /**
+             * @description Values the file gives as one text for a plural key, left out: an `ios_strings` `.strings` file holds a
+             *     plural's `other` form only (its forms are in the `.stringsdict`). Absent when there are none.
+             */
+            skippedShape?: number;
+            /** @description The first 50 cells written (on a dry run, that would be written). */
+            changes?: {
+                key: string;
+                lang: string;
+                /** @enum {string} */
+                action: "created" | "updated";
+            }[];
+            /** @description Real count of `changes` rows (`created` + `updated`). */
+            changesTotal?: number;
+            /** @description First 50 conflict rows. */
+            conflicts: components["schemas"]["ImportConflict"][];
+            /** @description Real count of conflict rows. */
+            conflictsTotal: number;
+        };
         /**
          * @description A stored value that differs from the file. `kind: source` rows come from the `pulledAt` guard
          *     (`lang` = base language); `kind: translation` rows from values the project produced or a person
@@ -2061,6 +2169,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Invalid import request or file. */
+        ImportBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A request-record conflict (`requestId`). */
+        ImportConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequestInProgressError"] | components["schemas"]["Error"];
+            };
+        };
         /** @description Invalid capture request. */
         CaptureBadRequest: {
             headers: {
@@ -2500,6 +2626,47 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["TranslationUnavailable"];
+        };
+    };
+    importTranslations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Preview flag, exactly `true` or `false`. Any other spelling (`True`, `1`, `yes`, empty `?dryRun=`),
+                 *     a variant name (`dryrun`, `dry_run`, `dry-run`, ...) or `dryRun` in the body is `400 invalid_argument`.
+                 */
+                dryRun?: components["parameters"]["DryRunQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            /** @description Import result (also for a dry run, which writes nothing). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["ImportBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ImportConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getRequestRecord: {
