@@ -1245,6 +1245,12 @@ export interface components {
             /** @description Format-detection hint. */
             fileName?: string;
             /**
+             * @description Target languages whose AI fill this sync does not queue (nothing held or charged for them). The CLI
+             *     sends it on a first push, imports the translations it found beside the base file (`POST /imports`),
+             *     then syncs again without it, so only what is still missing is translated.
+             */
+            fillExcept?: components["schemas"]["LanguageCode"][];
+            /**
              * @default server
              * @enum {string}
              */

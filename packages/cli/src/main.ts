@@ -106,9 +106,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .description('send the source files: sync a syncable catalog, else translate in batches of 500')
     .option('--dry-run', 'show the estimate, conflicts and orphans; change nothing')
     .addOption(new Option('--on-conflict <side>', 'which value wins a sync conflict').choices(['server', 'file']))
+    .option(
+      '--import-translations',
+      'upload the translation files beside the base files before their languages are queued (a first push does)',
+    )
     .action(
-      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file' }) =>
-        push(c, { dryRun: Boolean(o.dryRun), onConflict: o.onConflict }),
+      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file'; importTranslations?: boolean }) =>
+        push(c, { dryRun: Boolean(o.dryRun), onConflict: o.onConflict, importTranslations: o.importTranslations }),
       ),
     );
   program
