@@ -4,7 +4,7 @@
 // `importTranslations`) before anything is queued for those languages, so nothing a person wrote is paid for again
 // or replaced by machine output on the next pull (docs/guides/cli.md, "Existing translations").
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import stableStringify from 'fast-json-stable-stringify';
 import { sync, translate, type ApiClient, type SyncRequest, type TranslateUnit } from '../../client/src/index.js';
@@ -108,11 +108,45 @@ export interface ImportPlan {
   ai: string[];
 }
 
+const PLACEHOLDER = /\{(?:locale|android|apple|posix)\}/;
+
+/**
+ * Whether a file other than the base file matches `m`'s template on disk (each placeholder standing for any name):
+ * only then is the project asked for its languages, so a push with nothing beside its base files sends what it did.
+ */
+function hasCandidates(cfg: Config, m: FileMapping): boolean {
+  if (!m.template || REGISTRY[m.format].multiLanguage) return false;
+  const source = path.resolve(cfg.dir, m.source);
+  const walk = (dir: string, segments: string[]): boolean => {
+    const [head, ...rest] = segments;
+    if (!PLACEHOLDER.test(head)) {
+      const next = path.join(dir, head);
+      return rest.length ? walk(next, rest) : existsSync(next) && next !== source;
+    }
+    const escaped = head.split(PLACEHOLDER).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const re = new RegExp(`^${escaped.join('.+')}$`);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return false;
+    }
+    return names.some(
+      (n) => re.test(n) && (rest.length ? walk(path.join(dir, n), rest) : path.join(dir, n) !== source),
+    );
+  };
+  return walk(
+    path.resolve(cfg.dir),
+    m.template.split('/').filter((s) => s !== ''),
+  );
+}
+
 /** The files to import on this push, or null when there are none (or this push imports nothing). */
 export async function planImports(
   ctx: { cfg: Config; api: ApiClient },
   mappings: FileMapping[],
 ): Promise<ImportPlan | null> {
+  if (!mappings.some((m) => hasCandidates(ctx.cfg, m))) return null;
   const langs = await projectLanguages(ctx.api, ctx.cfg.projectId);
   const files = mappings.flatMap((m) =>
     localTranslations(
