@@ -131,3 +131,34 @@ test('a person edits values-pl and pushes with --import-translations: the newer 
   t.regex(r.stdout, /imported 0 new, 1 updated, 2 unchanged, 1 kept over the file/);
   t.regex(r.stdout, /save \[pl\]: the project's translated value kept/);
 });
+
+test('i18next JSON: the first push holds de out of the sync, imports locales/de.json, then queues only what it lacks', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+  const de = `${JSON.stringify({ title: 'Willkommen', save: 'Speichern' }, null, 2)}\n`;
+  const cwd = repo({
+    'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, [
+      { source: 'locales/en.json', format: 'json', template: 'locales/{locale}.json' },
+    ]),
+    'locales/en.json': { title: 'Welcome', save: 'Save', cancel: 'Cancel' },
+    'locales/de.json': de,
+  });
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  const pushed = await glossa(['push'], { cwd, env });
+  t.is(pushed.code, 0, pushed.stderr);
+  t.regex(pushed.stdout, /locales\/de\.json: imported 2 new/);
+  const queued = await svc.service.app
+    .db('fill_pairs')
+    .join('fill_jobs', 'fill_jobs.id', 'fill_pairs.job_id')
+    .where('fill_jobs.project_id', p.projectId)
+    .select<Array<{ lang: string; key_id: number }>>('fill_pairs.lang', 'fill_pairs.key_id');
+  // fr: every key; de: only `cancel`, which the team's file lacks.
+  t.is(queued.filter((q) => q.lang === 'fr').length, 3);
+  t.is(queued.filter((q) => q.lang === 'de').length, 1);
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  t.is((await glossa(['wait'], { cwd, env })).code, 0);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  t.is((await glossa(['pull'], { cwd, env })).code, 0);
+  const pulled = JSON.parse(readFileSync(path.join(cwd, 'locales/de.json'), 'utf8')) as Record<string, string>;
+  t.like(pulled, { title: 'Willkommen', save: 'Speichern' });
+  t.truthy(pulled.cancel);
+});
