@@ -14,20 +14,20 @@ import { CliError, EXIT } from './errors.js';
 import { expandTemplate, insideRoot } from './files.js';
 import type { Output } from './output.js';
 
-export interface LocalTranslation {
+interface LocalTranslation {
   mapping: FileMapping;
   lang: string;
   /** Relative to the config file's folder, as printed. */
   file: string;
 }
 
-export interface ProjectLanguage {
+interface ProjectLanguage {
   code: string;
   fillMode: 'ai' | 'manual';
 }
 
 /** The project's target languages (not its base) and their fill modes (GET /meta). */
-export async function projectLanguages(api: ApiClient, projectId: string): Promise<ProjectLanguage[]> {
+async function projectLanguages(api: ApiClient, projectId: string): Promise<ProjectLanguage[]> {
   const r = await api.GET('/projects/{projectId}/meta', { params: { path: { projectId } } });
   if (!r.data) {
     const e = (r.error ?? {}) as { error?: string; message?: string };
@@ -42,7 +42,7 @@ export async function projectLanguages(api: ApiClient, projectId: string): Promi
  * language map), the base file itself and a catalog of every language (xcstrings, whose values a sync takes in
  * already) excepted.
  */
-export function localTranslations(cfg: Config, m: FileMapping, langs: string[]): LocalTranslation[] {
+function localTranslations(cfg: Config, m: FileMapping, langs: string[]): LocalTranslation[] {
   if (!m.template || REGISTRY[m.format].multiLanguage) return [];
   const source = path.resolve(cfg.dir, m.source);
   const out: LocalTranslation[] = [];
@@ -100,7 +100,7 @@ const requestIdOf = (body: object) =>
  * What a push holds back for the languages whose files it imports: the languages themselves (their AI fill waits for
  * the import), and the files, by mapping.
  */
-export interface ImportPlan {
+interface ImportPlan {
   files: LocalTranslation[];
   /** AI-filled languages with at least one local file: the first sync or translate leaves them out. */
   held: string[];

@@ -10,14 +10,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { xliff2js } from 'xliff';
 import type { Catalog, CatalogValue } from '../../../packages/core/src/catalog.js';
 import { xliff12, xliff20 } from '../../../packages/core/src/formats/xliff.js';
-
-// The xliff package ships no types: its one function used here, as its README documents it.
-const { xliff2js } = createRequire(import.meta.url)('xliff') as {
-  xliff2js: (xml: string, cb: (err: Error | null, res: unknown) => void) => void;
-};
 
 const text = (t: string, state?: string): CatalogValue =>
   state ? { kind: 'text', text: t, state } : { kind: 'text', text: t };
