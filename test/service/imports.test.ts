@@ -199,7 +199,22 @@ test('a file of every format pulled from a version imports into a project with t
     const { files: _plural, ...texts } = GERMAN;
     const expected = format === 'ios_strings' ? texts : GERMAN;
     t.like(r.data, { skippedUnknownKeys: 0, created: Object.keys(expected).length }, format);
-    if (format === 'ios_strings') t.is(r.data!.skippedShape, 1);
+    if (format === 'ios_strings') {
+      t.is(r.data!.skippedShape, 1);
+      // Its plurals come from the .stringsdict beside it.
+      const dict = await fetch(
+        `${svc.baseUrl}/projects/${from.projectId}/translations?${new URLSearchParams({ version, format, lang: 'de', part: 'stringsdict' })}`,
+        { headers: { authorization: `Bearer ${from.apiKey}` } },
+      );
+      const plurals = await importFile(to, {
+        contentBase64: b64(await dict.text()),
+        lang: 'de',
+        format,
+        fileName: 'Localizable.stringsdict',
+      });
+      t.like(plurals.data, { created: 1, skippedUnknownKeys: 0 }, JSON.stringify(plurals.error));
+      t.is((await row(to, 'files', 'de'))?.value, GERMAN.files);
+    }
     for (const [key, value] of Object.entries(expected))
       t.is((await row(to, key, 'de'))?.value, value, `${format} ${key}`);
     // Detected without `format` too.

@@ -50,6 +50,10 @@ function localTranslations(cfg: Config, m: FileMapping, langs: string[]): LocalT
     const dest = insideRoot(cfg.dir, expandTemplate(m.template, cfg.languageMap[lang] ?? lang));
     if (dest === source || !existsSync(dest)) continue;
     out.push({ mapping: m, lang, file: path.relative(cfg.dir, dest) });
+    // Apple's plurals are in the .stringsdict beside the .strings, which a pull writes too.
+    const companion = REGISTRY[m.format].companion && dest.replace(/\.strings$/, '.stringsdict');
+    if (companion && companion !== dest && existsSync(companion))
+      out.push({ mapping: m, lang, file: path.relative(cfg.dir, companion) });
   }
   return out;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../packages/core/src/catalog.js';
 import { detectFormat, getFormat, REGISTRY } from '../../../packages/core/src/formats/index.js';
 import { categoriesFor } from '../../../packages/core/src/formats/po.js';
+import { isStringsdict, parseStringsdict } from '../../../packages/core/src/formats/ios_strings.js';
 import { formsToIcu, icuToForms, isValidIcu } from '../../../packages/core/src/icu.js';
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import type { components } from '../../../generated/openapi.js';
@@ -50,6 +51,25 @@ interface ImportFile {
   lang: string;
 }
 
+/** `parse()`'s catalog, its FormatError answered with its code, and the entry limit. */
+function parsed(format: FormatId, parse: () => Catalog): Catalog {
+  let catalog: Catalog;
+  try {
+    catalog = parse();
+  } catch (err) {
+    if (err instanceof FormatError)
+      throw new ApiError(400, err.code, `The file is not a valid ${format} file: ${err.message}`);
+    throw invalidArgument(`The file is not a valid ${format} file.`);
+  }
+  if (catalog.entries.length > MAX_ENTRIES)
+    throw new ApiError(
+      400,
+      'too_many_entries',
+      `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`,
+    );
+  return catalog;
+}
+
 /** The file as a catalog of `lang`: decoded, detected against the declared format, parsed, its language checked. */
 function readImportFile(body: ImportRequest, project: ProjectRow, targets: Set<string>): ImportFile {
   let lang: string;
@@ -63,26 +83,16 @@ function readImportFile(body: ImportRequest, project: ProjectRow, targets: Set<s
   if (!targets.has(lang)) throw invalidArgument(`${lang} is not a language of this project: add it first.`);
 
   const text = decode(body.contentBase64);
+  // The `.stringsdict` beside a `.strings` file holds its plurals: an `ios_strings` file of its own kind.
+  if ((!body.format || body.format === 'ios_strings') && isStringsdict(text))
+    return { format: 'ios_strings', catalog: parsed('ios_strings', () => parseStringsdict(text)), lang };
   const detected = detectFormat(text, body.fileName);
   const declared = body.format;
   if (declared && getFormat(declared).detect(text, body.fileName) === 0)
     throw new ApiError(400, 'format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
   const format = declared ?? detected;
   if (!format) throw invalidArgument('The file is in no format the service reads: name it with `format`.');
-  let catalog: Catalog;
-  try {
-    catalog = getFormat(format).parse(text);
-  } catch (err) {
-    if (err instanceof FormatError)
-      throw new ApiError(400, err.code, `The file is not a valid ${format} file: ${err.message}`);
-    throw invalidArgument(`The file is not a valid ${format} file.`);
-  }
-  if (catalog.entries.length > MAX_ENTRIES)
-    throw new ApiError(
-      400,
-      'too_many_entries',
-      `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`,
-    );
+  const catalog = parsed(format, () => getFormat(format).parse(text));
   // A catalog of every language (xcstrings) names its languages; a one-language file may say which it holds.
   const declaredLang = REGISTRY[format].multiLanguage
     ? null
