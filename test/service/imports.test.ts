@@ -355,3 +355,37 @@ test('a key with only the read scope cannot import; a namespace the service does
   if (hasNamespaces) t.is(ns.data?.skippedUnknownKeys, 3, 'no key of that namespace');
   else t.is(errorOf(ns)?.error, 'invalid_argument');
 });
+
+test('an agency round trip through XLIFF changes only what the agency changed', async (t) => {
+  const p = await baseProject([
+    { code: 'de', fillMode: 'ai' },
+    { code: 'fr', fillMode: 'manual' },
+  ]);
+  await runDue(p); // de by the engine: values the project produced
+  for (const format of ['xliff12', 'xliff20'] as const) {
+    const version = await publishSkipping(p);
+    const exported = await pullText(svc, p, version, format, 'de');
+    const stored = (await row(p, 'save', 'de'))!.value as string;
+    const edited = exported.replace(
+      `<target${format === 'xliff12' ? ' state="translated"' : ''}>${stored}</target>`,
+      `<target${format === 'xliff12' ? ' state="translated"' : ''}>Sichern (${format})</target>`,
+    );
+    t.not(edited, exported, `${format}: the agency edited one target`);
+    if (format === 'xliff12') {
+      // The engine's value is the project's: kept and listed, unless the file is to win.
+      const kept = (await importFile(p, { contentBase64: b64(edited), lang: 'de' })).data!;
+      t.like(kept, { created: 0, updated: 0, unchanged: 3, conflictsTotal: 1 });
+      t.deepEqual(
+        kept.conflicts.map((c) => [c.key, c.resolution]),
+        [['save', 'kept']],
+      );
+      const taken = (await importFile(p, { contentBase64: b64(edited), lang: 'de', onConflict: 'file' })).data!;
+      t.like(taken, { created: 0, updated: 1, unchanged: 3 });
+    } else {
+      // Now the value is an import: the agency's newer one replaces it without a conflict.
+      const taken = (await importFile(p, { contentBase64: b64(edited), lang: 'de' })).data!;
+      t.like(taken, { created: 0, updated: 1, unchanged: 3, conflictsTotal: 0 });
+    }
+    t.is((await row(p, 'save', 'de'))?.value, `Sichern (${format})`);
+  }
+});
