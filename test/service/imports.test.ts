@@ -389,3 +389,26 @@ test('an agency round trip through XLIFF changes only what the agency changed', 
     t.is((await row(p, 'save', 'de'))?.value, `Sichern (${format})`);
   }
 });
+
+test('XLIFF as a configured output format: a publish stores one .xlf per language and the manifest names it', async (t) => {
+  const p = await baseProject();
+  for (const format of ['xliff12', 'xliff20'] as const) {
+    const r = await p.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId: p.projectId } },
+      body: { format },
+    });
+    t.is(r.response.status, 200, JSON.stringify(r.error));
+  }
+  await importFile(p, jsonImport(GERMAN));
+  const version = await publishSkipping(p);
+  const manifest = await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`);
+  t.is(manifest.status, 200);
+  const { files } = (await manifest.json()) as Schemas['Manifest'];
+  t.regex(files.xliff12?.de?.url ?? '', /\.xlf$/);
+  t.regex(files.xliff20?.de?.url ?? '', /\.xlf$/);
+  const de = await pullText(svc, p, version, 'xliff12', 'de');
+  t.regex(
+    de,
+    /<trans-unit id="save" resname="save" approved="yes" xml:space="preserve">\n {8}<source>Save<\/source>\n {8}<target state="translated">Speichern<\/target>/,
+  );
+});
