@@ -72,6 +72,15 @@ test('Android: the first push uploads the human values-pl and values-fr, pays no
   const env = { GLOSSA_API_KEY: p.apiKey };
   const db = svc.service.app.db;
 
+  // A dry run before anything exists: the keys are not there yet, so every entry is unknown; nothing is written.
+  const dry = await glossa(['push', '--dry-run'], { cwd, env });
+  t.is(dry.code, 0, dry.stderr);
+  t.regex(
+    dry.stdout,
+    /res\/values-pl\/strings\.xml: would import 0 new, 0 updated, 0 unchanged, 0 kept over the file, 4 unknown keys/,
+  );
+  t.is((await db('keys').where({ project_id: p.projectId })).length, 0);
+
   const pushed = await glossa(['push'], { cwd, env });
   t.is(pushed.code, 0, pushed.stderr);
   t.regex(
