@@ -3,6 +3,7 @@
 // nothing written.
 import test from 'ava';
 import type { FormatId } from '../../packages/core/src/catalog.js';
+import { REGISTRY } from '../../packages/core/src/formats/index.js';
 import { sync as syncCall, type SyncRequest } from '../../packages/client/src/index.js';
 import {
   createTestProject,
@@ -57,13 +58,13 @@ const SOURCES = {
   greeting: 'Hello',
   welcome: 'Welcome, {name}!',
   save: 'Save',
-  files: '{count, plural, one {One file} other {Many files}}',
+  files: '{count, plural, one {# file} other {# files}}',
 };
 const GERMAN = {
   greeting: 'Hallo',
   welcome: 'Willkommen, {name}!',
   save: 'Speichern',
-  files: '{count, plural, one {Eine Datei} other {Viele Dateien}}',
+  files: '{count, plural, one {# Datei} other {# Dateien}}',
 };
 
 /** A project whose keys came from a base-only json sync, with `de` filled by hand only (nothing queued). */
@@ -217,8 +218,9 @@ test('a file of every format pulled from a version imports into a project with t
     }
     for (const [key, value] of Object.entries(expected))
       t.is((await row(to, key, 'de'))?.value, value, `${format} ${key}`);
-    // Detected without `format` too.
-    const detected = await importFile(to, { contentBase64: b64(file), lang: 'de' }, true);
+    // Detected without `format` too (the file name tells an ARB file from JSON, as `glossa` sends it).
+    const fileName = REGISTRY[format].path('de', false).split('/').pop()!;
+    const detected = await importFile(to, { contentBase64: b64(file), lang: 'de', fileName }, true);
     t.is(detected.data?.unchanged, Object.keys(expected).length, `${format} detected`);
   }
 });
@@ -234,8 +236,8 @@ test('a PO file matches keys by the key name the service writes as its comment, 
     '#. files',
     'msgid "One file"',
     'msgid_plural "Many files"',
-    'msgstr[0] "Eine Datei"',
-    'msgstr[1] "Viele Dateien"',
+    'msgstr[0] "{count} Datei"',
+    'msgstr[1] "{count} Dateien"',
     '',
     'msgid "Hello"',
     'msgstr "Hallo"',
@@ -263,8 +265,8 @@ test("translate-toolkit's po2xliff file shape (XLIFF 1.1, no target-language, pl
 </target></trans-unit>
       <trans-unit xml:space="preserve" id="2" approved="yes"><source>Hello</source><target state="translated">Hallo</target></trans-unit>
       <group restype="x-gettext-plurals" id="3" approved="yes">
-        <trans-unit xml:space="preserve" approved="yes" id="3[0]"><source>One file</source><target state="translated">Eine Datei</target></trans-unit>
-        <trans-unit xml:space="preserve" id="3[1]" approved="yes"><source>Many files</source><target state="translated">Viele Dateien</target><note from="developer">files</note></trans-unit>
+        <trans-unit xml:space="preserve" approved="yes" id="3[0]"><source>One file</source><target state="translated">{count} Datei</target></trans-unit>
+        <trans-unit xml:space="preserve" id="3[1]" approved="yes"><source>Many files</source><target state="translated">{count} Dateien</target><note from="developer">files</note></trans-unit>
         <note from="developer">files</note>
       </group>
       <trans-unit xml:space="preserve" id="4" approved="no"><source>Save</source><target state="needs-translation">Sparen</target></trans-unit>

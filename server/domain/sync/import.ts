@@ -172,11 +172,21 @@ function icuOf(
   const arg = sourcePlural?.arg ?? (v.kind === 'plural' ? v.arg : undefined) ?? 'count';
   const printf = PRINTF_FORMATS.has(format) && !printfSpecifiers(key.source).length;
   const order = printf ? argOrder(key.source) : [];
-  const conv = (text: string, pound?: string) => (order.length ? printfToIcu(text, order, pound) : text);
+  // gettext and ARB files write a plural's `#` as `{count}` (formats/po.ts, formats/arb.ts): read it back as `#`
+  // where the source's forms use `#`, so a round trip gives the value it started from.
+  const gettext = format === 'po' || format === 'arb' || typeof meta?.gettextPlural === 'number';
+  const braceCount = gettext && sourcePlural !== null && key.source.includes('#');
+  const conv = (text: string, pound?: string) =>
+    order.length ? printfToIcu(text, order, pound) : braceCount && pound ? text.split(`{${pound}}`).join('#') : text;
   if (v.kind === 'text') {
     const text = conv(v.text);
-    if (sourcePlural && !icuToForms(text)) return null;
-    return text;
+    const forms = sourcePlural ? icuToForms(text) : null;
+    if (sourcePlural && !forms) return null;
+    if (!braceCount || !forms) return text;
+    // An ARB plural is ICU whose forms show the count as `{count}`.
+    const pounded: Record<string, string> = {};
+    for (const [k, f] of Object.entries(forms.forms)) pounded[k] = f.split(`{${forms.arg}}`).join('#');
+    return formsToIcu(pounded, forms.arg);
   }
   const numbered = typeof meta?.gettextPlural === 'number' ? meta.gettextPlural : null;
   const cats = numbered === null ? null : categoriesFor(lang, numbered);
