@@ -135,6 +135,7 @@ test('a person edits values-pl and pushes with --import-translations: the newer 
   t.is(first.code, 0, first.stderr);
   t.regex(first.stdout, /pl after the import: \d+ mc/);
   await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  t.is((await glossa(['wait', '--timeout', '30'], { cwd, env })).code, 0, 'the engine filled `save`');
   // `save` had no Polish: the engine filled it. The team now writes its own, and edits another.
   const edited = POLISH.replace('Zapisz', 'Zachowaj').replace('Witaj ponownie', 'Cześć');
   writeFileSync(path.join(cwd, 'res/values-pl/strings.xml'), edited);
