@@ -2284,7 +2284,7 @@ export interface operations {
                     approvedOnly?: boolean;
                     require_complete?: boolean;
                     /** @enum {string} */
-                    requiredOutputFormat?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+                    requiredOutputFormat?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
                     skipIfIdentical?: boolean | null;
                 };
             };

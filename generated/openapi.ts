@@ -99,6 +99,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a translated file for one language
+         * @description Takes a file of one target language (base64) and stores its values as imported translations of the
+         *     project's keys, so translations a team already has are never paid for again. Formats: every format the
+         *     service renders (`json`, `nested_json`, `angular_json`, `ios_strings` and its `.stringsdict`, `xcstrings`,
+         *     `android_xml`, `arb`, `po`) and XLIFF (`xliff12`: 1.0 to 1.2, including translate-toolkit's `po2xliff`
+         *     output; `xliff20`). `format` is detected when absent (`fileName` helps); a declared format the content
+         *     cannot be is `400 format_mismatch`. `lang` is a target language of the project (the base language or a
+         *     language the project lacks is `400 invalid_argument`); a file that declares another language (PO
+         *     `Language`, ARB `@@locale`, XLIFF `target-language`/`trgLang`) is `400 language_mismatch`. From an
+         *     `xcstrings` catalog only `lang`'s values are read. Nothing is created: keys are matched, in this order, by
+         *     name (the file's key or its canonical name), by the key's file spelling, by the key name a PO or XLIFF
+         *     note carries (the first line of the comment the service writes), and by source text when exactly one key
+         *     has it; entries that match no key are counted in `skippedUnknownKeys` (first 50 in `unknownKeys`). Values
+         *     a file marks as not done are left out (PO `fuzzy`, XLIFF 1.2 `new`/`needs-translation`, XLIFF 2.0
+         *     `initial`, xcstrings `new`). A value that is not valid ICU, a malformed or hostile file (a DOCTYPE or
+         *     entity declaration, an XLIFF inline code such as `<g>` or `<ph>`, a unit named twice) is `400` with
+         *     nothing written. At most 1,000 entries (`400 too_many_entries`); decoded file at most 2 MiB
+         *     (`413 payload_too_large`).
+         *
+         *     Values follow `POST /sync`'s rules 3 and 4: stored verbatim with origin `import`, never translated or
+         *     charged; a value imported before is replaced; a value the project produced (edit, AI fill, memory) or a
+         *     person signed off (`reviewed`/`approved`) is kept and listed in `conflicts` with `resolution: kept` (the
+         *     file's value waits on the cell, as a sync's does), or replaced with `onConflict: file` and listed with
+         *     `resolution: overwritten`. A pending AI fill of a pair the file carries is replaced by the file's
+         *     value. Dry run (`?dryRun=true`) reads, matches and classifies with zero writes; `changes` lists what
+         *     the real import would write. `requestId` replays as on `POST /sync`.
+         */
+        post: operations["importTranslations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/requests/{requestId}": {
         parameters: {
             query?: never;
@@ -151,7 +195,9 @@ export interface paths {
          *     * `version` (`YYYY.MM.DD.N` or `current`) with `format` and `lang`: the rendered file of that
          *       published version, with its own content type (`application/json` for `json`, `nested_json`,
          *       `angular_json`, `arb`, `xcstrings`; `text/plain; charset=utf-8` for `ios_strings`;
-         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`). `xcstrings` holds
+         *       `application/xml` for `android_xml`; `text/x-gettext-translation` for `po`;
+         *       `application/xliff+xml` for `xliff12` and `xliff20`, bilingual files whose targets carry each cell's
+         *       status as their state). `xcstrings` holds
          *       every language in one file (`lang` ignored). Without `format` the project's first effective
          *       output format is rendered; materializing the effective list may give `409 export_collision`.
          *       `json`, `nested_json` and `angular_json` use the key spelling of the synced file. The answer's
@@ -1050,7 +1096,7 @@ export interface components {
          * @description Output format id.
          * @enum {string}
          */
-        OutputFormatId: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+        OutputFormatId: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
         /** @description Lowercase hex SHA-256. */
         Sha256Hex: string;
         LanguageRef: {
@@ -1230,6 +1276,12 @@ export interface components {
             /** @description Format-detection hint. */
             fileName?: string;
             /**
+             * @description Target languages whose AI fill this sync does not queue (nothing held or charged for them). The CLI
+             *     sends it on a first push, imports the translations it found beside the base file (`POST /imports`),
+             *     then syncs again without it, so only what is still missing is translated.
+             */
+            fillExcept?: components["schemas"]["LanguageCode"][];
+            /**
              * @default server
              * @enum {string}
              */
@@ -1245,6 +1297,70 @@ export interface components {
              *     this instant is a conflict. Send the `snapshotAt` of the version you pulled. Omitted: no guard.
              */
             pulledAt?: string;
+        };
+        /** @description Body of `POST /imports`. `dryRun` is not a body field (query only). */
+        ImportRequest: {
+            /** @description The whole file, base64-encoded; decoded at most 2 MiB. Bad encoding is `400 invalid_base64`. */
+            contentBase64: string;
+            /** @description The target language the file holds; normalized like `addLanguage`'s code. */
+            lang: string;
+            /** @description Declared format; detected when absent. A mismatch with the content is `400 format_mismatch`. */
+            format?: components["schemas"]["OutputFormatId"];
+            /** @description Format-detection hint. */
+            fileName?: string;
+            /** @description The keys' namespace; absent is the default namespace. */
+            namespace?: string;
+            /**
+             * @default server
+             * @enum {string}
+             */
+            onConflict?: "server" | "file";
+            requestId?: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description A stored value the project produced or a person signed off that differs from the file's. `storedStatus`
+         *     is the stored cell's status, `storedValue` / `fileValue` the two values.
+         */
+        ImportConflict: {
+            /** @description Stored key name. */
+            key: string;
+            lang: string;
+            /** @enum {string} */
+            resolution: "kept" | "overwritten";
+            /** @enum {string} */
+            storedStatus?: "translated" | "reviewed" | "approved";
+            storedValue?: string;
+            fileValue?: string;
+        };
+        ImportResult: {
+            /** @description Cells that had no value (or a pending AI fill) and get the file's. */
+            created: number;
+            /** @description Stored values replaced: imported before, or overwritten with `onConflict: file`. */
+            updated: number;
+            /** @description Cells that already hold the file's value. */
+            unchanged: number;
+            /** @description Entries of the file that match no key of the project. */
+            skippedUnknownKeys: number;
+            /** @description The first 50 of those entries, as the file names them. */
+            unknownKeys?: string[];
+            /**
+             * @description Values the file gives as one text for a plural key, left out: an `ios_strings` `.strings` file holds a
+             *     plural's `other` form only (its forms are in the `.stringsdict`). Absent when there are none.
+             */
+            skippedShape?: number;
+            /** @description The first 50 cells written (on a dry run, that would be written). */
+            changes?: {
+                key: string;
+                lang: string;
+                /** @enum {string} */
+                action: "created" | "updated";
+            }[];
+            /** @description Real count of `changes` rows (`created` + `updated`). */
+            changesTotal?: number;
+            /** @description First 50 conflict rows. */
+            conflicts: components["schemas"]["ImportConflict"][];
+            /** @description Real count of conflict rows. */
+            conflictsTotal: number;
         };
         /**
          * @description A stored value that differs from the file. `kind: source` rows come from the `pulledAt` guard
@@ -1461,7 +1577,7 @@ export interface components {
              * @description Output format id; an unknown, empty or missing id is `400 invalid_format`.
              * @enum {string}
              */
-            format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+            format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
             /**
              * @description `add` keeps the configured formats and adds the id; `adopt` permits only an empty effective list or an already effective id.
              * @default add
@@ -2128,6 +2244,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Invalid import request or file. */
+        ImportBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A request-record conflict (`requestId`). */
+        ImportConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequestInProgressError"] | components["schemas"]["Error"];
+            };
+        };
         /** @description Invalid capture request. */
         CaptureBadRequest: {
             headers: {
@@ -2569,6 +2703,47 @@ export interface operations {
             503: components["responses"]["TranslationUnavailable"];
         };
     };
+    importTranslations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Preview flag, exactly `true` or `false`. Any other spelling (`True`, `1`, `yes`, empty `?dryRun=`),
+                 *     a variant name (`dryrun`, `dry_run`, `dry-run`, ...) or `dryRun` in the body is `400 invalid_argument`.
+                 */
+                dryRun?: components["parameters"]["DryRunQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            /** @description Import result (also for a dry run, which writes nothing). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["ImportBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ImportConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     getRequestRecord: {
         parameters: {
             query?: never;
@@ -2614,7 +2789,7 @@ export interface operations {
                 /** @description Published version to pull (`YYYY.MM.DD.N`), or `current`. */
                 version?: string;
                 /** @description Output format id of a version pull. An unknown or empty id is `400 invalid_format`. */
-                format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
+                format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
                 /** @description With `format=ios_strings`, `stringsdict` pulls the companion `Localizable.stringsdict`. */
                 part?: "strings" | "stringsdict";
             };
@@ -2645,6 +2820,7 @@ export interface operations {
                     "application/x-plist": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                     "application/zip": string;
                 };
             };
@@ -3201,6 +3377,7 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                 };
             };
             /** @description Not modified. */
@@ -3280,6 +3457,7 @@ export interface operations {
                     "text/plain; charset=utf-8": string;
                     "application/xml": string;
                     "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
                 };
             };
             /** @description Not modified (`If-None-Match` matched the `ETag`). */

@@ -104,6 +104,41 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "importTranslations",
+    "method": "POST",
+    "path": "/projects/{projectId}/imports",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": "query",
+    "operationAction": "none",
+    "recorded": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 4194304,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "getRequestRecord",
     "method": "GET",
     "path": "/projects/{projectId}/requests/{requestId}",

@@ -19,6 +19,7 @@ import * as review from '../http/routes/review.js';
 import * as operations from '../http/routes/operations.js';
 import * as operationsInternal from '../http/routes/operations-internal.js';
 import * as sync from '../http/routes/sync.js';
+import * as imports from '../http/routes/imports.js';
 import * as publish from '../http/routes/publish.js';
 import * as publishInternal from '../http/routes/publish-internal.js';
 import * as publishVersions from '../http/routes/versions.js';
@@ -34,6 +35,7 @@ import * as webhooks from '../http/routes/webhooks.js';
 const typed: { [Id in OperationId]?: Handler<Id> } = {
   translateUnits: translatePush.translateUnits,
   syncCatalog: sync.syncCatalog,
+  importTranslations: imports.importTranslations,
   publishVersion: publish.publishVersion,
   restoreVersion: publish.restoreVersion,
   listVersions: publishVersions.listVersions,

@@ -42,6 +42,8 @@ test('what the registry says of each format is what the spec documents', (t) => 
     android_xml: 'xml',
     arb: 'arb',
     po: 'po',
+    xliff12: 'xlf',
+    xliff20: 'xlf',
   });
   const pullType = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[id].contentType.split(';')[0]]));
   t.deepEqual(pullType, {
@@ -53,6 +55,8 @@ test('what the registry says of each format is what the spec documents', (t) => 
     ios_strings: 'text/plain',
     android_xml: 'application/xml',
     po: 'text/x-gettext-translation',
+    xliff12: 'application/xliff+xml',
+    xliff20: 'application/xliff+xml',
   });
   t.deepEqual(
     FORMAT_IDS.filter((id) => REGISTRY[id].syncable),

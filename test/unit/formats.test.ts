@@ -809,3 +809,41 @@ test('xcstrings keepLocalLanguages: the local languages the project lacks join t
   t.is(keepLocalLanguages(pulled, '{not json', ['en']).text, pulled);
   t.deepEqual(keepLocalLanguages(pulled, pulled, ['en', 'de']), { text: pulled, kept: [] });
 });
+
+test('a .stringsdict reads back as plural forms, with its printf as the ICU arguments of the source (the import route)', async (t) => {
+  const { parseStringsdict, renderStringsdict, isStringsdict } =
+    await import('../../packages/core/src/formats/ios_strings.js');
+  const { printfToIcu, argOrder } = await import('../../packages/core/src/printf.js');
+  const source = '{count, plural, one {# file in {folder}} other {# files in {folder}}}';
+  const catalog: Catalog = {
+    format: 'ios_strings',
+    sourceLanguage: null,
+    entries: [
+      {
+        fileKey: 'files',
+        source: { kind: 'plural', arg: 'count', forms: { one: '# file in {folder}', other: '# files in {folder}' } },
+        values: {
+          de: { kind: 'plural', arg: 'count', forms: { one: '# Datei in {folder}', other: '# Dateien in {folder}' } },
+        },
+      },
+    ],
+  };
+  const body = renderStringsdict(catalog, { languages: ['de'], baseLanguage: 'en' });
+  t.true(isStringsdict(body));
+  const back = parseStringsdict(body);
+  t.is(back.entries.length, 1);
+  const v = back.entries[0].values.und;
+  if (v?.kind !== 'plural') return t.fail('a plural');
+  const order = argOrder(source);
+  const forms = Object.fromEntries(Object.entries(v.forms).map(([c, f]) => [c, printfToIcu(f, order, 'count')]));
+  t.deepEqual(forms, { one: '# Datei in {folder}', other: '# Dateien in {folder}' });
+  const around = parseStringsdict(
+    '<plist version="1.0"><dict><key>k</key><dict><key>NSStringLocalizedFormatKey</key><string>You have %#@n@.</string><key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>one</key><string>%d file</string><key>other</key><string>%d files</string></dict></dict></dict></plist>',
+  );
+  t.deepEqual(around.entries[0].values.und, {
+    kind: 'plural',
+    arg: 'n',
+    forms: { one: 'You have %d file.', other: 'You have %d files.' },
+  });
+  t.throws(() => parseStringsdict('<!DOCTYPE x [<!ENTITY a "b">]><plist><dict/></plist>'), { message: /entity/ });
+});

@@ -1,6 +1,14 @@
 // ICU arguments as printf specifiers for Android and Apple files, numbered by the source's order.
 import test from 'ava';
-import { ANDROID, APPLE, argOrder, icuToPrintf, orderOf, printfSpecifiers } from '../../packages/core/src/printf.js';
+import {
+  ANDROID,
+  APPLE,
+  argOrder,
+  icuToPrintf,
+  orderOf,
+  printfSpecifiers,
+  printfToIcu,
+} from '../../packages/core/src/printf.js';
 
 test('arguments are numbered by their first appearance in the source, in every language', (t) => {
   const order = argOrder('{user} shared {file} with {team}');
@@ -35,4 +43,16 @@ test('printfSpecifiers finds every conversion with its length modifier, position
   );
   for (const s of printfSpecifiers(text)) t.is(text.slice(s.index, s.index + s.spec.length), s.spec);
   t.deepEqual(printfSpecifiers('No printf {name} here'), []);
+});
+
+test("printfToIcu reads a platform file's specifiers back as the source's ICU arguments (the import route)", (t) => {
+  const order = argOrder('{user} shared {file} with {team}');
+  for (const style of [ANDROID, APPLE]) {
+    const text = '{team}: {user} hat {file} geteilt, 100% sicher';
+    t.is(printfToIcu(icuToPrintf(text, [...order], style), order), text);
+  }
+  t.is(printfToIcu('%s und %@', ['a', 'b']), '{a} und {b}');
+  t.is(printfToIcu('%1$lld Dateien', ['count'], 'count'), '# Dateien');
+  t.is(printfToIcu('%1$d von %2$s', ['count', 'who'], 'count'), '# von {who}');
+  t.is(printfToIcu('%3$s bleibt', ['a']), '%3$s bleibt', 'a specifier past the source is left for the gate');
 });

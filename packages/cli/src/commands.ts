@@ -30,6 +30,7 @@ import {
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 import { retranslateOutdated } from './outdated.js';
+import { firstLangs, importThenSync, importThenTranslate, planImports, uploadTranslations } from './imports.js';
 
 export interface Ctx {
   cfg: Config;
@@ -183,6 +184,8 @@ interface PushOptions {
   only?: 'sync' | 'translate';
   /** Then queue the project's outdated values again (outdated.ts). */
   retranslateOutdated?: boolean;
+  /** Upload the translation files beside the base files (imports.ts); a first push (no state yet) does anyway. */
+  importTranslations?: boolean;
 }
 
 const BATCH = 500;
@@ -214,6 +217,10 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const tokens: string[] = [];
   const report: Record<string, unknown>[] = [];
   const units: TranslateUnit[] = [];
+  const mapped = cfg.files.filter((m) => !o.only || (o.only === 'sync') === REGISTRY[m.format].syncable);
+  // The translations beside the base files go in before their languages are queued (imports.ts).
+  const imports = o.importTranslations || Object.keys(state).length === 0 ? await planImports(ctx, mapped) : null;
+  const filesOf = (m: FileMapping) => imports?.files.filter((f) => f.mapping === m) ?? [];
   for (const m of cfg.files) {
     if (o.only && (o.only === 'sync') !== REGISTRY[m.format].syncable) continue;
     if (!REGISTRY[m.format].syncable) {
@@ -222,12 +229,14 @@ export async function push(ctx: Ctx, o: PushOptions) {
     }
     const text = readSource(ctx, m);
     await noteOutsideLanguages(ctx, m, text);
+    const held = imports?.held.filter((l) => filesOf(m).some((f) => f.lang === l)) ?? [];
     const body: SyncRequest = {
       contentBase64: Buffer.from(text, 'utf8').toString('base64'),
       format: m.format,
       fileName: path.basename(m.source),
       ...(o.onConflict ? { onConflict: o.onConflict } : {}),
       ...(state.snapshotAt ? { pulledAt: state.snapshotAt } : {}),
+      ...(held.length && !o.dryRun ? { fillExcept: held } : {}),
     };
     if (o.dryRun) {
       const r = await previewSync(api, cfg.projectId, body);
@@ -239,6 +248,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       for (const c of d.conflicts ?? []) out.line(`  conflict ${JSON.stringify(c)}`);
       disabledLines(out, m.source, d, true);
       report.push({ file: m.source, sync: d });
+      if (filesOf(m).length) report.push(...(await uploadTranslations(ctx, filesOf(m), true)));
       continue;
     }
     const sent = { ...body, requestId: contentRequestId(body) };
@@ -271,10 +281,17 @@ export async function push(ctx: Ctx, o: PushOptions) {
     );
     disabledLines(out, m.source, d, false);
     report.push({ file: m.source, sync: d });
+    if (filesOf(m).length) {
+      const token = await importThenSync(ctx, filesOf(m), body, report);
+      if (token) tokens.push(token);
+    }
   }
+  const translateFiles = imports?.files.filter((f) => !REGISTRY[f.mapping.format].syncable) ?? [];
+  // While the files' languages wait for their import, the first batches name every other AI language (maybe none).
+  const langs = imports && translateFiles.length && !o.dryRun ? { langs: firstLangs(imports) } : {};
   if (units.length) {
     const batches: TranslateRequest[] = [];
-    for (let i = 0; i < units.length; i += BATCH) batches.push({ units: units.slice(i, i + BATCH) });
+    for (let i = 0; i < units.length; i += BATCH) batches.push({ units: units.slice(i, i + BATCH), ...langs });
     if (o.dryRun) {
       let credits = 0;
       for (const [i, b] of batches.entries()) {
@@ -301,6 +318,10 @@ export async function push(ctx: Ctx, o: PushOptions) {
         out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
       }
     }
+  }
+  if (imports && translateFiles.length) {
+    if (o.dryRun) report.push(...(await uploadTranslations(ctx, translateFiles, true)));
+    else tokens.push(...(await importThenTranslate(ctx, imports, translateFiles, units, report)));
   }
   if (o.retranslateOutdated) {
     const again = await retranslateOutdated(ctx, o.dryRun);

@@ -107,13 +107,27 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .option('--dry-run', 'show the estimate, conflicts and orphans; change nothing')
     .addOption(new Option('--on-conflict <side>', 'which value wins a sync conflict').choices(['server', 'file']))
     .option('--retranslate-outdated', 'then translate again the values whose source changed since they were written')
+    .option(
+      '--import-translations',
+      'upload the translation files beside the base files before their languages are queued (a first push does)',
+    )
     .action(
-      act((c, o: { dryRun?: boolean; onConflict?: 'server' | 'file'; retranslateOutdated?: boolean }) =>
-        push(c, {
-          dryRun: Boolean(o.dryRun),
-          onConflict: o.onConflict,
-          retranslateOutdated: Boolean(o.retranslateOutdated),
-        }),
+      act(
+        (
+          c,
+          o: {
+            dryRun?: boolean;
+            onConflict?: 'server' | 'file';
+            retranslateOutdated?: boolean;
+            importTranslations?: boolean;
+          },
+        ) =>
+          push(c, {
+            dryRun: Boolean(o.dryRun),
+            onConflict: o.onConflict,
+            retranslateOutdated: Boolean(o.retranslateOutdated),
+            importTranslations: o.importTranslations,
+          }),
       ),
     );
   program

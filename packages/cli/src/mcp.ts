@@ -176,7 +176,18 @@ export async function serveMcp(base: Ctx, stderr: NodeJS.WritableStream): Promis
     {
       description: 'One rendered file of a published version (current by default) as text.',
       inputSchema: {
-        format: z.enum(['json', 'nested_json', 'angular_json', 'ios_strings', 'xcstrings', 'android_xml', 'arb', 'po']),
+        format: z.enum([
+          'json',
+          'nested_json',
+          'angular_json',
+          'ios_strings',
+          'xcstrings',
+          'android_xml',
+          'arb',
+          'po',
+          'xliff12',
+          'xliff20',
+        ]),
         lang: z.string().optional(),
         version: z.string().default('current'),
       },

@@ -135,3 +135,22 @@ function printfPosition(order: string[], name: string): number {
   const i = order.indexOf(name);
   return (i === -1 ? order.push(name) - 1 : i) + 1;
 }
+
+/**
+ * The inverse of icuToPrintf for a file a platform's translators wrote or the service rendered (Android
+ * `values-xx/strings.xml`, Apple `.strings`): positional or sequential specifiers back to the ICU arguments of
+ * `order` (the source's), the count's specifier in a plural form back to `#` (`poundArg`), `%%` back to `%`. A
+ * specifier past the source's arguments stays as it is, for the publish gate to judge.
+ */
+export function printfToIcu(text: string, order: string[], poundArg?: string): string {
+  let next = 0;
+  return text.replace(PRINTF_SPEC, (spec) => {
+    if (spec === '%%') return '%';
+    const pos = /^%(\d+)\$/.exec(spec);
+    const i = pos ? Number(pos[1]) - 1 : next++;
+    const name = order[i];
+    if (name === undefined) return spec;
+    const numeric = /[diouxXDOU]$/.test(spec);
+    return numeric && name === poundArg ? '#' : `{${name}}`;
+  });
+}

@@ -2,6 +2,7 @@
 // the publish rules. It is stored verbatim, rendered into every format, and restored as it was.
 import { icuToForms } from './icu.js';
 import { dict, own, type Catalog, type CatalogEntry, type CatalogValue, type FormatId } from './catalog.js';
+import { REGISTRY } from './formats/index.js';
 
 export interface SnapshotCell {
   value: string;
@@ -58,13 +59,18 @@ export function snapshotCatalog(s: Snapshot, format: FormatId, languages?: strin
   const spell = (code: string): string => own<string>(meta.languageSpellings, code) ?? code;
   const baseSpelling = meta.sourceLanguage ?? spell(s.baseLang);
   const targets = (languages ?? s.languages).map((code) => [code, spell(code)] as const);
+  // A bilingual exchange file (XLIFF) says how far each cell is: its status, or `fallback` for a baked-in source.
+  const states = REGISTRY[format].states === true;
   const entries: CatalogEntry[] = s.keys.map((k) => {
     const values = dict<CatalogValue>();
     // An xcstrings entry that had no base localization (its key is its source) is written back without one.
     if (withBase && !k.meta?.noSourceLocalization) values[baseSpelling] = valueOf(k.source, k.forms);
     for (const [code, spelled] of targets) {
       const c = own(k.cells, code);
-      if (c) values[spelled] = valueOf(c.value, null);
+      if (c)
+        values[spelled] = states
+          ? { ...valueOf(c.value, null), state: c.fallback ? 'fallback' : c.status }
+          : valueOf(c.value, null);
     }
     return {
       fileKey: k.fileKey ?? k.name,

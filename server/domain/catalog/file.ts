@@ -10,7 +10,7 @@ import { ApiError, invalidArgument } from '../../infra/errors.js';
 const MAX_DECODED = 2 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
 
-function decode(contentBase64: string): string {
+export function decode(contentBase64: string): string {
   const compact = contentBase64.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
     throw new ApiError(400, 'invalid_base64', 'contentBase64 is not valid base64.');

@@ -59,6 +59,13 @@ function result(
   };
 }
 
+/** The plan without the AI fill of `fillExcept`'s languages (`SyncRequest.fillExcept`): they wait for an import. */
+function withoutFill(plan: SyncPlan, fillExcept: string[] | undefined): SyncPlan {
+  if (!fillExcept?.length) return plan;
+  const except = new Set(fillExcept.map((l) => l.toLowerCase().replace(/_/g, '-')));
+  return { ...plan, fillLangs: plan.fillLangs.filter((l) => !except.has(l)) };
+}
+
 export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   const { db } = ctx.app;
   const project = ctx.project;
@@ -75,7 +82,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
 
   if (ctx.dryRun) {
     const { catalog, opts } = read();
-    const plan = await planSync(db, project, catalog, opts);
+    const plan = withoutFill(await planSync(db, project, catalog, opts), ctx.body.fillExcept);
     const fill = canFill
       ? fillPairs(plan, project, (e) => e.key?.id ?? null)
       : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
@@ -110,6 +117,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
             await lockProject(trx, project.id, 'sync');
             return apply(trx, ctx.app.jobs, project, format, catalog, opts, {
               canFill,
+              fillExcept: ctx.body.fillExcept,
               approval: ctx.approval,
               scope,
               bySync: ctx.body.fileName || format,
@@ -128,10 +136,10 @@ async function apply(
   format: string,
   catalog: Parameters<typeof planSync>[2],
   opts: Parameters<typeof planSync>[3],
-  run: { canFill: boolean; approval: Approval; scope: RequestScope; bySync: string },
+  run: { canFill: boolean; fillExcept?: string[]; approval: Approval; scope: RequestScope; bySync: string },
 ) {
   const now = Date.now();
-  const plan = await planSync(trx, project, catalog, opts);
+  const plan = withoutFill(await planSync(trx, project, catalog, opts), run.fillExcept);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
   if (run.approval.guardsSpending && run.canFill)

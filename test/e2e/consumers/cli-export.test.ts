@@ -54,7 +54,17 @@ function announced(res: Response): string {
 
 const LANGS = ['en', 'de', 'fr', 'pt-BR'];
 
-for (const format of ['android_xml', 'ios_strings', 'json', 'nested_json', 'angular_json', 'arb', 'po']) {
+for (const format of [
+  'android_xml',
+  'ios_strings',
+  'json',
+  'nested_json',
+  'angular_json',
+  'arb',
+  'po',
+  'xliff12',
+  'xliff20',
+]) {
   test(`${format}: the zip holds each language's single-language pull at its platform path`, async (t) => {
     const res = await pull({ version: versionId, format });
     t.is(res.status, 200);
@@ -134,4 +144,43 @@ test('part keeps one file of ios_strings; xcstrings stays one file; the document
     { headers: { authorization: `Bearer ${other.apiKey}` } },
   );
   t.true([401, 403, 404].includes(foreign.status));
+});
+
+test("XLIFF exports: every language's bilingual file at xliff/<lang>.xlf, read by translate-toolkit with its states", async (t) => {
+  const res = await pull({ version: versionId, format: 'xliff12' });
+  const entries = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  t.deepEqual(Object.keys(entries), ['xliff/en.xlf', 'xliff/de.xlf', 'xliff/fr.xlf', 'xliff/pt-BR.xlf']);
+  const file = path.join(work, 'de.xlf');
+  writeFileSync(file, entries['xliff/de.xlf']);
+  const read = execFileSync(
+    '/usr/bin/python3',
+    [
+      '-c',
+      'import json, sys\nfrom translate.storage import xliff\ns = xliff.xlifffile.parsefile(sys.argv[1])\nprint(json.dumps([[u.getid(), u.source, u.target, u.get_state_n(), u.isfuzzy()] for u in s.units]))',
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
+  const units = JSON.parse(read) as Array<[string, string, string, number, boolean]>;
+  t.deepEqual(
+    units.map((u) => u[0]),
+    ['messages\u0004home.hello', 'messages\u0004actions.save', 'messages\u0004files.count'],
+  );
+  t.is(units[0][1], 'Hello, {name}!');
+  t.truthy(units[0][2], 'the AI translation is the target');
+  // The engine's values are `translated` (translate-toolkit's 100), none fuzzy.
+  t.deepEqual(
+    units.map((u) => [u[3], u[4]]),
+    [
+      [100, false],
+      [100, false],
+      [100, false],
+    ],
+  );
+  const v2 = await pull({ version: versionId, format: 'xliff20', lang: 'pt-BR' });
+  t.is(v2.headers.get('content-type'), 'application/xliff+xml; charset=utf-8');
+  t.regex(
+    await v2.text(),
+    /<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="pt-BR">/,
+  );
 });

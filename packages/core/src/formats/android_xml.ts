@@ -481,8 +481,11 @@ function renderValue(
     );
   }
   const { order, slot } = printfArguments(sourceIcu, sourceFlat);
-  // A message with no argument is not formatted by the app: its `%` stays as written (a synced file's `%1$s`).
-  const formatted = order.length > 0 || hasArguments(tree);
+  // A message with no argument is not formatted by the app: its `%` stays as written (a synced file's `%1$s`). A
+  // plural's count alone, which no form shows as `#`, is no argument either: forms such as `%d files` came from an
+  // Android file and are written back as they were, not as `%%d files`.
+  const count = sourceFlat?.kind === 'plural' ? sourceFlat.name : null;
+  const formatted = order.some((n) => n !== count) || hasArguments(tree);
   const sentence = (f: Flat) => {
     const parts = f.kind === 'leaf' ? f.parts : [];
     return formatted

@@ -10,6 +10,7 @@ import { format as androidXml } from './android_xml.js';
 import { format as po } from './po.js';
 import { format as arb } from './arb.js';
 import { format as iosStrings, renderStringsdict } from './ios_strings.js';
+import { xliff12, xliff20 } from './xliff.js';
 import { bcp47, platformLocale } from '../languages.js';
 
 interface FormatInfo {
@@ -24,6 +25,8 @@ interface FormatInfo {
   lossy: boolean;
   /** One file holds every language (rendered once per version), not one file per language. */
   multiLanguage: boolean;
+  /** Values carry the cell's status as their state (snapshot.ts): a bilingual exchange file says what is done. */
+  states?: true;
   /**
    * Where the platform keeps a language's file (`values-pt-rBR/strings.xml`, `pt-BR.lproj/Localizable.strings`):
    * the file name a pull announces and the path in an export. `isBase`: Android's base file has no qualifier.
@@ -43,6 +46,8 @@ interface FormatInfo {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** The media type IANA registered for XLIFF (both versions). */
+const XLIFF_TYPE = 'application/xliff+xml; charset=utf-8';
 
 export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
   json: {
@@ -124,6 +129,27 @@ export const REGISTRY: { readonly [F in FormatId]: FormatInfo } = {
     multiLanguage: false,
     path: (lang) => `${platformLocale(lang, 'posix')}/LC_MESSAGES/messages.po`,
   },
+  // XLIFF for translation agencies and CAT tools: one language pair per file (formats/xliff.ts).
+  xliff12: {
+    module: xliff12,
+    extension: 'xlf',
+    contentType: XLIFF_TYPE,
+    syncable: false,
+    lossy: false,
+    multiLanguage: false,
+    states: true,
+    path: (lang) => `xliff/${bcp47(lang)}.xlf`,
+  },
+  xliff20: {
+    module: xliff20,
+    extension: 'xlf',
+    contentType: XLIFF_TYPE,
+    syncable: false,
+    lossy: false,
+    multiLanguage: false,
+    states: true,
+    path: (lang) => `xliff2/${bcp47(lang)}.xlf`,
+  },
 };
 
 export const FORMAT_IDS = Object.keys(REGISTRY) as FormatId[];
@@ -136,6 +162,8 @@ export const FORMATS = Object.fromEntries(FORMAT_IDS.map((id) => [id, REGISTRY[i
 
 // On equal confidence the more specific shape wins (an Angular file is also a nested JSON file).
 const PRIORITY: FormatId[] = [
+  'xliff20',
+  'xliff12',
   'xcstrings',
   'angular_json',
   'arb',

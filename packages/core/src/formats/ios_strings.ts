@@ -2,7 +2,9 @@
 // Escapes follow Foundation's property-list reader: `\"` `\\` `\n` `\t` `\r`, `\U1234`/`\u1234`, octal `\101`, and a
 // backslash before anything else (a newline included) stands for that character, so a backslash-newline inside a
 // key or a value continues it onto the next line with the newline kept. A repeated key: the last one wins.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import {
+  dict,
   FormatError,
   own,
   type Catalog,
@@ -237,6 +239,79 @@ export function renderStringsdict(catalog: Catalog, opts: RenderOptions): string
   }
   lines.push('</dict>', '</plist>', '');
   return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading a `.stringsdict` back (the import route, spec `importTranslations`): the plurals its `.strings` holds as
+// their `other` form only.
+
+type PlistNode = Record<string, unknown>;
+
+const plistParser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: true,
+  processEntities: false,
+  trimValues: false,
+  parseTagValue: false,
+});
+
+const plistTag = (n: PlistNode) => Object.keys(n).find((k) => k !== ':@') ?? '';
+const plistChildren = (n: PlistNode): PlistNode[] => {
+  const c = n[plistTag(n)];
+  return Array.isArray(c) ? (c as PlistNode[]) : [];
+};
+const plistText = (n: PlistNode) =>
+  plistChildren(n)
+    .map((c) => (typeof c['#text'] === 'string' ? c['#text'] : ''))
+    .join('')
+    .replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+
+/** A plist `<dict>` as its keys and value nodes, in order (elements only; whitespace and comments skipped). */
+function plistDict(node: PlistNode): Array<[string, PlistNode]> {
+  const items = plistChildren(node).filter((c) => !['#text', '#comment'].includes(plistTag(c)));
+  const out: Array<[string, PlistNode]> = [];
+  for (let i = 0; i + 1 < items.length; i += 2) {
+    if (plistTag(items[i]) !== 'key') throw invalid('a .stringsdict <dict> holds a value without its <key>');
+    out.push([plistText(items[i]), items[i + 1]]);
+  }
+  return out;
+}
+
+/** Whether `text` is a `.stringsdict` (an XML property list of plural rules). */
+export const isStringsdict = (text: string) => /<plist\b/.test(text) && text.includes('NSStringLocalizedFormatKey');
+
+/**
+ * A `.stringsdict`'s plural messages: one entry per key whose format key holds one plural variable (text around it,
+ * as Xcode allows, goes into every form); forms keep the file's printf, which the import reads back as ICU.
+ */
+export function parseStringsdict(text: string): Catalog {
+  if (/<!ENTITY/i.test(text)) throw invalid('a .stringsdict has no entity declarations');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw invalid(`invalid XML: ${valid.err.msg} on line ${valid.err.line}`);
+  const doc = plistParser.parse(text) as PlistNode[];
+  const plist = doc.find((n) => plistTag(n) === 'plist');
+  const root = plist && plistChildren(plist).find((n) => plistTag(n) === 'dict');
+  if (!root) throw new FormatError('format_mismatch', 'a .stringsdict is a property list with a <dict> root');
+  const entries: CatalogEntry[] = [];
+  for (const [key, node] of plistDict(root)) {
+    if (plistTag(node) !== 'dict') continue;
+    const fields = new Map(plistDict(node));
+    const formatKey = fields.get('NSStringLocalizedFormatKey');
+    const variables = formatKey ? [...plistText(formatKey).matchAll(/%(?:\d+\$)?#@([^@]+)@/g)] : [];
+    const entry: CatalogEntry = { fileKey: key, values: dict() };
+    entries.push(entry);
+    // Two plural variables in one message have no single ICU plural: the entry stays without a value.
+    if (variables.length !== 1) continue;
+    const [whole, name] = variables[0];
+    const [before, after] = plistText(formatKey!).split(whole);
+    const rule = fields.get(name);
+    if (!rule || plistTag(rule) !== 'dict') continue;
+    const forms = dict<string>();
+    for (const [cat, v] of plistDict(rule))
+      if (!cat.startsWith('NSString') && plistTag(v) === 'string') forms[cat] = `${before}${plistText(v)}${after}`;
+    if (Object.hasOwn(forms, 'other')) entry.values[UNKNOWN_LANGUAGE] = { kind: 'plural', forms, arg: name };
+  }
+  return { format: 'ios_strings', sourceLanguage: null, language: null, entries };
 }
 
 export const format: FormatModule = {

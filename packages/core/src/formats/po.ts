@@ -31,7 +31,7 @@ const BY_COUNT: Record<number, string[]> = {
   6: ['zero', 'one', 'two', 'few', 'many', 'other'],
 };
 
-function categoriesFor(lang: string | null, nplurals: number): string[] {
+export function categoriesFor(lang: string | null, nplurals: number): string[] {
   if (lang) {
     try {
       const cats = pluralCategories(lang);
