@@ -339,12 +339,14 @@ export async function applyImport(trx: Db, project: ProjectRow, plan: ImportPlan
     job_id: null,
     updated_at: now,
     conflict_value: null,
+    // A value the file brings is written for the source as it is now (server/domain/catalog/outdated.ts).
+    outdated_at: null,
   }));
   for (const part of chunks(rows))
     await trx('translations')
       .insert(part)
       .onConflict(['key_id', 'lang'])
-      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value']);
+      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value', 'outdated_at']);
   await recordHistory(
     trx,
     rows.map((r) => ({
