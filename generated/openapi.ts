@@ -1057,6 +1057,13 @@ export interface components {
          *     shape is `400 invalid_key` and the whole request is refused before any key is minted or credit spent.
          */
         KeyName: string;
+        /**
+         * @description A namespace of the project's keys (docs/decisions/0016-namespaces.md): letters, digits, `_`, `.` and `-`, at
+         *     most 64 characters, not starting with `.` or `-`. A key's identity is (project, namespace, name), so one
+         *     name may live in two namespaces. Absent means the default namespace, which behaves exactly as a project
+         *     without namespaces; a key read back carries `namespace` only when it is not the default one.
+         */
+        Namespace: string;
         /** @description Disambiguation context, at most 2,000 characters (longer is `400 invalid_argument`). */
         ContextText: string;
         /** @description One source unit; exactly one of `source` or `forms`. */
@@ -1105,6 +1112,11 @@ export interface components {
             attemptId?: string;
             batchIndex?: number;
             batchSha256?: string;
+            /**
+             * @description The namespace of every unit (absent: the default one). Units are deduplicated, named (`key`) and carried
+             *     over (`previousToken`, `previousSource`) within it only.
+             */
+            namespace?: components["schemas"]["Namespace"];
         };
         TranslateUnitResult: {
             /** @description Stored key name. */
@@ -1214,6 +1226,16 @@ export interface components {
              *     this instant is a conflict. Send the `snapshotAt` of the version you pulled. Omitted: no guard.
              */
             pulledAt?: string;
+            /**
+             * @description The namespace the file is the whole catalog of (absent: the default one, as before). Rule 1 then applies
+             *     within it only: keys of other namespaces are never matched, updated or disabled. With a namespace, a
+             *     base-language file of any format the service renders is syncable (`json`, `nested_json`,
+             *     `angular_json`, `ios_strings`, `android_xml`, `arb`, `po`, and `xcstrings` with its languages). The
+             *     first sync of a named namespace (one holding no key yet) takes in the default namespace's keys of the
+             *     same names, with their values, history and review states: nothing is translated or charged again
+             *     (`adopted`).
+             */
+            namespace?: components["schemas"]["Namespace"];
         };
         /**
          * @description A stored value that differs from the file. `kind: source` rows come from the `pulledAt` guard
@@ -1270,6 +1292,11 @@ export interface components {
             conflicts: components["schemas"]["SyncConflict"][];
             /** @description Real count of conflict rows. */
             conflictsTotal: number;
+            /**
+             * @description Only on a sync naming a namespace: keys of the default namespace this first sync of the namespace took in
+             *     (counted also as `matchedSources` or `updatedSources`).
+             */
+            adopted?: number;
             diagnostics: components["schemas"]["SyncDiagnostic"][];
             /**
              * @description First 50 cells (`key [lang]`) of the file whose markup a publish will refuse as unsafe (`markupRejected`):

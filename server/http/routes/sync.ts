@@ -19,6 +19,7 @@ import { recordHistory } from '../../domain/catalog/history.js';
 import { previewBatch } from '../../domain/operations/previews.js';
 import { readSyncFile } from '../../domain/catalog/file.js';
 import { fillPairs, planSync, type SyncPlan } from '../../domain/sync/plan.js';
+import { DEFAULT_NAMESPACE } from '../../domain/catalog/keys.js';
 import type { JobQueue } from '../../infra/jobs.js';
 
 const MAX_CONFLICT_ROWS = 50;
@@ -45,6 +46,7 @@ function result(
   plan: SyncPlan,
   project: ProjectRow,
   extra: { estimatedCredits: number; balance: number; trackingToken: string | null },
+  namespace: string | undefined,
 ) {
   const unsafe = unsafeCells(plan, project);
   return {
@@ -55,6 +57,7 @@ function result(
     conflictsTotal: plan.conflicts.length,
     diagnostics: plan.diagnostics,
     ...(unsafe.length ? { markupUnsafe: capList(unsafe), markupUnsafeTotal: unsafe.length } : {}),
+    ...(namespace ? { adopted: plan.adopted } : {}),
   };
 }
 
@@ -67,6 +70,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
       onConflict: ctx.body.onConflict ?? 'server',
       pulledAt: ctx.body.pulledAt ? parseInstant(ctx.body.pulledAt, 'pulledAt') : null,
       baseOnly: !REGISTRY[file.format].multiLanguage,
+      namespace: ctx.body.namespace,
     };
     return { ...file, opts };
   };
@@ -87,7 +91,12 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     });
     return {
       body: {
-        ...result(plan, project, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        ...result(
+          plan,
+          project,
+          { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null },
+          opts.namespace,
+        ),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
       },
@@ -130,6 +139,7 @@ async function apply(
   run: { canFill: boolean; approval: Approval; scope: RequestScope; bySync: string },
 ) {
   const now = Date.now();
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   const plan = await planSync(trx, project, catalog, opts);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
@@ -145,6 +155,7 @@ async function apply(
     await trx('keys').insert(
       part.map((e) => ({
         project_id: project.id,
+        ...(namespace === DEFAULT_NAMESPACE ? {} : { namespace }),
         name: e.name,
         token: e.token,
         source: e.source.icu,
@@ -165,7 +176,7 @@ async function apply(
   }
   for (const part of chunks(creates)) {
     for (const r of await trx('keys')
-      .where('project_id', project.id)
+      .where({ project_id: project.id, namespace })
       .whereIn(
         'name',
         part.map((e) => e.name),
@@ -192,6 +203,7 @@ async function apply(
       Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
     }
     if (e.reenable) Object.assign(row, { enabled: true, sync_disabled_at: null, sync_disabled_by: null });
+    if (e.adopt) Object.assign(row, { namespace, token: e.token });
     if (e.key.fileKey !== e.fileKey) row.file_key = e.fileKey;
     if (e.key.comment !== e.comment) row.comment = e.comment;
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
@@ -252,11 +264,11 @@ async function apply(
     sourceLanguage: catalog.sourceLanguage,
     languageSpellings: plan.languageSpellings,
   });
-  const stored = await trx('project_catalogs').where({ project_id: project.id, format }).first('meta');
+  const stored = await trx('project_catalogs').where({ project_id: project.id, format, namespace }).first('meta');
   if (stored?.meta !== meta) {
     await trx('project_catalogs')
-      .insert({ project_id: project.id, format, meta, updated_at: now })
-      .onConflict(['project_id', 'format'])
+      .insert({ project_id: project.id, format, namespace, meta, updated_at: now })
+      .onConflict(['project_id', 'format', 'namespace'])
       .merge(['meta', 'updated_at']);
     changed = true;
   }
@@ -278,7 +290,7 @@ async function apply(
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = {
-    ...result(plan, project, { estimatedCredits, balance, trackingToken }),
+    ...result(plan, project, { estimatedCredits, balance, trackingToken }, opts.namespace),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });

@@ -22,6 +22,7 @@ import * as m016 from './016_signin_throttle.js';
 import * as m022 from './022_markup_origins.js';
 import * as m023 from './023_daily_counts.js';
 import * as m017 from './017_dashboard_flows.js';
+import * as m024 from './024_namespaces.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -45,6 +46,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '022_markup_origins': m022,
   '017_dashboard_flows': m017,
   '023_daily_counts': m023,
+  '024_namespaces': m024,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
