@@ -1370,6 +1370,8 @@ export interface components {
         /** @description Live translations of one key (not published ones). */
         KeyTranslations: {
             key: string;
+            /** @description The key's namespace; absent for the default one. */
+            namespace?: string;
             /**
              * @description Keyed by language code. A pending language has only `status`. A `failed` language (its last fill
              *     failed and no job holds it now) has `status` and `reason`. A pair the engine refused itself (its
@@ -1758,6 +1760,24 @@ export interface components {
             files: {
                 [key: string]: {
                     [key: string]: components["schemas"]["ManifestObject"];
+                };
+            };
+            /**
+             * @description The version's named namespaces (absent when it has none; `bundles` and `files` above are the default
+             *     namespace's): `{<namespace>: {bundles, files}}`, shaped as those two, with objects named
+             *     `<namespace>.<lang>.<hash>.json` and `<format>.<namespace>.<lang>.<hash>.<ext>`. An i18next app loads
+             *     namespace `ns` of language `lng` from `namespaces[ns].bundles[lng]` (the runtime client's backend does).
+             */
+            namespaces?: {
+                [key: string]: {
+                    bundles: {
+                        [key: string]: components["schemas"]["ManifestObject"];
+                    };
+                    files: {
+                        [key: string]: {
+                            [key: string]: components["schemas"]["ManifestObject"];
+                        };
+                    };
                 };
             };
         };
@@ -2575,6 +2595,12 @@ export interface operations {
                 format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po";
                 /** @description With `format=ios_strings`, `stringsdict` pulls the companion `Localizable.stringsdict`. */
                 part?: "strings" | "stringsdict";
+                /**
+                 * @description The namespace of a key read by name, or of a version pull (absent: the default one). A version renders
+                 *     one file per format, namespace and language: a pull names the namespace whose file it wants, and a
+                 *     version without that namespace is `404 not_found`. A key read by token finds the key in any namespace.
+                 */
+                namespace?: components["schemas"]["Namespace"];
             };
             header?: never;
             path: {

@@ -3,7 +3,13 @@
 // the first sync of a named namespace takes in the default namespace's keys of the same names without paying again.
 import test from 'ava';
 import { sync as syncCall, translate, type SyncRequest } from '../../packages/client/src/index.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestProject,
+  publishSkipping,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { errorOf, hostile } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -229,4 +235,91 @@ test('a namespace that is not one is 400 invalid_argument and writes nothing', a
     t.is(tr.response.status, 400, ns);
   }
   t.is((await keyRows(p)).length, 0);
+});
+
+const pull = (p: TestProject, q: Record<string, string>) =>
+  fetch(`${svc.baseUrl}/projects/${p.projectId}/translations?${new URLSearchParams(q)}`, {
+    headers: { authorization: `Bearer ${p.apiKey}` },
+  });
+
+test('a version renders one file per format, namespace and language; the manifest and pulls name them', async (t) => {
+  const p = await createTestProject(svc);
+  for (const format of ['json', 'android_xml'] as const)
+    await p.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId: p.projectId } },
+      body: { format },
+    });
+  await sync(p, jsonIn({ hello: 'Hello' }));
+  await sync(p, jsonIn(APP, 'app', 'app.json'));
+  await sync(p, jsonIn(COMMON, 'common', 'common.json'));
+  await runDue(p);
+  const v = await publishSkipping(p);
+  const manifest = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as {
+    bundles: Record<string, { url: string }>;
+    files: Record<string, Record<string, { url: string }>>;
+    namespaces: Record<
+      string,
+      { bundles: Record<string, { url: string }>; files: Record<string, Record<string, { url: string }>> }
+    >;
+  };
+  t.deepEqual(Object.keys(manifest.namespaces), ['app', 'common']);
+  const get = async (url: string) =>
+    (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/${url}`)).json() as Promise<unknown>;
+  t.deepEqual(await get(manifest.bundles.en.url), { hello: 'Hello' });
+  t.deepEqual(await get(manifest.namespaces.app.bundles.en.url), APP);
+  t.deepEqual(await get(manifest.namespaces.common.bundles.en.url), COMMON);
+  t.regex(
+    manifest.namespaces.app.files.json.de.url,
+    new RegExp(`^bundles/${v.replace(/\./g, '\\.')}/json\\.app\\.de\\.[0-9a-f]{16}\\.json$`),
+  );
+  const de = (await get(manifest.namespaces.common.bundles.de.url)) as Record<string, string>;
+  t.deepEqual(Object.keys(de).sort(), ['cancel', 'save', 'title']);
+  // Pulls: the default namespace's file holds its keys alone, each named one its own.
+  const pulled = async (q: Record<string, string>) => {
+    const r = await pull(p, { version: v, ...q });
+    t.is(r.status, 200, JSON.stringify(q));
+    return r.text();
+  };
+  t.deepEqual(Object.keys(JSON.parse(await pulled({ format: 'json', lang: 'de' })) as object), ['hello']);
+  t.deepEqual(
+    Object.keys(JSON.parse(await pulled({ format: 'json', lang: 'de', namespace: 'app' })) as object).sort(),
+    ['nav.home', 'nav.settings', 'title'],
+  );
+  t.regex(await pulled({ format: 'android_xml', lang: 'de', namespace: 'common' }), /name="cancel"/);
+  t.notRegex(await pulled({ format: 'android_xml', lang: 'de', namespace: 'common' }), /name="hello"/);
+  // A format the version did not render is rendered from its snapshot, per namespace as well.
+  t.deepEqual(JSON.parse(await pulled({ format: 'nested_json', lang: 'en', namespace: 'app' })), APP);
+  const missing = await pull(p, { version: v, format: 'json', lang: 'de', namespace: 'nope' });
+  t.is(missing.status, 404);
+  // The same key name in two namespaces is no export collision.
+  t.is(
+    (await pull(p, { version: v, format: 'json', namespace: 'common' })).headers.get('content-type'),
+    'application/zip',
+  );
+  // A key read by name reads the request's namespace; the key read back names its namespace.
+  const read = await p.client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId: p.projectId }, query: { ref: 'title', namespace: 'common' } },
+  });
+  t.like(read.data, { key: 'title', namespace: 'common' });
+  const dflt = await p.client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId: p.projectId }, query: { ref: 'hello' } },
+  });
+  t.false('namespace' in (dflt.data as object));
+  t.is(
+    (
+      await p.client.GET('/projects/{projectId}/translations', {
+        params: { path: { projectId: p.projectId }, query: { ref: 'title' } },
+      })
+    ).response.status,
+    404,
+  );
+});
+
+test('a project without named namespaces publishes a manifest without `namespaces`', async (t) => {
+  const p = await createTestProject(svc);
+  await sync(p, jsonIn({ hello: 'Hello' }));
+  await runDue(p);
+  await publishSkipping(p);
+  const manifest = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as object;
+  t.false('namespaces' in manifest);
 });
