@@ -167,6 +167,12 @@ function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
   return units;
 }
 
+/**
+ * A mapping pushed as the whole catalog of its namespace (a sync, so keys gone from the file are disabled: the
+ * prune): every mapping with a namespace, and a syncable catalog without one. The rest go through translate.
+ */
+const syncedWhole = (m: FileMapping) => m.namespace !== undefined || REGISTRY[m.format].syncable;
+
 interface PushOptions {
   dryRun: boolean;
   onConflict?: 'server' | 'file';
@@ -204,8 +210,8 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const report: Record<string, unknown>[] = [];
   const units: TranslateUnit[] = [];
   for (const m of cfg.files) {
-    if (o.only && (o.only === 'sync') !== REGISTRY[m.format].syncable) continue;
-    if (!REGISTRY[m.format].syncable) {
+    if (o.only && (o.only === 'sync') !== syncedWhole(m)) continue;
+    if (!syncedWhole(m)) {
       units.push(...unitsOf(ctx, m));
       continue;
     }
@@ -216,6 +222,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       fileName: path.basename(m.source),
       ...(o.onConflict ? { onConflict: o.onConflict } : {}),
       ...(state.snapshotAt ? { pulledAt: state.snapshotAt } : {}),
+      ...(m.namespace !== undefined ? { namespace: m.namespace } : {}),
     };
     if (o.dryRun) {
       const r = await previewSync(api, cfg.projectId, body);
@@ -257,6 +264,10 @@ export async function push(ctx: Ctx, o: PushOptions) {
     out.line(
       `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
     );
+    if (d.adopted)
+      out.line(
+        `  ${d.adopted} keys moved into namespace ${m.namespace ?? ''} with their translations (nothing is translated or charged again)`,
+      );
     disabledLines(out, m.source, d, false);
     report.push({ file: m.source, sync: d });
   }
@@ -416,20 +427,28 @@ export async function pull(ctx: Ctx, o: { version: string }) {
   // leaves the project as it was.
   const planned: Array<{ dest: string; bytes: Uint8Array }> = [];
   const put = (dest: string, bytes: Uint8Array) => planned.push({ dest: insideRoot(cfg.dir, dest), bytes });
-  const formats = [...new Set(cfg.files.map((m) => m.format))];
-  // One request per format (a zip of every language, or the one multi-language file), all at once.
+  // Each mapping pulls its own namespace's files (spec: getTranslations `namespace`).
+  const groups = [
+    ...new Map(
+      cfg.files.map((m) => [`${m.format}/${m.namespace ?? ''}`, { format: m.format, ns: m.namespace }]),
+    ).values(),
+  ];
+  // One request per format and namespace (a zip of every language, or the one multi-language file), all at once.
   const answers = await Promise.all(
-    formats.map(async (format) => {
+    groups.map(async ({ format, ns }) => {
       const r = await api.GET('/projects/{projectId}/translations', {
-        params: { path: { projectId: cfg.projectId }, query: { version: id, format } },
+        params: {
+          path: { projectId: cfg.projectId },
+          query: { version: id, format, ...(ns !== undefined ? { namespace: ns } : {}) },
+        },
         parseAs: 'arrayBuffer',
       });
-      if (!r.data) throw failed(`pull ${format}`, r.response.status, r.error);
+      if (!r.data) throw failed(`pull ${format}${ns ? ` (namespace ${ns})` : ''}`, r.response.status, r.error);
       return new Uint8Array(r.data);
     }),
   );
-  for (const [fi, format] of formats.entries()) {
-    const maps = cfg.files.filter((m) => m.format === format);
+  for (const [fi, { format, ns }] of groups.entries()) {
+    const maps = cfg.files.filter((m) => m.format === format && m.namespace === ns);
     if (REGISTRY[format].multiLanguage) {
       for (const m of maps) put(m.template ?? m.source, answers[fi]);
       continue;
