@@ -323,3 +323,20 @@ test('a project without named namespaces publishes a manifest without `namespace
   const manifest = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as object;
   t.false('namespaces' in manifest);
 });
+
+test("a version diff names a named namespace's keys with their namespace", async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await sync(p, jsonIn({ hello: 'Hello' }));
+  await sync(p, jsonIn({ title: 'A' }, 'app'));
+  await runDue(p);
+  const v1 = await publishSkipping(p);
+  await sync(p, jsonIn({ title: 'A', more: 'More' }, 'app'));
+  await sync(p, jsonIn({ title: 'C' }, 'common'));
+  await runDue(p);
+  const v2 = await publishSkipping(p);
+  const d = await svc.admin.GET('/projects/{projectId}/versions/diff', {
+    params: { path: { projectId: p.projectId }, query: { from: v1, to: v2 } },
+  });
+  const base = d.data!.languages.find((l) => l.isBase)!;
+  t.deepEqual(base.added.map((a) => a.key).sort(), ['app:more', 'common:title']);
+});
