@@ -6,6 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { loadConfig } from '../../packages/cli/src/config.js';
 import { glossa, repo } from '../helpers/cli.js';
 
 let svc: TestService;
@@ -212,4 +213,49 @@ test.serial('a project with one default-namespace file that moves to two namespa
   const deCommon = JSON.parse(files['locales/de/common.json']) as Record<string, unknown>;
   // The same translations, now in two files.
   t.deepEqual({ ...deApp, ...deCommon }, deBefore);
+});
+
+test('each mapping of a config of several files gets a namespace; two the config itself puts in one are refused', (t) => {
+  const env = { GLOSSA_API_KEY: 'glk_x' };
+  const load = (files: object[]) => {
+    const cwd = project({ 'glossa.config.json': { baseUrl: svc.baseUrl, projectId: 'p_x', files } });
+    return loadConfig({ cwd, env });
+  };
+  const one = load([{ source: 'locales/en.json', format: 'json', template: 'locales/{locale}.json' }]);
+  t.is(one.files[0].namespace, undefined, 'one file: the default namespace, as before');
+  const several = load([
+    { source: 'public/locales/en/app.json', format: 'json', template: 'public/locales/{locale}/app.json' },
+    { source: 'web/locales/en.json', format: 'json', template: 'web/locales/{locale}.json' },
+    { source: 'Localizable.xcstrings', format: 'xcstrings' },
+    { source: 'en.json', format: 'json', template: '{locale}.json' },
+    {
+      source: 'app/src/main/res/values/strings.xml',
+      format: 'android_xml',
+      template: 'app/src/main/res/values-{android}/strings.xml',
+    },
+    {
+      source: 'lib/src/main/res/values/strings.xml',
+      format: 'android_xml',
+      template: 'lib/src/main/res/values-{android}/strings.xml',
+    },
+    { source: 'legacy/en.json', format: 'json', template: 'legacy/{locale}.json', namespace: '' },
+  ]);
+  t.deepEqual(
+    several.files.map((m) => m.namespace),
+    [
+      'app',
+      'locales',
+      'Localizable',
+      'json',
+      'app.src.main.res.values.strings',
+      'lib.src.main.res.values.strings',
+      undefined,
+    ],
+  );
+  const clash = () =>
+    load([
+      { source: 'a/en.json', format: 'json', template: 'a/{locale}.json', namespace: 'web' },
+      { source: 'b/en.json', format: 'json', template: 'b/{locale}.json', namespace: 'web' },
+    ]);
+  t.throws(clash, { message: /both in namespace "web"/ });
 });

@@ -125,14 +125,37 @@ function derivedNamespace(m: Pick<FileMapping, 'source' | 'template' | 'format'>
   return spelled || m.format;
 }
 
+/** A namespace spelled from a mapping's whole path (`app/src/main/res/values/strings.xml`: its folders and name). */
+function pathNamespace(m: Pick<FileMapping, 'source'>): string {
+  const spelled = m.source
+    .replace(/\\/g, '/')
+    .replace(/\.[^./]*$/, '')
+    .split('/')
+    .filter((s) => s && s !== '.' && s !== '..')
+    .join('.')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/\.{2,}/g, '.');
+  // The end of the path tells files apart best: kept when the whole is longer than a namespace may be.
+  return spelled.slice(-64).replace(/^[.-]+/, '') || 'default_';
+}
+
 /**
  * Each mapping's namespace. A config of one file keeps the default namespace (as before namespaces) unless it names
  * one; a config of several gives each mapping its own, so the files' syncs never disable each other's keys (each is
- * the whole catalog of its namespace). Two mappings in one namespace would: refused.
+ * the whole catalog of its namespace). Derived names that meet (two Android modules' `strings.xml`) are spelled from
+ * the files' paths instead; two mappings the config itself puts in one namespace are refused, since a sync of one
+ * would disable the other's keys.
  */
 function mappingNamespaces(file: string, files: FileMapping[]): FileMapping[] {
-  const out = files.map((m): FileMapping => {
-    const ns = m.namespace ?? (files.length > 1 ? derivedNamespace(m) : '');
+  const derived = files.map((m) => (m.namespace === undefined && files.length > 1 ? derivedNamespace(m) : undefined));
+  const uses = new Map<string, number>();
+  files.forEach((m, i) => {
+    const ns = m.namespace ?? derived[i] ?? '';
+    uses.set(ns, (uses.get(ns) ?? 0) + 1);
+  });
+  const out = files.map((m, i): FileMapping => {
+    let ns = m.namespace ?? derived[i] ?? '';
+    if (derived[i] !== undefined && (uses.get(ns) ?? 0) > 1) ns = pathNamespace(m);
     const { namespace: _n, ...rest } = m;
     return ns === '' ? rest : { ...rest, namespace: ns };
   });
