@@ -57,7 +57,7 @@ export function readSyncFile(
     throw new ApiError(
       400,
       'format_not_syncable',
-      `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file.`,
+      `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file${format ? `, or name the namespace it is the whole catalog of (then any base-language ${format} file is syncable)` : ''}.`,
     );
   }
   let catalog: Catalog;
