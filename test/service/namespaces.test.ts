@@ -340,3 +340,25 @@ test("a version diff names a named namespace's keys with their namespace", async
   const base = d.data!.languages.find((l) => l.isBase)!;
   t.deepEqual(base.added.map((a) => a.key).sort(), ['app:more', 'common:title']);
 });
+
+test('namespaces named like Object.prototype members are data: synced, published, listed and pulled', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  for (const ns of ['__proto__', 'constructor'])
+    t.is((await sync(p, jsonIn({ [`${ns.replace(/_/g, '')}_key`]: 'Text' }, ns))).response.status, 200, ns);
+  await runDue(p);
+  const v = await publishSkipping(p);
+  const manifest = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as {
+    namespaces: Record<string, { bundles: Record<string, { url: string }> }>;
+  };
+  t.deepEqual(Object.keys(manifest.namespaces), ['__proto__', 'constructor']);
+  t.true(Object.hasOwn(manifest.namespaces, '__proto__'));
+  for (const [ns, key] of [
+    ['__proto__', 'proto_key'],
+    ['constructor', 'constructor_key'],
+  ]) {
+    const r = await pull(p, { version: v, format: 'json', lang: 'en', namespace: ns });
+    t.is(r.status, 200, ns);
+    t.deepEqual(Object.keys(JSON.parse(await r.text()) as object), [key], ns);
+  }
+  t.is((await pull(p, { version: v, format: 'json', lang: 'en', namespace: 'toString' })).status, 404);
+});

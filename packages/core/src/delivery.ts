@@ -232,7 +232,8 @@ export class DeliveryIndexer {
   /** The index part of a namespace (the default one: the index itself), and the infix of its object names. */
   private target(namespace: string): { at: NamespaceIndex; infix: string } {
     if (!namespace) return { at: this.index, infix: '' };
-    const all = (this.index.namespaces ??= {});
+    // Namespaces are names from users (`__proto__` is one): a null-prototype record keeps them data.
+    const all = (this.index.namespaces ??= Object.create(null) as Record<string, NamespaceIndex>);
     let at = all[namespace];
     if (!at) {
       at = all[namespace] = { bundles: {}, files: {} };

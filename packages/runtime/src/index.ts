@@ -132,6 +132,9 @@ export interface RuntimeClient {
 }
 
 const noop = () => {};
+/** A namespace the manifest names, read as data (`constructor` is a namespace name, not a way into the prototype). */
+const namespaceOf = (m: Manifest | undefined, ns: string) =>
+  m?.namespaces && Object.prototype.hasOwnProperty.call(m.namespaces, ns) ? m.namespaces[ns] : undefined;
 /** What the client reads of a manifest is there (a damaged cache entry or answer is none). */
 const isManifest = (m: Manifest | undefined): m is Manifest =>
   !!m && typeof m.versionId === 'string' && Array.isArray(m.languages) && !!m.bundles;
@@ -151,7 +154,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   /** The manifest's namespaces asked for (`''`: the default one), likewise. */
   const wantedNs = new Set<string>(['']);
   /** A namespace's bundles in a manifest (`''`: the default one's), if it has them. */
-  const bundlesOf = (m: Manifest, ns: string) => (ns ? m.namespaces?.[ns]?.bundles : m.bundles);
+  const bundlesOf = (m: Manifest, ns: string) => (ns ? namespaceOf(m, ns)?.bundles : m.bundles);
   /** Bundles read or being read, by storage key. */
   const parsed = new Map<string, Promise<Resources>>();
   /** Languages whose bundle from the origin (or its cache) has been served: capture may report for them. */
@@ -298,7 +301,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     try {
       await start();
       // A namespace the manifest names has bundles of its own; any other is a part of the default bundle.
-      const ns = namespace && manifest?.namespaces?.[namespace] ? namespace : '';
+      const ns = namespace && namespaceOf(manifest, namespace) ? namespace : '';
       const r = await serve(locale, ns);
       if (ns || namespace === undefined || namespace === 'translation') return r;
       const sub = r[namespace];
@@ -329,7 +332,8 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     const own = matchLocale(locale, langs, langs[0], map);
     // Shipped strings are the default namespace's (a named one's `bundled` entry is its top-level object).
     const shipped = own ? bundled[own] : {};
-    return ns ? (typeof shipped[ns] === 'object' ? shipped[ns] : {}) : shipped;
+    const part = ns && Object.prototype.hasOwnProperty.call(shipped, ns) ? shipped[ns] : undefined;
+    return ns ? (typeof part === 'object' ? part : {}) : shipped;
   }
 
   // --- capture ---
