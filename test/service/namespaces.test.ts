@@ -343,18 +343,24 @@ test("a version diff names a named namespace's keys with their namespace", async
 
 test('namespaces named like Object.prototype members are data: synced, published, listed and pulled', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  for (const ns of ['__proto__', 'constructor'])
+  for (const ns of ['__proto__', 'constructor', 'a..b.'])
     t.is((await sync(p, jsonIn({ [`${ns.replace(/_/g, '')}_key`]: 'Text' }, ns))).response.status, 200, ns);
   await runDue(p);
   const v = await publishSkipping(p);
   const manifest = (await (await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`)).json()) as {
     namespaces: Record<string, { bundles: Record<string, { url: string }> }>;
   };
-  t.deepEqual(Object.keys(manifest.namespaces), ['__proto__', 'constructor']);
+  t.deepEqual(Object.keys(manifest.namespaces), ['__proto__', 'a..b.', 'constructor']);
+  // Every object the manifest names is served by the delivery origin, `a..b.`'s too.
+  for (const { bundles } of Object.values(manifest.namespaces)) {
+    const r = await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/${bundles.de.url}`);
+    t.is(r.status, 200, bundles.de.url);
+  }
   t.true(Object.hasOwn(manifest.namespaces, '__proto__'));
   for (const [ns, key] of [
     ['__proto__', 'proto_key'],
     ['constructor', 'constructor_key'],
+    ['a..b.', 'a..b._key'],
   ]) {
     const r = await pull(p, { version: v, format: 'json', lang: 'en', namespace: ns });
     t.is(r.status, 200, ns);

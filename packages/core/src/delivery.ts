@@ -239,7 +239,9 @@ export class DeliveryIndexer {
       at = all[namespace] = { bundles: {}, files: {} };
       for (const f of this.formats) at.files[f] = {};
     }
-    return { at, infix: `${namespace}.` };
+    // The delivery origin serves names of dot-separated non-empty segments (spec: getBundle's `file`): a namespace's
+    // `..` or trailing `.` is folded. Two namespaces folded alike still get their own objects (the hash is of the body).
+    return { at, infix: `${namespace.replace(/\.{2,}/g, '.').replace(/\.$/, '')}.` };
   }
 
   private note(file: RenderedFile) {
