@@ -1,7 +1,8 @@
 // The CLI with several files in one project (packages/cli/src/config.ts `mappingNamespaces`): each mapping is the
 // whole catalog of its own namespace, so CI runs with nothing changed change nothing, and each file is pulled with its
 // own keys only (docs/decisions/0016-namespaces.md).
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import i18next from 'i18next';
@@ -176,6 +177,34 @@ test.serial(
     t.deepEqual(Object.keys(web).sort(), ['checkout.pay', 'greeting'], 'the web JSON holds the web strings only');
     t.truthy(first['web/locales/pt-PT.json']);
     t.truthy(first['app/src/main/res/values-pt-rPT/strings.xml']);
+    // aapt2 compiles and links the Android resources the sync-in-a-namespace path pulled.
+    writeFileSync(
+      path.join(cwd, 'AndroidManifest.xml'),
+      '<?xml version="1.0" encoding="utf-8"?>\n<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.glossa" />\n',
+    );
+    const res = path.join(cwd, 'app/src/main/res');
+    const compile = spawnSync('aapt2', ['compile', '--dir', res, '-o', path.join(cwd, 'compiled.zip')], {
+      encoding: 'utf8',
+    });
+    t.is(compile.status, 0, compile.stderr);
+    const link = spawnSync(
+      'aapt2',
+      [
+        'link',
+        '-I',
+        '/usr/share/android-framework-res/framework-res.apk',
+        '--manifest',
+        'AndroidManifest.xml',
+        '-o',
+        'out.apk',
+        'compiled.zip',
+      ],
+      { cwd, encoding: 'utf8' },
+    );
+    t.is(link.status, 0, link.stderr);
+    const dump = spawnSync('aapt2', ['dump', 'resources', 'out.apk'], { cwd, encoding: 'utf8' }).stdout;
+    t.regex(dump, /\(de\)/);
+    t.regex(dump, /plurals\/files_count/);
   },
 );
 
