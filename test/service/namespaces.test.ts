@@ -368,3 +368,34 @@ test('namespaces named like Object.prototype members are data: synced, published
   }
   t.is((await pull(p, { version: v, format: 'json', lang: 'en', namespace: 'toString' })).status, 404);
 });
+
+test('an Apple .strings and an ARB base file sync into namespaces and pull back per namespace', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  for (const format of ['ios_strings', 'arb'] as const)
+    await p.client.POST('/projects/{projectId}/output-formats', {
+      params: { path: { projectId: p.projectId } },
+      body: { format },
+    });
+  const strings = '"greeting" = "Hello";\n"farewell" = "Goodbye";\n';
+  const arb = JSON.stringify({ '@@locale': 'en', title: 'Title', '@title': { description: 'The title' } });
+  const s = await sync(p, { contentBase64: b64(strings), fileName: 'Localizable.strings', namespace: 'ios' });
+  t.like(s.data, { created: 2 });
+  const a = await sync(p, { contentBase64: b64(arb), fileName: 'app_en.arb', namespace: 'flutter' });
+  t.like(a.data, { created: 1 });
+  await runDue(p);
+  const v = await publishSkipping(p);
+  const text = async (q: Record<string, string>) => {
+    const r = await pull(p, { version: v, lang: 'de', ...q });
+    t.is(r.status, 200, JSON.stringify(q));
+    return r.text();
+  };
+  const ios = await text({ format: 'ios_strings', namespace: 'ios' });
+  t.regex(ios, /"greeting" = /);
+  t.notRegex(ios, /"title"/);
+  t.regex(await text({ format: 'ios_strings', namespace: 'ios', part: 'stringsdict' }), /<plist/);
+  const flutter = JSON.parse(await text({ format: 'arb', namespace: 'flutter' })) as Record<string, unknown>;
+  t.true('title' in flutter);
+  t.false('greeting' in flutter);
+  // The default namespace holds none of them.
+  t.notRegex(await text({ format: 'ios_strings' }), /greeting|title/);
+});
