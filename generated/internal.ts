@@ -1304,6 +1304,8 @@ export interface components {
             conflicts?: boolean;
             refusals?: boolean;
             warnings?: boolean;
+            /** @description The namespace (`""`: the default one). */
+            namespace?: string;
         };
         KeyCell: {
             lang: string;
@@ -1338,6 +1340,8 @@ export interface components {
             enabled: boolean;
             sourceVerified: boolean;
             captured: boolean;
+            /** @description The key's namespace; absent for the default one. */
+            namespace?: string;
             baseLang: string;
             cells: (components["schemas"]["KeyCell"] & {
                 gate: components["schemas"]["GateVerdict"];
@@ -2452,6 +2456,8 @@ export interface operations {
                 conflicts?: boolean;
                 refusals?: boolean;
                 warnings?: boolean;
+                /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
+                namespace?: string;
                 offset?: number;
                 limit?: number;
             };
@@ -2476,6 +2482,8 @@ export interface operations {
                         limit: number;
                         /** @description The project's target languages, in order. */
                         langs: string[];
+                        /** @description The project's named namespaces, sorted; absent when it has none (every key is in the default one). */
+                        namespaces?: string[];
                         keys: {
                             key: string;
                             token: string;
@@ -2487,6 +2495,8 @@ export interface operations {
                             enabled: boolean;
                             sourceVerified: boolean;
                             captured: boolean;
+                            /** @description The key's namespace; absent for the default one. */
+                            namespace?: string;
                             /** @description One per target language, in `langs` order. */
                             cells: components["schemas"]["KeyCell"][];
                         }[];

@@ -1134,6 +1134,13 @@ export interface components {
          *     shape is `400 invalid_key` and the whole request is refused before any key is minted or credit spent.
          */
         KeyName: string;
+        /**
+         * @description A namespace of the project's keys (docs/decisions/0016-namespaces.md): letters, digits, `_`, `.` and `-`, at
+         *     most 64 characters, not starting with `.` or `-`. A key's identity is (project, namespace, name), so one
+         *     name may live in two namespaces. Absent means the default namespace, which behaves exactly as a project
+         *     without namespaces; a key read back carries `namespace` only when it is not the default one.
+         */
+        Namespace: string;
         /** @description Disambiguation context, at most 2,000 characters (longer is `400 invalid_argument`). */
         ContextText: string;
         /** @description One source unit; exactly one of `source` or `forms`. */
@@ -1182,6 +1189,11 @@ export interface components {
             attemptId?: string;
             batchIndex?: number;
             batchSha256?: string;
+            /**
+             * @description The namespace of every unit (absent: the default one). Units are deduplicated, named (`key`) and carried
+             *     over (`previousToken`, `previousSource`) within it only.
+             */
+            namespace?: components["schemas"]["Namespace"];
         };
         TranslateUnitResult: {
             /** @description Stored key name. */
@@ -1297,6 +1309,16 @@ export interface components {
              *     this instant is a conflict. Send the `snapshotAt` of the version you pulled. Omitted: no guard.
              */
             pulledAt?: string;
+            /**
+             * @description The namespace the file is the whole catalog of (absent: the default one, as before). Rule 1 then applies
+             *     within it only: keys of other namespaces are never matched, updated or disabled. With a namespace, a
+             *     base-language file of any format the service renders is syncable (`json`, `nested_json`,
+             *     `angular_json`, `ios_strings`, `android_xml`, `arb`, `po`, and `xcstrings` with its languages). The
+             *     first sync of a named namespace (one holding no key yet) takes in the default namespace's keys of the
+             *     same names, with their values, history and review states: nothing is translated or charged again
+             *     (`adopted`).
+             */
+            namespace?: components["schemas"]["Namespace"];
         };
         /** @description Body of `POST /imports`. `dryRun` is not a body field (query only). */
         ImportRequest: {
@@ -1309,7 +1331,7 @@ export interface components {
             /** @description Format-detection hint. */
             fileName?: string;
             /** @description The keys' namespace; absent is the default namespace. */
-            namespace?: string;
+            namespace?: components["schemas"]["Namespace"];
             /**
              * @default server
              * @enum {string}
@@ -1417,6 +1439,11 @@ export interface components {
             conflicts: components["schemas"]["SyncConflict"][];
             /** @description Real count of conflict rows. */
             conflictsTotal: number;
+            /**
+             * @description Only on a sync naming a namespace: keys of the default namespace this first sync of the namespace took in
+             *     (counted also as `matchedSources` or `updatedSources`).
+             */
+            adopted?: number;
             diagnostics: components["schemas"]["SyncDiagnostic"][];
             /**
              * @description First 50 cells (`key [lang]`) of the file whose markup a publish will refuse as unsafe (`markupRejected`):
@@ -1509,6 +1536,8 @@ export interface components {
         /** @description Live translations of one key (not published ones). */
         KeyTranslations: {
             key: string;
+            /** @description The key's namespace; absent for the default one. */
+            namespace?: string;
             /**
              * @description Keyed by language code. A pending language has only `status`. A `failed` language (its last fill
              *     failed and no job holds it now) has `status` and `reason`. A pair the engine refused itself (its
@@ -1916,6 +1945,24 @@ export interface components {
             files: {
                 [key: string]: {
                     [key: string]: components["schemas"]["ManifestObject"];
+                };
+            };
+            /**
+             * @description The version's named namespaces (absent when it has none; `bundles` and `files` above are the default
+             *     namespace's): `{<namespace>: {bundles, files}}`, shaped as those two, with objects named
+             *     `<namespace>.<lang>.<hash>.json` and `<format>.<namespace>.<lang>.<hash>.<ext>`. An i18next app loads
+             *     namespace `ns` of language `lng` from `namespaces[ns].bundles[lng]` (the runtime client's backend does).
+             */
+            namespaces?: {
+                [key: string]: {
+                    bundles: {
+                        [key: string]: components["schemas"]["ManifestObject"];
+                    };
+                    files: {
+                        [key: string]: {
+                            [key: string]: components["schemas"]["ManifestObject"];
+                        };
+                    };
                 };
             };
         };
@@ -2792,6 +2839,12 @@ export interface operations {
                 format?: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
                 /** @description With `format=ios_strings`, `stringsdict` pulls the companion `Localizable.stringsdict`. */
                 part?: "strings" | "stringsdict";
+                /**
+                 * @description The namespace of a key read by name, or of a version pull (absent: the default one). A version renders
+                 *     one file per format, namespace and language: a pull names the namespace whose file it wants, and a
+                 *     version without that namespace is `404 not_found`. A key read by token finds the key in any namespace.
+                 */
+                namespace?: components["schemas"]["Namespace"];
             };
             header?: never;
             path: {

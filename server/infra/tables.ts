@@ -146,6 +146,8 @@ export interface KeyRow {
   sync_disabled_at?: Int64 | null;
   /** The synced file's name (else its format) of that sync. */
   sync_disabled_by?: string | null;
+  /** The key's namespace (migration 024): `''` is the default one. */
+  namespace?: string;
 }
 
 interface KeyHistoryRow {
@@ -234,6 +236,8 @@ export interface RequestRecordRow {
 interface ProjectCatalogRow {
   project_id: string;
   format: string;
+  /** The namespace the file was synced into (migration 024; `''`: the default one). */
+  namespace?: string;
   /** File-level data of the last synced file. */
   meta: JsonText;
   updated_at: Int64;

@@ -50,6 +50,13 @@ const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   retranslate: { label: 'Re-translate outdated', owner: true, done: 'outdated cells queued again' },
 };
 const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
+/** The spec's `Namespace` (spec/openapi.yaml). */
+const NAMESPACE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+/**
+ * The form's spelling of the default namespace (`namespace: ''` in the filter): an empty field means any namespace,
+ * and no namespace can start with `~`.
+ */
+const DEFAULT_NS = '~default';
 
 /** An internal API error's message. */
 const messageOf = (error: unknown) =>
@@ -74,6 +81,9 @@ function filterOf(input: Record<string, unknown>): Filter {
   if (origin && Object.hasOwn(ORIGINS, origin)) f.origin = origin as Filter['origin'];
   const since = str('changedSince');
   if (since && VERSION.test(since)) f.changedSince = since;
+  const ns = str('namespace');
+  if (ns === DEFAULT_NS) f.namespace = '';
+  else if (ns && NAMESPACE.test(ns)) f.namespace = ns;
   for (const k of FLAG_FIELDS) {
     const v = str(k);
     if (v === 'yes') f[k] = true;
@@ -82,23 +92,25 @@ function filterOf(input: Record<string, unknown>): Filter {
   return f;
 }
 
+/** A filter field as the form and the query spell it (filterOf reads it back). */
+const formValue = (k: string, v: unknown) =>
+  typeof v === 'boolean' ? (v ? 'yes' : 'no') : k === 'namespace' && v === '' ? DEFAULT_NS : String(v);
+
 function filterQuery(f: Filter, extra: Record<string, string | number> = {}): string {
   const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) u.set(k, typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+  for (const [k, v] of Object.entries(f)) u.set(k, formValue(k, v));
   for (const [k, v] of Object.entries(extra)) u.set(k, String(v));
   const s = u.toString();
   return s ? `?${s}` : '';
 }
 
 const filterFields = (f: Filter): Html[] =>
-  Object.entries(f).map(
-    ([k, v]) =>
-      html`<input type="hidden" name="${k}" value="${typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v)}" />`,
-  );
+  Object.entries(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${formValue(k, v)}" />`);
 
 function describeFilter(f: Filter): string {
   const parts: string[] = [];
   if (f.q) parts.push(`matching “${f.q}”`);
+  if (f.namespace !== undefined) parts.push(f.namespace ? `in namespace ${f.namespace}` : 'in the default namespace');
   if (f.status) parts.push(`status ${f.status}${f.lang ? ` in ${f.lang}` : ''}`);
   else if (f.lang) parts.push(`language ${f.lang}`);
   if (f.origin) parts.push(`origin ${ORIGINS[f.origin]}`);
@@ -108,6 +120,9 @@ function describeFilter(f: Filter): string {
 }
 
 const keyHref = (projectId: string, key: string) => `${projectPath(projectId, 'keys')}/${encodeURIComponent(key)}`;
+/** A listed key's page: by name, or by token for a named namespace's key (a name may be in several namespaces). */
+const listedHref = (projectId: string, k: { key: string; token: string; namespace?: string }) =>
+  keyHref(projectId, k.namespace ? k.token : k.key);
 
 async function listKeys(api: Api, projectId: string, f: Filter, offset = 0, limit = 50) {
   return api.GET('/projects/{projectId}/keys', { params: { path: { projectId }, query: { ...f, offset, limit } } });
@@ -125,7 +140,7 @@ function select(name: string, label: string, options: Array<[string, string]>, v
 
 const tri = (f: Filter, k: (typeof FLAG_FIELDS)[number]) => (f[k] === undefined ? '' : f[k] ? 'yes' : 'no');
 
-function filterForm(projectId: string, f: Filter, langs: string[], limit: number): Html {
+function filterForm(projectId: string, f: Filter, langs: string[], limit: number, namespaces: string[] = []): Html {
   const triOptions = (yes: string, no: string): Array<[string, string]> => [
     ['', 'any'],
     ['yes', yes],
@@ -145,6 +160,22 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
           f.lang,
         )}
       </p>
+      ${
+        namespaces.length
+          ? html`<p>
+              ${select(
+                'namespace',
+                'Namespace',
+                [
+                  ['', 'any namespace'],
+                  [DEFAULT_NS, 'the default namespace'],
+                  ...namespaces.map((n): [string, string] => [n, n]),
+                ],
+                f.namespace === '' ? DEFAULT_NS : f.namespace,
+              )}
+            </p>`
+          : ''
+      }
       <p>${select('status', 'Status', [['', 'any'], ...STATUSES.map((s): [string, string] => [s, s])], f.status)}</p>
       <p>
         ${select(
@@ -256,7 +287,7 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
   const pageLink = (o: number, label: string, rel: string) =>
     html`<a rel="${rel}" href="${projectPath(projectId, 'keys')}${filterQuery(f, { offset: o, limit })}">${label}</a>`;
   const body = html`<h1>Keys</h1>
-    ${notice} ${filterForm(projectId, f, langs, limit)}
+    ${notice} ${filterForm(projectId, f, langs, limit, data?.namespaces)}
     <p id="key-count" role="status">
       ${total} ${total === 1 ? 'key matches' : 'keys match'}
       (${describeFilter(f)})${total ? html`; showing ${offset + 1}–${Math.min(offset + limit, total)}` : ''}.
@@ -280,7 +311,8 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
                 (k) =>
                   html`<tr ${k.enabled ? '' : html`class="disabled"`}>
                     <th scope="row">
-                      <a href="${keyHref(projectId, k.key)}">${k.key}</a>
+                      <a href="${listedHref(projectId, k)}">${k.key}</a>
+                      ${k.namespace ? html`<span class="tag">${k.namespace}</span>` : ''}
                       ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
                       ${k.captured ? html`<span class="tag">captured</span>` : ''}
                     </th>
@@ -634,7 +666,9 @@ function historySection(s: Session, projectId: string, d: Detail): Html {
 
 function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, flashes: Flash[] = []): string {
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
-    <h1>Key <code>${d.key}</code></h1>
+    <h1>
+      Key <code>${d.key}</code>${d.namespace ? html` <small>in namespace <code>${d.namespace}</code></small>` : ''}
+    </h1>
     <dl>
       <dt>Source (${d.baseLang})</dt>
       <dd class="source">${d.source}</dd>
@@ -804,7 +838,7 @@ async function capturedGet(app: App, server: Hapi.Server, request: Request, h: R
                         <input type="checkbox" id="cap-${i}" name="key-${i}" value="${k.key}" />
                         <label for="cap-${i}" class="visually-hidden">Select ${k.key}</label>
                       </td>
-                      <th scope="row"><a href="${keyHref(projectId, k.key)}">${k.key}</a></th>
+                      <th scope="row"><a href="${listedHref(projectId, k)}">${k.key}</a></th>
                       <td class="source">${k.source}</td>
                       <td>${k.ctx ?? ''}</td>
                     </tr>`,

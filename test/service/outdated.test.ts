@@ -343,3 +343,21 @@ test('outdatedMode retranslate leaves a switched-off key its value (marked outda
   t.is(r.data?.trackingToken, null);
   t.like(await cell(p, 'a', 'de'), { status: 'translated', outdated: true });
 });
+
+test('an imported value (POST /imports) is written for the current source: it clears outdated', async (t) => {
+  const p = await translated();
+  await syncJson(p, { save: 'Save changes', cancel: 'Cancel' });
+  t.true((await cell(p, 'save', 'de')).outdated);
+  const r = await p.client.POST('/projects/{projectId}/imports', {
+    params: { path: { projectId: p.projectId } },
+    body: {
+      contentBase64: b64(JSON.stringify({ save: 'Änderungen speichern' })),
+      fileName: 'de.json',
+      lang: 'de',
+      onConflict: 'file',
+    },
+  });
+  t.like(r.data, { updated: 1 });
+  t.deepEqual(await cell(p, 'save', 'de'), { status: 'translated', value: 'Änderungen speichern' });
+  t.is((await lang(p, 'de')).outdated, undefined, 'nothing outdated is left in de');
+});

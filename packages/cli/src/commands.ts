@@ -177,6 +177,12 @@ function unitsOf(ctx: Ctx, m: FileMapping): TranslateUnit[] {
   return units;
 }
 
+/**
+ * A mapping pushed as the whole catalog of its namespace (a sync, so keys gone from the file are disabled: the
+ * prune): every mapping with a namespace, and a syncable catalog without one. The rest go through translate.
+ */
+const syncedWhole = (m: FileMapping) => m.namespace !== undefined || REGISTRY[m.format].syncable;
+
 interface PushOptions {
   dryRun: boolean;
   onConflict?: 'server' | 'file';
@@ -222,8 +228,8 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const imports = o.importTranslations || Object.keys(state).length === 0 ? await planImports(ctx, mapped) : null;
   const filesOf = (m: FileMapping) => imports?.files.filter((f) => f.mapping === m) ?? [];
   for (const m of cfg.files) {
-    if (o.only && (o.only === 'sync') !== REGISTRY[m.format].syncable) continue;
-    if (!REGISTRY[m.format].syncable) {
+    if (o.only && (o.only === 'sync') !== syncedWhole(m)) continue;
+    if (!syncedWhole(m)) {
       units.push(...unitsOf(ctx, m));
       continue;
     }
@@ -237,6 +243,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       ...(o.onConflict ? { onConflict: o.onConflict } : {}),
       ...(state.snapshotAt ? { pulledAt: state.snapshotAt } : {}),
       ...(held.length && !o.dryRun ? { fillExcept: held } : {}),
+      ...(m.namespace !== undefined ? { namespace: m.namespace } : {}),
     };
     if (o.dryRun) {
       const r = await previewSync(api, cfg.projectId, body);
@@ -279,6 +286,10 @@ export async function push(ctx: Ctx, o: PushOptions) {
     out.line(
       `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
     );
+    if (d.adopted)
+      out.line(
+        `  ${d.adopted} keys moved into namespace ${m.namespace ?? ''} with their translations (nothing is translated or charged again)`,
+      );
     disabledLines(out, m.source, d, false);
     report.push({ file: m.source, sync: d });
     if (filesOf(m).length) {
@@ -470,21 +481,34 @@ export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
   // Every file is placed first and each place checked to lie inside the project, then written: a refused path
   // leaves the project as it was.
   const planned: PlannedFile[] = [];
-  const put = (dest: string, bytes: Uint8Array, format?: FormatId, lang?: string) =>
-    planned.push({ dest: insideRoot(cfg.dir, dest), bytes, format, lang });
-  const formats = [...new Set(cfg.files.map((m) => m.format))];
-  const exported = async (version: string, format: FormatId) => {
+  const put = (dest: string, bytes: Uint8Array, format?: FormatId, lang?: string, namespace?: string) =>
+    planned.push({ dest: insideRoot(cfg.dir, dest), bytes, format, lang, namespace });
+  // Each mapping pulls its own namespace's files (spec: getTranslations `namespace`).
+  const groups = [
+    ...new Map(
+      cfg.files.map((m) => [`${m.format}/${m.namespace ?? ''}`, { format: m.format, ns: m.namespace }]),
+    ).values(),
+  ];
+  const exported = async (version: string, format: FormatId, ns?: string) => {
     const r = await api.GET('/projects/{projectId}/translations', {
-      params: { path: { projectId: cfg.projectId }, query: { version, format } },
+      params: {
+        path: { projectId: cfg.projectId },
+        query: { version, format, ...(ns !== undefined ? { namespace: ns } : {}) },
+      },
       parseAs: 'arrayBuffer',
     });
-    if (!r.data) throw failed(`pull ${format}${version === id ? '' : ` of ${version}`}`, r.response.status, r.error);
+    if (!r.data)
+      throw failed(
+        `pull ${format}${ns ? ` (namespace ${ns})` : ''}${version === id ? '' : ` of ${version}`}`,
+        r.response.status,
+        r.error,
+      );
     return new Uint8Array(r.data);
   };
-  // One request per format (a zip of every language, or the one multi-language file), all at once.
-  const answers = await Promise.all(formats.map((format) => exported(id, format)));
-  for (const [fi, format] of formats.entries()) {
-    const maps = cfg.files.filter((m) => m.format === format);
+  // One request per format and namespace (a zip of every language, or the one multi-language file), all at once.
+  const answers = await Promise.all(groups.map(({ format, ns }) => exported(id, format, ns)));
+  for (const [fi, { format, ns }] of groups.entries()) {
+    const maps = cfg.files.filter((m) => m.format === format && m.namespace === ns);
     if (REGISTRY[format].multiLanguage) {
       for (const m of maps) {
         const dest = insideRoot(cfg.dir, m.template ?? m.source);
@@ -505,7 +529,7 @@ export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
         const dest = expandTemplate(m.template!, local);
         const file = entries[info.path(lang, isBase)];
         if (!file) throw new CliError(EXIT.failure, `The ${format} export of ${id} has no file for ${lang}.`);
-        put(dest, isBase ? file : baseOnlyLeftOut(cfg.dir, out, m, dest, file), format, lang);
+        put(dest, isBase ? file : baseOnlyLeftOut(cfg.dir, out, m, dest, file), format, lang, ns);
         const companion = info.companion && entries[info.companion.path(lang)];
         if (companion && dest.endsWith('.strings'))
           put(dest.replace(/\.strings$/, `.${info.companion!.extension}`), companion);
@@ -534,7 +558,7 @@ function earlierVersions(
   ctx: Ctx,
   list: { versions: Array<{ versionId: string; languages: string[] }> },
   id: string,
-  exported: (version: string, format: FormatId) => Promise<Uint8Array>,
+  exported: (version: string, format: FormatId, ns?: string) => Promise<Uint8Array>,
 ) {
   const last = readState(ctx.cfg.dir).pulledVersion;
   const at = list.versions.findIndex((x) => x.versionId === id);
@@ -544,17 +568,17 @@ function earlierVersions(
     ...before.filter((x) => x.versionId !== last),
   ];
   return versions.map((ver) => {
-    const zips = new Map<FormatId, Promise<Record<string, Uint8Array> | null>>();
-    return async (format: FormatId, lang: string) => {
+    const zips = new Map<string, Promise<Record<string, Uint8Array> | null>>();
+    return async (format: FormatId, lang: string, ns?: string) => {
       if (!ver.languages.includes(lang)) return null;
-      let zip = zips.get(format);
+      let zip = zips.get(`${format}/${ns ?? ''}`);
       if (!zip) {
-        // A version that cannot be read explains nothing; the comparison goes on without it.
-        zip = exported(ver.versionId, format).then(
+        // A version that cannot be read (or has no such namespace) explains nothing; the comparison goes on without it.
+        zip = exported(ver.versionId, format, ns).then(
           (b) => unzipSync(b),
           () => null,
         );
-        zips.set(format, zip);
+        zips.set(`${format}/${ns ?? ''}`, zip);
       }
       return (await zip)?.[REGISTRY[format].path(lang, lang === ver.languages[0])] ?? null;
     };

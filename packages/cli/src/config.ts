@@ -16,6 +16,11 @@ export interface FileMapping {
   source: string;
   format: FormatId;
   template?: string;
+  /**
+   * The project namespace the file is the whole catalog of (spec: SyncRequest.namespace). Resolved by loadConfig:
+   * as the config says, else derived when it maps more than one file (`mappingNamespaces`); absent: the default one.
+   */
+  namespace?: string;
 }
 
 export interface Config {
@@ -91,8 +96,79 @@ export function loadConfig(opts: { cwd: string; env: NodeJS.ProcessEnv; configPa
     baseUrl: baseUrl.replace(/\/+$/, ''),
     projectId,
     apiKey,
-    files: c.files,
+    files: mappingNamespaces(file, c.files),
     languageMap: c.languageMap ?? {},
     includeBase: c.includeBase ?? false,
   };
+}
+
+/** A template's placeholders (files.ts `expandTemplate`). */
+const PLACEHOLDER = /\{(?:locale|android|apple|posix)\}/;
+
+/**
+ * The namespace a mapping takes when the config names none: its base file's name without the extension
+ * (`public/locales/en/app.json`: `app`; `values/strings.xml`: `strings`; `Localizable.xcstrings`: `Localizable`), or,
+ * when that name is the language itself (the template's file name holds a placeholder: `locales/{locale}.json`), the
+ * folder's (`locales`), else the format's id (`{locale}.json` beside the config: `json`). Spelled to the spec's `Namespace`
+ * pattern.
+ */
+function derivedNamespace(m: Pick<FileMapping, 'source' | 'template' | 'format'>): string {
+  const perLanguage = m.template !== undefined && PLACEHOLDER.test(path.posix.basename(m.template));
+  const source = m.source.replace(/\\/g, '/');
+  const raw = perLanguage
+    ? path.posix.basename(path.posix.dirname(source))
+    : path.posix.basename(source).replace(/\.[^.]*$/, '');
+  const spelled = raw
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^[.-]+/, '')
+    .slice(0, 64);
+  return spelled || m.format;
+}
+
+/** A namespace spelled from a mapping's whole path (`app/src/main/res/values/strings.xml`: its folders and name). */
+function pathNamespace(m: Pick<FileMapping, 'source'>): string {
+  const spelled = m.source
+    .replace(/\\/g, '/')
+    .replace(/\.[^./]*$/, '')
+    .split('/')
+    .filter((s) => s && s !== '.' && s !== '..')
+    .join('.')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/\.{2,}/g, '.');
+  // The end of the path tells files apart best: kept when the whole is longer than a namespace may be.
+  return spelled.slice(-64).replace(/^[.-]+/, '') || 'default_';
+}
+
+/**
+ * Each mapping's namespace. A config of one file keeps the default namespace (as before namespaces) unless it names
+ * one; a config of several gives each mapping its own, so the files' syncs never disable each other's keys (each is
+ * the whole catalog of its namespace). Derived names that meet (two Android modules' `strings.xml`) are spelled from
+ * the files' paths instead; two mappings the config itself puts in one namespace are refused, since a sync of one
+ * would disable the other's keys.
+ */
+function mappingNamespaces(file: string, files: FileMapping[]): FileMapping[] {
+  const derived = files.map((m) => (m.namespace === undefined && files.length > 1 ? derivedNamespace(m) : undefined));
+  const uses = new Map<string, number>();
+  files.forEach((m, i) => {
+    const ns = m.namespace ?? derived[i] ?? '';
+    uses.set(ns, (uses.get(ns) ?? 0) + 1);
+  });
+  const out = files.map((m, i): FileMapping => {
+    let ns = m.namespace ?? derived[i] ?? '';
+    if (derived[i] !== undefined && (uses.get(ns) ?? 0) > 1) ns = pathNamespace(m);
+    const { namespace: _n, ...rest } = m;
+    return ns === '' ? rest : { ...rest, namespace: ns };
+  });
+  const taken = new Map<string, string>();
+  for (const m of out) {
+    const ns = m.namespace ?? '';
+    const other = taken.get(ns);
+    if (other !== undefined)
+      throw new CliError(
+        EXIT.usage,
+        `${file}: ${other} and ${m.source} are both in namespace ${JSON.stringify(ns)}, and a sync of one would disable the other's keys: give one of them its own "namespace".`,
+      );
+    taken.set(ns, m.source);
+  }
+  return out;
 }

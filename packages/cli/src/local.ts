@@ -22,6 +22,8 @@ export interface PlannedFile {
   bytes: Uint8Array;
   format?: FormatId;
   lang?: string;
+  /** The mapping's namespace (absent: the default one). */
+  namespace?: string;
 }
 
 const utf8 = (b: Uint8Array) => Buffer.from(b).toString('utf8');
@@ -93,7 +95,7 @@ const CAP = 20;
 export async function refuseUnseenValues(
   root: string,
   planned: readonly PlannedFile[],
-  earlier: ReadonlyArray<(format: FormatId, lang: string) => Promise<Uint8Array | null>>,
+  earlier: ReadonlyArray<(format: FormatId, lang: string, namespace?: string) => Promise<Uint8Array | null>>,
 ): Promise<void> {
   const found: Array<{ file: string; keys: string[] }> = [];
   for (const p of planned) {
@@ -106,7 +108,7 @@ export async function refuseUnseenValues(
     let keys = [...mine].filter(([k, v]) => theirs.has(k) && !same(v, theirs.get(k))).map(([k]) => k);
     for (const version of earlier) {
       if (!keys.length) break;
-      const before = await version(p.format, p.lang);
+      const before = await version(p.format, p.lang, p.namespace);
       const was = before ? valuesOf(p.format, utf8(before)) : null;
       if (was) keys = keys.filter((k) => !same(mine.get(k), was.get(k)));
     }

@@ -4,7 +4,7 @@ import { REGISTRY } from './formats/index.js';
 import { arbName } from './formats/arb.js';
 import { resourceName } from './formats/android_xml.js';
 import { poCollisions } from './formats/po.js';
-import { snapshotCatalog, type Snapshot } from './snapshot.js';
+import { namespacesOf, namespaceView, snapshotCatalog, type Snapshot } from './snapshot.js';
 
 interface CollisionGroup {
   format: FormatId;
@@ -34,7 +34,14 @@ function lowerBound(names: string[], x: string): number {
   return lo;
 }
 
+/** The collisions of every namespace's files (each namespace is a file of its own: snapshot.ts `namespaceView`). */
 export function findCollisions(s: Snapshot, formats: FormatId[]): CollisionGroup[] {
+  const named = namespacesOf(s.keys);
+  if (!named.length) return collisionsIn(s, formats);
+  return ['', ...named].flatMap((ns) => collisionsIn(namespaceView(s, ns), formats));
+}
+
+function collisionsIn(s: Snapshot, formats: FormatId[]): CollisionGroup[] {
   const groups: CollisionGroup[] = [];
   for (const format of formats) {
     if (!REGISTRY[format].lossy) continue;

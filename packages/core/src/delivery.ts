@@ -7,7 +7,7 @@ import type { FormatId, FormatModule, FormatWarning } from './catalog.js';
 import { REGISTRY } from './formats/index.js';
 import { bundleFor } from './bundle.js';
 import { bcp47 } from './languages.js';
-import { snapshotCatalog, type Snapshot } from './snapshot.js';
+import { namespacesOf, namespaceView, snapshotCatalog, type Snapshot } from './snapshot.js';
 
 /**
  * A rendered file: its body, how many messages it writes in a documented fallback (packages/core/src/convert.ts), and the
@@ -86,7 +86,15 @@ function renderBundle(s: Snapshot, lang: string): RenderedFile {
  * in a documented fallback: the format warnings a publish counts, by key (the key list's `warnings` filter).
  * Renders what a publish would and keeps no body.
  */
-export function keysWithWarnings(s: Snapshot, langs: string[], formats: FormatId[]): Set<string> {
+export function keysWithWarnings(whole: Snapshot, langs: string[], formats: FormatId[]): Set<string> {
+  const out = new Set<string>();
+  // Each namespace is its own set of files (namespaceView).
+  for (const ns of ['', ...namespacesOf(whole.keys)])
+    for (const k of namespaceWarnings(namespaceView(whole, ns), langs, formats)) out.add(k);
+  return out;
+}
+
+function namespaceWarnings(s: Snapshot, langs: string[], formats: FormatId[]): Set<string> {
   const namesOf = new Map<string, string[]>();
   for (const k of s.keys) {
     const fileKey = k.fileKey ?? k.name;
@@ -116,18 +124,25 @@ export function keysWithWarnings(s: Snapshot, langs: string[], formats: FormatId
   return out;
 }
 
-/** Everything a version delivers for one language: its bundle and its file of each per-language format. */
-export interface LanguageRender {
-  lang: string;
+/** What one namespace (or a project without any) delivers for one language. */
+interface NamespaceRender {
   bundle: RenderedFile;
   files: Array<{ format: FormatId; file: RenderedFile; companion?: RenderedFile }>;
+}
+
+/**
+ * Everything a version delivers for one language: its bundle and its file of each per-language format, of the
+ * default namespace, and the same for each named namespace (absent when there is none).
+ */
+export interface LanguageRender extends NamespaceRender {
+  lang: string;
+  namespaces?: Array<NamespaceRender & { namespace: string }>;
 }
 
 /** The formats rendered once for every language together (xcstrings): they need every language's cells. */
 export const multiLanguageFormats = (formats: FormatId[]) => formats.filter((f) => REGISTRY[f].multiLanguage);
 
-/** Renders one language's objects from a snapshot that holds at least that language's cells. */
-export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): LanguageRender {
+function renderNamespace(s: Snapshot, lang: string, formats: FormatId[]): NamespaceRender {
   const files: LanguageRender['files'] = [];
   for (const format of formats) {
     if (REGISTRY[format].multiLanguage) continue;
@@ -136,7 +151,19 @@ export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): 
       REGISTRY[format].companion ? { format, file, companion: renderFile(s, format, lang, true) } : { format, file },
     );
   }
-  return { lang, bundle: renderBundle(s, lang), files };
+  return { bundle: renderBundle(s, lang), files };
+}
+
+/** Renders one language's objects from a snapshot that holds at least that language's cells. */
+export function renderLanguage(s: Snapshot, lang: string, formats: FormatId[]): LanguageRender {
+  const out: LanguageRender = { lang, ...renderNamespace(namespaceView(s, ''), lang, formats) };
+  const named = namespacesOf(s.keys);
+  if (named.length)
+    out.namespaces = named.map((namespace) => ({
+      namespace,
+      ...renderNamespace(namespaceView(s, namespace), lang, formats),
+    }));
+  return out;
 }
 
 const BUNDLE_TYPE = 'application/json; charset=utf-8';
@@ -170,8 +197,15 @@ export interface DeliveryIndex {
   objects: Array<{ file: string; contentType: string }>;
   bundles: Record<string, ManifestObject>;
   files: Record<string, Record<string, ManifestObject>>;
+  /** Each named namespace's bundles and files, as `bundles` and `files` are the default one's; absent without any. */
+  namespaces?: Record<string, NamespaceIndex>;
   formatWarnings: string[];
   formatWarningsTotal: number;
+}
+
+interface NamespaceIndex {
+  bundles: Record<string, ManifestObject>;
+  files: Record<string, Record<string, ManifestObject>>;
 }
 
 /** A version's objects, rendered in memory with their index (small versions; tests). */
@@ -181,13 +215,33 @@ interface RenderedDelivery extends DeliveryIndex {
 
 /**
  * Builds a version's DeliveryIndex as languages are rendered (in any order), and names each object: bundles
- * `<lang>.<hash16>.json`, files `<format>.<lang>.<hash16>.<ext>`. Returns the objects to write; keeps only names.
+ * `<lang>.<hash16>.json`, files `<format>.<lang>.<hash16>.<ext>`; a named namespace's `<ns>.<lang>.<hash16>.json` and
+ * `<format>.<ns>.<lang>.<hash16>.<ext>`. Returns the objects to write; keeps only names.
  */
 export class DeliveryIndexer {
   readonly index: DeliveryIndex;
-  constructor(baseLang: string, langs: string[], formats: FormatId[]) {
+  constructor(
+    baseLang: string,
+    langs: string[],
+    private readonly formats: FormatId[],
+  ) {
     this.index = { baseLang, langs, objects: [], bundles: {}, files: {}, formatWarnings: [], formatWarningsTotal: 0 };
     for (const f of formats) this.index.files[f] = {};
+  }
+
+  /** The index part of a namespace (the default one: the index itself), and the infix of its object names. */
+  private target(namespace: string): { at: NamespaceIndex; infix: string } {
+    if (!namespace) return { at: this.index, infix: '' };
+    // Namespaces are names from users (`__proto__` is one): a null-prototype record keeps them data.
+    const all = (this.index.namespaces ??= Object.create(null) as Record<string, NamespaceIndex>);
+    let at = all[namespace];
+    if (!at) {
+      at = all[namespace] = { bundles: {}, files: {} };
+      for (const f of this.formats) at.files[f] = {};
+    }
+    // The delivery origin serves names of dot-separated non-empty segments (spec: getBundle's `file`): a namespace's
+    // `..` or trailing `.` is folded. Two namespaces folded alike still get their own objects (the hash is of the body).
+    return { at, infix: `${namespace.replace(/\.{2,}/g, '.').replace(/\.$/, '')}.` };
   }
 
   private note(file: RenderedFile) {
@@ -210,28 +264,38 @@ export class DeliveryIndexer {
 
   addLanguage(r: LanguageRender): StagedObject[] {
     const out: StagedObject[] = [];
-    const { lang } = r;
+    this.addNamespace(out, r.lang, '', r);
+    for (const n of r.namespaces ?? []) this.addNamespace(out, r.lang, n.namespace, n);
+    return out;
+  }
+
+  private addNamespace(out: StagedObject[], lang: string, namespace: string, r: NamespaceRender) {
+    const { at, infix } = this.target(namespace);
     const isBase = lang === this.index.baseLang;
     this.note(r.bundle);
-    this.index.bundles[lang] = this.stage(out, (h) => `${bcp47(lang)}.${h}.json`, r.bundle, BUNDLE_TYPE);
+    at.bundles[lang] = this.stage(out, (h) => `${infix}${bcp47(lang)}.${h}.json`, r.bundle, BUNDLE_TYPE);
     for (const { format, file, companion } of r.files) {
       const info = REGISTRY[format];
       this.note(file);
-      const obj = this.stage(out, (h) => `${format}.${bcp47(lang)}.${h}.${info.extension}`, file, info.contentType);
+      const obj = this.stage(
+        out,
+        (h) => `${format}.${infix}${bcp47(lang)}.${h}.${info.extension}`,
+        file,
+        info.contentType,
+      );
       const entry: ManifestObject = { ...obj, path: info.path(lang, isBase), warnings: file.warnings };
       if (companion !== undefined && info.companion) {
         // Its fallbacks are the file's own (the same messages), already noted.
         const part = this.stage(
           out,
-          (h) => `${format}.${bcp47(lang)}.${h}.${info.companion!.extension}`,
+          (h) => `${format}.${infix}${bcp47(lang)}.${h}.${info.companion!.extension}`,
           companion,
           info.companion.contentType,
         );
         entry[info.companion.name] = { ...part, path: info.companion.path(lang), warnings: file.warnings };
       }
-      this.index.files[format][lang] = entry;
+      at.files[format][lang] = entry;
     }
-    return out;
   }
 
   /**
@@ -261,18 +325,19 @@ export class DeliveryIndexer {
   }
 
   /** A file that holds every language (multiLanguage): one object, named for each language of the version. */
-  addMulti(format: FormatId, file: RenderedFile): StagedObject[] {
+  addMulti(format: FormatId, file: RenderedFile, namespace = ''): StagedObject[] {
     const out: StagedObject[] = [];
     const info = REGISTRY[format];
+    const { at, infix } = this.target(namespace);
     this.note(file);
     const obj = this.stage(
       out,
-      (h) => `${format}.${bcp47(this.index.baseLang)}.${h}.${info.extension}`,
+      (h) => `${format}.${infix}${bcp47(this.index.baseLang)}.${h}.${info.extension}`,
       file,
       info.contentType,
     );
     for (const l of this.index.langs)
-      this.index.files[format][l] = { ...obj, path: info.path(l, l === this.index.baseLang), warnings: file.warnings };
+      at.files[format][l] = { ...obj, path: info.path(l, l === this.index.baseLang), warnings: file.warnings };
     return out;
   }
 }
@@ -284,7 +349,8 @@ export function renderDelivery(s: Snapshot, formats: FormatId[]): RenderedDelive
   const objects: StagedObject[] = [];
   for (const lang of langs) objects.push(...indexer.addLanguage(renderLanguage(s, lang, formats)));
   for (const format of multiLanguageFormats(formats))
-    objects.push(...indexer.addMulti(format, renderFile(s, format, s.baseLang)));
+    for (const ns of ['', ...namespacesOf(s.keys)])
+      objects.push(...indexer.addMulti(format, renderFile(namespaceView(s, ns), format, s.baseLang), ns));
   return { ...indexer.index, objects };
 }
 
@@ -300,6 +366,10 @@ export function manifestFor(projectId: string, versionId: string, snapshotAt: nu
   });
   const byLanguage = (objs: Record<string, ManifestObject>) =>
     Object.fromEntries(Object.entries(objs).map(([l, o]) => [bcp47(l), url(o)]));
+  const filesOf = (files: NamespaceIndex['files']) =>
+    Object.fromEntries(Object.entries(files).map(([format, objs]) => [format, byLanguage(objs)]));
+  // Named namespaces (spec: Manifest.namespaces), in name order; absent when the version has none.
+  const named = Object.keys(r.namespaces ?? {}).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify({
     projectId,
     versionId,
@@ -307,6 +377,16 @@ export function manifestFor(projectId: string, versionId: string, snapshotAt: nu
     baseLang: bcp47(r.baseLang),
     languages: r.langs.map((code) => ({ code: bcp47(code), isBase: code === r.baseLang })),
     bundles: byLanguage(r.bundles),
-    files: Object.fromEntries(Object.entries(r.files).map(([format, objs]) => [format, byLanguage(objs)])),
+    files: filesOf(r.files),
+    ...(named.length
+      ? {
+          namespaces: Object.fromEntries(
+            named.map((ns) => [
+              ns,
+              { bundles: byLanguage(r.namespaces![ns].bundles), files: filesOf(r.namespaces![ns].files) },
+            ]),
+          ),
+        }
+      : {}),
   });
 }

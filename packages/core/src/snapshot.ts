@@ -20,6 +20,8 @@ export interface SnapshotKey {
   source: string;
   forms: Record<string, string> | null;
   cells: Record<string, SnapshotCell>;
+  /** The key's namespace; absent for the default one, so a snapshot without namespaces is what it always was. */
+  namespace?: string;
 }
 
 /**
@@ -37,8 +39,36 @@ export interface Snapshot {
   /** Target languages, in order. */
   languages: string[];
   keys: SnapshotKey[];
-  /** File-level meta of each synced format (for faithful rendering). */
+  /** File-level meta of each synced format (for faithful rendering), by `catalogKey(format, namespace)`. */
   catalogs: Record<string, CatalogMeta>;
+}
+
+/**
+ * Where a snapshot keeps the file meta of a format synced into a namespace: the format alone for the default one (as
+ * always), `<format>@<namespace>` for a named one (`@` is in no format id and no namespace).
+ */
+export const catalogKey = (format: string, namespace: string) => (namespace ? `${format}@${namespace}` : format);
+
+/** The named namespaces of a snapshot's keys, sorted (code-unit order); the default one is not among them. */
+export function namespacesOf(keys: ReadonlyArray<{ namespace?: string }>): string[] {
+  const out = new Set<string>();
+  for (const k of keys) if (k.namespace) out.add(k.namespace);
+  return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The snapshot of one namespace: its keys alone, and its own file meta under each format's name, so every renderer
+ * writes a namespace's file as it writes a project's. A snapshot without named namespaces is its default one as it is.
+ */
+export function namespaceView<S extends Snapshot>(s: S, namespace: string): S {
+  if (!namespace && !s.keys.some((k) => k.namespace)) return s;
+  const catalogs: Record<string, CatalogMeta> = dict<CatalogMeta>();
+  for (const [key, meta] of Object.entries(s.catalogs)) {
+    const at = key.indexOf('@');
+    if (namespace ? key.slice(at + 1) === namespace && at > 0 : at < 0)
+      catalogs[at < 0 ? key : key.slice(0, at)] = meta;
+  }
+  return { ...s, keys: s.keys.filter((k) => (k.namespace ?? '') === namespace), catalogs };
 }
 
 function valueOf(icu: string, forms: Record<string, string> | null): CatalogValue {

@@ -37,6 +37,8 @@ export interface Manifest {
   languages: Array<{ code: string; isBase: boolean }>;
   /** The i18next bundle of each language; `url` is relative to the manifest's own URL. */
   bundles: Record<string, { url: string; hash: string; size: number }>;
+  /** Each named namespace's bundles, as `bundles` (the default namespace's); absent when the project has none. */
+  namespaces?: Record<string, { bundles: Manifest['bundles'] }>;
 }
 
 /**
@@ -104,9 +106,10 @@ export interface RuntimeClient {
   resolve(locale: string): string | undefined;
   /**
    * The resources `locale` is shown with: its language's bundle (cache, else network), else the `bundled`
-   * strings, else `{}`. Never rejects.
+   * strings, else `{}`. Never rejects. With `namespace`: that namespace's bundle when the manifest names it
+   * (`namespaces`), else the default bundle's top-level object of that name (`translation`: the whole bundle).
    */
-  messages(locale: string): Promise<Resources>;
+  messages(locale: string, namespace?: string): Promise<Resources>;
   /** Revalidates the manifest now; true when a new version was taken (its `version` event has fired). */
   refresh(): Promise<boolean>;
   /** Calls `listener` with each new version's id once its bundles are in; returns the unsubscribe. */
@@ -132,6 +135,9 @@ export interface RuntimeClient {
 }
 
 const noop = () => {};
+/** A namespace the manifest names, read as data (`constructor` is a namespace name, not a way into the prototype). */
+const namespaceOf = (m: Manifest | undefined, ns: string) =>
+  m?.namespaces && Object.prototype.hasOwnProperty.call(m.namespaces, ns) ? m.namespaces[ns] : undefined;
 /** What the client reads of a manifest is there (a damaged cache entry or answer is none). */
 const isManifest = (m: Manifest | undefined): m is Manifest =>
   !!m && typeof m.versionId === 'string' && Array.isArray(m.languages) && !!m.bundles;
@@ -144,10 +150,14 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   const request = options.fetch ?? ((url, init) => fetch(url, init));
   const prefix = `glossa:${base}:`;
   const manifestKey = `${prefix}manifest`;
-  const bundleKey = (code: string, hash: string) => `${prefix}${code}:${hash.slice(0, 16)}`;
+  const bundleKey = (code: string, hash: string, ns = '') => `${prefix}${ns && `${ns}/`}${code}:${hash.slice(0, 16)}`;
   const listeners = new Set<(versionId: string) => void>();
   /** The locales asked for: a new version's bundles of these are fetched before it is taken. */
   const wanted = new Set<string>();
+  /** The manifest's namespaces asked for (`''`: the default one), likewise. */
+  const wantedNs = new Set<string>(['']);
+  /** A namespace's bundles in a manifest (`''`: the default one's), if it has them. */
+  const bundlesOf = (m: Manifest, ns: string) => (ns ? namespaceOf(m, ns)?.bundles : m.bundles);
   /** Bundles read or being read, by storage key. */
   const parsed = new Map<string, Promise<Resources>>();
   /** Languages whose bundle from the origin (or its cache) has been served: capture may report for them. */
@@ -181,9 +191,9 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   const resolveIn = (m: Manifest | undefined, locale: string) =>
     m ? matchLocale(locale, codesOf(m), m.baseLang, map) : undefined;
 
-  function bundle(m: Manifest, code: string): Promise<Resources> {
-    const obj = m.bundles[code];
-    const key = bundleKey(code, obj.hash);
+  function bundle(m: Manifest, code: string, ns = ''): Promise<Resources> {
+    const obj = bundlesOf(m, ns)![code];
+    const key = bundleKey(code, obj.hash, ns);
     let p = parsed.get(key);
     if (!p) {
       p = (async () => {
@@ -253,22 +263,25 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
         // had, the version in use stays, and the next refresh tries again.
         if (prev?.versionId !== m.versionId)
           await Promise.all(
-            [...wanted].map(async (locale) => {
-              const code = resolveIn(m, locale);
-              if (code && m.bundles[code]) await bundle(m, code);
-            }),
+            [...wanted].flatMap((locale) =>
+              [...wantedNs].map(async (ns) => {
+                const code = resolveIn(m, locale);
+                if (code && bundlesOf(m, ns)?.[code]) await bundle(m, code, ns);
+              }),
+            ),
           );
         manifest = m;
         etag = e;
         await quietly(() => storage.set(manifestKey, JSON.stringify({ m, e })));
         if (prev?.versionId === m.versionId) return false;
-        for (const code in prev?.bundles) {
-          const hash = prev.bundles[code].hash;
-          if (m.bundles[code]?.hash !== hash) {
-            parsed.delete(bundleKey(code, hash));
-            await quietly(() => storage.delete(bundleKey(code, hash)));
+        for (const ns of prev ? ['', ...Object.keys(prev.namespaces ?? {})] : [])
+          for (const code in bundlesOf(prev!, ns)) {
+            const hash = bundlesOf(prev!, ns)![code].hash;
+            if (bundlesOf(m, ns)?.[code]?.hash !== hash) {
+              parsed.delete(bundleKey(code, hash, ns));
+              await quietly(() => storage.delete(bundleKey(code, hash, ns)));
+            }
           }
-        }
         if (prev || wanted.size)
           for (const f of listeners) {
             try {
@@ -287,9 +300,15 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     })());
   }
 
-  async function messages(locale: string): Promise<Resources> {
+  async function messages(locale: string, namespace?: string): Promise<Resources> {
     try {
-      return await serve(locale);
+      await start();
+      // A namespace the manifest names has bundles of its own; any other is a part of the default bundle.
+      const ns = namespace && namespaceOf(manifest, namespace) ? namespace : '';
+      const r = await serve(locale, ns);
+      if (ns || namespace === undefined || namespace === 'translation') return r;
+      const sub = r[namespace];
+      return typeof sub === 'object' ? sub : {};
     } finally {
       if (stale) {
         stale = false;
@@ -298,14 +317,14 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     }
   }
 
-  async function serve(locale: string): Promise<Resources> {
-    await start();
+  async function serve(locale: string, ns: string): Promise<Resources> {
     wanted.add(locale);
+    wantedNs.add(ns);
     const m = manifest;
     const code = resolveIn(m, locale);
-    if (m && code && m.bundles[code]) {
+    if (m && code && bundlesOf(m, ns)?.[code]) {
       try {
-        const r = await bundle(m, code);
+        const r = await bundle(m, code, ns);
         if (m === manifest) loaded.add(code);
         return r;
       } catch {
@@ -314,7 +333,10 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     }
     const langs = Object.keys(bundled);
     const own = matchLocale(locale, langs, langs[0], map);
-    return own ? bundled[own] : {};
+    // Shipped strings are the default namespace's (a named one's `bundled` entry is its top-level object).
+    const shipped = own ? bundled[own] : {};
+    const part = ns && Object.prototype.hasOwnProperty.call(shipped, ns) ? shipped[ns] : undefined;
+    return ns ? (typeof part === 'object' ? part : {}) : shipped;
   }
 
   // --- capture ---
@@ -434,8 +456,10 @@ export type GlossaBackendOptions = Partial<RuntimeOptions> & {
  *
  * - `lng` may be any locale: it is shown in the project language the client's chain maps it to (`pt-BR` reads
  *   `pt` when the project has no `pt-BR`). Set `fallbackLng` to the project's base language.
- * - Namespaces: i18next's default `translation` is the whole bundle; any other namespace is the bundle's
- *   top-level object of that name (`common.ok` is `t('ok', { ns: 'common' })`).
+ * - Namespaces: a namespace the manifest names (`namespaces`: a project that syncs `app.json` and `common.json`
+ *   into namespaces `app` and `common`) loads its own bundle; otherwise i18next's default `translation` is the
+ *   whole bundle and any other namespace is the bundle's top-level object of that name (`common.ok` is
+ *   `t('ok', { ns: 'common' })`).
  * - A new version reloads every loaded language (`reloadOnVersion`) and i18next fires `loaded`; react-i18next
  *   re-renders on it with `bindI18nStore: 'added'` (or listen to the client's `version` event).
  * - `saveMissing: true` sends missing strings to capture through `create` when the client's `capture` is enabled
@@ -464,10 +488,7 @@ export class GlossaBackend {
   }
 
   read(language: string, namespace: string, callback: (err: unknown, data: Resources | false) => void): void {
-    this.client!.messages(language).then((r) => {
-      const sub = namespace === 'translation' ? r : r[namespace];
-      callback(null, typeof sub === 'object' ? sub : {});
-    }, noop);
+    this.client!.messages(language, namespace).then((r) => callback(null, r), noop);
   }
 
   create(languages: readonly string[], namespace: string, key: string, fallbackValue?: string): void {

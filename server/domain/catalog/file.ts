@@ -40,7 +40,7 @@ interface SyncFile {
 }
 
 export function readSyncFile(
-  body: { contentBase64: string; format?: string; fileName?: string },
+  body: { contentBase64: string; format?: string; fileName?: string; namespace?: string },
   baseLang: string,
 ): SyncFile {
   const text = decode(body.contentBase64);
@@ -51,11 +51,13 @@ export function readSyncFile(
     throw new ApiError(400, 'format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
   }
   const format = declared ?? detected;
-  if (!format || !REGISTRY[format].syncable) {
+  // A sync naming its namespace owns that namespace whole, so any base-language file the service renders is its
+  // catalog (spec: SyncRequest.namespace); without one only the formats that were always syncable are.
+  if (!format || !(REGISTRY[format].syncable || body.namespace !== undefined)) {
     throw new ApiError(
       400,
       'format_not_syncable',
-      `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file.`,
+      `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file${format ? `, or name the namespace it is the whole catalog of (then any base-language ${format} file is syncable)` : ''}.`,
     );
   }
   let catalog: Catalog;

@@ -33,6 +33,8 @@ export interface KeyFilter {
   conflicts?: boolean;
   refusals?: boolean;
   warnings?: boolean;
+  /** The keys of one namespace (`''`: the default one). */
+  namespace?: string;
 }
 
 /** The project's live target languages, in code order. */
@@ -148,6 +150,7 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
   const q = db('keys as k').where('k.project_id', p.id);
   if (f.disabled !== undefined) q.andWhere('k.enabled', !f.disabled);
   if (f.captured !== undefined) q.andWhere('k.captured', f.captured);
+  if (f.namespace !== undefined) q.andWhere('k.namespace', f.namespace);
   const cell = (extra: (w: Knex.QueryBuilder) => void) =>
     db('translations as t')
       .whereRaw('t.key_id = k.id')

@@ -15,6 +15,20 @@ export function orderedForms(forms: Forms): Forms {
   return out;
 }
 
+/** The default namespace (migration 024): every key had it before namespaces, and a request naming none uses it. */
+export const DEFAULT_NAMESPACE = '';
+
+/**
+ * The ctx a content token is hashed with in a namespace. Tokens stay unique per project (translate deduplicates by
+ * them): a key of a named namespace salts its ctx with the namespace, so the same text in `app` and `common` is two
+ * keys; the default namespace hashes as it always did, so its tokens are unchanged. The salt starts with NUL, which
+ * no real ctx carries; one that mimicked it could at worst meet a token already taken, which the unique index
+ * (project, token) refuses as a lost race, never as a shared key.
+ */
+export function namespacedCtx(namespace: string, ctx: string | null | undefined): string | null | undefined {
+  return namespace === DEFAULT_NAMESPACE ? ctx : `${ctx ?? ''}\u0000ns\u0000${namespace}`;
+}
+
 /** The content token of a unit: identical (ctx, source) or (ctx, forms) give the same token. */
 export function contentToken(source: string | null, forms: Forms | null, ctx: string | null | undefined): string {
   const content = forms ? ['f', orderedForms(forms)] : ['s', source ?? ''];
@@ -52,12 +66,17 @@ export function baseName(source: string, ctx: string | null | undefined, token: 
  * Assigns each wanted base name a name free in the project and among the other wanted names:
  * `hello`, then `hello_2`, `hello_3`, ...
  */
-export async function freeNames(db: Db, projectId: string, wanted: string[]): Promise<string[]> {
+export async function freeNames(
+  db: Db,
+  projectId: string,
+  wanted: string[],
+  namespace: string = DEFAULT_NAMESPACE,
+): Promise<string[]> {
   const taken = new Set<string>();
   const unique = [...new Set(wanted)];
   for (let i = 0; i < unique.length; i += 500) {
     const rows = await db('keys')
-      .where('project_id', projectId)
+      .where({ project_id: projectId, namespace })
       .whereIn('name', unique.slice(i, i + 500))
       .select('name');
     for (const r of rows) taken.add(r.name);
@@ -68,7 +87,7 @@ export async function freeNames(db: Db, projectId: string, wanted: string[]): Pr
     if (taken.has(name)) {
       const pattern = `${base.replace(/[!%_]/g, '!$&')}!_%`;
       const like = await db('keys')
-        .where('project_id', projectId)
+        .where({ project_id: projectId, namespace })
         .andWhereRaw("name LIKE ? ESCAPE '!'", [pattern])
         .select('name');
       for (const r of like) taken.add(r.name);

@@ -2,6 +2,7 @@
 // turned into the publisher's plain snapshot types (packages/core/src/snapshot.ts).
 import type { Catalog, FormatId } from '../../../packages/core/src/catalog.js';
 import {
+  catalogKey,
   snapshotCatalog,
   type CatalogMeta,
   type Snapshot,
@@ -25,22 +26,27 @@ async function readLive(db: Db, projectId: string) {
   const keys = await db('keys')
     .where({ project_id: projectId, enabled: true, captured: false })
     .orderBy('id')
-    .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms');
+    .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms', 'namespace');
   const rows = await db('translations')
     .where({ project_id: projectId })
     .whereIn('lang', languages)
     .select('key_id', 'lang', 'value', 'status', 'origin', 'job_id');
-  const catalogs = Object.fromEntries(
-    (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
-      r.format,
-      parseJson<CatalogMeta>(r.meta, {}),
-    ]),
-  );
+  const catalogs = await catalogMetas(db, projectId);
   return { baseLang: project!.base_lang, languages, keys, rows, catalogs };
 }
 
+/** The synced files' meta of a project, by snapshot.ts `catalogKey` (format, and namespace when it is a named one). */
+export async function catalogMetas(db: Db, projectId: string): Promise<Record<string, CatalogMeta>> {
+  return Object.fromEntries(
+    (await db('project_catalogs').where({ project_id: projectId }).select('format', 'namespace', 'meta')).map((r) => [
+      catalogKey(r.format, r.namespace ?? ''),
+      parseJson<CatalogMeta>(r.meta, {}),
+    ]),
+  );
+}
+
 export function toSnapshotKey(
-  k: Pick<KeyRow, 'name' | 'file_key' | 'comment' | 'meta' | 'ctx' | 'source' | 'forms'>,
+  k: Pick<KeyRow, 'name' | 'file_key' | 'comment' | 'meta' | 'ctx' | 'source' | 'forms' | 'namespace'>,
   cells: Record<string, SnapshotCell>,
 ): SnapshotKey {
   return {
@@ -52,6 +58,8 @@ export function toSnapshotKey(
     source: k.source,
     forms: parseJson<SnapshotKey['forms']>(k.forms, null),
     cells,
+    // Only a named namespace is written: a snapshot of a project without any is byte for byte what it was.
+    ...(k.namespace ? { namespace: k.namespace } : {}),
   };
 }
 

@@ -27,6 +27,9 @@ interface LanguageDiff {
   removedTotal: number;
 }
 
+/** How a diff names a key: its name, prefixed `<namespace>:` in a named namespace (one name may be in several). */
+const diffName = (k: { name: string; namespace?: string }) => (k.namespace ? `${k.namespace}:${k.name}` : k.name);
+
 /** A language's texts by key name (null: the snapshot does not hold the language). */
 async function textsOf(s: StoredSnapshot | null, lang: string, isBase: boolean): Promise<Map<string, string> | null> {
   if (!s) return null;
@@ -34,7 +37,7 @@ async function textsOf(s: StoredSnapshot | null, lang: string, isBase: boolean):
   const { keys } = s.head;
   if (isBase) {
     if (s.head.baseLang !== lang) return null;
-    for (const k of keys) out.set(k.name, k.source);
+    for (const k of keys) out.set(diffName(k), k.source);
     return out;
   }
   const body = await s.part(lang);
@@ -42,7 +45,7 @@ async function textsOf(s: StoredSnapshot | null, lang: string, isBase: boolean):
   const part = JSON.parse(body) as Part;
   for (let i = 0; i < keys.length; i++) {
     const c = part[i];
-    if (c) out.set(keys[i].name, c[0]);
+    if (c) out.set(diffName(keys[i]), c[0]);
   }
   return out;
 }

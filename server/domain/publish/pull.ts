@@ -25,6 +25,8 @@ import { projectFormats, resolveVersion } from './versions.js';
  * version row, names it with its warning count): a pull then returns the stored bytes instead of reading the whole
  * version to render them again. Versions published before files carried their count render as before.
  */
+type Files = { files?: Record<string, Record<string, ManifestObject>> };
+
 async function storedFile(
   objects: ObjectStore,
   projectId: string,
@@ -32,10 +34,12 @@ async function storedFile(
   format: FormatId,
   lang: string,
   companion: boolean,
+  namespace: string,
 ): Promise<{ body: Buffer; warnings: number } | null> {
   if (!v.manifest) return null;
-  const manifest = JSON.parse(v.manifest) as { files?: Record<string, Record<string, ManifestObject>> };
-  const file = own(own(manifest.files, format), bcp47(lang));
+  const manifest = JSON.parse(v.manifest) as Files & { namespaces?: Record<string, Files> };
+  const files = namespace ? own(manifest.namespaces, namespace)?.files : manifest.files;
+  const file = own(own(files, format), bcp47(lang));
   const target = companion ? file?.stringsdict : file;
   if (!target || typeof target.warnings !== 'number') return null;
   const prefix = `bundles/${v.id}/`;
@@ -48,11 +52,20 @@ async function storedFile(
  * Renders one file of a stored snapshot from the language it is for (every language for a file that holds them
  * all), after the collision check a publish of that format would run on those cells.
  */
-async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId, lang: string, companion: boolean) {
+async function renderStored(
+  env: PublishEnv,
+  s: StoredSnapshot,
+  format: FormatId,
+  lang: string,
+  companion: boolean,
+  namespace: string,
+) {
+  if (namespace && !s.head.keys.some((k) => k.namespace === namespace))
+    throw notFound(`The version has no namespace ${namespace}.`);
   if (REGISTRY[format].multiLanguage) {
     const parts: Record<string, string> = {};
     for (const l of s.head.languages) parts[l] = (await s.part(l))!;
-    return runTask(threadsFor(env, s.head.keys.length), 'renderWhole', { head: s.ref, parts, format });
+    return runTask(threadsFor(env, s.head.keys.length), 'renderWhole', { head: s.ref, parts, format, namespace });
   }
   const part = lang === s.head.baseLang ? null : await s.part(lang);
   const out = await runTask(threadsFor(env, s.head.keys.length), 'renderFile', {
@@ -61,6 +74,7 @@ async function renderStored(env: PublishEnv, s: StoredSnapshot, format: FormatId
     part,
     formats: [format],
     companion,
+    namespace,
   });
   refuseCollisions(out.collisions);
   return out.file!;
@@ -85,10 +99,18 @@ interface PulledFile {
 export async function pullVersionFile(
   env: PublishEnv,
   project: ProjectRow,
-  query: { version: string; format?: string; lang?: string; part?: 'strings' | 'stringsdict' },
+  query: { version: string; format?: string; lang?: string; part?: 'strings' | 'stringsdict'; namespace?: string },
 ): Promise<PulledFile> {
   const { db, objects } = env;
+  const namespace = query.namespace ?? '';
   const v = await resolveVersion(db, project, query.version);
+  // A version whose manifest names its namespaces answers for one it lacks before anything is read or rendered.
+  if (
+    namespace &&
+    v.manifest &&
+    !own((JSON.parse(v.manifest) as { namespaces?: Record<string, unknown> }).namespaces, namespace)
+  )
+    throw notFound(`Version ${v.id} has no namespace ${namespace}.`);
   // The project's first format when the pull names none (reading every version's formats).
   const format = (query.format ?? (await projectFormats(db, project))[0]) as FormatId | undefined;
   if (!format) throw invalidArgument('Name a format: the project has no output formats configured.');
@@ -108,11 +130,11 @@ export async function pullVersionFile(
   let opening: Promise<StoredSnapshot> | undefined;
   /** One language's file (or its companion): the stored object, else rendered from the snapshot. */
   const fileOf = async (lang: string, companion: boolean): Promise<{ body: string | Bytes; warnings: number }> => {
-    const stored = await storedFile(objects, project.id, v, format, lang, companion);
+    const stored = await storedFile(objects, project.id, v, format, lang, companion, namespace);
     if (stored) return { body: bytes(stored.body), warnings: stored.warnings };
     // One read of the snapshot for every file a bulk export renders at once.
     opening ??= snapshot ? Promise.resolve(snapshot) : openVersion(db, project.id, v.id);
-    return renderStored(env, await opening, format, lang, companion);
+    return renderStored(env, await opening, format, lang, companion, namespace);
   };
   if (query.lang === undefined && !info.multiLanguage) {
     // Bulk export: each language's file at its platform path, base first, in one archive. `part` picks one of
@@ -134,7 +156,7 @@ export async function pullVersionFile(
       entries[w.name] = [toBytes(files[i].body), { mtime }];
       warnings += files[i].warnings;
     }
-    const name = `${project.id}-${v.id}-${format}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
+    const name = `${project.id}-${v.id}-${format}${namespace ? `-${namespace}` : ''}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
     return {
       body: bytes(Buffer.from(zipSync(entries, { level: 6 }))),
       contentType: 'application/zip',

@@ -23,9 +23,9 @@ import { parseJson } from '../../infra/db.js';
 import { readInSlices } from '../../infra/slices.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import type { ObjectStore } from '../../infra/objects.js';
-import type { CatalogMeta } from '../../../packages/core/src/snapshot.js';
+import { namespacesOf } from '../../../packages/core/src/snapshot.js';
 import { markupPolicy } from '../project/projects.js';
-import { toSnapshotKey } from '../catalog/live.js';
+import { catalogMetas, toSnapshotKey } from '../catalog/live.js';
 import { storePart, type StoredSnapshot } from './parts-store.js';
 import { runTask, threadsFor } from './pool.js';
 import { writeStaged } from './store.js';
@@ -75,19 +75,14 @@ async function readHead(db: Db, projectId: string) {
   const rows = await readInSlices<KeyRow>('id', () =>
     db('keys')
       .where({ project_id: projectId, enabled: true, captured: false })
-      .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms'),
+      .select('id', 'name', 'file_key', 'comment', 'meta', 'ctx', 'source', 'forms', 'namespace'),
   );
   for (const r of rows) {
     const { cells: _cells, ...k } = toSnapshotKey(r, {});
     keys.push(k);
     ids.push(Number(r.id));
   }
-  const catalogs = Object.fromEntries(
-    (await db('project_catalogs').where({ project_id: projectId }).select('format', 'meta')).map((r) => [
-      r.format,
-      parseJson<CatalogMeta>(r.meta, {}),
-    ]),
-  );
+  const catalogs = await catalogMetas(db, projectId);
   return { head: { baseLang: project!.base_lang, languages, keys, catalogs }, ids };
 }
 
@@ -282,7 +277,8 @@ export async function reusableFor(
 
 /** The current version's objects of `lang`, when every one of them can be copied (see Reusable). */
 function reusedObjects(r: Reusable | null, head: SnapshotHead, lang: string, formats: FormatId[]) {
-  if (!r) return null;
+  // A version with named namespaces renders every language again (their objects are not indexed for reuse).
+  if (!r || head.keys.some((k) => k.namespace)) return null;
   if (lang !== head.baseLang && (r.parts[lang] === undefined || r.parts[lang] !== head.parts[lang])) return null;
   const code = bcp47(lang);
   const bundle = own(r.manifest.bundles, code);
@@ -347,8 +343,10 @@ export async function renderSnapshot(
   for (const format of multiLanguageFormats(formats)) {
     const parts: Record<string, string> = {};
     for (const lang of head.languages) parts[lang] = (await s.part(lang))!;
-    const file = await runTask(threads, 'renderWhole', { head: s.ref, parts, format });
-    await write(indexer.addMulti(format, file));
+    for (const namespace of ['', ...namespacesOf(head.keys)]) {
+      const file = await runTask(threads, 'renderWhole', { head: s.ref, parts, format, namespace });
+      await write(indexer.addMulti(format, file, namespace));
+    }
   }
   return indexer.index;
 }

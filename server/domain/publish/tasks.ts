@@ -19,7 +19,7 @@ import {
   type PartCell,
   type SnapshotHead,
 } from '../../../packages/core/src/parts.js';
-import { snapshotCatalog } from '../../../packages/core/src/snapshot.js';
+import { namespacesOf, namespaceView, snapshotCatalog } from '../../../packages/core/src/snapshot.js';
 import { cellGate } from '../catalog/gate.js';
 
 /**
@@ -159,12 +159,16 @@ function gateLanguage(input: GateInput): GateOutput {
 
 /** gettext's collisions (formats/po.ts `poCollisions`) among this language's messages and the base's. */
 function poGroupsOf(head: SnapshotHead, lang: string, part: Part) {
-  const s = languageSnapshotInPlace(head, lang, part);
-  const catalog = snapshotCatalog(s, 'po', [lang]);
-  return poCollisions(catalog, { languages: [head.baseLang, lang], baseLanguage: head.baseLang }).map((g) => ({
-    name: g.name,
-    keys: g.entries.map((i) => head.keys[i].name),
-  }));
+  const whole = languageSnapshotInPlace(head, lang, part);
+  // Each namespace is a file of its own (snapshot.ts `namespaceView`).
+  return ['', ...namespacesOf(whole.keys)].flatMap((ns) => {
+    const s = namespaceView(whole, ns);
+    const catalog = snapshotCatalog(s, 'po', [lang]);
+    return poCollisions(catalog, { languages: [head.baseLang, lang], baseLanguage: head.baseLang }).map((g) => ({
+      name: g.name,
+      keys: g.entries.map((i) => s.keys[i].name),
+    }));
+  });
 }
 
 export interface RecheckOutput {
@@ -199,6 +203,9 @@ interface RenderInput {
   formats: FormatId[];
 }
 
+/** A pull's file is one namespace's (absent: the default one). */
+type FileInput = RenderInput & { companion: boolean; namespace?: string };
+
 /** One language's bundle and per-language files. */
 function renderLanguageTask(input: RenderInput): LanguageRender {
   const head = headOf(input.head);
@@ -210,21 +217,26 @@ function renderLanguageTask(input: RenderInput): LanguageRender {
  * One file of one language (a pull of a format its version did not render; `companion`: its companion file), and
  * the collisions a publish of that format would refuse among these cells (collisions.ts).
  */
-function renderFileTask(input: RenderInput & { companion: boolean }) {
+function renderFileTask(input: FileInput) {
   const head = headOf(input.head);
   const part = input.part === null ? null : (JSON.parse(input.part) as Part);
-  const s = languageSnapshotInPlace(head, input.lang, part);
+  const s = namespaceView(languageSnapshotInPlace(head, input.lang, part), input.namespace ?? '');
   const format = input.formats[0];
   const collisions = findCollisions(s, [format]);
   return { collisions, file: collisions.length ? null : renderFile(s, format, input.lang, input.companion) };
 }
 
 /** A file that holds every language (xcstrings): the one render that needs every part at once. */
-function renderWholeTask(input: { head: HeadRef; parts: Record<string, string>; format: FormatId }): RenderedFile {
+function renderWholeTask(input: {
+  head: HeadRef;
+  parts: Record<string, string>;
+  format: FormatId;
+  namespace?: string;
+}): RenderedFile {
   const head = headOf(input.head);
   const parts: Record<string, Part> = {};
   for (const [lang, body] of Object.entries(input.parts)) parts[lang] = JSON.parse(body) as Part;
-  return renderFile(wholeSnapshot(head, parts), input.format, head.baseLang);
+  return renderFile(namespaceView(wholeSnapshot(head, parts), input.namespace ?? ''), input.format, head.baseLang);
 }
 
 /** What a render compares of a stored head (stream.ts `reusableFor`). */

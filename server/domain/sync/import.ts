@@ -25,6 +25,7 @@ import { readInSlices } from '../../infra/slices.js';
 import { decode } from '../catalog/file.js';
 import { cellStates } from '../catalog/cells.js';
 import { recordHistory } from '../catalog/history.js';
+import { DEFAULT_NAMESPACE } from '../catalog/keys.js';
 import { normalizeLanguage } from '../project/languages.js';
 import { listLanguages } from '../project/projects.js';
 import { contentChanged } from '../project/revision.js';
@@ -220,13 +221,11 @@ export async function planImport(db: Db, project: ProjectRow, body: ImportReques
   const live = await listLanguages(db, project.id);
   const file = readImportFile(body, project, new Set(live.map((l) => l.code)));
   const { catalog, lang } = file;
-  const namespaced = await hasNamespaces(db);
-  if (body.namespace && !namespaced) throw invalidArgument('This service has no namespaces yet.');
-  const keys = await readInSlices<KeyRowWithCtx>('id', () => {
-    const q = db('keys').where('project_id', project.id);
-    if (namespaced) void q.where('namespace', body.namespace ?? '');
-    return q.select('id', 'name', 'source', 'forms', 'ctx', 'file_key', 'enabled');
-  });
+  const keys = await readInSlices<KeyRowWithCtx>('id', () =>
+    db('keys')
+      .where({ project_id: project.id, namespace: body.namespace ?? DEFAULT_NAMESPACE })
+      .select('id', 'name', 'source', 'forms', 'ctx', 'file_key', 'enabled'),
+  );
   const byName = new Map(keys.map((k) => [k.name, k]));
   const byFileKey = new Map<string, KeyRowWithCtx>();
   for (const k of keys) if (k.file_key != null && !byFileKey.has(k.file_key)) byFileKey.set(k.file_key, k);
@@ -303,11 +302,6 @@ export async function planImport(db: Db, project: ProjectRow, body: ImportReques
     else plan.kept.push({ keyId: id, fileValue: c.value });
   }
   return plan;
-}
-
-/** Whether keys have a namespace column (migration 024); until then every key is in the default namespace. */
-async function hasNamespaces(db: Db): Promise<boolean> {
-  return db.schema.hasColumn('keys', 'namespace');
 }
 
 export function importResult(plan: ImportPlan): ImportResult {

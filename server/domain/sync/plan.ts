@@ -19,7 +19,7 @@ import { bool, parseJson } from '../../infra/db.js';
 import { invalidArgument } from '../../infra/errors.js';
 import { formsToIcu, pluralCategories } from '../../../packages/core/src/icu.js';
 import { pairCost } from '../billing/credits.js';
-import { contentToken, orderedForms, type Forms } from '../catalog/keys.js';
+import { contentToken, DEFAULT_NAMESPACE, namespacedCtx, orderedForms, type Forms } from '../catalog/keys.js';
 import { cellStates, type CellState } from '../catalog/cells.js';
 import { outdatedMode, retranslatesItself } from '../catalog/outdated.js';
 import { canonicalKey, hashedBefore, isKeyName, MAX_KEY_NAME } from './canonical.js';
@@ -75,6 +75,11 @@ export interface EntryPlan {
   };
   action: 'create' | 'update' | 'match' | 'kept';
   reenable: boolean;
+  /**
+   * A key of the default namespace this first sync of a named namespace takes in (its name, values and history
+   * kept; its token salted for the namespace), so a project that split one file into several pays nothing twice.
+   */
+  adopt?: true;
   /** Target cells the file carries, by project language code. */
   cells: Map<string, Cell>;
 }
@@ -103,6 +108,8 @@ export interface SyncPlan {
     disabledOrphans: number;
     reenabled: number;
   };
+  /** Keys of the default namespace taken into the sync's named namespace (EntryPlan.adopt). */
+  adopted: number;
   /** Project target languages an AI fill may use (live, ai mode). */
   fillLangs: string[];
   /** Languages the file carries cells for (project codes, base excluded). */
@@ -121,8 +128,11 @@ export async function planSync(
   db: Db,
   project: ProjectRow,
   catalog: Catalog,
-  opts: { onConflict: 'server' | 'file'; pulledAt: number | null; baseOnly: boolean },
+  opts: { onConflict: 'server' | 'file'; pulledAt: number | null; baseOnly: boolean; namespace?: string },
 ): Promise<SyncPlan> {
+  // The whole-catalog rule applies within the sync's namespace only (spec: SyncRequest.namespace): keys of the
+  // other namespaces are never read, matched or disabled here.
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   const base = project.base_lang;
   const live = await listLanguages(db, project.id);
   const targetCodes = new Set(live.map((l) => l.code));
@@ -188,42 +198,75 @@ export async function planSync(
       meta,
       source,
       cells,
-      token: contentToken(source.forms ? null : source.icu, source.forms, null),
+      token: contentToken(source.forms ? null : source.icu, source.forms, namespacedCtx(namespace, null)),
       action: 'create',
       reenable: false,
     });
   }
 
+  const columns = [
+    'id',
+    'name',
+    'token',
+    'source',
+    'forms',
+    'enabled',
+    'source_verified',
+    'source_updated_at',
+    'file_key',
+    'comment',
+    'meta',
+  ] as const;
   const existing = await readInSlices<KeyRow>('id', () =>
     db('keys')
-      .where('project_id', project.id)
-      .select(
-        'id',
-        'name',
-        'token',
-        'source',
-        'forms',
-        'enabled',
-        'source_verified',
-        'source_updated_at',
-        'file_key',
-        'comment',
-        'meta',
-      ),
+      .where({ project_id: project.id, namespace })
+      .select(...columns),
   );
+  const named = namespace !== DEFAULT_NAMESPACE;
+  const adopting = new Set<string>();
+  // The first sync of a named namespace takes in the default namespace's keys the file carries: pushed before
+  // through /translate (named as the file spells them) or synced whole before the project split its files.
+  if (named && existing.length === 0) {
+    const wanted = [...new Set(entries.flatMap((e) => [e.name, e.fileKey]))].filter((n) => n.length <= MAX_KEY_NAME);
+    const found: KeyRow[] = [];
+    for (let i = 0; i < wanted.length; i += 500)
+      found.push(
+        ...(await db('keys')
+          .where({ project_id: project.id, namespace: DEFAULT_NAMESPACE })
+          .whereIn('name', wanted.slice(i, i + 500))
+          .select<KeyRow[]>(...columns)),
+      );
+    const defaults = new Map(found.map((k) => [k.name, k]));
+    for (const ep of entries) {
+      const k =
+        defaults.get(ep.name) ??
+        [defaults.get(ep.fileKey)].find((d) => d && (d.file_key === null || d.file_key === ep.fileKey));
+      if (!k || adopting.has(k.name)) continue;
+      adopting.add(k.name);
+      ep.name = k.name;
+      existing.push(k);
+    }
+  }
   const byName = new Map(existing.map((k) => [k.name, k]));
   for (const ep of entries) {
     if (byName.has(ep.name)) continue;
     const before = hashedBefore(ep.fileKey, ep.name);
     const stored = before === null ? undefined : byName.get(before);
     if (stored && stored.file_key === ep.fileKey) ep.name = stored.name;
+    // A key adopted under the name /translate gave it (the file's spelling) keeps that name in its namespace.
+    const spelled = named ? byName.get(ep.fileKey) : undefined;
+    if (!stored && spelled && spelled.file_key === ep.fileKey) ep.name = spelled.name;
   }
   // Tokens are unique per project (translate deduplicates by them), but a file may hold one text under two
   // keys: the second gets a token salted with its name.
   const tokenOwner = new Map(existing.map((k) => [k.token, k.name]));
   for (const ep of entries) {
     const plain = ep.token;
-    const salted = contentToken(ep.source.forms ? null : ep.source.icu, ep.source.forms, `\u0000${ep.name}`);
+    const salted = contentToken(
+      ep.source.forms ? null : ep.source.icu,
+      ep.source.forms,
+      namespacedCtx(namespace, `\u0000${ep.name}`),
+    );
     const stored = byName.get(ep.name)?.token;
     if (stored === plain || stored === salted) {
       ep.token = stored;
@@ -245,6 +288,7 @@ export async function planSync(
   };
   const conflicts: Conflict[] = [];
   const diagnostics: Diagnostic[] = [];
+  let adopted = 0;
   for (const ep of entries) {
     const k = byName.get(ep.name);
     if (!k) {
@@ -266,6 +310,19 @@ export async function planSync(
     if (!ep.key.enabled) {
       ep.reenable = true;
       counts.reenabled++;
+    }
+    if (adopting.has(k.name)) {
+      ep.adopt = true;
+      adopted++;
+      // Its token was hashed in the default namespace: the same text is a match, its token re-salted on the way in.
+      const same = ep.source.forms
+        ? k.forms !== null && k.forms === JSON.stringify(ep.source.forms)
+        : k.forms === null && k.source === ep.source.icu;
+      if (same) {
+        ep.action = 'match';
+        counts.matchedSources++;
+        continue;
+      }
     }
     if (k.token === ep.token) {
       ep.action = 'match';
@@ -371,6 +428,7 @@ export async function planSync(
     conflicts,
     diagnostics,
     counts,
+    adopted,
     fillLangs,
     fileLangs,
     stored,

@@ -22,6 +22,8 @@ async function keyByRef(db: Db, projectId: string, ref: string) {
     .andWhere((w) => {
       w.where('name', ref).orWhere('token', ref);
     })
+    // As review.ts `keyByRef`: the default namespace's key first; a named namespace's is linked by its token.
+    .orderBy('namespace')
     .first();
   if (!key) throw notFound('No key with this name or token.');
   return key;
@@ -152,6 +154,9 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const offset = ctx.query.offset ?? 0;
   const limit = ctx.query.limit ?? 50;
   const [counted] = await query.clone().count({ n: '*' });
+  const namespaces = (
+    await db('keys').where('project_id', p.id).whereNot('namespace', '').distinct('namespace').orderBy('namespace')
+  ).map((r) => r.namespace ?? '');
   const rows = await query
     .clone()
     .orderBy('k.id')
@@ -167,6 +172,7 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
       'k.enabled',
       'k.source_verified',
       'k.captured',
+      'k.namespace',
     );
   const cells = await pageCells(
     db,
@@ -188,8 +194,10 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
         enabled: bool(k.enabled),
         sourceVerified: bool(k.source_verified),
         captured: bool(k.captured),
+        ...(k.namespace ? { namespace: k.namespace } : {}),
         cells: cells.get(Number(k.id)) ?? [],
       })),
+      ...(namespaces.length ? { namespaces } : {}),
     },
   };
 };

@@ -12,7 +12,15 @@ import { withRequestRecord, type RequestScope } from '../../infra/requests.js';
 import { previewBatch } from '../../domain/operations/previews.js';
 import { cellStates, type CellState } from '../../domain/catalog/cells.js';
 import { holdRefusal, keyLimitRefusal, pairCost, readCredit } from '../../domain/billing/credits.js';
-import { baseName, contentToken, freeNames, orderedForms, type Forms } from '../../domain/catalog/keys.js';
+import {
+  baseName,
+  contentToken,
+  DEFAULT_NAMESPACE,
+  freeNames,
+  namespacedCtx,
+  orderedForms,
+  type Forms,
+} from '../../domain/catalog/keys.js';
 import {
   BUDGET_EXHAUSTED,
   enqueueFill,
@@ -62,8 +70,8 @@ interface UnitResult {
   budgetExhausted?: true;
 }
 
-/** A unit as validated against TranslateUnit: exactly one of `source` and `forms`. */
-function prepare(u: TranslateUnit): Unit {
+/** A unit as validated against TranslateUnit: exactly one of `source` and `forms`; its token salted for its namespace. */
+function prepare(u: TranslateUnit, namespace: string): Unit {
   const forms = u.forms ? orderedForms(u.forms) : null;
   const source = u.forms ? null : u.source;
   const ctx = u.ctx ?? null;
@@ -71,7 +79,7 @@ function prepare(u: TranslateUnit): Unit {
     source: forms ? formsToIcu(forms) : source!,
     forms,
     ctx,
-    token: contentToken(source, forms, ctx),
+    token: contentToken(source, forms, namespacedCtx(namespace, ctx)),
     key: u.key,
     previousToken: u.previousToken,
     previousSource: u.previousSource,
@@ -93,26 +101,32 @@ const keysByTokens = (db: Db, projectId: string, tokens: string[]) =>
       .select('id', 'name', 'token', 'enabled', 'source_verified', 'source', 'forms', 'created_by'),
   );
 
-/** The key a copy edit names: by its previous token (live or in history), or by previous source and ctx. */
-async function findPrevious(db: Db, projectId: string, u: Unit): Promise<StoredKey | undefined> {
+/**
+ * The key a copy edit names: by its previous token (live or in history), or by previous source and ctx; only a key
+ * of the push's namespace is carried over.
+ */
+async function findPrevious(db: Db, projectId: string, u: Unit, namespace: string): Promise<StoredKey | undefined> {
   const tokens = [
     u.previousToken,
-    u.previousSource !== undefined ? contentToken(u.previousSource, null, u.previousCtx ?? u.ctx) : undefined,
+    u.previousSource !== undefined
+      ? contentToken(u.previousSource, null, namespacedCtx(namespace, u.previousCtx ?? u.ctx))
+      : undefined,
   ].filter(Boolean) as string[];
   for (const t of tokens) {
-    const live = await db('keys').where({ project_id: projectId, token: t }).first();
+    const live = await db('keys').where({ project_id: projectId, token: t, namespace }).first();
     if (live) return live;
     const hist = await db('key_history')
       .where({ project_id: projectId, token: t })
       .orderBy('id', 'desc')
       .first('key_id');
-    if (hist) return db('keys').where({ id: hist.key_id }).first();
+    if (hist) return db('keys').where({ id: hist.key_id, namespace }).first();
   }
   return undefined;
 }
 
 interface Plan {
   project: ProjectRow;
+  namespace: string;
   targets: string[];
   results: UnitResult[];
   /** Units to insert as new keys (index into results). */
@@ -132,7 +146,13 @@ interface Plan {
 }
 
 /** Classifies every unit without writing anything. */
-async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[]): Promise<Plan> {
+async function plan(
+  db: Db,
+  project: ProjectRow,
+  targets: string[],
+  units: Unit[],
+  namespace: string = DEFAULT_NAMESPACE,
+): Promise<Plan> {
   const existing = new Map(
     (await keysByTokens(db, project.id, [...new Set(units.map((u) => u.token))])).map((k) => [k.token, k]),
   );
@@ -159,9 +179,9 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
     if (!key) {
       const prev =
         unit.previousToken || unit.previousSource !== undefined
-          ? await findPrevious(db, project.id, unit)
+          ? await findPrevious(db, project.id, unit, namespace)
           : unit.key
-            ? await db('keys').where({ project_id: project.id, name: unit.key }).first()
+            ? await db('keys').where({ project_id: project.id, namespace, name: unit.key }).first()
             : undefined;
       if (prev) {
         carries.push({ i, unit, key: prev });
@@ -193,6 +213,7 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
     db,
     project.id,
     wantNames.map((w) => w.base),
+    namespace,
   );
   wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
   for (const c of creates) results[c.i].key = c.name;
@@ -206,6 +227,7 @@ async function plan(db: Db, project: ProjectRow, targets: string[], units: Unit[
   );
   return {
     project,
+    namespace,
     targets,
     results,
     creates,
@@ -269,9 +291,13 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
       'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.',
     );
   const { project } = ctx;
-  const units = ctx.body.units.map(prepare);
+  const namespace = ctx.body.namespace ?? DEFAULT_NAMESPACE;
+  const units = ctx.body.units.map((u) => prepare(u, namespace));
   if (ctx.dryRun) {
-    const preview = await dryRun(db, await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units));
+    const preview = await dryRun(
+      db,
+      await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units, namespace),
+    );
     const sha = await previewBatch(db, ctx.app.log, project.id, ctx.body, {
       sources: units.map((u) => u.source),
       estimateMc: preview.body.estimatedCredits,
@@ -284,7 +310,7 @@ export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
     { keyId: ctx.principal!.keyId, projectId: project.id, body: ctx.body, approval: ctx.approval },
     'translate',
     async (scope) => {
-      const p = await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units);
+      const p = await plan(db, project, await resolveTargets(db, project, ctx.body.langs), units, namespace);
       // An agent key may push for free; paid work needs a person's approval first. The estimate reads the
       // same plan the push then carries out.
       if (ctx.approval.guardsSpending) ctx.approval.spend(await estimateOf(db, p));
@@ -339,6 +365,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
     if (p.creates.length) {
       const rows = p.creates.map((c): NewKey => ({
         project_id: project.id,
+        namespace: p.namespace,
         name: c.name,
         token: c.unit.token,
         source: c.unit.source,
@@ -457,6 +484,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
 type NewKey = Pick<
   KeyRow,
   | 'project_id'
+  | 'namespace'
   | 'name'
   | 'token'
   | 'source'
@@ -485,6 +513,7 @@ async function insertKeys(trx: Db, projectId: string, rows: NewKey[], pushId: st
 
 const KEY_COLUMNS = [
   'project_id',
+  'namespace',
   'name',
   'token',
   'source',

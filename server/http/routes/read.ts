@@ -32,12 +32,13 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     };
   }
   if (q.ref !== undefined) {
+    // A name is read in the request's namespace (the default one unless it names one); a token is unique per project.
     const key = await db('keys')
       .where({ project_id: project.id })
       .andWhere((w) => {
-        w.where('name', q.ref).orWhere('token', q.ref);
+        w.where({ name: q.ref, namespace: q.namespace ?? '' }).orWhere('token', q.ref);
       })
-      .first('id', 'name');
+      .first('id', 'name', 'namespace');
     if (!key) throw notFound('No key with this name or token in this project.');
     const live = (await listLanguages(db, project.id)).map((l) => l.code);
     const langs = q.lang !== undefined ? [normalizeLanguage(q.lang)] : live;
@@ -57,7 +58,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
       else if (c?.failed) translations[lang] = { status: 'failed', reason: c.failed };
       else translations[lang] = { status: 'pending' };
     }
-    return { body: { key: key.name, translations } };
+    return { body: { key: key.name, ...(key.namespace ? { namespace: key.namespace } : {}), translations } };
   }
   const file = await pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
   return {

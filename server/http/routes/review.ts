@@ -35,6 +35,9 @@ async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow>
     .andWhere((w) => {
       w.where('name', ref).orWhere('token', ref);
     })
+    // A name in several namespaces reads the default namespace's key (`''` sorts first); the dashboard links a
+    // named namespace's keys by their token, which is unique per project.
+    .orderBy('namespace')
     .first();
   if (!key) throw notFound('No key with this name or token.');
   return key;
@@ -99,6 +102,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
   return {
     body: {
       key: key.name,
+      ...(key.namespace ? { namespace: key.namespace } : {}),
       token: key.token,
       source: key.source,
       forms: parseJson(key.forms, null),

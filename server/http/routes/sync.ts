@@ -20,6 +20,7 @@ import { markOutdated, retireForRetranslation } from '../../domain/catalog/outda
 import { previewBatch } from '../../domain/operations/previews.js';
 import { readSyncFile } from '../../domain/catalog/file.js';
 import { fillPairs, planSync, type SyncPlan } from '../../domain/sync/plan.js';
+import { DEFAULT_NAMESPACE } from '../../domain/catalog/keys.js';
 import type { JobQueue } from '../../infra/jobs.js';
 
 const MAX_CONFLICT_ROWS = 50;
@@ -46,6 +47,7 @@ function result(
   plan: SyncPlan,
   project: ProjectRow,
   extra: { estimatedCredits: number; balance: number; trackingToken: string | null },
+  namespace: string | undefined,
 ) {
   const unsafe = unsafeCells(plan, project);
   return {
@@ -56,6 +58,7 @@ function result(
     conflictsTotal: plan.conflicts.length,
     diagnostics: plan.diagnostics,
     ...(unsafe.length ? { markupUnsafe: capList(unsafe), markupUnsafeTotal: unsafe.length } : {}),
+    ...(namespace ? { adopted: plan.adopted } : {}),
   };
 }
 
@@ -75,6 +78,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
       onConflict: ctx.body.onConflict ?? 'server',
       pulledAt: ctx.body.pulledAt ? parseInstant(ctx.body.pulledAt, 'pulledAt') : null,
       baseOnly: !REGISTRY[file.format].multiLanguage,
+      namespace: ctx.body.namespace,
     };
     return { ...file, opts };
   };
@@ -95,7 +99,12 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     });
     return {
       body: {
-        ...result(plan, project, { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null }),
+        ...result(
+          plan,
+          project,
+          { estimatedCredits: fill.estimate, balance: credit.available, trackingToken: null },
+          opts.namespace,
+        ),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
       },
@@ -139,6 +148,7 @@ async function apply(
   run: { canFill: boolean; fillExcept?: string[]; approval: Approval; scope: RequestScope; bySync: string },
 ) {
   const now = Date.now();
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   const plan = withoutFill(await planSync(trx, project, catalog, opts), run.fillExcept);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
@@ -154,6 +164,7 @@ async function apply(
     await trx('keys').insert(
       part.map((e) => ({
         project_id: project.id,
+        ...(namespace === DEFAULT_NAMESPACE ? {} : { namespace }),
         name: e.name,
         token: e.token,
         source: e.source.icu,
@@ -174,7 +185,7 @@ async function apply(
   }
   for (const part of chunks(creates)) {
     for (const r of await trx('keys')
-      .where('project_id', project.id)
+      .where({ project_id: project.id, namespace })
       .whereIn(
         'name',
         part.map((e) => e.name),
@@ -201,6 +212,7 @@ async function apply(
       Object.assign(row, { token: e.token, source: e.source.icu, forms: json(e.source.forms), source_updated_at: now });
     }
     if (e.reenable) Object.assign(row, { enabled: true, sync_disabled_at: null, sync_disabled_by: null });
+    if (e.adopt) Object.assign(row, { namespace, token: e.token });
     if (e.key.fileKey !== e.fileKey) row.file_key = e.fileKey;
     if (e.key.comment !== e.comment) row.comment = e.comment;
     if (e.key.meta !== json(e.meta)) row.meta = json(e.meta);
@@ -270,11 +282,11 @@ async function apply(
     sourceLanguage: catalog.sourceLanguage,
     languageSpellings: plan.languageSpellings,
   });
-  const stored = await trx('project_catalogs').where({ project_id: project.id, format }).first('meta');
+  const stored = await trx('project_catalogs').where({ project_id: project.id, format, namespace }).first('meta');
   if (stored?.meta !== meta) {
     await trx('project_catalogs')
-      .insert({ project_id: project.id, format, meta, updated_at: now })
-      .onConflict(['project_id', 'format'])
+      .insert({ project_id: project.id, format, namespace, meta, updated_at: now })
+      .onConflict(['project_id', 'format', 'namespace'])
       .merge(['meta', 'updated_at']);
     changed = true;
   }
@@ -304,7 +316,7 @@ async function apply(
   }
   const balance = (await readCredit(trx, project.workspace_id, now, true)).available;
   const body = {
-    ...result(plan, project, { estimatedCredits, balance, trackingToken }),
+    ...result(plan, project, { estimatedCredits, balance, trackingToken }, opts.namespace),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
