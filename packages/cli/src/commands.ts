@@ -223,13 +223,17 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const tokens: string[] = [];
   const report: Record<string, unknown>[] = [];
   const units: TranslateUnit[] = [];
-  const mapped = cfg.files.filter((m) => !o.only || (o.only === 'sync') === REGISTRY[m.format].syncable);
+  const mapped = cfg.files.filter((m) => !o.only || (o.only === 'sync') === syncedWhole(m));
   // The translations beside the base files go in before their languages are queued (imports.ts).
   const imports = o.importTranslations || Object.keys(state).length === 0 ? await planImports(ctx, mapped) : null;
   const filesOf = (m: FileMapping) => imports?.files.filter((f) => f.mapping === m) ?? [];
   for (const m of cfg.files) {
     if (o.only && (o.only === 'sync') !== syncedWhole(m)) continue;
     if (!syncedWhole(m)) {
+      // Pushed as units, the file is not the whole catalog of anything: what it drops stays enabled.
+      out.verbose(
+        `${m.source}: pushed as units; a string deleted from it is not disabled. Give its mapping a "namespace" to make it the whole catalog of one (docs/guides/cli.md).`,
+      );
       units.push(...unitsOf(ctx, m));
       continue;
     }
@@ -297,7 +301,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       if (token) tokens.push(token);
     }
   }
-  const translateFiles = imports?.files.filter((f) => !REGISTRY[f.mapping.format].syncable) ?? [];
+  const translateFiles = imports?.files.filter((f) => !syncedWhole(f.mapping)) ?? [];
   // While the files' languages wait for their import, the first batches name every other AI language (maybe none).
   const langs = imports && translateFiles.length && !o.dryRun ? { langs: firstLangs(imports) } : {};
   if (units.length) {

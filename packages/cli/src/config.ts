@@ -112,7 +112,7 @@ const PLACEHOLDER = /\{(?:locale|android|apple|posix)\}/;
  * folder's (`locales`), else the format's id (`{locale}.json` beside the config: `json`). Spelled to the spec's `Namespace`
  * pattern.
  */
-function derivedNamespace(m: Pick<FileMapping, 'source' | 'template' | 'format'>): string {
+export function derivedNamespace(m: Pick<FileMapping, 'source' | 'template' | 'format'>): string {
   const perLanguage = m.template !== undefined && PLACEHOLDER.test(path.posix.basename(m.template));
   const source = m.source.replace(/\\/g, '/');
   const raw = perLanguage

@@ -75,6 +75,8 @@ export async function uploadTranslations(
         lang: f.lang,
         format: f.mapping.format,
         fileName: path.basename(f.file),
+        // The mapping's own keys (config.ts mappingNamespaces), as its sync and pull name them.
+        ...(f.mapping.namespace !== undefined ? { namespace: f.mapping.namespace } : {}),
       },
     });
     if (!r.data) {

@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { insideRoot } from './files.js';
 import { parse as parseYaml } from 'yaml';
-import type { FileMapping } from './config.js';
+import { REGISTRY } from '../../core/src/formats/index.js';
+import { derivedNamespace, type FileMapping } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { Output } from './output.js';
 
@@ -127,11 +128,15 @@ export function init(
       EXIT.usage,
       `Found no localization files for base language ${o.base} (Android res/values, *.xcstrings, l10n.yaml, locales/${o.base}.json, ${o.base}/LC_MESSAGES/*.po, *.pot). Write glossa.config.json by hand.`,
     );
+  // A lone file the service cannot sync without a namespace (Android, .strings, ARB, PO) gets one, so that it is the
+  // whole catalog of it: a string deleted from it is disabled on the next push (docs/decisions/0016-namespaces.md).
+  // Several files get theirs from loadConfig; a config written before namespaces keeps the default one.
+  const lone = files.length === 1 && !REGISTRY[files[0].format].syncable;
   const config = {
     $schema: './node_modules/@glossa/cli/glossa.schema.json',
     ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     ...(o.projectId ? { projectId: o.projectId } : {}),
-    files,
+    files: lone ? [{ ...files[0], namespace: derivedNamespace(files[0]) }] : files,
   };
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   for (const m of files) out.line(`${m.format.padEnd(12)} ${m.source}${m.template ? ` -> ${m.template}` : ''}`);

@@ -175,3 +175,48 @@ test('i18next JSON: the first push holds de out of the sync, imports locales/de.
   t.like(pulled, { title: 'Willkommen', save: 'Speichern' });
   t.truthy(pulled.cancel);
 });
+
+test('an Android app set up by glossa init: its file is the whole catalog of its namespace, its human translations go there, a deleted string is disabled', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'pl' }, { code: 'fr' }, { code: 'de' }] });
+  const cwd = repo({
+    'res/values/strings.xml': BASE,
+    'res/values-pl/strings.xml': POLISH,
+    'res/values-fr/strings.xml': FRENCH,
+  });
+  const init = await glossa(['init', '--base-url', svc.baseUrl, '--project', p.projectId], { cwd });
+  t.is(init.code, 0, init.stderr);
+  const config = JSON.parse(readFileSync(path.join(cwd, 'glossa.config.json'), 'utf8')) as { files: object[] };
+  t.deepEqual(config.files, [{ ...ANDROID, namespace: 'strings' }]);
+  const env = { GLOSSA_API_KEY: p.apiKey };
+  const db = svc.service.app.db;
+
+  const pushed = await glossa(['push'], { cwd, env });
+  t.is(pushed.code, 0, pushed.stderr);
+  t.regex(pushed.stdout, /res\/values-pl\/strings\.xml: imported 4 new/);
+  const keys = () =>
+    db('keys').where({ project_id: p.projectId }).orderBy('name').select('namespace', 'name', 'enabled');
+  t.true((await keys()).every((k) => k.namespace === 'strings'));
+  const queued = await db('fill_pairs')
+    .join('fill_jobs', 'fill_jobs.id', 'fill_pairs.job_id')
+    .where('fill_jobs.project_id', p.projectId)
+    .distinct('fill_pairs.lang');
+  t.deepEqual(
+    queued.map((r) => r.lang),
+    ['de'],
+    'the human pl and fr are not paid for again',
+  );
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  t.is((await glossa(['wait'], { cwd, env })).code, 0);
+  t.is((await glossa(['publish'], { cwd, env })).code, 0);
+  const pulled = await glossa(['pull'], { cwd, env });
+  t.is(pulled.code, 0, pulled.stderr);
+  t.is(readFileSync(path.join(cwd, 'res/values-pl/strings.xml'), 'utf8'), POLISH);
+
+  // A string deleted from the base file is disabled on the next push (the file is its namespace's whole catalog).
+  writeFileSync(path.join(cwd, 'res/values/strings.xml'), BASE.replace(/ *<string name="save">[^<]*<\/string>\n/, ''));
+  const pruned = await glossa(['push'], { cwd, env });
+  t.is(pruned.code, 0, pruned.stderr);
+  t.regex(pruned.stdout, /1 orphans disabled/);
+  const save = (await keys()).find((k) => k.name === 'save');
+  t.is(Number(save?.enabled), 0);
+});
