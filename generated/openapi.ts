@@ -1584,6 +1584,11 @@ export interface components {
                  *     key holds is known.
                  */
                 key?: string;
+                /**
+                 * @description The namespace the app asked in (i18next's `ns`); the captured key is created there, and a unit is
+                 *     known by its key or text within that namespace only. Absent: the default namespace, as before.
+                 */
+                namespace?: components["schemas"]["Namespace"];
             }[];
         };
         CaptureResult: {

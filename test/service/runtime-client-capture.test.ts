@@ -205,3 +205,51 @@ test('a network failure never throws and loses nothing; a refused key turns capt
   );
   refused.client.close();
 });
+
+test("a key missing in a namespace the manifest names is captured in that namespace; i18next's `translation` is the default one", async (t) => {
+  const { p, client, captures } = await setup();
+  const synced = await p.client.POST('/projects/{projectId}/sync', {
+    params: { path: { projectId: p.projectId } },
+    body: {
+      contentBase64: Buffer.from(JSON.stringify({ save: 'Save' })).toString('base64'),
+      fileName: 'en.json',
+      namespace: 'app',
+    },
+  });
+  t.is(synced.response.status, 200, JSON.stringify(synced.error));
+  await p.publish({ de: {} });
+  t.true(await client.refresh());
+  await client.messages('de');
+  client.missingKeyHandler(['de'], 'app', 'app.title', 'My app');
+  client.missingKeyHandler(['de'], 'app', 'save', 'Save');
+  client.missingKeyHandler(['de'], 'translation', 'app.title', 'My app');
+  client.missingKeyHandler(['de'], 'unknown', 'other.title', 'Other');
+  await settled(captures, 1);
+  t.deepEqual(captures()[0].body, {
+    units: [
+      { source: 'My app', key: 'app.title', namespace: 'app' },
+      { source: 'Save', key: 'save', namespace: 'app' },
+      { source: 'My app', key: 'app.title' },
+      { source: 'Other', key: 'other.title' },
+    ],
+  });
+  t.deepEqual(
+    captures()[0].answer,
+    { captured: 3, skipped: 1 },
+    '`save` is known in `app`; `app.title` is new in both',
+  );
+  const rows = await svc.service.app
+    .db('keys')
+    .where({ project_id: p.projectId, captured: true })
+    .orderBy(['namespace', 'name'])
+    .select('namespace', 'name', 'source');
+  t.deepEqual(
+    rows.map((r) => [r.namespace, r.name, r.source]),
+    [
+      ['', 'app.title', 'My app'],
+      ['', 'other.title', 'Other'],
+      ['app', 'app.title', 'My app'],
+    ],
+  );
+  client.close();
+});

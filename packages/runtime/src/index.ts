@@ -343,7 +343,7 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
   const on = capture?.enabled === true && !!capture.apiKey;
   const every = capture?.interval ?? 10_000;
   const seen = new Set<string>();
-  const queue: Array<{ source: string; ctx?: string; key?: string }> = [];
+  const queue: Array<{ source: string; ctx?: string; key?: string; namespace?: string }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = 0;
   let backoff = 0;
@@ -384,16 +384,25 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
     if (again) schedule(0);
   }
 
-  function report(source: string, ctx: string | undefined, key: string | undefined, ...locales: string[]) {
+  function report(
+    source: string,
+    ctx: string | undefined,
+    key: string | undefined,
+    namespace: string | undefined,
+    ...locales: string[]
+  ) {
     if (off || typeof source !== 'string' || !source || source.length > 5000 || (ctx && ctx.length > 2000)) return;
     if (!(locales.length ? locales.some((l) => loaded.has(resolveIn(manifest, l)!)) : loaded.size)) return;
     // The key the app asked for, unless it is the text itself (i18next's natural-language keys): the captured key
     // is then named by it (spec: CaptureRequest `key`), so the app finds it once reviewed and published.
     const named = typeof key === 'string' && key !== source && key.length <= 255 ? key : undefined;
-    const id = `${ctx ?? ''}\u0000${source}\u0000${named ?? ''}`;
+    // A namespace the manifest names is the project's namespace of that name (spec: CaptureRequest `namespace`);
+    // any other (i18next's `translation`) is the default one, as the client loads it.
+    const ns = namespace !== undefined && namespaceOf(manifest, namespace) ? namespace : undefined;
+    const id = `${ctx ?? ''}\u0000${source}\u0000${named ?? ''}\u0000${ns ?? ''}`;
     if (seen.has(id) || seen.size >= 5000) return;
     seen.add(id);
-    queue.push({ source, ...(ctx ? { ctx } : {}), ...(named ? { key: named } : {}) });
+    queue.push({ source, ...(ctx ? { ctx } : {}), ...(named ? { key: named } : {}), ...(ns ? { namespace: ns } : {}) });
     schedule(capture?.delay ?? 2000);
   }
 
@@ -411,9 +420,15 @@ export function createRuntimeClient(options: RuntimeOptions): RuntimeClient {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    report: (source, ctx, locale, key) => report(source, ctx, key, ...(locale ? [locale] : [])),
-    missingKeyHandler: (languages, _namespace, key, fallbackValue) =>
-      report(fallbackValue || key, undefined, key, ...(typeof languages === 'string' ? [languages] : languages)),
+    report: (source, ctx, locale, key) => report(source, ctx, key, undefined, ...(locale ? [locale] : [])),
+    missingKeyHandler: (languages, namespace, key, fallbackValue) =>
+      report(
+        fallbackValue || key,
+        undefined,
+        key,
+        namespace,
+        ...(typeof languages === 'string' ? [languages] : languages),
+      ),
     async flush() {
       clearTimeout(timer);
       for (let n = Math.ceil(queue.length / 200); n > 0 && !off; n--) await send(false);
