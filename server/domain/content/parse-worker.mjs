@@ -1,8 +1,11 @@
 // A content parser thread (parse-pool.ts). The service runs TypeScript through tsx, whose loader a worker does not
-// inherit on Node 20: it is registered here before the parser loads (as server/domain/publish/worker.mjs does).
-import { register } from 'tsx/esm/api';
+// inherit on Node 20: it is registered here before the parser loads (as server/domain/publish/worker.mjs does),
+// unless the module is there compiled (the tree `npm test` runs: scripts/test-build.ts), which needs no loader.
+import { existsSync } from 'node:fs';
+import { URL } from 'node:url';
 
-register();
-const { parseTask } = await import('./parse.ts');
+const compiled = new URL('./parse.js', import.meta.url);
+if (!existsSync(compiled)) (await import('tsx/esm/api')).register();
+const { parseTask } = await import(existsSync(compiled) ? compiled.href : './parse.ts');
 
 export default parseTask;
