@@ -1,6 +1,6 @@
 // The runtime client: an app's strings over the air from Glossa's delivery origin (README "How publishing and
 // delivery work"), in browsers and Node, with no runtime dependency and no server code. The browser build of this
-// module is at most 6 KB minified and gzipped (test/e2e/runtime-client-browser.test.ts); Node apps add
+// module is at most 6 KB minified and gzipped (test/e2e/consumers/runtime-client-browser.test.ts); Node apps add
 // `folderStorage` from ./node.ts for a persistent cache.
 //
 //   const strings = createRuntimeClient({ deliveryUrl: meta.deliveryUrl, bundled: { en: appEnJson } });

@@ -3,12 +3,12 @@
 // written for beside the current one, and an owner's bulk action re-translates them (the old value kept in history).
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { sync } from '../../packages/client/src/index.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { signIn } from '../helpers/signin.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
-import { readKey } from '../helpers/typed.js';
+import { sync } from '../../../packages/client/src/index.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { signIn } from '../../helpers/signin.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { readKey } from '../../helpers/typed.js';
 
 let svc: TestService;
 let browser: Chromium | undefined;

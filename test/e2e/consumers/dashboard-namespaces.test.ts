@@ -2,11 +2,11 @@
 // API, and in Debian's Chromium signed in as an owner, axe-clean: the Namespace filter, each named namespace's keys
 // tagged and linked by token (one name may be a key of several namespaces), the editor naming the namespace.
 import test from 'ava';
-import { sync } from '../../packages/client/src/index.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { signIn } from '../helpers/signin.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { sync } from '../../../packages/client/src/index.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { launchChromium } from '../../helpers/chromium.js';
+import { signIn } from '../../helpers/signin.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {

@@ -6,10 +6,10 @@
 // screen) and the reload of the "key created" page. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { openSession, readSession } from '../../server/domain/users/sessions.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { signIn } from '../helpers/signin.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { openSession, readSession } from '../../../server/domain/users/sessions.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { signIn } from '../../helpers/signin.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 let origin: string;

@@ -5,19 +5,19 @@
 // key names, sources and translations shown literally and never run.
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import type { components } from '../../generated/internal.js';
-import { translate } from '../../packages/client/src/index.js';
-import { ACTOR_PLUGIN } from '../../server/http/pipeline.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { signIn as signInAs } from '../helpers/signin.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
+import type { components } from '../../../generated/internal.js';
+import { translate } from '../../../packages/client/src/index.js';
+import { ACTOR_PLUGIN } from '../../../server/http/pipeline.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { signIn as signInAs } from '../../helpers/signin.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
 import {
   createTestKey,
   createTestProject,
   startTestService,
   type TestProject,
   type TestService,
-} from '../helpers/service.js';
+} from '../../helpers/service.js';
 
 type Filter = components['schemas']['KeyFilter'];
 

@@ -7,14 +7,14 @@
 // translations and labels are hostile and shown literally; nothing of them runs; axe finds nothing serious.
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { apiFor } from '../../server/web/api.js';
-import type { Session } from '../../server/domain/users/sessions.js';
-import { findUserByEmail } from '../../server/domain/users/users.js';
-import { contentChanged } from '../../server/domain/project/revision.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { signIn as signInAs } from '../helpers/signin.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { createTestKey, createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { apiFor } from '../../../server/web/api.js';
+import type { Session } from '../../../server/domain/users/sessions.js';
+import { findUserByEmail } from '../../../server/domain/users/users.js';
+import { contentChanged } from '../../../server/domain/project/revision.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { signIn as signInAs } from '../../helpers/signin.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 let origin: string;

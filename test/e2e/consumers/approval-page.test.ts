@@ -9,16 +9,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import { batchManifest, previewTranslate, translate, type ApiClient } from '../../packages/client/src/index.js';
+import { batchManifest, previewTranslate, translate, type ApiClient } from '../../../packages/client/src/index.js';
 import {
   createTestKey,
   createTestProject,
   startTestService,
   type TestProject,
   type TestService,
-} from '../helpers/service.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { pollJob } from '../helpers/typed.js';
+} from '../../helpers/service.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { pollJob } from '../../helpers/typed.js';
 
 let svc: TestService;
 let p: TestProject;

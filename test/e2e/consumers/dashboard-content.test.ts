@@ -9,12 +9,12 @@
 // finds no serious violation. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Actor } from '../../server/http/pipeline.js';
-import { asPerson as asPersonOf } from '../helpers/actor.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { signIn as signInAs } from '../helpers/signin.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import type { Actor } from '../../../server/http/pipeline.js';
+import { asPerson as asPersonOf } from '../../helpers/actor.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { signIn as signInAs } from '../../helpers/signin.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 let browser: Chromium | undefined;

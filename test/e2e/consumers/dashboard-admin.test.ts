@@ -8,14 +8,14 @@
 // finds no serious violation on any page. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
-import { routes } from '../../generated/routes.js';
-import type { Actor } from '../../server/http/pipeline.js';
-import { asPerson as asPersonOf } from '../helpers/actor.js';
-import { seriousViolations } from '../helpers/axe.js';
-import { signIn as signInAs } from '../helpers/signin.js';
-import { launchChromium, type Chromium } from '../helpers/chromium.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
+import { routes } from '../../../generated/routes.js';
+import type { Actor } from '../../../server/http/pipeline.js';
+import { asPerson as asPersonOf } from '../../helpers/actor.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { signIn as signInAs } from '../../helpers/signin.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../../helpers/webhook-receiver.js';
 
 let svc: TestService;
 let ca: TestCa;
