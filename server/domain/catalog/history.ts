@@ -2,7 +2,7 @@
 // (a dashboard user id, `ai`, `import`, `sync` or `admin`) and when. The dashboard's editor shows it with a diff of
 // each value against the one before it, and reverts by saving an older value. Writers add rows in the transaction
 // that changes the cell: internalPutTranslation (a person or the admin token), the bulk review states, the AI fill
-// (fill.ts, one INSERT … SELECT per stored slice) and sync's imported values.
+// (fill.ts, one INSERT … SELECT per stored slice) and imported values (writeImported: a sync's file, POST /imports).
 import type { Db } from '../../infra/db.js';
 import { chunks } from '../../infra/db.js';
 
@@ -58,4 +58,49 @@ export async function recordCellsAsStored(
     const q = select.toSQL().toNative();
     await trx.raw(`INSERT INTO translation_history (${HISTORY_COLUMNS}) ${q.sql}`, q.bindings);
   }
+}
+
+/**
+ * Stores imported values (origin `import`, status `translated`) verbatim over whatever the cells held, and records
+ * each in the history under `actor`: a sync's file (sync rule 3) and `POST /imports` write them alike. A value a
+ * file brings is written for the source as it is now, so it is not outdated (outdated.ts), and a conflict it
+ * settles is cleared.
+ */
+export async function writeImported(
+  trx: Db,
+  projectId: string,
+  values: Array<{ keyId: number; lang: string; value: string }>,
+  actor: string,
+  now: number,
+): Promise<void> {
+  const rows = values.map((v) => ({
+    key_id: v.keyId,
+    lang: v.lang,
+    project_id: projectId,
+    value: v.value,
+    status: 'translated',
+    origin: 'import',
+    job_id: null,
+    updated_at: now,
+    conflict_value: null,
+    outdated_at: null,
+  }));
+  for (const part of chunks(rows))
+    await trx('translations')
+      .insert(part)
+      .onConflict(['key_id', 'lang'])
+      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value', 'outdated_at']);
+  await recordHistory(
+    trx,
+    rows.map((r) => ({
+      project_id: projectId,
+      key_id: r.key_id,
+      lang: r.lang,
+      value: r.value,
+      status: r.status,
+      origin: r.origin,
+      actor,
+      created_at: now,
+    })),
+  );
 }

@@ -18,13 +18,12 @@ import { formsToIcu, icuToForms, isValidIcu } from '../../../packages/core/src/i
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../infra/db.js';
-import { chunks } from '../../infra/db.js';
 import { ApiError, invalidArgument } from '../../infra/errors.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { readInSlices } from '../../infra/slices.js';
 import { decode } from '../catalog/file.js';
 import { cellStates } from '../catalog/cells.js';
-import { recordHistory } from '../catalog/history.js';
+import { writeImported } from '../catalog/history.js';
 import { DEFAULT_NAMESPACE } from '../catalog/keys.js';
 import { normalizeLanguage } from '../project/languages.js';
 import { listLanguages } from '../project/projects.js';
@@ -323,39 +322,15 @@ export function importResult(plan: ImportPlan): ImportResult {
 /** Writes the plan: the imported values (origin `import`), their history, and the file's value on kept conflicts. */
 export async function applyImport(trx: Db, project: ProjectRow, plan: ImportPlan): Promise<void> {
   const now = Date.now();
-  const rows = plan.writes.map((w) => ({
-    key_id: Number(w.key.id),
-    lang: plan.lang,
-    project_id: project.id,
-    value: w.value,
-    status: 'translated',
-    origin: 'import',
-    job_id: null,
-    updated_at: now,
-    conflict_value: null,
-    // A value the file brings is written for the source as it is now (server/domain/catalog/outdated.ts).
-    outdated_at: null,
-  }));
-  for (const part of chunks(rows))
-    await trx('translations')
-      .insert(part)
-      .onConflict(['key_id', 'lang'])
-      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value', 'outdated_at']);
-  await recordHistory(
+  await writeImported(
     trx,
-    rows.map((r) => ({
-      project_id: r.project_id,
-      key_id: r.key_id,
-      lang: r.lang,
-      value: r.value,
-      status: r.status,
-      origin: r.origin,
-      actor: 'import',
-      created_at: now,
-    })),
+    project.id,
+    plan.writes.map((w) => ({ keyId: Number(w.key.id), lang: plan.lang, value: w.value })),
+    'import',
+    now,
   );
   // A value the import kept over the file's: the file's waits on the cell for a person (the key list's filter).
   for (const k of plan.kept)
     await trx('translations').where({ key_id: k.keyId, lang: plan.lang }).update({ conflict_value: k.fileValue });
-  if (rows.length) await contentChanged(trx, project.id, now);
+  if (plan.writes.length) await contentChanged(trx, project.id, now);
 }

@@ -15,7 +15,7 @@ import type { Handler } from '../pipeline.js';
 import { withRequestRecord, type RequestScope } from '../../infra/requests.js';
 import { holdRefusal, keyLimitRefusal, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill, insertMarkers } from '../../domain/fill/queue.js';
-import { recordHistory } from '../../domain/catalog/history.js';
+import { writeImported } from '../../domain/catalog/history.js';
 import { markOutdated, retireForRetranslation } from '../../domain/catalog/outdated.js';
 import { previewBatch } from '../../domain/operations/previews.js';
 import { readSyncFile } from '../../domain/catalog/file.js';
@@ -239,36 +239,12 @@ async function apply(
 
   // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
   // stored values give way, so one bulk upsert writes them all.
-  const imported = plan.writes.map((w) => ({
-    key_id: ids.get(w.entry.name)!,
-    lang: w.lang,
-    project_id: project.id,
-    value: w.cell.icu,
-    status: 'translated',
-    origin: 'import',
-    job_id: null,
-    updated_at: now,
-    conflict_value: null,
-    outdated_at: null,
-  }));
-  for (const part of chunks(imported)) {
-    await trx('translations')
-      .insert(part)
-      .onConflict(['key_id', 'lang'])
-      .merge(['value', 'status', 'origin', 'job_id', 'updated_at', 'conflict_value', 'outdated_at']);
-  }
-  await recordHistory(
+  await writeImported(
     trx,
-    imported.map((r) => ({
-      project_id: r.project_id,
-      key_id: r.key_id,
-      lang: r.lang,
-      value: r.value,
-      status: r.status,
-      origin: r.origin,
-      actor: 'sync',
-      created_at: now,
-    })),
+    project.id,
+    plan.writes.map((w) => ({ keyId: ids.get(w.entry.name)!, lang: w.lang, value: w.cell.icu })),
+    'sync',
+    now,
   );
   // A translation the sync kept over the file's: the file's value waits on the cell for a person (key list filter).
   for (const c of plan.conflicts)
