@@ -494,13 +494,22 @@ export async function pull(ctx: Ctx, o: { version: string; force?: boolean }) {
     ).values(),
   ];
   const exported = async (version: string, format: FormatId, ns?: string) => {
-    const r = await api.GET('/projects/{projectId}/translations', {
-      params: {
-        path: { projectId: cfg.projectId },
-        query: { version, format, ...(ns !== undefined ? { namespace: ns } : {}) },
-      },
-      parseAs: 'arrayBuffer',
-    });
+    const get = (namespace?: string) =>
+      api.GET('/projects/{projectId}/translations', {
+        params: {
+          path: { projectId: cfg.projectId },
+          query: { version, format, ...(namespace !== undefined ? { namespace } : {}) },
+        },
+        parseAs: 'arrayBuffer',
+      });
+    let r = await get(ns);
+    // A namespace the version does not have yet: the project's keys were pushed before the config mapped several
+    // files (or another way), so they are in the default namespace until the next push takes them in (a sync's
+    // adoption, docs/decisions/0016-namespaces.md). Until then the mapping reads the default one, as before.
+    if (!r.data && ns !== undefined && r.response.status === 404 && version === id) {
+      out.note(`${id} has no namespace ${ns} yet (the next push moves its keys there); pulling the default namespace`);
+      r = await get(undefined);
+    }
     if (!r.data)
       throw failed(
         `pull ${format}${ns ? ` (namespace ${ns})` : ''}${version === id ? '' : ` of ${version}`}`,

@@ -230,6 +230,15 @@ test.serial('a project with one default-namespace file that moves to two namespa
     'locales/en/app.json': APP,
     'locales/en/common.json': { save: 'Save', cancel: 'Cancel' },
   });
+  // A pull before the first push of the new config: the version has no namespace app or common yet, so each file
+  // reads the default namespace, as before namespaces, and says so.
+  const early = await glossa(['pull'], { cwd: split, env: { GLOSSA_API_KEY: p.apiKey } });
+  t.is(early.code, 0, early.stderr);
+  t.regex(
+    early.stderr,
+    /has no namespace app yet \(the next push moves its keys there\); pulling the default namespace/,
+  );
+  t.deepEqual(JSON.parse(tree(split)['locales/de/app.json']), deBefore);
   const { pushed } = await ciRun(t, p, split);
   t.regex(pushed, /4 keys moved into namespace app/);
   t.regex(pushed, /2 keys moved into namespace common/);
