@@ -37,6 +37,7 @@ import { isExactKey, simpleArguments } from '../icu.js';
 import { bcp47 } from '../languages.js';
 import { ANDROID, argOrder, leafToPrintf } from '../printf.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
+import { decodeEntities } from './xml-entities.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -54,19 +55,6 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
 });
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, name: string) => {
-    if (name[0] === '#') {
-      const cp = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(cp) && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-    }
-    // Own entities only: `&constructor;` is not an entity (on a plain object it found Object).
-    return Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : whole;
-  });
-}
 
 /** Resolves Android's backslash escapes and drops the unescaped double quotes that only guard whitespace. */
 function unescapeAndroid(s: string, quoted: { value: boolean }): string {

@@ -17,6 +17,7 @@ import {
 } from '../catalog.js';
 import { hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 import { bcp47, languageKey } from '../languages.js';
+import { decodeEntities } from './xml-entities.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -179,18 +180,6 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   removeNSPrefix: true,
 });
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, name: string) => {
-    if (name[0] === '#') {
-      const cp = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(cp) && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-    }
-    return Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : whole;
-  });
-}
 
 const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
 const childrenOf = (node: Node): Node[] => {
