@@ -317,7 +317,10 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
     404,
     'no manifest names a version that was not written',
   );
-  await runDue();
+  // Scoped to the project: its sweep runs here and now. The queued sweep may be claimed by another test's
+  // run-due at that moment, and a run-due that finds it claimed returns without it.
+  const sweep = () => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  await sweep();
   t.not(
     (
       await svc.service.app
@@ -329,7 +332,7 @@ test('the manifest follows the commit: a store that refuses it leaves delivery o
     'still refused',
   );
   rmSync(manifestFile, { recursive: true });
-  await runDue();
+  await sweep();
   const manifest = await json<Schemas['Manifest']>(await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/manifest`));
   t.is(manifest.versionId, meta.body.currentVersion!);
   const bundle = await fetch(`${svc.deliveryUrl}/projects/${p.projectId}/${manifest.bundles.de.url}`);
@@ -359,7 +362,7 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
   const { db } = svc.service.app;
   const first = await api(p, 'POST', '/translate', body);
   t.is(first.status, 200);
-  await db('request_records')
+  const updated = await db('request_records')
     .where({ request_id: 'orphan-1' })
     .update({
       state: 'processing',
@@ -369,6 +372,7 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
       captured_response: null,
       status: null,
     });
+  t.is(updated, 1, 'the record the first call left');
   const replay = await api(p, 'POST', '/translate', body);
   t.is(replay.status, 503);
   t.is(replay.body.error, 'unavailable');
