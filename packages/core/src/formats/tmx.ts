@@ -132,7 +132,11 @@ const TAIL = '  </body>\n</tmx>\n';
 function tu(header: TmxHeader, entry: TmxEntry, index: number): string {
   let warned = false;
   const warn = () => {
-    if (!warned) header.warn?.({ index, reason: 'characters XML 1.0 cannot hold (control characters) were left out' });
+    if (!warned)
+      header.warn?.({
+        index,
+        reason: 'characters XML 1.0 cannot hold (control characters, lone surrogates) were left out',
+      });
     warned = true;
   };
   const src = tmxLang(entry.sourceLanguage);
@@ -410,6 +414,9 @@ const MARKUP = /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCT
 const ATTR = /\s+([^\s=/><"']+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
 const TAG_END = /\s*(\/?)>/y;
 
+const notUnderstood = (text: string, at: number, where: string | null) =>
+  refuse('malformed', `${where ?? `line ${lineOf(text, at)}`}: invalid XML (markup not understood)`);
+
 interface Token {
   end: number;
   /** CDATA's text. */
@@ -423,10 +430,9 @@ interface Token {
 
 /** The markup at `at` (a `<`); anything else there is refused. Attributes are read only when `withAttrs`. */
 function token(text: string, at: number, where: string | null, withAttrs: boolean): Token {
-  const bad = () => refuse('malformed', `${where ?? `line ${lineOf(text, at)}`}: invalid XML (markup not understood)`);
   MARKUP.lastIndex = at;
   const m = MARKUP.exec(text);
-  if (!m) throw bad();
+  if (!m) throw notUnderstood(text, at, where);
   if (m[3] === undefined) return { end: MARKUP.lastIndex, cdata: m[1] };
   const attrs: Attrs | undefined = withAttrs ? (Object.create(null) as Attrs) : undefined;
   let i = MARKUP.lastIndex;
@@ -447,7 +453,7 @@ function token(text: string, at: number, where: string | null, withAttrs: boolea
   TAG_END.lastIndex = i;
   const e = TAG_END.exec(text);
   const close = m[2] === '/';
-  if (!e || (close && (i !== MARKUP.lastIndex || e[1]))) throw bad();
+  if (!e || (close && (i !== MARKUP.lastIndex || e[1]))) throw notUnderstood(text, at, where);
   return { end: TAG_END.lastIndex, name: m[3], close, empty: e[1] === '/', attrs };
 }
 
@@ -544,7 +550,7 @@ export function parseTmx(input: string | Uint8Array, options: TmxParseOptions = 
 interface RawUnit {
   attrs: Attrs;
   props: Array<{ attrs: Attrs; raw: string }>;
-  tuvs: Array<{ attrs: Attrs; segs: string[] }>;
+  tuvs: Array<{ attrs: Attrs; segs: Array<{ raw: string }> }>;
 }
 
 /**
@@ -557,7 +563,7 @@ function scan(text: string, reader: UnitReader) {
   let rootSeen = false;
   let unit: RawUnit | null = null;
   // The element whose raw content is being collected (a <seg> or <prop>), its depth and where its content starts.
-  let capture: { depth: number; from: number; into: (raw: string) => void } | null = null;
+  let capture: { depth: number; from: number; into: { raw: string } } | null = null;
   let last = 0;
   for (;;) {
     const lt = text.indexOf('<', last);
@@ -580,7 +586,7 @@ function scan(text: string, reader: UnitReader) {
           `invalid XML: </${name}> on line ${lineOf(text, lt)} closes ${open ? `<${open}>` : 'no element'}`,
         );
       if (capture && stack.length === capture.depth) {
-        capture.into(text.slice(capture.from, lt));
+        capture.into.raw = text.slice(capture.from, lt);
         capture = null;
       } else if (name === 'tu' && unit && stack.length === 2) {
         reader.unit(unit);
@@ -595,7 +601,7 @@ function scan(text: string, reader: UnitReader) {
     }
     const depth = stack.length;
     const parent = stack[depth - 1];
-    let into: ((raw: string) => void) | null = null;
+    let into: { raw: string } | null = null;
     if (depth === 0) {
       if (rootSeen) throw refuse('malformed', 'invalid XML: more than one root element');
       rootSeen = true;
@@ -607,12 +613,10 @@ function scan(text: string, reader: UnitReader) {
       else if (name === 'prop') {
         const prop = { attrs, raw: '' };
         unit.props.push(prop);
-        into = (raw) => (prop.raw = raw);
+        into = prop;
       }
     } else if (depth === 4 && parent === 'tuv' && unit && name === 'seg') {
-      const segs = unit.tuvs[unit.tuvs.length - 1].segs;
-      const i = segs.push('') - 1;
-      into = (raw) => (segs[i] = raw);
+      unit.tuvs[unit.tuvs.length - 1].segs.push((into = { raw: '' }));
     }
     if (!empty) {
       stack.push(name);
@@ -715,7 +719,7 @@ class UnitReader {
       if (tuv.segs.length > 1) throw refuse('malformed', `${at}: a <tuv> holds one <seg>, not ${tuv.segs.length}`);
       return {
         lang: this.language(attr(tuv.attrs, 'xml:lang', at) ?? attr(tuv.attrs, 'lang', at), at),
-        text: tuv.segs.length ? segText(tuv.segs[0], at) : '',
+        text: tuv.segs.length ? segText(tuv.segs[0].raw, at) : '',
         created: fromTmxDate(attr(tuv.attrs, 'creationdate', at)),
         changed: fromTmxDate(attr(tuv.attrs, 'changedate', at)),
       };
