@@ -13,6 +13,9 @@ import {
   tmxStream,
   writeTmx,
   type TmxEntry,
+  type TmxHeader,
+  type TmxParsed,
+  type TmxSkippedPair,
   type TmxParseOptions,
   type TmxRefusal,
 } from '../../packages/core/src/formats/tmx.js';
@@ -171,7 +174,7 @@ test('tmxDate writes YYYYMMDDThhmmssZ in UTC, and dates outside four-digit years
 
 test('the streaming forms give the same bytes in chunks, from an iterable or an async iterable', async (t) => {
   const many = Array.from({ length: 3000 }, (_, i) => ({ ...MEMORY[i % MEMORY.length], key: `k.${i}` }));
-  const header = { sourceLanguage: 'en', createdAt: T1 };
+  const header: TmxHeader = { sourceLanguage: 'en', createdAt: T1 };
   const whole = writeTmx(header, many);
   const chunks = [...tmxChunks(header, many)];
   t.true(chunks.length > 5, `${chunks.length} chunks`);
@@ -290,7 +293,7 @@ test('a unit with several languages gives one pair per target; the options keep 
     some.entries.map((e) => `${e.sourceLanguage}>${e.targetLanguage}: ${e.target}`),
     ['en>de: Datei', 'en>fr: Fichier'],
   );
-  t.deepEqual(some.skipped, [
+  t.deepEqual<TmxSkippedPair[], TmxSkippedPair[]>(some.skipped, [
     { sourceLanguage: 'en', targetLanguage: 'ja', count: 2 },
     { sourceLanguage: 'en', targetLanguage: 'en-gb', count: 1 },
     { sourceLanguage: 'fr', targetLanguage: 'de', count: 1 },
@@ -314,8 +317,10 @@ test('languages: codes normalised, TMX 1.1 lang, regions matched only when one s
     parseTmx(file).entries.map((e) => e.targetLanguage),
     ['de-de', 'de-at', 'zh-tw', 'zh-cn', 'pt'],
   );
-  const pairs = (options: TmxParseOptions) =>
-    parseTmx(file, options).entries.map((e) => `${e.sourceLanguage}>${e.targetLanguage}=${e.target}`);
+  const pairs = (options: TmxParseOptions) => {
+    const parsed: TmxParsed = parseTmx(file, options);
+    return parsed.entries.map((e) => `${e.sourceLanguage}>${e.targetLanguage}=${e.target}`);
+  };
   // A project's `de` takes the file's de-DE (the first match) and its de-AT; `de-de` takes de-DE only.
   t.deepEqual(pairs({ sourceLanguage: 'en', targetLanguages: ['de'] }), ['en>de=Eins', 'en>de=Oans']);
   t.deepEqual(pairs({ sourceLanguage: 'en-US', targetLanguages: ['de-DE', 'de-CH'] }), ['en-us>de-de=Eins']);
