@@ -553,10 +553,10 @@ test('size: over the limit refused before parsing, counted in UTF-8 bytes for a 
   refuses(t, new TextEncoder().encode(file), 'too_large', new RegExp(`over 100 bytes \\(${file.length}\\)`), {
     maxBytes: 100,
   });
-  // 40 two-byte characters are 80 bytes as UTF-8 though the string's length is 40.
+  // 40 two-byte characters and 10 emoji are 120 bytes as UTF-8 though the string's length is 60.
   const wide = tmx(
     'srclang="en"',
-    `<tu><tuv xml:lang="en"><seg>${'é'.repeat(40)}</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>`,
+    `<tu><tuv xml:lang="en"><seg>${'é'.repeat(40)}${'🎉'.repeat(10)}</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>`,
   );
   const bytes = new TextEncoder().encode(wide).length;
   t.is(parseTmx(wide, { maxBytes: bytes }).entries.length, 1);

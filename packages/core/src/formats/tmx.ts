@@ -258,7 +258,7 @@ function overLimit(text: string, max: number): number | null {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 2 : 3; // a pair is 4: 2 + 2
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3; // a surrogate pair is 4: 2 + 2
   }
   return bytes > max ? bytes : null;
 }
