@@ -5,8 +5,6 @@
 // parts of server/infra that are HTTP themselves (admission, request records, the rate limit).
 import type { ErrorCode, errorStatuses } from '../../generated/errors.js';
 
-export type { ErrorCode };
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,
