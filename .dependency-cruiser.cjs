@@ -100,6 +100,17 @@ module.exports = {
       to: { path: '^server/domain/(?!users/)' },
     },
     {
+      name: 'statuses-where-answered',
+      severity: 'error',
+      comment:
+        "A refusal's HTTP status is read where it is answered (server/http/refusals.ts) and recorded (server/infra/requests.ts); server/domain throws Refusals, which carry none (docs/decisions/0023-domain-refusals.md).",
+      from: {
+        path: '^(server|packages|bench|scripts)/',
+        pathNot: '^server/(http/refusals|infra/requests)\\.ts$',
+      },
+      to: { path: '^generated/errors\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'generated-is-a-leaf',
       severity: 'error',
       comment: 'generated/ is derived from spec/ and depends on none of our code.',

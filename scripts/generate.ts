@@ -1,4 +1,5 @@
-// Derives generated/ from spec/: TypeScript types, Ajv validators compiled ahead of time, and the route table.
+// Derives generated/ from spec/: TypeScript types, Ajv validators compiled ahead of time, the route table and the
+// status of each documented error code.
 // `npm run generate` writes generated/ and the configuration table of docs/operations/configuration.md (from
 // server/infra/config.ts); `--out DIR` writes generated/'s files elsewhere (the freshness test compares the two).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -32,7 +33,12 @@ interface Parameter {
   required?: boolean;
   schema?: Schema;
 }
-type Content = Record<string, { schema?: Schema } | undefined>;
+interface MediaType {
+  schema?: Schema;
+  examples?: Record<string, { value?: unknown } | Ref>;
+  example?: unknown;
+}
+type Content = Record<string, MediaType | undefined>;
 interface RequestBody {
   required?: boolean;
   content?: Content;
@@ -169,6 +175,21 @@ function requiredUnionsAsObjects(node: unknown): unknown {
   return out;
 }
 
+/** The `error` codes a response's JSON examples name (spec/README.md: every code of a status has one). */
+function errorCodesOf(doc: OpenApiDoc, response: Response | undefined): string[] {
+  const json = response?.content?.['application/json'];
+  if (!json) return [];
+  const values = [
+    ...Object.values(json.examples ?? {}).map((e) => resolveRef<{ value?: unknown }>(doc, e).value),
+    json.example,
+  ];
+  return values.flatMap((v) =>
+    v && typeof v === 'object' && typeof (v as JsonObject).error === 'string'
+      ? [(v as JsonObject).error as string]
+      : [],
+  );
+}
+
 const OPERATION_ACTIONS = ['none', 'translate', 'publish', 'rollback', 'content_run'];
 
 async function main() {
@@ -195,6 +216,7 @@ async function main() {
   // Validators: each operation's schemas are copied under $defs of one synthetic root per document,
   // so their `#/components/...` references resolve exactly as they do in the document itself.
   const routes: JsonObject[] = [];
+  const errorStatuses = new Map<string, number>();
   const exportsBody: Record<string, string> = {};
   const exportsParams: Record<string, string> = {};
   const bodyAjv = new Ajv2020({
@@ -230,6 +252,12 @@ async function main() {
         exportsBody[`${id}__body`] = `${rootId}#/$defs/${id}__body`;
       }
       for (const [status, r] of Object.entries(o.op.responses ?? {})) {
+        for (const code of errorCodesOf(s.doc, resolveRef<Response | undefined>(s.doc, r))) {
+          const known = errorStatuses.get(code);
+          if (known !== undefined && known !== Number(status))
+            throw new Error(`${id}: error code ${code} is documented as ${known} elsewhere and ${status} here`);
+          errorStatuses.set(code, Number(status));
+        }
         const rs = jsonSchemaOf(resolveRef<Response | undefined>(s.doc, r)?.content);
         if (rs) {
           bodyDefs[`${id}__${status}`] = rs;
@@ -314,6 +342,21 @@ async function main() {
   await writeFile(
     path.join(out, 'routes.ts'),
     HEADER + routeType + `export const routes: RouteSpec[] = ${JSON.stringify(routes, null, 2)};\n`,
+  );
+
+  const statusTable = Object.fromEntries([...errorStatuses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  await writeFile(
+    path.join(out, 'errors.ts'),
+    HEADER +
+      `/**
+ * Every error code the spec documents, with the status it is answered with: the status of the responses whose
+ * examples name it (spec/README.md, "Errors"). One status per code; the generator refuses a code documented under
+ * two. The HTTP layer answers a domain refusal (server/infra/errors.ts \`Refusal\`) with its code's status here.
+ */
+export const errorStatuses = ${JSON.stringify(statusTable, null, 2)} as const;
+/** A documented error code: what a \`Refusal\` may carry. */
+export type ErrorCode = keyof typeof errorStatuses;
+`,
   );
 
   if (outIdx < 0) await writeFile(CONFIGURATION_DOC, withConfigTable(await readFile(CONFIGURATION_DOC, 'utf8')));

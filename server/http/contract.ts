@@ -1,7 +1,8 @@
 // The contract's types at the server's door: for each operationId of spec/openapi.yaml and spec/internal.yaml,
 // the path, query and body a handler receives (after the pipeline validated them against that operation's
-// schemas) and the replies it may return (that operation's documented 2xx/3xx responses; errors are thrown as
-// ApiError). Derived from generated/; the only run-time code is `serialized` (and `bytes`, from server/infra/objects.ts).
+// schemas) and the replies it may return (that operation's documented 2xx/3xx responses; refusals are thrown as
+// Refusal or ApiError, server/infra/errors.ts). Derived from generated/; the only run-time code is `serialized`
+// (and `bytes`, from server/infra/objects.ts).
 import type { operations as PublicOperations } from '../../generated/openapi.js';
 import type { operations as InternalOperations } from '../../generated/internal.js';
 import type { Bytes } from '../infra/objects.js';

@@ -20,7 +20,8 @@ import type { RecordedAnswer } from '../infra/requests.js';
 import type { Logger } from '../infra/log.js';
 import { contended, isContention, isStoreRefusal, isTooLong } from '../infra/db.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
-import { ApiError, invalidArgument, notFound } from '../infra/errors.js';
+import { ApiError, invalidArgument, isRefusal, notFound, type Refusal } from '../infra/errors.js';
+import { answerOf } from './refusals.js';
 import { RATE_LIMIT, windowFull } from '../infra/ratelimit.js';
 import { validateBody, validateParams } from './validation.js';
 import { getProject } from '../domain/project/projects.js';
@@ -89,7 +90,7 @@ export type Ctx<Id extends OperationId> = BaseCtx & {
   body: BodyOf<Id>;
 } & ProjectOf<Id>;
 
-/** A handler of one operation: it returns one of the operation's documented replies, or throws an ApiError. */
+/** A handler of one operation: it returns one of the operation's documented replies, or throws a Refusal or ApiError. */
 export type Handler<Id extends OperationId> = (
   ctx: Ctx<Id>,
 ) => Promise<ReplyOf<Id> | RecordedAnswer> | ReplyOf<Id> | RecordedAnswer;
@@ -238,7 +239,7 @@ function readBody(route: RouteSpec, request: Request): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    const stop = (err: ApiError | null) => {
+    const stop = (err: Refusal | ApiError | null) => {
       clearTimeout(timer);
       stream.removeListener('data', onData);
       if (err) {
@@ -278,7 +279,7 @@ function parseBody(route: RouteSpec, request: Request, raw: Buffer): unknown {
     // such a body pays for the reviver that finds it.
     body = MAYBE_HUGE_NUMBER.test(text) ? JSON.parse(text, refuseNonFinite) : JSON.parse(text);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (isRefusal(err)) throw err;
     throw invalidArgument('The body is not valid JSON.');
   }
   return body;
@@ -482,7 +483,7 @@ export function toHapiRoute(app: App, route: RouteSpec, handler: RawHandler | un
  * another rolled back whole (`503 contended`, retry); the database or the object store refused a write
  * (`503 unavailable`); a value longer than its column, past every limit the spec sets (`400`, nothing written).
  */
-function storeError(err: unknown): ApiError | null {
+function storeError(err: unknown): Refusal | ApiError | null {
   if (isContention(err)) return contended();
   if (isStoreRefusal(err)) {
     return new ApiError(
@@ -496,11 +497,12 @@ function storeError(err: unknown): ApiError | null {
   return null;
 }
 
-/** Hapi's own refusals (unknown route, oversize body, ...) and our ApiErrors, all as `{error, message}`. */
+/** Hapi's own refusals (unknown route, oversize body, ...) and ours (Refusal, ApiError), all as `{error, message}`. */
 export function errorResponse(request: Request, h: ResponseToolkit, log: Logger) {
   const res = request.response;
   if (!res || !('isBoom' in res) || !res.isBoom) return h.continue;
-  let err: ApiError | null = res instanceof ApiError ? res : storeError(res);
+  const ours = isRefusal(res) ? res : storeError(res);
+  let err: ApiError | null = ours && answerOf(ours);
   if (!err) {
     const status = res.output?.statusCode ?? 500;
     const byStatus: Record<number, [string, string]> = {

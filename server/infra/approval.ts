@@ -7,7 +7,7 @@
 // as an OperationGate (App.operations), which `begin()` calls for a request that names an operation.
 import type { RouteSpec } from '../../generated/routes.js';
 import type { Db } from './db.js';
-import { ApiError, invalidArgument, operationNotFound } from './errors.js';
+import { ApiError, invalidArgument, isRefusal, operationNotFound, type Refusal } from './errors.js';
 
 type OperationAction = RouteSpec['operationAction'];
 
@@ -43,7 +43,7 @@ export interface BoundOperation {
   /** Publish and restore: the handler minted (the use taken before the write stays taken). */
   succeeded?(): Promise<void>;
   /** Publish and restore: refused without minting; the use is given back. */
-  refused?(err: ApiError): Promise<void>;
+  refused?(err: Refusal | ApiError): Promise<void>;
 }
 
 /** The operation checks (server/domain/operations/gate.ts), handed to the platform by the service. */
@@ -114,7 +114,7 @@ export class Approval {
     const op = this.operation;
     if (!op) return;
     if (err === undefined) await op.succeeded?.();
-    else if (err instanceof ApiError) await op.refused?.(err);
+    else if (isRefusal(err)) await op.refused?.(err);
   }
 
   /** True where paid work needs an operation this request does not carry: the handler then estimates and calls spend(). */

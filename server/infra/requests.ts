@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Approval } from './approval.js';
 import type { Db } from './db.js';
 import { bool, isContention, isUniqueViolation } from './db.js';
-import { ApiError } from './errors.js';
+import { ApiError, isRefusal, type Refusal } from './errors.js';
+import { errorStatuses } from '../../generated/errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { RequestRecordRow } from './tables.js';
 
@@ -109,7 +110,10 @@ function replay(row: RequestRecordRow): RecordedAnswer {
 }
 
 /** Lost a race and rolled back (503 contended): the record goes, so the same requestId may simply be sent again. */
-const lostRace = (err: unknown) => isContention(err) || (err instanceof ApiError && err.code === 'contended');
+const lostRace = (err: unknown) => isContention(err) || (isRefusal(err) && err.code === 'contended');
+
+/** The status a refusal is answered with: its own, or its code's as server/http/refusals.ts answers a Refusal. */
+const statusOf = (err: Refusal | ApiError) => (err instanceof ApiError ? err.status : errorStatuses[err.code]);
 
 /**
  * Runs `run` under the request record of `req.body.requestId` (or plainly without one). With a record, the
@@ -168,12 +172,12 @@ export async function withRequestRecord<R extends { status?: number; body?: unkn
       });
     return answer(reply.status ?? 200, text);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
+    if (isRefusal(err) && statusOf(err) < 500) {
       await db('request_records')
         .where(id)
         .update({
           state: 'failed',
-          status: err.status,
+          status: statusOf(err),
           response: JSON.stringify(err.body()),
           lease_until: null,
           closed_at: Date.now(),

@@ -27,7 +27,7 @@ const rawPush = (
     method,
     headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+  }).then(async (r) => ({ status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> }));
 
 const paragraphs = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `Paragraph ${i} of the ${tag} version, with some words.`).join('\n\n');
@@ -139,6 +139,9 @@ test('daily quotas: the 501st push and the 501st run of a day are 429, counted o
   t.deepEqual(answers.map((a) => a.status).sort(), [201, 201, 429]);
   const refused = answers.find((a) => a.status === 429)!;
   t.is(refused.body.error, 'import_quota_exceeded');
+  // Retry-After: the seconds until the UTC day, and so the quota, ends.
+  const untilTomorrow = (r: { headers: Headers }) => Number(r.headers.get('retry-after'));
+  t.true(untilTomorrow(refused) > 0 && untilTomorrow(refused) <= 86_400, String(untilTomorrow(refused)));
   // A push that writes nothing is not refused (and not counted).
   const landed = answers.findIndex((a) => a.status === 201);
   t.is((await rawPush(p, 'PUT', `/q${landed}`, { text: paragraphs(1, `q${landed}`) })).status, 200);
@@ -151,6 +154,7 @@ test('daily quotas: the 501st push and the 501st run of a day are 429, counted o
   t.like(await rawPush(p, 'POST', `/q${landed}/run`, {}), { status: 200, body: { jobs: [] } });
   const over = await rawPush(p, 'POST', `/q${landed}/run`, { mode: 'overwrite' });
   t.like(over, { status: 429, body: { error: 'run_quota_exceeded' } });
+  t.true(untilTomorrow(over) > 0 && untilTomorrow(over) <= 86_400, String(untilTomorrow(over)));
   await runDue(p);
 });
 

@@ -4,7 +4,7 @@
 // a balance below zero or past the spending cap.
 import type { Db } from '../../infra/db.js';
 import { dialectOf } from '../../infra/db.js';
-import { ApiError } from '../../infra/errors.js';
+import { Refusal } from '../../infra/errors.js';
 
 export function pairCost(source: string, forms: Record<string, string> | null): number {
   const chars = forms ? Object.values(forms).reduce((n, f) => n + [...f].length, 0) : [...source].length;
@@ -47,25 +47,19 @@ export async function readCredit(
 }
 
 /** The refusal a hold of `mc` would meet, or null if it fits. */
-export function holdRefusal(c: WorkspaceCredit, mc: number): ApiError | null {
+export function holdRefusal(c: WorkspaceCredit, mc: number): Refusal | null {
   if (mc > c.available) {
-    return new ApiError(
-      402,
+    return new Refusal(
       'insufficient_credits',
       `The estimate (${mc} mc) exceeds the available balance (${c.available} mc).`,
       { availableCredits: c.available },
     );
   }
   if (c.spendingCap != null && c.spent + c.held + mc > c.spendingCap) {
-    return new ApiError(
-      402,
-      'spend_cap_exceeded',
-      `The monthly spending cap (${c.spendingCap} mc) would be exceeded.`,
-      {
-        capRemaining: Math.max(0, c.spendingCap - c.spent - c.held),
-        spendingCap: c.spendingCap,
-      },
-    );
+    return new Refusal('spend_cap_exceeded', `The monthly spending cap (${c.spendingCap} mc) would be exceeded.`, {
+      capRemaining: Math.max(0, c.spendingCap - c.spent - c.held),
+      spendingCap: c.spendingCap,
+    });
   }
   return null;
 }
@@ -85,7 +79,7 @@ export async function hold(trx: Db, workspaceId: string, mc: number, now = Date.
   if (n === 1) return;
   throw (
     holdRefusal(await readCredit(trx, workspaceId, now, true), mc) ??
-    new ApiError(503, 'billing_contended', 'The balance changed under this request; retry it.')
+    new Refusal('billing_contended', 'The balance changed under this request; retry it.')
   );
 }
 
@@ -122,7 +116,7 @@ export async function release(trx: Db, workspaceId: string, mc: number): Promise
 }
 
 /** 402 plan_limit when adding `adding` keys would pass the workspace's key cap, else null. */
-export async function keyLimitRefusal(db: Db, workspaceId: string, adding: number): Promise<ApiError | null> {
+export async function keyLimitRefusal(db: Db, workspaceId: string, adding: number): Promise<Refusal | null> {
   if (adding === 0) return null;
   const limit = (await readCredit(db, workspaceId)).keyLimit;
   if (limit == null) return null;
@@ -135,7 +129,7 @@ export async function keyLimitRefusal(db: Db, workspaceId: string, adding: numbe
     )[0].n,
   );
   return n + adding > limit
-    ? new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} keys.`, {
+    ? new Refusal('plan_limit', `The workspace's plan allows ${limit} keys.`, {
         details: [{ feature: 'keys', limit }],
       })
     : null;

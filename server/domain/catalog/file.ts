@@ -5,7 +5,7 @@ import { detectFormat, getFormat, REGISTRY } from '../../../packages/core/src/fo
 import { isValidIcu } from '../../../packages/core/src/icu.js';
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import { normalizeLanguage } from '../project/languages.js';
-import { ApiError, invalidArgument } from '../../infra/errors.js';
+import { Refusal, invalidArgument } from '../../infra/errors.js';
 
 const MAX_DECODED = 2 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
@@ -13,11 +13,11 @@ const MAX_ENTRIES = 1000;
 export function decode(contentBase64: string): string {
   const compact = contentBase64.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
-    throw new ApiError(400, 'invalid_base64', 'contentBase64 is not valid base64.');
+    throw new Refusal('invalid_base64', 'contentBase64 is not valid base64.');
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length > MAX_DECODED)
-    throw new ApiError(413, 'payload_too_large', `The decoded file is larger than ${MAX_DECODED} bytes.`);
+    throw new Refusal('payload_too_large', `The decoded file is larger than ${MAX_DECODED} bytes.`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
@@ -48,14 +48,13 @@ export function readSyncFile(
   const declared = body.format as FormatId | undefined;
   // A declared format only has to be able to hold the content (a flat file is also valid nested_json).
   if (declared && getFormat(declared).detect(text, body.fileName) === 0) {
-    throw new ApiError(400, 'format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
+    throw new Refusal('format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
   }
   const format = declared ?? detected;
   // A sync naming its namespace owns that namespace whole, so any base-language file the service renders is its
   // catalog (spec: SyncRequest.namespace); without one only the formats that were always syncable are.
   if (!format || !(REGISTRY[format].syncable || body.namespace !== undefined)) {
-    throw new ApiError(
-      400,
+    throw new Refusal(
       'format_not_syncable',
       `${format ?? 'This file'} cannot be synced: send an xcstrings catalog or a base-language json, nested_json or angular_json file${format ? `, or name the namespace it is the whole catalog of (then any base-language ${format} file is syncable)` : ''}.`,
     );
@@ -64,26 +63,21 @@ export function readSyncFile(
   try {
     catalog = getFormat(format).parse(text);
   } catch (err) {
-    if (err instanceof FormatError) throw new ApiError(400, err.code, err.message);
+    if (err instanceof FormatError) throw new Refusal(err.code, err.message);
     throw invalidArgument(`The file is not a valid ${format} file.`);
   }
   if (catalog.entries.length > MAX_ENTRIES)
-    throw new ApiError(
-      400,
-      'too_many_entries',
-      `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`,
-    );
+    throw new Refusal('too_many_entries', `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`);
   const declaredLang = catalog.sourceLanguage ?? null;
   if (declaredLang !== null) {
     let code: string;
     try {
       code = normalizeLanguage(declaredLang);
     } catch {
-      throw new ApiError(400, 'source_language_mismatch', `"${declaredLang}" is not a language code.`);
+      throw new Refusal('source_language_mismatch', `"${declaredLang}" is not a language code.`);
     }
     if (!sameLanguageAndScript(code, baseLang))
-      throw new ApiError(
-        400,
+      throw new Refusal(
         'source_language_mismatch',
         `The file's language is ${declaredLang}; the project's base language is ${baseLang}.`,
       );

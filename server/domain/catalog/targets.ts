@@ -3,7 +3,7 @@ import type { ProjectRow } from '../../infra/tables.js';
 import { listLanguages } from '../project/projects.js';
 import { normalizeLanguage } from '../project/languages.js';
 import type { Db } from '../../infra/db.js';
-import { ApiError, invalidArgument } from '../../infra/errors.js';
+import { Refusal, invalidArgument } from '../../infra/errors.js';
 
 export async function resolveTargets(db: Db, p: ProjectRow, langs: string[] | undefined): Promise<string[]> {
   const live = await listLanguages(db, p.id);
@@ -20,7 +20,7 @@ export async function resolveTargets(db: Db, p: ProjectRow, langs: string[] | un
           : `${code} is not a language of this project.`,
       );
     if (lang.fill_mode === 'manual')
-      throw new ApiError(400, 'fill_mode_manual', `${code} is in manual fill mode and is never an AI target.`);
+      throw new Refusal('fill_mode_manual', `${code} is in manual fill mode and is never an AI target.`);
     if (!out.includes(code)) out.push(code);
   }
   return out;

@@ -9,7 +9,7 @@
 // push either lands on the latest revision or reports that it did not.
 import type { Db } from '../../infra/db.js';
 import { dialectOf, isUniqueViolation, newId, parseJson } from '../../infra/db.js';
-import { ApiError, invalidArgument } from '../../infra/errors.js';
+import { Refusal, invalidArgument } from '../../infra/errors.js';
 import { countDaily, usedDaily } from '../billing/quotas.js';
 import type { ContentDocRow, ProjectRow } from '../../infra/tables.js';
 import { matchBlocks, type DocFormat, type ParsedBlock } from './blocks.js';
@@ -162,20 +162,17 @@ async function checkDocumentLimit(trx: Db, workspaceId: string): Promise<void> {
     .where('projects.workspace_id', workspaceId)
     .count({ n: '*' });
   if (Number(n) >= Number(limit))
-    throw new ApiError(402, 'plan_limit', `The workspace's plan allows ${limit} documents.`, {
+    throw new Refusal('plan_limit', `The workspace's plan allows ${limit} documents.`, {
       details: [{ feature: 'documents', limit: Number(limit) }],
     });
 }
 
 const quotaExceeded = () =>
-  new ApiError(
-    429,
+  new Refusal(
     'import_quota_exceeded',
     `A project takes at most ${DAILY_PUSHES} content pushes a day (UTC).`,
     {},
-    {
-      'Retry-After': String(Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000)),
-    },
+    Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000),
   );
 
 /** The bounds on parsing a pushed text (config CONTENT_PARSE_DEADLINE_MS). */
@@ -262,11 +259,11 @@ export async function pushDocument(
       }
     }
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'document_too_large')
+    if (err instanceof Refusal && err.code === 'document_too_large')
       await db.transaction((trx) => countDaily(trx, project.id, 'content_push', DAILY_PUSHES, Date.now()));
     throw err;
   }
-  throw new ApiError(409, 'edit_conflict', 'Concurrent pushes to this document kept landing first; push again.');
+  throw new Refusal('edit_conflict', 'Concurrent pushes to this document kept landing first; push again.');
 }
 
 /** A new server-minted document id (POST /content). */

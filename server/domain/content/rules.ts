@@ -1,5 +1,5 @@
 // The documented limits and rules of content documents (docs/guides/content.md, "Fields" and "Limits").
-import { ApiError } from '../../infra/errors.js';
+import { Refusal } from '../../infra/errors.js';
 
 /** Pushes and runs per project per UTC day (docs/guides/api.md "Limits"). */
 export const DAILY_PUSHES = 500;
@@ -59,8 +59,7 @@ export function expectedChars(chars: number, lang: string): number {
 }
 
 export const tooLarge = (what: string) =>
-  new ApiError(
-    413,
+  new Refusal(
     'document_too_large',
     `${what}: a stored document holds at most ${MAX_DOCUMENT_CHARS} characters (text, title and fields) in at most ${MAX_BLOCKS} blocks.`,
   );
@@ -85,8 +84,7 @@ export const MAX_PARAGRAPH_DELIMITERS = 500;
 export const MAX_TREE_DEPTH = 256;
 
 export const tooComplex = (what: string) =>
-  new ApiError(
-    413,
+  new Refusal(
     'document_too_large',
     `${what}: split the document, or simplify its markup (README "Content documents", limits).`,
   );

@@ -5,7 +5,7 @@
 import type { App } from '../../infra/app.js';
 import type { Db } from '../../infra/db.js';
 import { insertOrKeep, newId } from '../../infra/db.js';
-import { ApiError, conflict, invalidArgument } from '../../infra/errors.js';
+import { Refusal, conflict, invalidArgument } from '../../infra/errors.js';
 import { enqueueJob } from '../../infra/jobs.js';
 import { countDaily } from '../billing/quotas.js';
 import type { ContentDocRow, ContentUnitRow, ProjectRow } from '../../infra/tables.js';
@@ -94,7 +94,7 @@ export async function planRun(
   const langs = requested ? [...new Set(requested)] : targets;
   const unknown = langs.filter((l) => !targets.includes(l));
   if (unknown.length)
-    throw new ApiError(400, 'unknown_language', `Not a target language of this document: ${unknown.join(', ')}.`, {
+    throw new Refusal('unknown_language', `Not a target language of this document: ${unknown.join(', ')}.`, {
       details: unknown.map((code) => ({ code })),
     });
   if (doc.text == null) throw conflict('revision_missing', 'The document has no text yet: push its source again.');
@@ -130,14 +130,11 @@ export async function planRun(
 }
 
 const quotaExceeded = () =>
-  new ApiError(
-    429,
+  new Refusal(
     'run_quota_exceeded',
     `A project takes at most ${DAILY_RUNS} content runs a day (UTC).`,
     {},
-    {
-      'Retry-After': String(Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000)),
-    },
+    Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000),
   );
 
 const BILLING_REASONS: readonly string[] = ['insufficient_credits', 'spend_cap_exceeded', 'billing_contended'];
@@ -195,7 +192,7 @@ export async function startRun(
       if (started) jobs.push({ lang, jobId: runId });
       else skipped.push({ lang, reason: 'run_in_progress' });
     } catch (err) {
-      if (!(err instanceof ApiError) || !BILLING_REASONS.includes(err.code)) throw err;
+      if (!(err instanceof Refusal) || !BILLING_REASONS.includes(err.code)) throw err;
       skipped.push({ lang, reason: err.code as SkipReason });
     }
   }

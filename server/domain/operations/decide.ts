@@ -5,7 +5,7 @@ import type { components } from '../../../generated/internal.js';
 import type { Config } from '../../infra/config.js';
 import type { Db } from '../../infra/db.js';
 import type { ProjectRow } from '../../infra/tables.js';
-import { ApiError, invalidArgument, notFound } from '../../infra/errors.js';
+import { Refusal, invalidArgument, notFound } from '../../infra/errors.js';
 import type { App } from '../../infra/app.js';
 import { previewPublish } from '../publish/diff.js';
 import { readCredit } from '../billing/credits.js';
@@ -26,7 +26,7 @@ async function pendingRow(db: Db, id: string, now: number): Promise<OperationRow
 }
 
 const notPending = (state: string) =>
-  new ApiError(409, 'operation_not_pending', `The operation is no longer pending approval (${state}).`, { state });
+  new Refusal('operation_not_pending', `The operation is no longer pending approval (${state}).`, { state });
 
 /** After a conditional update that changed nothing: the state that got there first. */
 async function lostDecision(db: Db, id: string, now: number): Promise<never> {

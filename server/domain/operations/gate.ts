@@ -3,7 +3,6 @@
 // most once per (attemptId, batchIndex) unless its request failed, within three attempts and the budget; the
 // batch then reserves its estimate through `budget`. Publish and restore: the scope must equal the request, and
 // the single use is taken before the write and given back on a refusal that minted nothing.
-import type { ApiError } from '../../infra/errors.js';
 import { conflict, operationNotFound } from '../../infra/errors.js';
 import type { BoundOperation, OperationBudget, OperationCall, OperationGate } from '../../infra/approval.js';
 import type { Db } from '../../infra/db.js';
@@ -197,7 +196,7 @@ async function bindUse(db: Db, call: OperationCall, now: number): Promise<BoundO
     async succeeded() {
       await outcome('done');
     },
-    async refused(_err: ApiError) {
+    async refused() {
       // Refused without minting (fill_incomplete, export_collision, output-format conflicts, a cap, ...): given back.
       await db('operations').where({ id: row.id, state: 'exhausted' }).update({ state: 'approved' });
       await outcome('failed');

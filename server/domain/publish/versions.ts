@@ -19,7 +19,7 @@ import {
   parseJson,
   retryContended,
 } from '../../infra/db.js';
-import { ApiError, notFound } from '../../infra/errors.js';
+import { Refusal, notFound } from '../../infra/errors.js';
 import { rateLimited } from '../../infra/ratelimit.js';
 import { countDaily, usedDaily } from '../billing/quotas.js';
 import { newEventId, recordEvent } from '../webhooks/events.js';
@@ -196,8 +196,7 @@ type Minted = { row: VersionRow; unchanged: false } | { row: VersionRow; unchang
 export async function storeRefusal(db: Db, project: ProjectRow, err: unknown): Promise<unknown> {
   if (!isStoreRefusal(err)) return err;
   const current = await currentVersion(db, project);
-  return new ApiError(
-    503,
+  return new Refusal(
     'unavailable',
     `The datastore refused a write (${(err as { code?: string }).code}): nothing was minted${current ? ` and delivery still serves ${current.id}` : ''}. Objects written for the refused version may remain under its id, unreferenced. Re-run the call once the store accepts writes.`,
   );
@@ -223,8 +222,7 @@ export async function mintVersion(db: Db, objects: ObjectStore, m: MintInput): P
   } catch (err) {
     // Committed already: whatever stopped the manifest, the answer says the version exists and delivery lags.
     const code = (err as { code?: string }).code ?? (err as Error).name;
-    throw new ApiError(
-      503,
+    throw new Refusal(
       'unavailable',
       `Version ${minted.row.id} was minted, but the object store refused its manifest (${code}): delivery still serves the previous version until the store accepts writes, when a background sweep writes it. Do not publish again for this.`,
     );

@@ -18,7 +18,7 @@ import { formsToIcu, icuToForms, isValidIcu } from '../../../packages/core/src/i
 import { sameLanguageAndScript } from '../../../packages/core/src/languages.js';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../infra/db.js';
-import { ApiError, invalidArgument } from '../../infra/errors.js';
+import { Refusal, invalidArgument } from '../../infra/errors.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { readInSlices } from '../../infra/slices.js';
 import { decode } from '../catalog/file.js';
@@ -58,15 +58,11 @@ function parsed(format: FormatId, parse: () => Catalog): Catalog {
     catalog = parse();
   } catch (err) {
     if (err instanceof FormatError)
-      throw new ApiError(400, err.code, `The file is not a valid ${format} file: ${err.message}`);
+      throw new Refusal(err.code, `The file is not a valid ${format} file: ${err.message}`);
     throw invalidArgument(`The file is not a valid ${format} file.`);
   }
   if (catalog.entries.length > MAX_ENTRIES)
-    throw new ApiError(
-      400,
-      'too_many_entries',
-      `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`,
-    );
+    throw new Refusal('too_many_entries', `The file has ${catalog.entries.length} entries; at most ${MAX_ENTRIES}.`);
   return catalog;
 }
 
@@ -89,7 +85,7 @@ function readImportFile(body: ImportRequest, project: ProjectRow, targets: Set<s
   const detected = detectFormat(text, body.fileName);
   const declared = body.format;
   if (declared && getFormat(declared).detect(text, body.fileName) === 0)
-    throw new ApiError(400, 'format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
+    throw new Refusal('format_mismatch', `The file is ${detected ?? 'not recognized'}, not ${declared}.`);
   const format = declared ?? detected;
   if (!format) throw invalidArgument('The file is in no format the service reads: name it with `format`.');
   const catalog = parsed(format, () => getFormat(format).parse(text));
@@ -107,7 +103,7 @@ function readImportFile(body: ImportRequest, project: ProjectRow, targets: Set<s
       // a language header that is no code: the import's `lang` says what the file holds
     }
     if (code !== null && !sameLanguageAndScript(code, lang))
-      throw new ApiError(400, 'language_mismatch', `The file holds "${declaredLang}"; the import names "${lang}".`);
+      throw new Refusal('language_mismatch', `The file holds "${declaredLang}"; the import names "${lang}".`);
   }
   return { format, catalog, lang };
 }

@@ -5,7 +5,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import pLimit from 'p-limit';
 import type { Db } from '../../infra/db.js';
 import { dialectOf, isUniqueViolation, newId } from '../../infra/db.js';
-import { ApiError, conflict, invalidArgument, notFound } from '../../infra/errors.js';
+import { Refusal, conflict, invalidArgument, notFound } from '../../infra/errors.js';
 
 export type Role = 'owner' | 'reviewer';
 
@@ -162,8 +162,8 @@ export async function ensureFirstUser(
     return { email: user.email, generatedPassword: generated };
   } catch (err) {
     // Another process created the first user meanwhile: keep theirs.
-    if (err instanceof ApiError && err.status === 409) return undefined;
-    if (err instanceof ApiError) throw new Error(`DASHBOARD_PASSWORD: ${err.message.replace('body/password ', '')}`);
+    if (err instanceof Refusal && err.code === 'conflict') return undefined;
+    if (err instanceof Refusal) throw new Error(`DASHBOARD_PASSWORD: ${err.message.replace('body/password ', '')}`);
     throw err;
   }
 }
