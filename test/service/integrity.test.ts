@@ -360,8 +360,12 @@ test('a replayed orphaned requestId answers 503 unavailable, as its record says'
   const body = { units: [{ source: 'Orphan' }], requestId: 'orphan-1' };
   // The state a request leaves when its process dies after writing its record: processing, lease running out.
   const { db } = svc.service.app;
-  const first = await api(p, 'POST', '/translate', body);
-  t.is(first.status, 200);
+  // Under the concurrent publishes and syncs of the other tests of this file, MySQL may answer 503 `contended`
+  // (a deadlock that still lost after the service's retries): the documented answer is to retry, as a client does.
+  let first = await api(p, 'POST', '/translate', body);
+  for (let i = 0; i < 3 && first.status === 503 && first.body?.error === 'contended'; i++)
+    first = await api(p, 'POST', '/translate', body);
+  t.is(first.status, 200, JSON.stringify(first.body));
   const updated = await db('request_records')
     .where({ request_id: 'orphan-1' })
     .update({
