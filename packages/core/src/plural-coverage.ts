@@ -45,7 +45,7 @@ export function manyNumbers(lang: string, category: string): number[] | null {
 }
 
 /** The integers 0..1000 `category` stands for in `lang` (none for a category of fractions, like Czech `many`). */
-const numbersOf = (lang: string, category: string): number[] => integersByCategory(lang)?.get(category) ?? [];
+export const numbersOf = (lang: string, category: string): number[] => integersByCategory(lang)?.get(category) ?? [];
 
 /** Argument names a branch shows; `#` is the enclosing plural's `count`. Nested plurals name their own `#`. */
 function argumentsOf(nodes: IcuAst, count: string, out = new Set<string>()): Set<string> {

@@ -176,8 +176,9 @@ export const pluralFewNumbers = define({
           for (const k of Object.keys(el.options))
             if (/^=\s*\d+$/.test(k)) exact.add(`${el.value}=${k.replace(/[=\s]/g, '')}`);
       });
+    // A branch of one number left (French `one` with `=0` beside it) may name it in words.
     const gap = coverageGaps(cell.source, cell.target, cell.targetLang, cell.srcAst, val).find(
-      (g) => !isManyGap(g) && g.numbers.some((n) => !exact.has(`${g.plural}=${n}`)),
+      (g) => !isManyGap(g) && g.numbers.filter((n) => !exact.has(`${g.plural}=${n}`)).length > 1,
     );
     return gap ? { message: describeGap(gap, cell.targetLang) } : null;
   },

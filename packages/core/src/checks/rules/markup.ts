@@ -4,6 +4,10 @@ import { scanMarkup, unsafeMarkup } from '../../markup.js';
 import { define, found } from '../define.js';
 import type { BranchView } from '../branches.js';
 
+// Android's `<xliff:g>` marks text a translator must leave as it is (`<xliff:g id="count">%d</xliff:g>`); aapt strips
+// it and translated files drop it (androidx/media's values-fr/strings.xml has none), so it is no tag to keep.
+const HINT = /^\/?xliff:g$/i;
+
 /**
  * Tags of a raw string as a sorted multiset: `b` for `<b>` and `<b/>`, `/b` for `</b>` (right after its `b`). Read
  * by the HTML tokenizer (markup.ts), so `<img/src=x>` counts as the `<img>` it is.
@@ -11,7 +15,9 @@ import type { BranchView } from '../branches.js';
 function tagScan(text: string): string[] {
   const order = (t: string) => (t.startsWith('/') ? `${t.slice(1)}\u0001` : t);
   if (!text.includes('<')) return [];
-  return scanMarkup(text).names.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return scanMarkup(text)
+    .names.filter((n) => !HINT.test(n))
+    .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 const showTags = (tags: string[]) => tags.map((t) => `<${t}>`).join(' ') || 'none';
@@ -51,7 +57,7 @@ export const markupSafety = define({
 export const markupTags = define({
   id: 'markup-tags',
   description:
-    "The translation carries the source's tags, counted by name, branch by branch (react-i18next's `<1>` included).",
+    "The translation carries the source's tags, counted by name, branch by branch (react-i18next's `<1>` included; Android's `<xliff:g>` hints may go).",
   severity: 'error',
   category: 'markup',
   field: 'target',
@@ -63,6 +69,7 @@ export const markupTags = define({
   ],
   passes: [
     { source: 'Line one<br/>Line two', target: 'Zeile eins<br />Zeile zwei' },
+    { source: 'Play <xliff:g id="count">%d</xliff:g> songs', target: '%d Titel abspielen' },
     {
       source: '{count, plural, one {One comment} other {<b>{count}</b> comments}}',
       target: '{count, plural, other {<b>{count}</b> 件のコメント}}',
