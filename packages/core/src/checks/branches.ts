@@ -6,7 +6,9 @@
 // numbers differ between languages, though: the Russian `one` is 1 but also 21 and 31, which English says with its
 // `other`, and a Japanese `other` is also the 1 of an English `one`. So a branch may also follow the source's `other`
 // (any category that is not `other`), and the translation's `other` any source branch the translation has no branch
-// of its own for. One rule, for the markup and printf checks alike, in the fill, the publish and a review
+// of its own for. A category of a few numbers (Arabic `zero` and `two`, English `one`: under five of 0 to 1000, as
+// plural-coverage.ts draws the line) may say them in words, as the source's `one` does, and so follow any source
+// branch: `two {تعليقان}` drops the `<b>` the source puts around its number. One rule, for the markup and printf checks alike, in the fill, the publish and a review
 // (packages/core/src/gates.ts): before it, the fill and the publish compared the source's own categories too, and
 // refused every Japanese value of `{count, plural, one {One comment} other {<b>{count}</b> comments}}` and the
 // pseudo engine's Russian `one`, which must show the number (plural-coverage.ts) and so the `<b>` around it.
@@ -17,6 +19,7 @@ import {
   type SelectElement,
 } from '@formatjs/icu-messageformat-parser';
 import { isExactKey, walkIcu, type IcuAst } from '../icu.js';
+import { numbersOf } from '../plural-coverage.js';
 
 const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many']);
 
@@ -84,9 +87,15 @@ function viewKeys(src: IcuAst, val: IcuAst): { keys: string[]; srcKeys: Set<stri
 
 /**
  * The two messages branch by branch (the rule above); one view of the whole texts when either does not parse.
- * `src` and `val` are their parses (icu.ts parseAny), null when they have none.
+ * `src` and `val` are their parses (icu.ts parseAny), null when they have none; `lang` the translation's language.
  */
-export function branchViews(source: string, value: string, src: IcuAst | null, val: IcuAst | null): BranchView[] {
+export function branchViews(
+  source: string,
+  value: string,
+  src: IcuAst | null,
+  val: IcuAst | null,
+  lang: string,
+): BranchView[] {
   if (!src || !val) return [{ key: 'other', label: '', value, sources: [source] }];
   const { keys, srcKeys, valKeys } = viewKeys(src, val);
   const single = keys.length === 1;
@@ -94,6 +103,7 @@ export function branchViews(source: string, value: string, src: IcuAst | null, v
     const alternatives = [k];
     if (k === 'other') for (const s of srcKeys) if (!valKeys.has(s)) alternatives.push(s);
     if (CATEGORIES.has(k)) alternatives.push('other');
+    if (CATEGORIES.has(k) && numbersOf(lang, k).length < 5) alternatives.push(...srcKeys);
     const sources = [...new Set(alternatives.map((a) => project(source, src, 0, source.length, a)))];
     return { key: k, label: single ? '' : ` (${k})`, value: project(value, val, 0, value.length, k), sources };
   });

@@ -94,7 +94,7 @@ export class Cell {
 
   /** Branch by branch, raw (branches.ts): what the markup and printf rules compare. */
   get views(): BranchView[] {
-    return (this._views ??= branchViews(this.source, this.target, this.srcAst, this.tgtAst));
+    return (this._views ??= branchViews(this.source, this.target, this.srcAst, this.tgtAst, this.targetLang));
   }
 
   /** Branch by branch, as plain text: what the text checks compare. */

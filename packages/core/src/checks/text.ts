@@ -133,12 +133,13 @@ export const charName = (c: string): string => {
   return NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 };
 
-export const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff\u180e]/g;
+export const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u180e/g;
 export const BIDI_OVERRIDE = /[\u202a-\u202e]/g;
 export const BIDI_MARK = /[\u200e\u200f\u061c\u2066-\u2069]/g;
 // Controls but tab, line feed and carriage return; C1 controls; line and paragraph separators; interlinear
 // annotation marks; the soft hyphen; private use; noncharacters; tag characters (those of a subdivision flag aside).
 export const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u2028\u2029\ufff9-\ufffb\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff]|(?<!\u{1f3f4}[\u{e0020}-\u{e007e}]*)[\u{e0000}-\u{e007f}]/gu;
 
 /** Scripts whose words join or part letters with ZWJ and ZWNJ (Persian, Hindi, Sinhala, …): they are spelling there. */
@@ -155,7 +156,10 @@ export function strayZeroWidth(text: string): Span[] {
     const prev = m.index >= 2 && /[\udc00-\udfff]/.test(before) ? text.slice(m.index - 2, m.index) : before;
     const next = String.fromCodePoint(text.codePointAt(m.index + 1) ?? 32);
     const c = m[0];
-    if (c === '\u200d' && (PICTOGRAPH.test(prev) || PICTOGRAPH.test(next) || /[\ufe0f\u{1f3fb}-\u{1f3ff}]/u.test(prev)))
+    if (
+      c === '\u200d' &&
+      (PICTOGRAPH.test(prev) || PICTOGRAPH.test(next) || /\ufe0f|[\u{1f3fb}-\u{1f3ff}]/u.test(prev))
+    )
       continue;
     if ((c === '\u200c' || c === '\u200d') && (JOINING.test(prev) || JOINING.test(next))) continue;
     if (c === '\u180e' && /\p{Script=Mongolian}/u.test(prev + next)) continue;

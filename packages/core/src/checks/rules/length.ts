@@ -8,7 +8,7 @@ import type { Plain } from '../branches.js';
 
 /** Characters a reader counts: code points, less the combining marks, joiners and variation selectors they carry. */
 export const visibleLength = (text: string): number =>
-  [...text.replace(/[\p{M}\u200d\ufe0e\ufe0f]|[\u{1f3fb}-\u{1f3ff}]/gu, '')].length;
+  [...text.replace(/\p{M}|\u200d|\ufe0e|\ufe0f|[\u{1f3fb}-\u{1f3ff}]/gu, '')].length;
 
 const longest = (plains: Plain[]) => Math.max(0, ...plains.map((p) => visibleLength(p.text)));
 
