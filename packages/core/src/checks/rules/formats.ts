@@ -141,6 +141,9 @@ export const keyNestedJson = define({
       : null,
 });
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const KEY_INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
 export const keyCharacters = define({
   id: 'key-characters',
   description:
@@ -156,10 +159,7 @@ export const keyCharacters = define({
   passes: [{ source: 'Settings', key: 'settings.title' }],
   run: (cell): Finding | null => {
     if (cell.key !== cell.key.trim()) return { message: 'leading or trailing whitespace' };
-    const spans = rawSpans(
-      cell.key,
-      /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
-    );
+    const spans = rawSpans(cell.key, KEY_INVISIBLE);
     return spans.length ? { message: 'control or invisible characters', spans } : null;
   },
 });
