@@ -12,7 +12,7 @@ const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
 const parse = (format: FormatId, rel: string): Catalog => FORMATS[format].parse(read(rel));
 const icu = (v: CatalogValue) => (v.kind === 'text' ? v.text : formsToIcu(v.forms, v.arg ?? 'count'));
 
-export interface FixturePair {
+interface FixturePair {
   file: string;
   key: string;
   lang: string;

@@ -1,11 +1,13 @@
 // The check engine (packages/core/src/checks): the catalogue is complete (every check has an id, a description, a
 // severity, per-language notes, and examples that trip and pass it), every example does what it says, settings and a
 // project's own checks apply, and the gates agree with the checks they are made of.
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { CATALOGUE, checkSource, runChecks, validateCustomCheck } from '../../packages/core/src/checks/index.js';
 import type { CheckExample, CheckInput, CheckResult } from '../../packages/core/src/checks/index.js';
 import { checkFill, gateCell } from '../../packages/core/src/gates.js';
 import { PseudoEngine } from '../../server/infra/engines/pseudo.js';
+import { CHECKS_DOC, withChecksTable } from '../../scripts/checks-table.js';
 
 const inputOf = (e: CheckExample): CheckInput => ({
   source: e.source,
@@ -300,4 +302,10 @@ test('plurals with markup: the fill, the publish and a review agree, in ar, fr, 
     runChecks(cell({ source, target: wrong, targetLang: 'ru' })).find((r) => r.id === 'markup-tags')?.message,
     refusal ?? '',
   );
+});
+
+test('docs/guides/checks.md lists every check as the catalogue says: `npm run generate` would not change it', (t) => {
+  const doc = readFileSync(CHECKS_DOC, 'utf8');
+  t.is(withChecksTable(doc), doc, 'run `npm run generate`');
+  for (const d of CATALOGUE) t.regex(doc, new RegExp(`^\\| \`${d.id}\` +\\| ${d.severity} +\\|`, 'm'), d.id);
 });

@@ -2,10 +2,10 @@
 // `one {{name} added a photo}` is a full translation; Russian `one` is 1, 21, 31, 101, …, so the same branch in
 // Russian says "added a photo" of 21 photos. GNU gettext holds PO files to this (`msgfmt --check`: a msgstr[n]
 // whose form is chosen for five or more of the numbers 0 to 1000 must carry every argument of msgid_plural),
-// and the publish gates hold every translation to the same rule, whatever file it ships in (gates.ts `gateCell`,
-// `checkFill`). The line is gettext's, so a category of a few fixed numbers (French `one` = 0 and 1, Irish `few`
-// = 3 to 6) may still name them in words: the review's `plural-few-numbers` check (packages/core/src/checks) warns
-// of those, since French `une photo` is also said of 0 photos.
+// and the publish gates hold every translation to the same rule, whatever file it ships in (the `plural-number`
+// check of packages/core/src/checks, in gates.ts `gateCell` and `checkFill`). The line is gettext's, so a category
+// of a few fixed numbers (French `one` = 0 and 1, Irish `few` = 3 to 6) may still name them in words: the review's
+// `plural-few-numbers` check warns of those, since French `une photo` is also said of 0 photos.
 import { TYPE, type PluralElement, type PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
 import { isExactKey, parseAny, type IcuAst } from './icu.js';
 import { languageKey } from './languages.js';
@@ -78,7 +78,7 @@ function cardinalPlurals(nodes: IcuAst, out: PluralElement[] = []): PluralElemen
 const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
 
 /** A branch that stands for several numbers and does not show what its source's `other` shows. */
-export interface CoverageGap {
+interface CoverageGap {
   plural: string;
   category: string;
   /** The integers 0..1000 the category stands for in the language. */
@@ -136,24 +136,9 @@ export const describeGap = (g: CoverageGap, lang: string): string =>
 export const isManyGap = (g: CoverageGap): boolean => g.numbers.length >= OFTEN;
 
 /**
- * Why `value` (in `lang`, translating `source`) has a plural branch that stands for many numbers but leaves out an
- * argument the source's `other` branch shows, or null: the gettext line, which the gates hold every translation to.
- */
-export function pluralCoverageProblem(
-  source: string,
-  value: string,
-  lang: string,
-  src?: IcuAst | null,
-  val?: IcuAst | null,
-): string | null {
-  const gap = coverageGaps(source, value, lang, src, val).find(isManyGap);
-  return gap ? describeGap(gap, lang) : null;
-}
-
-/**
  * A message made from its own source (pseudo-localization, conformAst's copies): each branch of a category that
  * stands for many numbers in `lang` and leaves out what its plural's `other` shows becomes a copy of `other`
- * (mutates in place), so the result passes pluralCoverageProblem against the source it was made from.
+ * (mutates in place), so the result passes the `plural-number` check against the source it was made from.
  */
 export function coverManyNumbers(ast: IcuAst, lang: string): void {
   for (const el of cardinalPlurals(ast)) {

@@ -2,5 +2,4 @@
 export { runChecks, checkSource } from './engine.js';
 export { CATALOGUE } from './catalogue.js';
 export { validateCustomCheck } from './custom.js';
-export type { CheckDefinition } from './define.js';
 export type * from './types.js';

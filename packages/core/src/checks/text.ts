@@ -33,7 +33,7 @@ export const hasLetters = (text: string): boolean => /\p{L}/u.test(text);
 
 // Decimal digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali, Thai, full width, …) as ASCII, so
 // `١٢٣` keeps the source's `123`.
-export function asciiDigits(text: string): string {
+function asciiDigits(text: string): string {
   return text.replace(/\p{Nd}/gu, (d) => {
     const code = d.codePointAt(0)!;
     if (code < 128) return d;
@@ -97,12 +97,6 @@ export function proseWords(text: string): string[] {
 /** A text that reads as nothing but arguments, digits, punctuation and spaces (nothing to translate). */
 export const nothingToTranslate = (text: string): boolean => !hasLetters(text.replaceAll(ARG, ''));
 
-/** Characters of a code point class, with a name a reviewer reads. */
-export interface Invisible {
-  char: string;
-  name: string;
-}
-
 const NAMES: Record<number, string> = {
   0x00ad: 'soft hyphen',
   0x061c: 'Arabic letter mark',
@@ -128,12 +122,12 @@ const NAMES: Record<number, string> = {
   0xfffd: 'replacement character',
 };
 
-export const charName = (c: string): string => {
+const charName = (c: string): string => {
   const code = c.codePointAt(0)!;
   return NAMES[code] ?? `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 };
 
-export const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u180e/g;
+const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff|\u180e/g;
 export const BIDI_OVERRIDE = /[\u202a-\u202e]/g;
 export const BIDI_MARK = /[\u200e\u200f\u061c\u2066-\u2069]/g;
 // Controls but tab, line feed and carriage return; C1 controls; line and paragraph separators; interlinear

@@ -182,7 +182,7 @@ function formatProblem(flag: string, ref: string, refName: string, msgstr: strin
 }
 
 /** The format flags of a flag list (`fuzzy`, `no-c-format`, `range: 0..9` are not). */
-export const formatFlags = (flags: readonly string[]): string[] =>
+const formatFlags = (flags: readonly string[]): string[] =>
   flags.filter((f) => /^[a-z0-9-]+-format$/.test(f) && !f.startsWith('no-'));
 
 /**

@@ -16,7 +16,7 @@ import {
 import type { Finding, Span } from '../types.js';
 
 /** Zero-width characters of `text` that `source` does not have and that are not spelling (text.ts strayZeroWidth). */
-export function zeroWidthSpans(text: string, source: string): Span[] {
+function zeroWidthSpans(text: string, source: string): Span[] {
   return strayZeroWidth(text).filter((s) => !source.includes(text.slice(s.start, s.end)));
 }
 

@@ -61,7 +61,7 @@ const VOID = new Set([
 ]);
 
 /** Tags of `text` that open without closing or close without opening, by name. */
-export function unbalancedTags(text: string): string[] {
+function unbalancedTags(text: string): string[] {
   if (!text.includes('<')) return [];
   const open = new Map<string, number>();
   const bad: string[] = [];
