@@ -51,9 +51,7 @@ function asciiDigits(text: string): string {
  */
 export function numbersOf(text: string): string[] {
   // URLs and e-mail addresses are urls' and emails' to compare, as written.
-  const t = asciiDigits(text)
-    .replace(/\b(?:https?|ftp):\/\/\S+|\bwww\.\S+|\S+@\S+\.\S+/gi, ' ')
-    .replace(/%(?:\d+\$)?[-+#0']*\d*(?:\.\d+)?[a-zA-Z@]/g, ' ');
+  const t = withoutLinks(asciiDigits(text)).replace(/%(?:\d+\$)?[-+#0']*\d*(?:\.\d+)?[a-zA-Z@]/g, ' ');
   return [...t.matchAll(/\d+(?:[.,\u00a0\u202f\u2009'’٫٬ ]\d+)*/g)].map((m) => m[0].replace(/\D/g, ''));
 }
 
@@ -64,10 +62,32 @@ export function urlsOf(text: string): string[] {
   );
 }
 
+const LOCAL = /[\p{L}\p{N}._%+-]/u;
+const DOMAIN = /[\p{L}\p{N}.-]/u;
+
+/**
+ * E-mail addresses, found from each `@` outwards (a pattern scanning from every position would take quadratic time
+ * on a long run of letters without one).
+ */
 export function emailsOf(text: string): string[] {
-  return [...text.matchAll(/[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu)].map((m) =>
-    m[0].replace(/\.+$/, ''),
-  );
+  const out: string[] = [];
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let from = at;
+    while (from > 0 && at - from < 64 && LOCAL.test(text[from - 1])) from--;
+    let to = at + 1;
+    while (to < text.length && to - at < 255 && DOMAIN.test(text[to])) to++;
+    const domain = text.slice(at + 1, to).replace(/\.+$/, '');
+    if (from < at && /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u.test(domain))
+      out.push(`${text.slice(from, at)}@${domain}`);
+  }
+  return out;
+}
+
+/** `text` with its URLs and e-mail addresses blanked out. */
+function withoutLinks(text: string): string {
+  let out = text.replace(/\b(?:https?|ftp):\/\/\S+|\bwww\.\S+/gi, ' ');
+  if (out.includes('@')) for (const e of emailsOf(out)) out = out.replace(e, ' ');
+  return out;
 }
 
 /** What `a` has beyond `b`, as multisets. */
@@ -88,9 +108,10 @@ export function sentenceEnd(text: string): string {
 
 /** The words of a plain text, printf specifiers, URLs and e-mail addresses left out (`%lld` is no word). */
 export function proseWords(text: string): string[] {
-  const t = text
-    .replace(/%(?:\d+\$)?[-+#0']*\d*(?:\.\d+)?(?:hh|h|ll|l|L|q|j|z|t)?[a-zA-Z@]|%#@[^@\s]+@/g, ' ')
-    .replace(/\b(?:https?|ftp):\/\/\S+|\bwww\.\S+|\S+@\S+\.\S+/gi, ' ');
+  const t = withoutLinks(text).replace(
+    /%(?:\d+\$)?[-+#0']*\d*(?:\.\d+)?(?:hh|h|ll|l|L|q|j|z|t)?[a-zA-Z@]|%#@[^@\s]+@/g,
+    ' ',
+  );
   return t.match(WORD) ?? [];
 }
 

@@ -90,7 +90,9 @@ export const emails = define({
     cell.source.includes('@') || cell.target.includes('@') ? carried(cell, emailsOf, 'e-mail addresses') : null,
 });
 
-const MD_LINK = /!?\[[^\]\n]*\]\(([^)\s]*)(?:\s+"[^"]*")?\)|!?\[[^\]\n]*\]\[([^\]\n]*)\]/g;
+// Bounded runs: a text of many `[` without a `]` must not make each one scan to its end.
+const MD_LINK =
+  /!?\[[^\]\n]{0,500}\]\(([^)\s]{0,2000})(?:\s+"[^"]{0,500}")?\)|!?\[[^\]\n]{0,500}\]\[([^\]\n]{0,500})\]/g;
 const mdLinks = (text: string) =>
   [...text.matchAll(MD_LINK)].map((m) => (m[1] !== undefined ? `(${m[1]})` : `[${m[2]}]`));
 

@@ -88,7 +88,7 @@ export const pythonBrace = define({
   },
 });
 
-const PYTHON_NAMED = /%\(([^)]*)\)[-+ #0]*\d*(?:\.\d+)?[hlL]?([diouxXeEfFgGcrsa])/g;
+const PYTHON_NAMED = /%\(([^)]{0,100})\)[-+ #0]*\d*(?:\.\d+)?[hlL]?([diouxXeEfFgGcrsa])/g;
 const pythonNamed = (text: string) => [...text.matchAll(PYTHON_NAMED)].map((m) => `%(${m[1]})${m[2]}`);
 
 export const pythonFormat = define({
