@@ -53,11 +53,20 @@ export const i18nextPlaceholders = define({
   severity: 'error',
   category: 'placeholders',
   field: 'target',
-  languages: 'All languages.',
+  languages: 'All languages; for a source ICU cannot read (in ICU, `{{name}…}` opens a branch on an argument).',
   trips: [{ source: 'Change to {{lang}}', target: 'Wechseln zu {{language}}' }],
-  passes: [{ source: 'Change to {{lang}}, $t(common.ok)', target: '$t(common.ok): zu {{lang}} wechseln' }],
+  passes: [
+    { source: 'Change to {{lang}}, $t(common.ok)', target: '$t(common.ok): zu {{lang}} wechseln' },
+    {
+      source: '{count, plural, one {{name}} other {{name} and # more}}',
+      target: '{count, plural, one {{name} allein} other {{name} und # weitere}}',
+    },
+  ],
   run: (cell) => {
-    if (!cell.source.includes('{{') && !cell.target.includes('{{') && !cell.source.includes('$t(')) return null;
+    // In an ICU message `{{name}` opens a branch on an argument: `{{…}}` is i18next's only where ICU reads nothing.
+    const pair = cell.pair;
+    if (!('syntax' in pair) || pair.side !== 'source') return null;
+    if (!cell.source.includes('{{') && !cell.source.includes('$t(')) return null;
     return perBranch(cell, 'i18next placeholders', i18nextNames);
   },
 });

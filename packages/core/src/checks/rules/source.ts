@@ -174,13 +174,18 @@ export const sourcePlaceholderSyntax = define({
   category: 'placeholders',
   field: 'source',
   languages: 'Not language-specific.',
-  trips: [{ source: 'Hello {name}, you have %d files' }],
-  passes: [{ source: 'Hello {name}, 100% done' }, { source: 'Hello %1$s, you have %2$d files' }],
+  trips: [{ source: 'Hello {name}, you have %d files' }, { source: 'Hello {{name}}, you have {count} files' }],
+  passes: [
+    { source: 'Hello {name}, 100% done' },
+    { source: 'Hello %1$s, you have %2$d files' },
+    { source: '{count, plural, =1 {{host} is playing} other {{host} and # others}}' },
+  ],
   run: (cell) => {
     const s = cell.source;
-    const icu = /\{\s*\w+\s*(?:,[^{}]*)?\}/.test(s.replace(/\{\{[^{}]*\}\}/g, ''));
+    // A source ICU reads has no i18next `{{name}}`: there `{{name}` opens a branch on an argument.
+    const i18next = 'syntax' in cell.pair && /\{\{\s*\w+[^{}]*\}\}/.test(s);
+    const icu = /\{\s*\w+\s*(?:,[^{}]*)?\}/.test(i18next ? s.replace(/\{\{[^{}]*\}\}/g, '') : s);
     const printf = printfSpecifiers(s).some((x) => x.spec !== '%%');
-    const i18next = /\{\{\s*\w+/.test(s);
     const used = [icu && 'ICU {name}', printf && 'printf %s', i18next && 'i18next {{name}}'].filter(Boolean);
     return used.length > 1 ? { message: `mixes ${used.join(' and ')}` } : null;
   },
