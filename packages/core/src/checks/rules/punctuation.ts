@@ -5,7 +5,7 @@ import { define } from '../define.js';
 import { endMarks, languageInfo, type EndMarks } from '../languages.js';
 import { plainSpans, sentenceEnd, urlsOf } from '../text.js';
 import type { Cell } from '../cell.js';
-import type { CheckExample, Finding } from '../types.js';
+import type { CheckExample, Finding, Span } from '../types.js';
 import type { CheckDefinition } from '../define.js';
 
 type Kind = 'ellipsis' | 'stop' | 'question' | 'exclamation' | 'colon';
@@ -28,6 +28,13 @@ function endKind(text: string, lang: string): Kind | null {
   if (':：'.includes(c)) return languageInfo(lang).base === 'hy' ? 'stop' : 'colon';
   if ('.。．।։။።۔'.includes(c)) return 'stop';
   return null;
+}
+
+/** Spans found in each branch of the translation, each once (branches share their text outside the plural). */
+function inBranches(cell: Cell, find: (target: Plain, source: Plain) => Span[]): Span[] {
+  const seen = new Map<string, Span>();
+  for (const v of cell.plain) for (const s of find(v.target, v.source)) seen.set(`${s.start}:${s.end}`, s);
+  return [...seen.values()].sort((a, b) => a.start - b.start);
 }
 
 const NAMES: Record<Kind, string> = {
@@ -171,7 +178,7 @@ export const ellipsisCharacter = define({
   ],
   run: (cell) => {
     if (!cell.target.includes('...') || cell.source.includes('...')) return null;
-    const spans = plainSpans(cell.targetPlain, /\.\.\./g);
+    const spans = inBranches(cell, (t) => plainSpans(t, /\.\.\./g));
     return spans.length ? { message: 'three dots instead of an ellipsis (…)', spans } : null;
   },
 });
@@ -201,30 +208,12 @@ export const frenchSpacing = define({
   run: (cell): Finding | null => {
     const marks = cell.targetInfo.frenchSpaced;
     if (!marks) return null;
-    const p = cell.targetPlain;
-    const text = p.text;
-    const urls = urlsOf(text).flatMap((u) => {
-      const at = text.indexOf(u);
-      return at === -1 ? [] : [[at, at + u.length] as const];
+    let ordinary = false;
+    const bad = inBranches(cell, (p) => {
+      const found = frenchSpaces(p, marks);
+      ordinary ||= found.ordinary;
+      return found.spans;
     });
-    const bad: Array<{ start: number; end: number }> = [];
-    let ordinary = 0;
-    for (let i = 1; i < text.length; i++) {
-      const c = text[i];
-      const before = text[i - 1];
-      const after = text[i + 1] ?? '';
-      if (urls.some(([a, b]) => i >= a && i < b)) continue;
-      if (marks.includes(c)) {
-        // A mark inside a word or a number (`10:30`, `a;b`), or right after another mark (`?!`), takes no space.
-        if (/[\p{L}\p{N}]/u.test(after) || marks.includes(before) || before === c) continue;
-        if (NBSP.test(before)) continue;
-        if (before === ' ') ordinary++;
-        else if (!/[\p{L}\p{N}\uFFFC)»”’"']/u.test(before)) continue;
-        bad.push(rawSpan(p, before === ' ' ? i - 1 : i, i + 1));
-      }
-    }
-    for (const m of text.matchAll(/«([ ]?)(?=\S)|(?<=\S)([ ]?)»/g))
-      bad.push(rawSpan(p, m.index, m.index + m[0].length));
     if (!bad.length) return null;
     return {
       message: `${bad.length} mark${bad.length === 1 ? '' : 's'} without a no-break space before ${marks.split('').join(' ')} or inside « »${ordinary ? ' (an ordinary space can wrap the mark to the next line)' : ''}`,
@@ -232,6 +221,32 @@ export const frenchSpacing = define({
     };
   },
 });
+
+/** Where a French text lacks its no-break spaces: before `marks` and inside guillemets. */
+function frenchSpaces(p: Plain, marks: string): { spans: Span[]; ordinary: boolean } {
+  const text = p.text;
+  const urls = urlsOf(text).flatMap((u) => {
+    const at = text.indexOf(u);
+    return at === -1 ? [] : [[at, at + u.length] as const];
+  });
+  const spans: Span[] = [];
+  let ordinary = false;
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i];
+    const before = text[i - 1];
+    const after = text[i + 1] ?? '';
+    if (!marks.includes(c) || urls.some(([a, b]) => i >= a && i < b)) continue;
+    // A mark inside a word or a number (`10:30`, `a;b`), or right after another mark (`?!`), takes no space.
+    if (/[\p{L}\p{N}]/u.test(after) || marks.includes(before) || before === c) continue;
+    if (NBSP.test(before)) continue;
+    if (before === ' ') ordinary = true;
+    else if (!/[\p{L}\p{N}\uFFFC)»”’"']/u.test(before)) continue;
+    spans.push(rawSpan(p, before === ' ' ? i - 1 : i, i + 1));
+  }
+  for (const m of text.matchAll(/«([ ]?)(?=\S)|(?<=\S)([ ]?)»/g))
+    spans.push(rawSpan(p, m.index, m.index + m[0].length));
+  return { spans, ordinary };
+}
 
 const CJK_BEFORE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/u;
 
@@ -249,14 +264,16 @@ export const cjkPunctuation = define({
   ],
   run: (cell): Finding | null => {
     if (!cell.targetInfo.cjk) return null;
-    const p = cell.targetPlain;
-    const spans: Array<{ start: number; end: number }> = [];
-    for (const m of p.text.matchAll(/[,.!?:;](?!\.)/g)) {
-      const i = m.index;
-      if (p.text[i - 1] === '.' || !CJK_BEFORE.test(p.text[i - 1] ?? '')) continue;
-      if (/[A-Za-z0-9]/.test(p.text[i + 1] ?? '')) continue;
-      spans.push(rawSpan(p, i, i + 1));
-    }
+    const spans = inBranches(cell, (p) => {
+      const out: Span[] = [];
+      for (const m of p.text.matchAll(/[,.!?:;](?!\.)/g)) {
+        const i = m.index;
+        if (p.text[i - 1] === '.' || !CJK_BEFORE.test(p.text[i - 1] ?? '')) continue;
+        if (/[A-Za-z0-9]/.test(p.text[i + 1] ?? '')) continue;
+        out.push(rawSpan(p, i, i + 1));
+      }
+      return out;
+    });
     return spans.length
       ? { message: `${spans.length} ASCII mark${spans.length === 1 ? '' : 's'} after Chinese or Japanese text`, spans }
       : null;
@@ -279,9 +296,10 @@ export const spaceBeforePunctuation = define({
   ],
   run: (cell) => {
     if (cell.targetInfo.base === 'fr') return null;
-    SPACED.lastIndex = 0;
-    if (SPACED.test(cell.sourcePlain.text)) return null;
-    const spans = plainSpans(cell.targetPlain, SPACED);
+    const spans = inBranches(cell, (t, source) => {
+      SPACED.lastIndex = 0;
+      return SPACED.test(source.text) ? [] : plainSpans(t, SPACED);
+    });
     return spans.length ? { message: 'space before a punctuation mark', spans } : null;
   },
 });
@@ -302,15 +320,17 @@ export const invertedMarks = define({
   ],
   run: (cell): Finding | null => {
     if (!INVERTED.has(cell.targetInfo.base)) return null;
-    let text = cell.targetPlain.text;
-    for (const u of urlsOf(text)) text = text.replace(u, '');
-    for (const [close, open] of [
-      ['?', '¿'],
-      ['!', '¡'],
-    ] as const) {
-      const closes = text.split(close).length - 1;
-      const opens = text.split(open).length - 1;
-      if (closes > opens) return { message: `${closes} ${close} but ${opens} ${open}` };
+    for (const v of cell.plain) {
+      let text = v.target.text;
+      for (const u of urlsOf(text)) text = text.replace(u, '');
+      for (const [close, open] of [
+        ['?', '¿'],
+        ['!', '¡'],
+      ] as const) {
+        const closes = text.split(close).length - 1;
+        const opens = text.split(open).length - 1;
+        if (closes > opens) return { message: `${closes} ${close} but ${opens} ${open}${v.label}` };
+      }
     }
     return null;
   },
@@ -355,10 +375,13 @@ export const brackets = define({
     { source: 'Options :)', target: 'Optionen :)' },
   ],
   run: (cell) => {
-    if (unbalancedBracket(cell.sourcePlain.text) !== -1) return null;
-    const p = cell.targetPlain;
-    const at = unbalancedBracket(p.text);
-    return at === -1 ? null : { message: `unbalanced bracket ${p.text[at]}`, spans: [rawSpan(p, at, at + 1)] };
+    for (const v of cell.plain) {
+      if (unbalancedBracket(v.source.text) !== -1) continue;
+      const at = unbalancedBracket(v.target.text);
+      if (at !== -1)
+        return { message: `unbalanced bracket ${v.target.text[at]}${v.label}`, spans: [rawSpan(v.target, at, at + 1)] };
+    }
+    return null;
   },
 });
 
@@ -386,8 +409,11 @@ export const quotes = define({
     { source: 'Press "Save"', target: 'Appuyez sur «\u00a0Enregistrer\u00a0»', targetLang: 'fr' },
   ],
   run: (cell) => {
-    if (openQuote(cell.sourcePlain.text)) return null;
-    const open = openQuote(cell.targetPlain.text);
-    return open ? { message: `unclosed quotation (${open})` } : null;
+    for (const v of cell.plain) {
+      if (openQuote(v.source.text)) continue;
+      const open = openQuote(v.target.text);
+      if (open) return { message: `unclosed quotation (${open})${v.label}` };
+    }
+    return null;
   },
 });

@@ -74,15 +74,19 @@ export const repeatedWords = define({
     { source: 'Bye bye', target: 'Tschüss tschüss' },
   ],
   run: (cell): Finding | null => {
-    const p = cell.targetPlain;
     const grammar = GRAMMATICAL[cell.targetInfo.base];
-    const spans = repeats(p.text)
-      .filter((r) => !grammar?.has(r.word))
-      .map((r) => rawSpan(p, r.start, r.end));
-    // A source that repeats a word (`Bye bye`, `Knock knock`) may be followed as many times.
-    const allowed = repeats(cell.sourcePlain.text).length;
-    if (spans.length <= allowed) return null;
-    return { message: `repeated words: ${spans.map((s) => cell.target.slice(s.start, s.end)).join(', ')}`, spans };
+    for (const v of cell.plain) {
+      const spans = repeats(v.target.text)
+        .filter((r) => !grammar?.has(r.word))
+        .map((r) => rawSpan(v.target, r.start, r.end));
+      // A source that repeats a word (`Bye bye`, `Knock knock`) may be followed as many times.
+      if (spans.length <= repeats(v.source.text).length) continue;
+      return {
+        message: `repeated words${v.label}: ${spans.map((s) => cell.target.slice(s.start, s.end)).join(', ')}`,
+        spans,
+      };
+    }
+    return null;
   },
 });
 
