@@ -410,8 +410,8 @@ export function conformAst(ast: IcuAst, cats: readonly string[]): boolean {
 
 /**
  * `value` with every cardinal plural carrying exactly `targetLang`'s categories. Unchanged (same string) when
- * nothing needs fixing, or when the value does not parse or the language tag is invalid (checkTranslation reports
- * both).
+ * nothing needs fixing, or when the value does not parse or the language tag is invalid (the icu-syntax and
+ * language-tag checks report both).
  */
 export function conformPlurals(value: string, targetLang: string): string {
   let ast: IcuAst;
