@@ -1,7 +1,8 @@
 // Derives generated/ from spec/: TypeScript types, Ajv validators compiled ahead of time, the route table and the
 // status of each documented error code.
-// `npm run generate` writes generated/ and the configuration table of docs/operations/configuration.md (from
-// server/infra/config.ts); `--out DIR` writes generated/'s files elsewhere (the freshness test compares the two).
+// `npm run generate` writes generated/, the configuration table of docs/operations/configuration.md (from
+// server/infra/config.ts) and the check table of docs/guides/checks.md (from packages/core/src/checks); `--out DIR`
+// writes generated/'s files elsewhere (the freshness test compares the two).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { CHECKS_DOC, withChecksTable } from './checks-table.js';
 import { CONFIGURATION_DOC, withConfigTable } from './config-table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -360,6 +362,7 @@ export type ErrorCode = keyof typeof errorStatuses;
   );
 
   if (outIdx < 0) await writeFile(CONFIGURATION_DOC, withConfigTable(await readFile(CONFIGURATION_DOC, 'utf8')));
+  if (outIdx < 0) await writeFile(CHECKS_DOC, withChecksTable(await readFile(CHECKS_DOC, 'utf8')));
 }
 
 main().catch((err) => {

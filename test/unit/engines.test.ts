@@ -3,7 +3,6 @@
 import test from 'ava';
 import { loadConfig } from '../../server/infra/config.js';
 import {
-  checkTranslation,
   conformPlurals,
   formsToIcu,
   icuToForms,
@@ -13,7 +12,7 @@ import {
   pluralCategories,
   tags,
 } from '../../packages/core/src/icu.js';
-import { checkFill } from '../../packages/core/src/gates.js';
+import { checkFill, checkTranslation } from '../../packages/core/src/gates.js';
 import { createEngine } from '../../server/infra/engines/index.js';
 import { OpenAIEngine, parseTranslations } from '../../server/infra/engines/openai.js';
 import { PseudoEngine, pseudoLocalize } from '../../server/infra/engines/pseudo.js';

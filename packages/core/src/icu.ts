@@ -280,41 +280,52 @@ function badPluralCategories(el: PluralElement, cats: readonly string[]): string
   return keys.sort((a, b) => pluralKeyOrder(a) - pluralKeyOrder(b));
 }
 
-/**
- * What a gate holds a translation to. Every gate: the value parses, names exactly the source's arguments, and
- * gives every cardinal plural exactly the target language's CLDR categories (`=N` branches may be added).
- */
-interface GatePolicy {
-  /**
-   * How the two messages' tags are read. `rich`: both as rich text, so a source with HTML in it is refused.
-   * `as-source`: the source as rich text if it parses so, else with tags as text (`<br>`, `<a href='…'>`), and the
-   * value the same way: a rich-text source still holds its translations to rich text, so a broken `<b>` is caught.
-   */
-  tags: 'rich' | 'as-source';
-  /**
-   * Also what a model must not change: the kind of each plural or select
-   * argument, each select's options, and no select of its own (its options could not be checked against
-   * anything). The target language must then be one Intl knows, even when no plural asks for its categories.
-   */
-  structure: boolean;
-}
-
-/**
- * The fill's ICU verdict: every value an engine returns is checked with it before it is stored (engines/types.ts,
- * through gates.ts checkFill, which adds markup and printf). Tags are read as the source reads them, like the publish
- * gate: a source with HTML attributes (`<a href="/terms">`) is not rich text, and holding its translations to rich
- * text refused every one of them, so such a source could never be filled.
- */
-const FILL_GATE: GatePolicy = { tags: 'as-source', structure: true };
-
-/** The publish gate's ICU verdict (publishVersion, restoreVersion; packages/core/src/gates.ts): markup is the markup gate's verdict. */
-export const PUBLISH_GATE: GatePolicy = { tags: 'as-source', structure: false };
-
 const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
 
-function argumentProblem(want: Iterable<string>, have: Iterable<string>): string | null {
-  const w = new Set(want);
-  const h = new Set(have);
+/**
+ * A source and its translation as the ICU rules read them (packages/core/src/checks/rules/icu.ts): both parsed,
+ * or, for two simple messages without tags (most cells), only their argument names, with no parse at all.
+ * Tags are read as the source reads them: the source as rich text if it parses so, else with tags as text (`<br>`,
+ * `<a href='…'>`), and the value the same way, so a rich-text source still holds its translations to rich text
+ * and a broken `<b>` is caught, while a source with HTML attributes (`<a href="/terms">`, not rich text) can be
+ * translated at all.
+ */
+export type IcuPair =
+  | { simple: true; srcArgs: string[]; valArgs: string[] }
+  | { simple: false; src: IcuAst; val: IcuAst }
+  /** Which side does not parse, and why. */
+  | { simple: false; syntax: string; side: 'source' | 'value' };
+
+export function icuPair(source: string, value: string): IcuPair {
+  if (!source.includes('<') && !value.includes('<')) {
+    const srcArgs = simpleArguments(source);
+    const valArgs = srcArgs && simpleArguments(value);
+    if (srcArgs && valArgs) return { simple: true, srcArgs, valArgs };
+  }
+  let reading: TagReading = 'rich';
+  let src: IcuAst;
+  try {
+    src = parseIcuRemembered(source, 'rich');
+  } catch {
+    reading = 'text';
+    try {
+      src = parseIcuRemembered(source, 'text');
+    } catch (e2) {
+      return { simple: false, side: 'source', syntax: `source is not valid ICU: ${(e2 as Error).message}` };
+    }
+  }
+  try {
+    return { simple: false, src, val: parseIcu(value, reading) };
+  } catch (e) {
+    return { simple: false, side: 'value', syntax: `invalid ICU syntax: ${(e as Error).message}` };
+  }
+}
+
+/** The value names exactly the source's arguments: `{name}`, typed, plural and select arguments. */
+export function argumentProblem(pair: IcuPair): string | null {
+  if ('syntax' in pair) return null;
+  const w = new Set(pair.simple ? pair.srcArgs : placeholdersOf(pair.src));
+  const h = new Set(pair.simple ? pair.valArgs : placeholdersOf(pair.val));
   const missing = [...w].filter((n) => !h.has(n));
   if (missing.length) return `missing placeholder ${braces(missing)}`;
   const extra = [...h].filter((n) => !w.has(n));
@@ -322,11 +333,15 @@ function argumentProblem(want: Iterable<string>, have: Iterable<string>): string
   return null;
 }
 
-// Tags are not compared here: the markup gate (gates.ts) counts them branch by branch, as the publish does, since a
-// Polish plural carries the source's `<b>` in each of its four branches.
-function structureProblem(src: IcuAst, val: IcuAst): string | null {
-  const sa = structuredArgs(src);
-  const va = structuredArgs(val);
+/**
+ * What a model must not change (the fill's gate; a person may): the kind of each plural or select argument, each
+ * select's options, and no select of its own (its options could not be checked against anything). Tags are not
+ * compared here: the markup rule counts them branch by branch (packages/core/src/branches.ts).
+ */
+export function structureProblem(pair: IcuPair): string | null {
+  if (pair.simple || 'syntax' in pair) return null;
+  const sa = structuredArgs(pair.src);
+  const va = structuredArgs(pair.val);
   for (const [name, s] of sa) {
     const v = va.get(name);
     if (!v || v.kind !== s.kind) return `{${name}} must stay a ${s.kind}`;
@@ -340,15 +355,27 @@ function structureProblem(src: IcuAst, val: IcuAst): string | null {
   return null;
 }
 
-/** The first cardinal plural without exactly `lang`'s categories; `languageRequired`: `lang` is checked up front. */
-function pluralProblem(val: IcuAst, lang: string, languageRequired: boolean): string | null {
+/** `lang` is a language tag Intl knows (it has CLDR plural rules), else why not. */
+export function languageProblem(lang: string): string | null {
+  try {
+    categorySet(lang);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/**
+ * The first cardinal plural of the value without exactly `lang`'s CLDR categories (`=N` branches may be added).
+ * Ordinal plurals use another CLDR rule set and are not held to it.
+ */
+export function pluralProblem(pair: IcuPair, lang: string): string | null {
+  if (pair.simple || 'syntax' in pair) return null;
   let cats: readonly string[] | undefined;
-  // Looked up at the first cardinal plural: ordinal plurals use another CLDR rule set and are not held to it.
   const categories = () => (cats ??= categorySet(lang));
   let problem: string | null = null;
   try {
-    if (languageRequired) categories();
-    walkIcu(val, (el) => {
+    walkIcu(pair.val, (el) => {
       if (problem || el.type !== TYPE.plural || el.pluralType === 'ordinal') return;
       const bad = badPluralCategories(el, categories());
       if (bad) problem = `plural {${el.value}} has ${list(bad)}; ${lang} needs ${list(categories())}`;
@@ -358,44 +385,6 @@ function pluralProblem(val: IcuAst, lang: string, languageRequired: boolean): st
   }
   return problem;
 }
-
-/** null when `value` is an acceptable translation of `source` into `lang` under `policy`, else a short reason. */
-export function icuGate(source: string, value: string, lang: string, policy: GatePolicy): string | null {
-  // Two simple messages without tags (most cells): no plural, select or tag to hold, only their arguments to compare.
-  if (!source.includes('<') && !value.includes('<')) {
-    const want = simpleArguments(source);
-    const have = want && simpleArguments(value);
-    if (want && have) return argumentProblem(want, have) ?? (policy.structure ? pluralProblem([], lang, true) : null);
-  }
-  let reading: TagReading = 'rich';
-  let src: IcuAst;
-  try {
-    src = parseIcuRemembered(source, 'rich');
-  } catch (e) {
-    if (policy.tags === 'rich') return `source is not valid ICU: ${(e as Error).message}`;
-    reading = 'text';
-    try {
-      src = parseIcuRemembered(source, 'text');
-    } catch (e2) {
-      return `source is not valid ICU: ${(e2 as Error).message}`;
-    }
-  }
-  let val: IcuAst;
-  try {
-    val = parseIcu(value, reading);
-  } catch (e) {
-    return `invalid ICU syntax: ${(e as Error).message}`;
-  }
-  return (
-    argumentProblem(placeholdersOf(src), placeholdersOf(val)) ??
-    (policy.structure ? structureProblem(src, val) : null) ??
-    pluralProblem(val, lang, policy.structure)
-  );
-}
-
-/** The fill's ICU gate (FILL_GATE): null when `value` is acceptable ICU for `source`, else a short reason. */
-export const checkTranslation = (source: string, value: string, targetLang: string): string | null =>
-  icuGate(source, value, targetLang, FILL_GATE);
 
 /**
  * Gives every cardinal plural in the AST exactly the categories of `cats` (mutates in place): a missing category
@@ -421,8 +410,8 @@ export function conformAst(ast: IcuAst, cats: readonly string[]): boolean {
 
 /**
  * `value` with every cardinal plural carrying exactly `targetLang`'s categories. Unchanged (same string) when
- * nothing needs fixing, or when the value does not parse or the language tag is invalid (checkTranslation reports
- * both).
+ * nothing needs fixing, or when the value does not parse or the language tag is invalid (the icu-syntax and
+ * language-tag checks report both).
  */
 export function conformPlurals(value: string, targetLang: string): string {
   let ast: IcuAst;

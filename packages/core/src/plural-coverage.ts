@@ -2,9 +2,10 @@
 // `one {{name} added a photo}` is a full translation; Russian `one` is 1, 21, 31, 101, …, so the same branch in
 // Russian says "added a photo" of 21 photos. GNU gettext holds PO files to this (`msgfmt --check`: a msgstr[n]
 // whose form is chosen for five or more of the numbers 0 to 1000 must carry every argument of msgid_plural),
-// and the publish gates hold every translation to the same rule, whatever file it ships in (gates.ts `gateCell`,
-// `checkFill`). The line is gettext's, so a category of a few fixed numbers (French `one` = 0 and 1, Irish `few`
-// = 3 to 6) may still name them in words.
+// and the publish gates hold every translation to the same rule, whatever file it ships in (the `plural-number`
+// check of packages/core/src/checks, in gates.ts `gateCell` and `checkFill`). The line is gettext's, so a category
+// of a few fixed numbers (French `one` = 0 and 1, Irish `few` = 3 to 6) may still name them in words: the review's
+// `plural-few-numbers` check warns of those, since French `une photo` is also said of 0 photos.
 import { TYPE, type PluralElement, type PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
 import { isExactKey, parseAny, type IcuAst } from './icu.js';
 import { languageKey } from './languages.js';
@@ -43,6 +44,9 @@ export function manyNumbers(lang: string, category: string): number[] | null {
   return numbers && numbers.length >= OFTEN ? numbers : null;
 }
 
+/** The integers 0..1000 `category` stands for in `lang` (none for a category of fractions, like Czech `many`). */
+export const numbersOf = (lang: string, category: string): number[] => integersByCategory(lang)?.get(category) ?? [];
+
 /** Argument names a branch shows; `#` is the enclosing plural's `count`. Nested plurals name their own `#`. */
 function argumentsOf(nodes: IcuAst, count: string, out = new Set<string>()): Set<string> {
   for (const el of nodes) {
@@ -73,16 +77,29 @@ function cardinalPlurals(nodes: IcuAst, out: PluralElement[] = []): PluralElemen
 
 const braces = (names: Iterable<string>) => [...names].map((n) => `{${n}}`).join(', ');
 
+/** A branch that stands for several numbers and does not show what its source's `other` shows. */
+interface CoverageGap {
+  plural: string;
+  category: string;
+  /** The integers 0..1000 the category stands for in the language. */
+  numbers: number[];
+  missing: string[];
+}
+
 /**
- * Why `value` (in `lang`, translating `source`) has a plural branch that stands for many numbers but leaves out an
- * argument the source's `other` branch shows, or null. The arguments the source's `other` shows are what every
- * such branch owes (gettext's msgid_plural); a message that does not parse is the ICU gate's to report.
+ * The plural branches of `value` (in `lang`, translating `source`) that stand for more than one number but leave
+ * out an argument the source's `other` branch shows: what every such branch owes (gettext's msgid_plural). `src`
+ * and `val` are the two parses when the caller has them (icu.ts parseAny). A message that does not parse is the
+ * ICU rule's to report.
  */
-export function pluralCoverageProblem(source: string, value: string, lang: string): string | null {
-  if (!value.includes('plural')) return null;
-  const src = parseAny(source, true);
-  const val = parseAny(value, false);
-  if (!src || !val) return null;
+export function coverageGaps(
+  source: string,
+  value: string,
+  lang: string,
+  src: IcuAst | null = parseAny(source, true),
+  val: IcuAst | null = value.includes('plural') ? parseAny(value, false) : null,
+): CoverageGap[] {
+  if (!value.includes('plural') || !src || !val) return [];
   // What the source's `other` shows, per plural argument (a plural named twice owes what both show).
   const owed = new Map<string, Set<string>>();
   for (const el of cardinalPlurals(src)) {
@@ -92,27 +109,36 @@ export function pluralCoverageProblem(source: string, value: string, lang: strin
     const before = owed.get(el.value);
     owed.set(el.value, before ? new Set([...before].filter((n) => shown.has(n))) : shown);
   }
-  if (!owed.size) return null;
+  const gaps: CoverageGap[] = [];
+  if (!owed.size) return gaps;
   for (const el of cardinalPlurals(val)) {
     const want = owed.get(el.value);
     if (!want?.size) continue;
     for (const [category, opt] of Object.entries<PluralOrSelectOption>(el.options)) {
       if (isExactKey(category)) continue;
-      const numbers = manyNumbers(lang, category);
-      if (!numbers) continue;
+      const numbers = numbersOf(lang, category);
+      if (numbers.length < 2) continue;
       const shown = argumentsOf(opt.value, el.value);
       const missing = [...want].filter((n) => !shown.has(n));
-      if (missing.length)
-        return `plural {${el.value}} (${category}) stands for ${numbers.slice(0, 3).join(', ')}, … in ${lang}: it must show ${braces(missing)} as the source's other form does`;
+      if (missing.length) gaps.push({ plural: el.value, category, numbers, missing });
     }
   }
-  return null;
+  return gaps;
 }
+
+/** A gap as a reviewer reads it. */
+export const describeGap = (g: CoverageGap, lang: string): string =>
+  `plural {${g.plural}} (${g.category}) stands for ${
+    g.numbers.length >= OFTEN ? `${g.numbers.slice(0, 3).join(', ')}, …` : g.numbers.join(' and ')
+  } in ${lang}: it must show ${braces(g.missing)} as the source's other form does`;
+
+/** Whether gettext holds a gap's branch to its msgid_plural (a category that stands for many numbers). */
+export const isManyGap = (g: CoverageGap): boolean => g.numbers.length >= OFTEN;
 
 /**
  * A message made from its own source (pseudo-localization, conformAst's copies): each branch of a category that
  * stands for many numbers in `lang` and leaves out what its plural's `other` shows becomes a copy of `other`
- * (mutates in place), so the result passes pluralCoverageProblem against the source it was made from.
+ * (mutates in place), so the result passes the `plural-number` check against the source it was made from.
  */
 export function coverManyNumbers(ast: IcuAst, lang: string): void {
   for (const el of cardinalPlurals(ast)) {

@@ -17,6 +17,7 @@ import { icuToForms, pluralCategories } from '../icu.js';
 import { fileSpelling, hasExt, icuText, UNKNOWN_LANGUAGE, valueFor } from './json.js';
 import { languageKey, platformLocale } from '../languages.js';
 import { manyNumbers } from '../plural-coverage.js';
+import { gettextRefusal } from './gettext-check.js';
 
 const invalid = (message: string) => new FormatError('invalid_argument', message);
 
@@ -297,6 +298,8 @@ interface PoIdentity {
   msgid: string;
   msgidPlural?: string;
   format: boolean;
+  /** Its flags but `fuzzy` (a synced template's, and python-brace-format when `format`). */
+  flags: string[];
   /** The entry came from a project (else it is a PO file's own message, written back as the file had it). */
   project: boolean;
 }
@@ -307,21 +310,22 @@ function identityOf(entry: CatalogEntry, baseLanguage: string): PoIdentity {
   if (source === null) {
     const m = entry.meta ?? {};
     const msgidPlural = typeof m.msgidPlural === 'string' ? m.msgidPlural : undefined;
-    return { ctx, msgid: entry.fileKey, msgidPlural, format: false, project: false };
+    return { ctx, msgid: entry.fileKey, msgidPlural, format: false, flags: flagsOf(entry, false), project: false };
   }
   // The source's fallbacks are reported by the base language's file, which writes the same shape as its msgstr.
   const shape = shapeOf(source, () => {});
   const format = isFormat(shape);
+  const flags = flagsOf(entry, format);
   const quiet = () => {};
-  if (shape.kind === 'text') return { ctx, msgid: writeParts(shape.parts, format, quiet), format, project: true };
+  if (shape.kind === 'text')
+    return { ctx, msgid: writeParts(shape.parts, format, quiet), format, flags, project: true };
   const other = shape.forms.other ?? [];
-  return {
-    ctx,
-    msgid: writeParts(shape.forms.one ?? other, format, quiet),
-    msgidPlural: writeParts(other, format, quiet),
-    format,
-    project: true,
-  };
+  const msgid = writeParts(shape.forms.one ?? other, format, quiet);
+  // msgfmt refuses a translated message whose msgid and msgid_plural differ in a leading or trailing newline; the
+  // program looks the message up by msgid alone (gettext's catalogs and Python's key plural entries by msgid), so
+  // msgid_plural takes msgid's newlines as every msgstr does (newlinesOf).
+  const msgidPlural = newlinesOf(msgid, writeParts(other, format, quiet));
+  return { ctx, msgid, msgidPlural, format, flags, project: true };
 }
 
 /** The msgstr (or msgstr[n], by `categories`) of a project entry in `lang`. */
@@ -336,9 +340,9 @@ function msgstrsOf(
   const shape = shapeOf(icuText(v), warn);
   const write = (parts: Part[]) => newlinesOf(id.msgid, writeParts(parts, id.format, warn));
   if (id.msgidPlural === undefined) {
-    if (shape.kind === 'text') return [write(shape.parts)];
+    if (shape.kind === 'text') return coveredForms(id, [write(shape.parts)], categories, lang, warn);
     warn(`plural {${shape.name}} of a message whose source has none: written as its \`other\` form`);
-    return [write(shape.forms.other ?? [])];
+    return coveredForms(id, [write(shape.forms.other ?? [])], categories, lang, warn);
   }
   const msgstrs =
     shape.kind === 'text'
@@ -347,31 +351,24 @@ function msgstrsOf(
   return coveredForms(id, msgstrs, categories, lang, warn);
 }
 
-/** The `{name}` arguments of a python-brace-format string (`{{` and `}}` are literal braces). */
-const braceArguments = (text: string) =>
-  new Set([...text.replace(/\{\{|\}\}/g, '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-
 /**
- * msgfmt --check refuses a msgstr[n] whose form gettext chooses for many numbers (Russian `one`: 1, 21, 31, …)
- * without every argument of msgid_plural (packages/core/src/plural-coverage.ts). The publish gate refuses such a cell, but a
- * file's own import, a restored version or the source baked in for a missing cell can still bring one: the message
- * is then written untranslated, which gettext answers with msgid or msgid_plural, and the renderer says so.
+ * The msgstrs as written: a message `msgfmt --check` would refuse (gettext-check.ts) is written untranslated, which
+ * gettext answers with msgid or msgid_plural, and the renderer says so. The publish gates refuse most such cells (a
+ * Russian `one`, 1, 21, 31, …, without the number: packages/core/src/plural-coverage.ts), but a file's own import, a
+ * restored version, the source baked in for a missing cell, or a flag the gates do not read (a synced template's
+ * `python-format`) can still bring one.
  */
 function coveredForms(id: PoIdentity, msgstrs: string[], categories: string[], lang: string, warn: Warn): string[] {
-  if (!id.format || id.msgidPlural === undefined) return msgstrs;
-  const want = [...braceArguments(id.msgidPlural)];
-  for (const [i, category] of categories.entries()) {
-    const numbers = manyNumbers(lang, category);
-    if (!numbers || !msgstrs[i]) continue;
-    const shown = braceArguments(msgstrs[i]);
-    const missing = want.filter((n) => !shown.has(n));
-    if (!missing.length) continue;
-    warn(
-      `plural form \`${category}\` stands for ${numbers.slice(0, 3).join(', ')}, … in ${lang} but lacks ${missing.map((n) => `{${n}}`).join(', ')}: gettext refuses it, so the message is written untranslated`,
-    );
-    return msgstrs.map(() => '');
-  }
-  return msgstrs;
+  const plural = id.msgidPlural !== undefined;
+  const numbers = (n: number) => (plural ? manyNumbers(lang, categories[n]) : null);
+  const refusal = gettextRefusal(id.flags, id.msgid, id.msgidPlural, msgstrs, (n) => numbers(n) !== null);
+  if (!refusal) return msgstrs;
+  const many = numbers(refusal.form);
+  const where = !plural
+    ? 'the translation'
+    : `plural form \`${categories[refusal.form]}\`${many ? ` stands for ${many.slice(0, 3).join(', ')}, … in ${lang} but` : ''}`;
+  warn(`${where} ${refusal.problem}: gettext refuses it, so the message is written untranslated`);
+  return msgstrs.map(() => '');
 }
 
 const identityKey = (id: PoIdentity) => JSON.stringify([id.ctx, id.msgid]);
@@ -550,6 +547,12 @@ function commentsOf(
 }
 
 const PYTHON_BRACE = 'python-brace-format';
+
+/** The flags msgfmt checks an entry's translations under: the file's, and python-brace-format when `format`. */
+function flagsOf(entry: CatalogEntry, format: boolean): string[] {
+  const flags = Array.isArray(entry.meta?.flags) ? (entry.meta.flags as string[]) : [];
+  return format && !flags.includes(PYTHON_BRACE) ? [...flags, PYTHON_BRACE] : flags;
+}
 
 export const format: FormatModule = {
   id: 'po',
