@@ -25,14 +25,17 @@ export interface CheckResult {
 }
 
 /**
- * A termbase entry (the glossary check; the termbase itself is a later phase): where `source` occurs in a source,
- * one of `targets` is expected in the translation; a `forbidden` entry's targets must not occur in it.
+ * A termbase entry (the glossary check, packages/core/src/terms/check.ts): where `source` occurs in a source, in any
+ * inflected form, one of `targets` is expected in the translation; a `forbidden` entry's targets must not occur in
+ * it; a `nonTranslatable` entry's source is kept in it as written. An `abbreviation` matches its exact words only.
  */
 export interface Term {
   source: string;
   targets: string[];
   caseSensitive?: boolean;
   forbidden?: boolean;
+  nonTranslatable?: boolean;
+  abbreviation?: boolean;
 }
 
 /**
