@@ -1002,10 +1002,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The terms the project uses (as the public listTerms) */
+        get: operations["internalListTerms"];
+        put?: never;
+        /** Add a term (as the public createTerm) */
+        post: operations["internalCreateTerm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/terms/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where the project's terms occur in a source text (the editor's highlight)
+         * @description The terms the project uses found in `text` (a source in the project's base language), inflected forms
+         *     included (docs/guides/terms.md, "Matching"), as non-overlapping spans from the left (UTF-16 offsets, end
+         *     excluded), each with its term and, when `lang` is given, the translation the term requires there.
+         */
+        post: operations["internalMatchTerms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/terms/{termId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        /** One term the project uses */
+        get: operations["internalGetTerm"];
+        put?: never;
+        post?: never;
+        /** Delete a term (as the public deleteTerm) */
+        delete: operations["internalDeleteTerm"];
+        options?: never;
+        head?: never;
+        /** Change a term (as the public updateTerm) */
+        patch: operations["internalUpdateTerm"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description `project`: the project's own terms; `workspace`: its workspace's, shared by the workspace's projects of the same base language.
+         * @enum {string}
+         */
+        TermScope: "project" | "workspace";
+        /** @enum {string} */
+        PartOfSpeech: "adjective" | "adposition" | "adverb" | "auxiliary" | "coordinating conjunction" | "determiner" | "interjection" | "noun" | "numeral" | "particle" | "pronoun" | "proper noun" | "subordinating conjunction" | "verb" | "other";
+        /** @description Language code → the term's required translation (one per language). */
+        TermTranslations: {
+            [key: string]: string;
+        };
+        Term: {
+            termId: string;
+            scope: components["schemas"]["TermScope"];
+            /** @description The term's language: the base language of the projects that use it. */
+            lang: string;
+            /** @description The term. */
+            text: string;
+            /** @description Which meaning (`account` of a user, not of a bank). */
+            description: string | null;
+            partOfSpeech: components["schemas"]["PartOfSpeech"] | null;
+            /** @description Its translations are never to be used (the glossary check reports them). */
+            forbidden: boolean;
+            /** @description A name kept as it is in every language (brands, products). */
+            nonTranslatable: boolean;
+            /** @description `Apple` is not `apple` (inflected forms still match). */
+            caseSensitive: boolean;
+            /** @description Matched by its exact words only: `PIN` is not `pins`. */
+            abbreviation: boolean;
+            translations: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TermList: {
+            terms: components["schemas"]["Term"][];
+            /** @description Terms matching the filter. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        TermCreateRequest: {
+            scope?: components["schemas"]["TermScope"];
+            text: string;
+            description?: string | null;
+            partOfSpeech?: components["schemas"]["PartOfSpeech"] | null;
+            /** @default false */
+            forbidden?: boolean;
+            /** @default false */
+            nonTranslatable?: boolean;
+            /** @default false */
+            caseSensitive?: boolean;
+            /** @default false */
+            abbreviation?: boolean;
+            translations?: components["schemas"]["TermTranslations"];
+        };
+        TermUpdateRequest: {
+            text?: string;
+            description?: string | null;
+            partOfSpeech?: components["schemas"]["PartOfSpeech"] | null;
+            forbidden?: boolean;
+            nonTranslatable?: boolean;
+            caseSensitive?: boolean;
+            abbreviation?: boolean;
+            translations?: components["schemas"]["TermTranslations"];
+        };
         UserCreate: {
             name: string;
             /** Format: email */
@@ -1727,6 +1862,7 @@ export interface components {
         ProjectId: string;
         OperationId: string;
         DocId: string;
+        TermId: string;
         WebhookId: string;
         /** @description How many keys each added, changed or removed list holds at most (default 100); the totals count all. */
         DiffCap: number;
@@ -3441,6 +3577,184 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalListTerms: {
+        parameters: {
+            query?: {
+                q?: string;
+                lang?: string;
+                scope?: components["schemas"]["TermScope"];
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalCreateTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The term. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalMatchTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text: string;
+                    lang?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The matches, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            start: number;
+                            end: number;
+                            term: components["schemas"]["Term"];
+                            /** @description The term's translation into `lang`, null when it has none. */
+                            translation?: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalGetTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The term. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalDeleteTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalUpdateTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The term. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };

@@ -937,6 +937,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the termbase's terms
+         * @description The terms the project uses (docs/guides/terms.md): its own (`scope: project`) and its workspace's
+         *     (`scope: workspace`, shared by every project of the workspace whose base language is the term's `lang`),
+         *     by text, `limit` at a time from `offset`, with `total` matching the filter. `q` finds terms whose text,
+         *     description or a translation contains it (case aside); `lang` keeps terms with a translation into that
+         *     language; `scope` keeps one kind.
+         */
+        get: operations["listTerms"];
+        put?: never;
+        /**
+         * Add a term
+         * @description Adds a term in the project's base language, to the project (`scope: project`, the default) or to its
+         *     workspace (`scope: workspace`: every project of the workspace with the same base language uses it). A
+         *     translation's language is a BCP 47 code, normalized like `addLanguage`'s, other than the term's own; a
+         *     project term's translations are into the project's target languages (another language is
+         *     `400 invalid_argument`). A workspace term may carry any language.
+         */
+        post: operations["createTerm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/terms/{termId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a term
+         * @description Deletes a term the project uses (a workspace term for every project of the workspace). Answers 204.
+         */
+        delete: operations["deleteTerm"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a term
+         * @description Changes the fields given (at least one) of a term the project uses, its own or its workspace's: a
+         *     workspace term changes for every project that uses it. `translations` replaces the term's translations
+         *     as a whole (a language left out is removed). A term of another project or workspace is `404 not_found`.
+         */
+        patch: operations["updateTerm"];
+        trace?: never;
+    };
+    "/projects/{projectId}/terms/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a termbase file (CSV or TBX)
+         * @description Reads a termbase file (base64) into the project's terms (`scope: project`, the default) or its
+         *     workspace's (`scope: workspace`), all or nothing: a file refused for any reason writes nothing.
+         *     Formats (docs/guides/terms.md): `tbx` (TBX-Basic, the 2008 `<martif>` and the 2019 `<tbx>` editions, as
+         *     Crowdin, translate-toolkit and CAT tools write them) and `csv` (ours, which is Tolgee's glossary export
+         *     with a part-of-speech column; Crowdin's glossary CSV; a table of language columns); `format` is detected
+         *     when absent. An entry is matched to a stored term by its text (case aside), description and forbidden
+         *     flag: a match is updated with what the file carries (the file's translations replace those languages),
+         *     anything else is created. Entries with no term in the project's base language are counted in `skipped`.
+         *     Refused with `400`: a file that is not the declared format (`format_mismatch`), not valid XML or CSV, a
+         *     DOCTYPE with an internal subset or any entity declaration (billion laughs, external entities), a
+         *     reference to an entity XML does not define, a term over 255 characters (`invalid_argument`), a file in
+         *     another base language than the project's, or whose translations are into languages the project does not
+         *     have (project scope; `language_mismatch`), more than 10,000 entries (`too_many_entries`), bad base64
+         *     (`invalid_base64`). Decoded file at most 5 MiB (`413 payload_too_large`).
+         */
+        post: operations["importTerms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/terms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the termbase as CSV or TBX
+         * @description The terms the project uses (both scopes, or one with `scope`) as one file: `csv` (our layout, which
+         *     Tolgee reads, `text/csv; charset=utf-8` with a BOM) or `tbx` (TBX-Basic, `application/x-tbx`), sorted by
+         *     text. What each field becomes is in docs/guides/terms.md.
+         */
+        get: operations["exportTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "strings.published": {
@@ -1319,6 +1432,102 @@ export interface components {
              *     (`adopted`).
              */
             namespace?: components["schemas"]["Namespace"];
+        };
+        /**
+         * @description `project`: the project's own terms; `workspace`: its workspace's, shared by the workspace's projects of the same base language.
+         * @enum {string}
+         */
+        TermScope: "project" | "workspace";
+        /** @enum {string} */
+        PartOfSpeech: "adjective" | "adposition" | "adverb" | "auxiliary" | "coordinating conjunction" | "determiner" | "interjection" | "noun" | "numeral" | "particle" | "pronoun" | "proper noun" | "subordinating conjunction" | "verb" | "other";
+        /** @description Language code → the term's required translation (one per language). */
+        TermTranslations: {
+            [key: string]: string;
+        };
+        Term: {
+            termId: string;
+            scope: components["schemas"]["TermScope"];
+            /** @description The term's language: the base language of the projects that use it. */
+            lang: string;
+            /** @description The term. */
+            text: string;
+            /** @description Which meaning (`account` of a user, not of a bank). */
+            description: string | null;
+            partOfSpeech: components["schemas"]["PartOfSpeech"] | null;
+            /** @description Its translations are never to be used (the glossary check reports them). */
+            forbidden: boolean;
+            /** @description A name kept as it is in every language (brands, products). */
+            nonTranslatable: boolean;
+            /** @description `Apple` is not `apple` (inflected forms still match). */
+            caseSensitive: boolean;
+            /** @description Matched by its exact words only: `PIN` is not `pins`. */
+            abbreviation: boolean;
+            translations: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TermList: {
+            terms: components["schemas"]["Term"][];
+            /** @description Terms matching the filter. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        TermCreateRequest: {
+            scope?: components["schemas"]["TermScope"];
+            text: string;
+            description?: string | null;
+            partOfSpeech?: components["schemas"]["PartOfSpeech"] | null;
+            /** @default false */
+            forbidden?: boolean;
+            /** @default false */
+            nonTranslatable?: boolean;
+            /** @default false */
+            caseSensitive?: boolean;
+            /** @default false */
+            abbreviation?: boolean;
+            translations?: components["schemas"]["TermTranslations"];
+        };
+        TermUpdateRequest: {
+            text?: string;
+            description?: string | null;
+            partOfSpeech?: components["schemas"]["PartOfSpeech"] | null;
+            forbidden?: boolean;
+            nonTranslatable?: boolean;
+            caseSensitive?: boolean;
+            abbreviation?: boolean;
+            translations?: components["schemas"]["TermTranslations"];
+        };
+        TermImportRequest: {
+            /** @description The whole file, base64-encoded; decoded at most 5 MiB. */
+            contentBase64: string;
+            /**
+             * @description Detected when absent (`fileName` helps).
+             * @enum {string}
+             */
+            format?: "csv" | "tbx";
+            fileName?: string;
+            scope?: components["schemas"]["TermScope"];
+        };
+        TermImportResult: {
+            /** @enum {string} */
+            format: "csv" | "tbx";
+            /**
+             * @description A CSV file's layout.
+             * @enum {string}
+             */
+            layout?: "glossa" | "crowdin" | "languages";
+            /** @description Entries read from the file. */
+            entries: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Concepts or rows with no term in the project's base language. */
+            skipped: number;
         };
         /** @description Body of `POST /imports`. `dryRun` is not a body field (query only). */
         ImportRequest: {
@@ -2296,6 +2505,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Invalid termbase import request or file; nothing was written. */
+        TermImportBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Invalid import request or file. */
         ImportBadRequest: {
             headers: {
@@ -2633,6 +2851,7 @@ export interface components {
         RestoreVersionId: string;
         /** @description Document id, 1 to 64 letters, digits, `_`, `-`. */
         DocId: string;
+        TermId: string;
         WebhookId: string;
         DeliveryId: string;
         /** @description An operation id; a malformed one is `404 operation_not_found` like an unknown one. */
@@ -3944,6 +4163,204 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DeliveryInFlight"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listTerms: {
+        parameters: {
+            query?: {
+                q?: string;
+                lang?: string;
+                scope?: components["schemas"]["TermScope"];
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The term. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    deleteTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+                termId: components["parameters"]["TermId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The term. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    importTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermImportRequest"];
+            };
+        };
+        responses: {
+            /** @description What the import wrote. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermImportResult"];
+                };
+            };
+            400: components["responses"]["TermImportBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportTerms: {
+        parameters: {
+            query: {
+                format: "csv" | "tbx";
+                scope?: components["schemas"]["TermScope"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with a `Content-Disposition` naming it `terms.csv` or `terms.tbx`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/x-tbx": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

@@ -1227,6 +1227,206 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "listTerms",
+    "method": "GET",
+    "path": "/projects/{projectId}/terms",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "createTerm",
+    "method": "POST",
+    "path": "/projects/{projectId}/terms",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "updateTerm",
+    "method": "PATCH",
+    "path": "/projects/{projectId}/terms/{termId}",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "deleteTerm",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/terms/{termId}",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "importTerms",
+    "method": "POST",
+    "path": "/projects/{projectId}/terms/import",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 8388608,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "exportTerms",
+    "method": "GET",
+    "path": "/projects/{projectId}/terms/export",
+    "origin": "main",
+    "tag": "Terms",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "internalCreateWorkspace",
     "method": "POST",
     "path": "/workspaces",
@@ -2766,6 +2966,190 @@ export const routes: RouteSpec[] = [
     "hasParams": true,
     "statuses": [
       "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalListTerms",
+    "method": "GET",
+    "path": "/projects/{projectId}/terms",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalCreateTerm",
+    "method": "POST",
+    "path": "/projects/{projectId}/terms",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalMatchTerms",
+    "method": "POST",
+    "path": "/projects/{projectId}/terms/match",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalGetTerm",
+    "method": "GET",
+    "path": "/projects/{projectId}/terms/{termId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalUpdateTerm",
+    "method": "PATCH",
+    "path": "/projects/{projectId}/terms/{termId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalDeleteTerm",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/terms/{termId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
       "401",
       "404"
     ]

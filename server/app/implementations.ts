@@ -30,6 +30,7 @@ import type { Handler, RawHandler } from '../http/pipeline.js';
 import * as translatePush from '../http/routes/push.js';
 import * as translateRead from '../http/routes/read.js';
 import * as translateStatus from '../http/routes/status.js';
+import * as terms from '../http/routes/terms.js';
 import * as webhooks from '../http/routes/webhooks.js';
 
 const typed: { [Id in OperationId]?: Handler<Id> } = {
@@ -89,6 +90,18 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalDiffVersions: publishInternal.internalDiffVersions,
   internalRestoreVersion: publishInternal.internalRestoreVersion,
   internalCreateUser: dashboardUsers.internalCreateUser,
+  listTerms: terms.listTerms,
+  createTerm: terms.createTerm,
+  updateTerm: terms.updateTerm,
+  deleteTerm: terms.deleteTerm,
+  importTerms: terms.importTerms,
+  exportTerms: terms.exportTerms,
+  internalListTerms: terms.internalListTerms,
+  internalCreateTerm: terms.internalCreateTerm,
+  internalGetTerm: terms.internalGetTerm,
+  internalUpdateTerm: terms.internalUpdateTerm,
+  internalDeleteTerm: terms.internalDeleteTerm,
+  internalMatchTerms: terms.internalMatchTerms,
   createWebhook: webhooks.createWebhook,
   listWebhooks: webhooks.listWebhooks,
   updateWebhook: webhooks.updateWebhook,

@@ -466,6 +466,33 @@ interface IdempotencyKeyRow {
   created_at: Int64;
 }
 
+/** A termbase entry (migration 029): a workspace's (`project_id` null) or a project's own. */
+export interface TermRow {
+  id: string;
+  workspace_id: string;
+  project_id: string | null;
+  lang: string;
+  text: string;
+  description: string | null;
+  part_of_speech: string | null;
+  forbidden: Flag;
+  non_translatable: Flag;
+  case_sensitive: Flag;
+  abbreviation: Flag;
+  /** Lower-cased text, description and translations, for the list's `q`. */
+  search: string;
+  /** What an import matches the entry by (server/domain/terms/store.ts identityOf). */
+  identity: string;
+  created_at: Int64;
+  updated_at: Int64;
+}
+
+export interface TermTranslationRow {
+  term_id: string;
+  lang: string;
+  text: string;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     workspaces: WorkspaceRow;
@@ -500,5 +527,7 @@ declare module 'knex/types/tables.js' {
     content_versions: ContentVersionRow;
     daily_counts: DailyCountRow;
     idempotency_keys: IdempotencyKeyRow;
+    terms: TermRow;
+    term_translations: TermTranslationRow;
   }
 }
