@@ -75,9 +75,9 @@ export function visibleTerms(db: Db, project: ProjectRow, scope?: TermScope) {
   return db('terms').where((w) => {
     if (scope !== 'workspace') w.orWhere('project_id', project.id);
     if (scope !== 'project')
-      w.orWhere((x) =>
-        x.whereNull('project_id').where({ workspace_id: project.workspace_id, lang: project.base_lang }),
-      );
+      w.orWhere((x) => {
+        x.whereNull('project_id').where({ workspace_id: project.workspace_id, lang: project.base_lang });
+      });
   });
 }
 
@@ -124,15 +124,9 @@ export async function listTerms(db: Db, project: ProjectRow, f: TermFilter) {
   if (f.q) base.andWhereRaw("search LIKE ? ESCAPE '!'", [likePattern(f.q.toLowerCase())]);
   if (f.lang !== undefined) {
     const lang = normalizeLanguage(f.lang);
-    base.andWhere((w) =>
-      w.whereExists((x) =>
-        x
-          .select(db.raw('1'))
-          .from('term_translations')
-          .whereRaw('term_translations.term_id = terms.id')
-          .where({ lang }),
-      ),
-    );
+    base.whereExists((x) => {
+      x.select(db.raw('1')).from('term_translations').whereRaw('term_translations.term_id = terms.id').where({ lang });
+    });
   }
   const [{ n }] = await base.clone().count({ n: '*' });
   const rows = await base

@@ -181,12 +181,11 @@ const attr = (node: Node, name: string): string | null => {
 const langOf = (node: Node) => attr(node, 'xml:lang') ?? attr(node, 'lang');
 const kids = (node: Node, ...tags: string[]) => childrenOf(node).filter((n) => tags.includes(tagOf(n)));
 
-/** An element's text: its text and its inline elements' (`<hi>`) text, CDATA included, decoded. */
+/** An element's text: its text and its inline elements' (`<hi>`) text, decoded (the parser reads CDATA as text). */
 function textOf(node: Node): string {
   let out = '';
   for (const c of childrenOf(node)) {
     if (typeof c['#text'] === 'string') out += decodeRaw(c['#text']);
-    else if (Array.isArray(c['#cdata'])) out += (c['#cdata'] as Node[]).map((x) => String(x['#text'] ?? '')).join('');
     else if (tagOf(c) !== '#comment') out += textOf(c);
   }
   return out;
@@ -259,7 +258,7 @@ export function parseTbx(input: Uint8Array | string, options: TbxParseOptions): 
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw refuse(`invalid XML: ${valid.err.msg} on line ${valid.err.line}`);
   const doc = parser.parse(text) as Node[];
-  const root = doc.find((n) => !tagOf(n).startsWith('?') && tagOf(n) !== '#comment');
+  const root = doc.find((n) => !tagOf(n).startsWith('?') && !tagOf(n).startsWith('#'));
   const rootTag = root ? tagOf(root) : '';
   if (!root || (rootTag !== 'martif' && rootTag !== 'tbx'))
     throw new TermFileError(

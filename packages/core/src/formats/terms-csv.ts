@@ -99,7 +99,7 @@ export function parseTermsCsv(input: Uint8Array | string, options: TermsCsvOptio
       skip_empty_lines: true,
       bom: true,
       max_record_size: 64 * 1024,
-    }) as string[][];
+    });
   } catch (e) {
     throw refuse(`the file is not valid CSV: ${(e as Error).message}`);
   }
