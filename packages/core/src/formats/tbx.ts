@@ -158,12 +158,27 @@ function checkDoctype(text: string) {
 
 const XML_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
 
+/** Whether a character reference (`#233`, `#xE9`) names a character XML 1.0 allows. */
+function xmlChar(name: string): boolean {
+  const m = /^#(?:x([0-9a-fA-F]{1,6})|(\d{1,7}))$/.exec(name);
+  if (!m) return false;
+  const cp = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
 /** Raw text decoded; a reference to an entity XML does not predefine (`&nbsp;`, no DTD declares it) is refused. */
 function decodeRaw(raw: string): string {
   if (!raw.includes('&')) return raw;
   for (const m of raw.matchAll(/&([^;&\s]*);?/g)) {
     const name = m[1];
-    const ok = m[0].endsWith(';') && (/^#(x[0-9a-fA-F]+|\d+)$/.test(name) || XML_ENTITIES.has(name));
+    const ok = m[0].endsWith(';') && (XML_ENTITIES.has(name) || xmlChar(name));
     if (!ok) throw refuse(`${m[0]} is not an XML reference (only &amp; &lt; &gt; &quot; &apos; and characters)`);
   }
   return decodeEntities(raw);
