@@ -19,10 +19,12 @@ import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
 import { formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
+import { sourceTerms } from './terms.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
-type Detail = components['schemas']['KeyDetail'];
+/** A key as the editor shows it: with its source's terms marked (terms.ts), when it uses any. */
+type Detail = components['schemas']['KeyDetail'] & { sourceTerms?: Html };
 type DetailCell = Detail['cells'][number];
 type Verdict = components['schemas']['GateVerdict'];
 type CellNow = components['schemas']['CellNow'];
@@ -671,7 +673,7 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, fla
     </h1>
     <dl>
       <dt>Source (${d.baseLang})</dt>
-      <dd class="source">${d.source}</dd>
+      ${d.sourceTerms ?? html`<dd class="source">${d.source}</dd>`}
       ${
         d.ctx
           ? html`<dt>Context</dt>
@@ -694,7 +696,7 @@ async function loadKey(api: Api, projectId: string, key: string) {
   const r = await api.GET('/projects/{projectId}/keys/{key}', { params: { path: { projectId, key } } });
   if (r.response.status === 404) return undefined;
   if (!r.data) throw new Error(`internal API: ${r.response.status}`);
-  return r.data;
+  return { ...r.data, sourceTerms: await sourceTerms(api, projectId, r.data.source) };
 }
 
 async function editorGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {

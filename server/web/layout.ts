@@ -15,6 +15,7 @@ interface Where {
 const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> = [
   { path: '', label: 'Overview' },
   { path: 'keys', label: 'Keys' },
+  { path: 'terms', label: 'Terms' },
   { path: 'captured', label: 'Captured keys' },
   { path: 'publish', label: 'Publish' },
   { path: 'versions', label: 'Versions' },

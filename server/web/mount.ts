@@ -14,6 +14,7 @@ import { projectRoutes } from './projects.js';
 import { publishRoutes } from './publish.js';
 import { versionRoutes } from './versions.js';
 import { operationRoutes } from './operations.js';
+import { termRoutes } from './terms.js';
 import { registerDashboardAuth } from './auth.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
@@ -44,6 +45,7 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
     ...publishRoutes(app, server),
     ...versionRoutes(app, server),
     ...operationRoutes(app, server),
+    ...termRoutes(app, server),
   ]) {
     server.route({
       ...route,
