@@ -487,7 +487,7 @@ export interface TermRow {
   updated_at: Int64;
 }
 
-export interface TermTranslationRow {
+interface TermTranslationRow {
   term_id: string;
   lang: string;
   text: string;

@@ -24,7 +24,7 @@ import {
 /** The largest decoded file (the route's body limit leaves room for its base64). */
 const MAX_DECODED = 5 * 1024 * 1024;
 
-export interface TermImportRequest {
+interface TermImportRequest {
   contentBase64: string;
   format?: 'csv' | 'tbx';
   fileName?: string;

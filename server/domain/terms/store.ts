@@ -43,7 +43,7 @@ export interface TermFields {
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
 
-export function termView(row: TermRow, translations: Record<string, string>): TermView {
+function termView(row: TermRow, translations: Record<string, string>): TermView {
   return {
     termId: row.id,
     scope: row.project_id === null ? 'workspace' : 'project',
@@ -95,7 +95,7 @@ export async function translationsOf(db: Db, ids: readonly string[]): Promise<Ma
 }
 
 /** A term `project` uses, or 404. */
-export async function readTerm(db: Db, project: ProjectRow, termId: string): Promise<TermRow> {
+async function readTerm(db: Db, project: ProjectRow, termId: string): Promise<TermRow> {
   const row = await visibleTerms(db, project).andWhere({ id: termId }).first();
   if (!row) throw notFound('No such term in this project or its workspace.');
   return row;
@@ -109,7 +109,7 @@ export async function termById(db: Db, project: ProjectRow, termId: string): Pro
 /** LIKE with `!` as the escape character (server/domain/catalog/keyfilter.ts does the same). */
 const likePattern = (q: string) => `%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
-export interface TermFilter {
+interface TermFilter {
   q?: string;
   lang?: string;
   scope?: TermScope;

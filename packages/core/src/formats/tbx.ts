@@ -20,12 +20,12 @@ import {
 import { decodeEntities } from './xml-entities.js';
 
 /** The largest file `parseTbx` reads unless told otherwise (the import route's limit). */
-export const TBX_MAX_BYTES = 5 * 1024 * 1024;
+const TBX_MAX_BYTES = 5 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Write
 
-export interface TbxHeader {
+interface TbxHeader {
   /** The termbase's language: the root's `xml:lang` and each entry's first `langSet`. */
   sourceLanguage: string;
   /** The file's title (`<titleStmt><title>`). */
@@ -99,7 +99,7 @@ export function writeTbx(header: TbxHeader, entries: Iterable<TbxEntry>): string
 // ---------------------------------------------------------------------------------------------------------------
 // Parse
 
-export interface TbxParseOptions {
+interface TbxParseOptions {
   /** Files over this many bytes are refused before any parsing; `TBX_MAX_BYTES` by default. */
   maxBytes?: number;
   /**
@@ -109,7 +109,7 @@ export interface TbxParseOptions {
   isSource: (lang: string) => boolean;
 }
 
-export interface TbxParsed {
+interface TbxParsed {
   /** The root's `xml:lang`, as written, or null. */
   language: string | null;
   entries: TermEntry[];

@@ -21,7 +21,7 @@ import {
 } from '../terms/entry.js';
 
 /** The largest file `parseTermsCsv` reads unless told otherwise. */
-export const TERMS_CSV_MAX_BYTES = 5 * 1024 * 1024;
+const TERMS_CSV_MAX_BYTES = 5 * 1024 * 1024;
 
 const FIXED = ['term', 'description', 'partofspeech', 'translatable', 'casesensitive', 'abbreviation', 'forbidden'];
 
@@ -48,13 +48,13 @@ export function writeTermsCsv(entries: readonly TermEntry[], languages: readonly
   return '\uFEFF' + stringify(rows, { record_delimiter: '\r\n' });
 }
 
-export interface TermsCsvOptions {
+interface TermsCsvOptions {
   /** Whether a language the file names is the termbase's language (the caller's rule). */
   isSource: (lang: string) => boolean;
   maxBytes?: number;
 }
 
-export interface TermsCsvParsed {
+interface TermsCsvParsed {
   layout: 'glossa' | 'crowdin' | 'languages';
   entries: TermEntry[];
   /** Rows with no term in the termbase's language. */

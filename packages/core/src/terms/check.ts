@@ -8,7 +8,7 @@
 import type { Span, Term } from '../checks/types.js';
 import { TermIndex, type TermPattern } from './matcher.js';
 
-export interface GlossaryFinding {
+interface GlossaryFinding {
   message: string;
   /** Where in the target text a forbidden translation stands. */
   spans: Span[];

@@ -40,8 +40,8 @@ export interface TermEntry {
 }
 
 /** The limits of an entry's texts, in characters (the columns of migration 029). */
-export const TERM_MAX = 255;
-export const DESCRIPTION_MAX = 1000;
+const TERM_MAX = 255;
+const DESCRIPTION_MAX = 1000;
 /** Entries one file may hold. */
 export const MAX_FILE_ENTRIES = 10_000;
 

@@ -22,7 +22,7 @@ export interface TermPattern {
 }
 
 /** Where a pattern (its index in the list the index was built from) occurs in a text: UTF-16 offsets, end excluded. */
-export interface TermHit {
+interface TermHit {
   pattern: number;
   start: number;
   end: number;

@@ -44,9 +44,6 @@ const stemmers = new Map<string, Stem>();
 /** The primary subtag of a language code (`pt-BR` → `pt`, `zh_Hant` → `zh`), lower case. */
 export const baseLanguage = (lang: string): string => lang.split(/[-_]/)[0].toLowerCase();
 
-/** Whether words of `lang` are stemmed (else a term matches its exact words only, case aside). */
-export const stems = (lang: string): boolean => baseLanguage(lang) in SNOWBALL || baseLanguage(lang) === 'pl';
-
 function make(base: string): Stem {
   if (base === 'pl') return stemPolish;
   const algorithm = SNOWBALL[base];
