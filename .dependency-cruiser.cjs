@@ -17,6 +17,7 @@ const LAYERS = [
   'server/domain/project',
   'server/domain/catalog',
   'server/domain/billing',
+  'server/domain/memory',
   'server/domain/delivery',
   'server/domain/sync',
   'server/domain/webhooks',
