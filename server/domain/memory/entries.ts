@@ -7,7 +7,7 @@
 import type { Db } from '../../infra/db.js';
 import { chunks } from '../../infra/db.js';
 import type { ProjectRow } from '../../infra/tables.js';
-import { memoryScope, memorySettings, scopeFor } from './settings.js';
+import { memoryScope, memorySettings, scopeFor, type Sharing } from './settings.js';
 import { dropOrphanSegments, ensureSegments } from './segments.js';
 
 export type EntryStatus = 'translated' | 'reviewed' | 'approved';
@@ -85,9 +85,11 @@ async function upsertCells(trx: Db, p: MemoryProject, scope: string, rows: CellR
   const segmentOf = new Map(keyIds.map((id, i) => [id, segIds[i]]));
   const langs = [...new Set(rows.map((r) => r.lang))];
   const existing = new Map<string, { id: number; target: string; origin: string; status: string }>();
+  // Through the segments' index: a cell's entry is its key's entry of its source's segment.
   for (const e of await trx('memory_entries')
-    .whereIn('key_id', keyIds)
+    .whereIn('segment_id', [...new Set(segIds)])
     .whereIn('target_lang', langs)
+    .whereIn('key_id', keyIds)
     .select('id', 'key_id', 'target_lang', 'segment_id', 'target', 'origin', 'status'))
     existing.set(`${e.key_id}|${e.target_lang}|${e.segment_id}`, {
       id: Number(e.id),
@@ -108,7 +110,8 @@ async function upsertCells(trx: Db, p: MemoryProject, scope: string, rows: CellR
       inserts.push({
         segment_id: segment,
         target_lang: r.lang,
-        project_id: p.id,
+        // The key names the project (a cell's entry); the column is for imported entries, which have no key.
+        project_id: null,
         key_id: keyId,
         target: r.value,
         origin,
@@ -251,20 +254,32 @@ interface PageRow {
 }
 
 /**
- * One page of the entries of a workspace's shared memory (`{workspaceId}`, in segment then entry order) or of the
- * entries a project wrote or imported (`{projectId}`, in entry order), after `cursor` (null: from the start). A
- * stable order that reads one page at a time: `next` is the cursor of the page after, null after the last.
+ * One page of the entries of a workspace's shared memory (`{workspaceId}`) or of the entries a project wrote or
+ * imported (`{project}`, in the memory it now belongs to), after `cursor` (null: from the start), in a stable
+ * order (the memory's segments by id, each segment's entries by id) that reads one page at a time through the
+ * segments' scope index. `next` is the cursor of the page after, null after the last.
  */
 export async function pageEntries(
   db: Db,
-  of: { workspaceId: string } | { projectId: string },
+  of: { workspaceId: string } | { project: MemoryProject },
   cursor: string | null,
   limit = 500,
 ): Promise<{ entries: EntryView[]; next: string | null }> {
   const [afterSegment, afterEntry] = (cursor ?? '0.0').split('.').map((n) => Number(n) || 0);
-  const q = db('memory_entries as e')
-    .join('memory_segments as s', 's.id', 'e.segment_id')
+  const scope =
+    'workspaceId' in of
+      ? of.workspaceId
+      : scopeFor(of.project, memorySettings(of.project).sharing === 'shared' ? 'shared' : 'isolated');
+  const q = db('memory_segments as s')
+    .join('memory_entries as e', 'e.segment_id', 's.id')
     .leftJoin('keys as k', 'k.id', 'e.key_id')
+    .where('s.scope_id', scope)
+    .andWhere((w) => {
+      w.where('s.id', '>', afterSegment).orWhere((o) => {
+        o.where('s.id', afterSegment).andWhere('e.id', '>', afterEntry);
+      });
+    })
+    .orderBy(['s.id', 'e.id'])
     .limit(limit)
     .select(
       'e.id',
@@ -274,21 +289,16 @@ export async function pageEntries(
       's.source',
       'e.target',
       's.ctx',
-      'e.project_id',
+      db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
       'k.name as key_name',
       'e.origin',
       'e.status',
       'e.updated_at',
     );
-  if ('workspaceId' in of)
-    q.where('s.scope_id', of.workspaceId)
-      .andWhere((w) => {
-        w.where('s.id', '>', afterSegment).orWhere((o) => {
-          o.where('s.id', afterSegment).andWhere('e.id', '>', afterEntry);
-        });
-      })
-      .orderBy(['s.id', 'e.id']);
-  else q.where('e.project_id', of.projectId).andWhere('e.id', '>', afterEntry).orderBy('e.id');
+  if ('project' in of)
+    q.andWhere((w) => {
+      w.where('e.project_id', of.project.id).orWhere('k.project_id', of.project.id);
+    });
   const rows = (await q) as PageRow[];
   const last = rows[rows.length - 1];
   return {
@@ -305,7 +315,7 @@ export async function pageEntries(
       status: r.status as EntryStatus,
       updatedAt: Number(r.updated_at),
     })),
-    next: rows.length < limit || !last ? null : `${'workspaceId' in of ? Number(last.segment_id) : 0}.${Number(last.id)}`,
+    next: rows.length < limit || !last ? null : `${Number(last.segment_id)}.${Number(last.id)}`,
   };
 }
 
@@ -322,8 +332,11 @@ export async function moveProjectEntries(trx: Db, p: MemoryProject, from: string
   for (;;) {
     const rows = (await trx('memory_entries as e')
       .join('memory_segments as s', 's.id', 'e.segment_id')
-      .where('e.project_id', p.id)
-      .andWhere('s.scope_id', from)
+      .leftJoin('keys as k', 'k.id', 'e.key_id')
+      .where('s.scope_id', from)
+      .andWhere((w) => {
+        w.where('e.project_id', p.id).orWhere('k.project_id', p.id);
+      })
       .andWhere('e.id', '>', after)
       .orderBy('e.id')
       .limit(1_000)
@@ -359,4 +372,14 @@ export async function moveProjectEntries(trx: Db, p: MemoryProject, from: string
     );
     moved += rows.length;
   }
+}
+
+/**
+ * What a change of the project's sharing (internalUpdateProject `memorySharing`) does to its memory, in the
+ * caller's transaction: the entries it wrote move into the memory it now belongs to (its own for `isolated` and
+ * `off`, where what it wrote stays frozen; the workspace's for `shared`).
+ */
+export async function changeSharing(trx: Db, p: MemoryProject, to: Sharing): Promise<number> {
+  const own = (s: Sharing) => scopeFor(p, s === 'shared' ? 'shared' : 'isolated');
+  return moveProjectEntries(trx, p, own(memorySettings(p).sharing), own(to));
 }

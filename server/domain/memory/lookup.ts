@@ -85,7 +85,7 @@ async function entriesOf(db: Db, segments: number[], langs: string[]): Promise<M
         'e.target',
         'e.origin',
         'e.status',
-        'e.project_id',
+        db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
         'e.updated_at',
         'k.name as key_name',
       )) as EntryRow[];
@@ -216,9 +216,26 @@ export async function matchesForKeys(
   const out = new Map<string, Match[]>();
   const scope = memoryScope(p);
   if (!scope || !keys.length || !langs.length) return out;
+  // An empty memory (a new workspace, a first push) answers at once.
+  if (!(await db('memory_segments').where({ scope_id: scope, source_lang: p.base_lang }).first('id'))) return out;
   const reqs = keys.map((k) => matchRequest(k.source, k.ctx, k.name));
+  const salt = tokenSalt(scope, p.base_lang);
+  const exact = new Map<number, number[]>();
+  for (const s of await segmentsByKey(
+    db,
+    scope,
+    p.base_lang,
+    reqs.map((r) => normKey(r.read.norm)),
+  )) {
+    const list = exact.get(s.norm_key);
+    if (list) list.push(s.id);
+    else exact.set(s.norm_key, [s.id]);
+  }
   const ids: number[][] = [];
-  for (const req of reqs) ids.push(await candidatesOf(db, scope, p.base_lang, req));
+  for (const req of reqs) {
+    const fuzzy = await candidateSegments(db, indexTokens(req.read.norm, salt), CANDIDATES);
+    ids.push([...new Set([...(exact.get(normKey(req.read.norm)) ?? []), ...fuzzy])]);
+  }
   const segments = await segmentTexts(db, scope, p.base_lang, ids.flat());
   const entries = await entriesOf(db, [...segments.keys()], langs);
   keys.forEach((k, i) => {

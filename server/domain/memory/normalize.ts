@@ -270,32 +270,32 @@ export function adaptTarget(target: string, map: Map<string, string>): string {
 }
 
 // Scripts written without spaces between words: indexed by pairs of characters instead of words.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-/** Words are indexed by their first characters, so `file` and `files`, `colour` and `colours` share a token. */
+const SCRIPT_CHANGE =
+  /(?<=[\p{Script=Latin}\p{N}])(?=[^\p{Script=Latin}\p{N}])|(?<=[^\p{Script=Latin}\p{N}])(?=[\p{Script=Latin}\p{N}])/u;
+/** Words are indexed by their first characters, so `delete` and `deleted`, `colour` and `colours` share a word. */
 const WORD_PREFIX = 6;
-/** The most tokens one source gives the index: a long text is found by its first words. */
-export const MAX_TOKENS = 128;
+/** The most words of one text the index holds: a long text is found by its first ones. */
+const MAX_WORDS = 64;
 
-/** The distinct words (CJK, Thai, ...: character pairs) of a normalised text, as the candidate index holds them. */
+/**
+ * The words of a normalised text as the candidate index holds them, in order: words of spaced scripts cut to
+ * their first characters, and pairs of characters in a run of a script written without spaces (CJK, Thai, ...).
+ */
 export function indexWords(norm: string): string[] {
-  const out = new Set<string>();
+  const out: string[] = [];
   for (const m of norm.matchAll(WORD)) {
-    const w = m[0];
-    if (!UNSPACED.test(w)) {
-      out.add([...w].slice(0, WORD_PREFIX).join(''));
-    } else {
-      // A run mixing scripts (`iphone版`) is split where the script changes.
-      for (const run of w.split(/(?<=[\p{Script=Latin}\p{N}])(?=[^\p{Script=Latin}\p{N}])|(?<=[^\p{Script=Latin}\p{N}])(?=[\p{Script=Latin}\p{N}])/u)) {
-        const chars = [...run];
-        if (!UNSPACED.test(run)) out.add(chars.slice(0, WORD_PREFIX).join(''));
-        else if (chars.length === 1) out.add(chars[0]);
-        else for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i] + chars[i + 1]);
-      }
+    for (const run of UNSPACED.test(m[0]) ? m[0].split(SCRIPT_CHANGE) : [m[0]]) {
+      const chars = [...run];
+      if (!UNSPACED.test(run)) out.push(chars.slice(0, WORD_PREFIX).join(''));
+      else if (chars.length === 1) out.push(chars[0]);
+      else for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
     }
-    if (out.size >= MAX_TOKENS) break;
+    if (out.length >= MAX_WORDS) break;
   }
-  return [...out];
+  return out.slice(0, MAX_WORDS);
 }
 
 /** FNV-1a, 32 bits, over UTF-16 code units. */
@@ -309,13 +309,17 @@ function fnv1a(s: string): number {
 }
 
 /**
- * The tokens a text is indexed and searched by: each word hashed with the memory it belongs to (`salt`: its scope
- * and source language), written `m` and 7 base-36 digits. Both full-text indexes then see plain ASCII words of
- * eight letters, whatever the language (MariaDB's has no n-gram parser, skips words under three letters and has
- * an English stop-word list), and a memory's words never share an index entry with another memory's.
+ * The tokens a text is indexed and searched by (segments.ts, `memory_tokens`): its words and each pair of adjacent
+ * words (which finds `Open the file` for `Open the files` in a memory where `open` and `the` are everywhere), each
+ * hashed to 32 bits with the memory it belongs to (`salt`: scope and source language), so that two memories never
+ * share an index entry. Pairs come first: they are the rarer, and a lookup reads the first tokens only.
  */
-export function indexTokens(norm: string, salt: string): string[] {
-  return indexWords(norm).map((w) => `m${fnv1a(`${salt}\u0000${w}`).toString(36).padStart(7, '0')}`);
+export function indexTokens(norm: string, salt: string): number[] {
+  const words = indexWords(norm);
+  const out = new Set<number>();
+  for (let i = 0; i + 1 < words.length; i++) out.add(fnv1a(`${salt}\u0000${words[i]}\u0000${words[i + 1]}`));
+  for (const w of words) out.add(fnv1a(`${salt}\u0000${w}`));
+  return [...out];
 }
 
 /**

@@ -1,6 +1,6 @@
 // The segments of a memory (migration 027 `memory_segments`): one row per distinct (scope, source language, source,
-// ctx), and the candidate index over their words: SQLite's FTS5 table `memory_fts`, MySQL's FULLTEXT index on
-// `tokens`. Every write of a segment goes through here, so the index and the table never part.
+// ctx), and the candidate index over their words (`memory_tokens`, normalize.ts indexTokens). Every write of a
+// segment goes through here, so the index and the table never part.
 import type { Db } from '../../infra/db.js';
 import { chunks, dialectOf } from '../../infra/db.js';
 import { indexTokens, normKey, normalize, type Normalized } from './normalize.js';
@@ -67,7 +67,6 @@ export async function ensureSegments(
     if (!found.has(id) && !missing.has(id)) missing.set(id, i);
   });
   if (missing.size) {
-    const mysql = dialectOf(trx) === 'mysql';
     const salt = tokenSalt(scope, sourceLang);
     const rows = [...missing.values()].map((i) => ({
       scope_id: scope,
@@ -76,7 +75,6 @@ export async function ensureSegments(
       ctx: items[i].ctx,
       norm_key: keys[i],
       created_at: now,
-      ...(mysql ? { tokens: indexTokens(reads[i].norm, salt).join(' ') } : {}),
     }));
     for (const part of chunks(rows, 200)) await trx('memory_segments').insert(part);
     // The new rows' ids, read back by their keys (a multi-row insert reports one id on MySQL, the last on SQLite).
@@ -86,20 +84,24 @@ export async function ensureSegments(
       sourceLang,
       rows.map((r) => r.norm_key),
     );
-    const fresh: Array<{ id: number; tokens: string }> = [];
+    const postings: Array<[number, number]> = [];
     for (const s of added) {
       const id = identity(s.source, s.ctx);
       if (found.has(id) || !missing.has(id)) continue;
       found.set(id, s.id);
-      if (!mysql) fresh.push({ id: s.id, tokens: indexTokens(reads[missing.get(id)!].norm, salt).join(' ') });
+      for (const token of indexTokens(reads[missing.get(id)!].norm, salt)) postings.push([token, s.id]);
     }
-    for (const part of chunks(fresh, 200))
-      await trx.raw(
-        `INSERT INTO memory_fts (rowid, tokens) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
-        part.flatMap((f) => [f.id, f.tokens]),
-      );
+    await addPostings(trx, postings);
   }
   return items.map((it) => found.get(identity(it.source, it.ctx))!);
+}
+
+async function addPostings(trx: Db, postings: Array<[number, number]>): Promise<void> {
+  for (const part of chunks(postings, 400))
+    await trx.raw(
+      `INSERT INTO memory_tokens (token, segment_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
+      part.flat(),
+    );
 }
 
 /** Removes the segments among `ids` that no entry names any more, with their index rows. */
@@ -109,29 +111,61 @@ export async function dropOrphanSegments(trx: Db, ids: number[]): Promise<number
     const used = new Set(
       (await trx('memory_entries').whereIn('segment_id', part).distinct('segment_id')).map((r) => Number(r.segment_id)),
     );
-    const orphans = part.filter((id) => !used.has(id));
+    const orphans = await trx('memory_segments')
+      .whereIn(
+        'id',
+        part.filter((id) => !used.has(id)),
+      )
+      .select('id', 'scope_id', 'source_lang', 'source');
     if (!orphans.length) continue;
-    if (dialectOf(trx) === 'sqlite')
-      await trx.raw(`DELETE FROM memory_fts WHERE rowid IN (${orphans.map(() => '?').join(', ')})`, orphans);
-    dropped += await trx('memory_segments').whereIn('id', orphans).delete();
+    // The index rows are keyed by token first: the segment's tokens are computed again from its source.
+    const postings = orphans.flatMap((o) =>
+      indexTokens(normalize(o.source).norm, tokenSalt(o.scope_id, o.source_lang)).map((t) => [t, Number(o.id)]),
+    );
+    for (const slice of chunks(postings, 400))
+      await trx.raw(
+        `DELETE FROM memory_tokens WHERE ${slice.map(() => '(token = ? AND segment_id = ?)').join(' OR ')}`,
+        slice.flat(),
+      );
+    dropped += await trx('memory_segments')
+      .whereIn(
+        'id',
+        orphans.map((o) => Number(o.id)),
+      )
+      .delete();
   }
   return dropped;
 }
 
-/** Up to `limit` segment ids whose words best match `tokens` (normalize.ts indexTokens), best first. */
-export async function candidateSegments(db: Db, tokens: string[], limit: number): Promise<number[]> {
-  if (!tokens.length) return [];
-  if (dialectOf(db) === 'mysql') {
-    const words = tokens.join(' ');
-    const [rows] = (await db.raw(
-      'SELECT id FROM memory_segments WHERE MATCH (tokens) AGAINST (?) ORDER BY MATCH (tokens) AGAINST (?) DESC LIMIT ?',
-      [words, words, limit],
-    )) as [Array<{ id: number | string }>, unknown];
-    return rows.map((r) => Number(r.id));
+/** Segments read per token: a common word's list is cut to its newest segments, a rare word's is read whole. */
+const POSTINGS_PER_TOKEN = 500;
+/** Tokens a lookup reads: the first ones of indexTokens (pairs of words first). */
+const QUERY_TOKENS = 32;
+
+/**
+ * Up to `limit` segment ids sharing the most informative tokens with `tokens` (normalize.ts indexTokens), best
+ * first: each token read as one range of the index, at most POSTINGS_PER_TOKEN rows, in one statement; a segment
+ * scores the sum of 1/n over the tokens it shares, n being how many segments that token's read returned (a rare
+ * word, read whole, counts much more than a common one, whose read was cut short).
+ */
+export async function candidateSegments(db: Db, tokens: number[], limit: number): Promise<number[]> {
+  const asked = tokens.slice(0, QUERY_TOKENS);
+  if (!asked.length) return [];
+  const one = `SELECT token, segment_id FROM memory_tokens WHERE token = ? ORDER BY segment_id DESC LIMIT ${POSTINGS_PER_TOKEN}`;
+  const mysql = dialectOf(db) === 'mysql';
+  const sql = asked.map(() => (mysql ? `(${one})` : `SELECT * FROM (${one})`)).join(' UNION ALL ');
+  const raw = (await db.raw(sql, asked)) as unknown;
+  // mysql2 answers [rows, fields]; better-sqlite3 the rows.
+  const rows = (mysql ? (raw as [unknown[]])[0] : raw) as Array<{ token: number | string; segment_id: number | string }>;
+  const perToken = new Map<number, number>();
+  for (const r of rows) perToken.set(Number(r.token), (perToken.get(Number(r.token)) ?? 0) + 1);
+  const weight = new Map<number, number>();
+  for (const r of rows) {
+    const id = Number(r.segment_id);
+    weight.set(id, (weight.get(id) ?? 0) + 1 / perToken.get(Number(r.token))!);
   }
-  const rows = (await db.raw('SELECT rowid AS id FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?', [
-    tokens.join(' OR '),
-    limit,
-  ])) as Array<{ id: number }>;
-  return rows.map((r) => Number(r.id));
+  return [...weight]
+    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    .slice(0, limit)
+    .map(([id]) => id);
 }

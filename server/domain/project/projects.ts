@@ -59,6 +59,13 @@ export async function projectView(db: Db, p: ProjectRow) {
     markupOrigins: markupPolicy(p).origins,
     // migration 026; server/domain/catalog/outdated.ts reads it (catalog sits above project).
     outdatedMode: p.outdated_mode === 'retranslate' ? ('retranslate' as const) : ('keep' as const),
+    // migration 027; server/domain/memory/settings.ts reads them (memory sits above project).
+    memorySharing: (p.memory_sharing === 'isolated' || p.memory_sharing === 'off' ? p.memory_sharing : 'shared') as
+      | 'shared'
+      | 'isolated'
+      | 'off',
+    memoryPreTranslate: p.memory_pretranslate === undefined ? true : bool(p.memory_pretranslate),
+    memoryThreshold: p.memory_threshold == null ? 75 : Number(p.memory_threshold),
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),

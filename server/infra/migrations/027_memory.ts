@@ -5,9 +5,9 @@ import type { Knex } from 'knex';
 //   shared projects pool, a project id for an isolated project's own), its language, its ctx, the source as
 //   written and the lookup key of its normalised form (`norm_key`, normalize.ts). A source translated into ten
 //   languages, or by three projects, is one segment.
-// - The candidate index over the segments' words (normalize.ts `indexTokens`: hashed words of eight ASCII letters):
-//   SQLite, a contentless FTS5 table `memory_fts` whose rowid is the segment's id; MariaDB/MySQL, a FULLTEXT index
-//   on `memory_segments.tokens` (a column only MySQL fills: SQLite keeps the words in the FTS5 index alone).
+// - `memory_tokens`: the candidate index, a posting list of our own that works alike on both databases: one row
+//   per (token, segment), tokens being the hashed words and pairs of adjacent words of the normalised source
+//   (normalize.ts `indexTokens`), clustered by token so that a token's segments are one range of the index.
 // - `memory_entries`: a translation of a segment into one language: the target as written, where it came from
 //   (`origin`: edit, ai, import, memory), its review `status`, the project and the cell's key it mirrors (null for
 //   an imported entry), and when it last changed.
@@ -24,14 +24,9 @@ export async function up(db: Knex): Promise<void> {
     t.bigIncrements('id').primary();
     t.string('scope_id', 40).notNullable();
     t.string('source_lang', 35).notNullable();
-    if (mysql) {
-      t.text('source', 'mediumtext').notNullable();
-      t.text('ctx').nullable();
-      t.text('tokens').nullable();
-    } else {
-      t.text('source').notNullable();
-      t.text('ctx').nullable();
-    }
+    if (mysql) t.text('source', 'mediumtext').notNullable();
+    else t.text('source').notNullable();
+    t.text('ctx').nullable();
     t.bigInteger('norm_key').notNullable();
     t.bigInteger('created_at').notNullable();
     // Exact lookups (a normalised source), and the scope's segments in id order (rescoping, export): on both
@@ -39,8 +34,15 @@ export async function up(db: Knex): Promise<void> {
     t.index(['scope_id', 'source_lang', 'norm_key'], 'memory_segments_lookup_index');
     t.index(['scope_id'], 'memory_segments_scope_index');
   });
-  if (mysql) await db.raw('ALTER TABLE memory_segments ADD FULLTEXT INDEX memory_segments_tokens (tokens)');
-  else await db.raw("CREATE VIRTUAL TABLE memory_fts USING fts5(tokens, content='', contentless_delete=1)");
+  // SQLite: WITHOUT ROWID, so the table is its primary key's b-tree (InnoDB clusters by the primary key anyway).
+  if (mysql)
+    await db.raw(
+      'CREATE TABLE memory_tokens (token INT UNSIGNED NOT NULL, segment_id BIGINT NOT NULL, PRIMARY KEY (token, segment_id))',
+    );
+  else
+    await db.raw(
+      'CREATE TABLE memory_tokens (token INTEGER NOT NULL, segment_id INTEGER NOT NULL, PRIMARY KEY (token, segment_id)) WITHOUT ROWID',
+    );
   await db.schema.createTable('memory_entries', (t) => {
     t.bigIncrements('id').primary();
     t.bigInteger('segment_id').notNullable();
@@ -52,16 +54,15 @@ export async function up(db: Knex): Promise<void> {
     t.string('origin', 10).notNullable();
     t.string('status', 12).notNullable();
     t.bigInteger('updated_at').notNullable();
+    // The one index: a segment's entries in a language. A cell's entry is found through its source's segment,
+    // and a project's entries through its memory's segments, so no index by key or project is kept.
     t.index(['segment_id', 'target_lang'], 'memory_entries_segment_index');
-    // The entries of a cell (a change of the cell updates its entry), and of a project (rescoping, export).
-    t.index(['key_id', 'target_lang'], 'memory_entries_key_index');
-    t.index(['project_id'], 'memory_entries_project_index');
   });
 }
 
 export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists('memory_entries');
-  await db.raw('DROP TABLE IF EXISTS memory_fts');
+  await db.schema.dropTableIfExists('memory_tokens');
   await db.schema.dropTableIfExists('memory_segments');
   await db.schema.alterTable('projects', (t) => {
     t.dropColumn('memory_threshold');
