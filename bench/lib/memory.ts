@@ -2,8 +2,14 @@
 // Zipf-distributed vocabulary (a few words in most strings, most words rare, as in a real product's catalog), and a
 // seeder that writes a memory's rows (segments, their index, entries) with direct bulk inserts, as migration 027
 // lays them out and server/domain/memory/segments.ts would write them, without going through the API.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Knex } from 'knex';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { openDb } from '../../server/infra/db.js';
+import { SEED, SERVERS, spawnServer } from './servers.js';
 import { indexTokens, normKey, normalize } from '../../server/domain/memory/normalize.js';
 import { tokenSalt } from '../../server/domain/memory/segments.js';
 
@@ -86,7 +92,8 @@ const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (file: st
 export interface MemorySeed {
   /** The memory's scope: the workspace id of shared projects. */
   scope: string;
-  projectId: string;
+  /** The project the entries came from; null for entries imported into the workspace's memory. */
+  projectId: string | null;
   sources: string[];
   langs: string[];
   origin: 'edit' | 'ai' | 'import';
@@ -171,4 +178,89 @@ export async function seedMemory(db: Knex, databaseUrl: string, seed: MemorySeed
   }
   await db.destroy();
   return textBytes;
+}
+
+/** A database of its own for a scenario: a SQLite file in a temporary folder, or a database on MYSQL_URL. */
+export async function scenarioDatabase(
+  kind: 'sqlite' | 'mysql',
+  name: string,
+): Promise<{ url: string; dataDir: string; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `glossa-bench-${name}-`));
+  if (kind === 'sqlite')
+    return {
+      url: `sqlite://${path.join(dataDir, 'service.db')}`,
+      dataDir,
+      drop: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })),
+    };
+  const base = process.env.MYSQL_URL!;
+  const db = `glossa_bench_${name.replace(/\W/g, '_')}_${process.pid}`;
+  const admin = knexFactory({ client: 'mysql2', connection: base });
+  await admin.raw(`DROP DATABASE IF EXISTS \`${db}\``);
+  await admin.raw(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await admin.destroy();
+  const u = new URL(base);
+  u.pathname = `/${db}`;
+  return {
+    url: u.toString(),
+    dataDir,
+    async drop() {
+      const a = knexFactory({ client: 'mysql2', connection: base });
+      await a.raw(`DROP DATABASE IF EXISTS \`${db}\``);
+      await a.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The workspace, projects and keys of a scenario (bench/lib/seed.ts in a process of its own), on `url`: the
+ * projects (each with an admin key) and their workspace's id.
+ */
+export function seedProjects(
+  url: string,
+  dataDir: string,
+  opts: { langs: string[]; projects: number },
+): { projects: Array<{ projectId: string; apiKey: string }> } {
+  const out = path.join(dataDir, 'seed.json');
+  execFileSync(process.execPath, ['--import', 'tsx', SEED], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      SEED_OUT: out,
+      BENCH_LANGS: opts.langs.join(','),
+      BENCH_PROJECTS: String(opts.projects),
+      BENCH_SCOPES: 'admin',
+    },
+    stdio: 'inherit',
+  });
+  return JSON.parse(readFileSync(out, 'utf8')) as { projects: Array<{ projectId: string; apiKey: string }> };
+}
+
+/** One API process on `url` (bench/lib/servers/api.ts), workers off: jobs run by run-due only. */
+export const startApi = (url: string, dataDir: string) =>
+  spawnServer<{ base: string; adminUrl: string }>(SERVERS.api, {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    WORKERS: 'off',
+  });
+
+/** Bytes the memory's tables take: SQLite's pages (dbstat), MySQL's data and index lengths after ANALYZE. */
+export async function memoryBytes(url: string): Promise<number> {
+  const db = openDb(url);
+  try {
+    if (url.startsWith('sqlite://')) {
+      const rows = (await db.raw(
+        "SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'memory%'",
+      )) as Array<{ n: number }>;
+      return Number(rows[0].n);
+    }
+    for (const t of ['memory_segments', 'memory_tokens', 'memory_entries']) await db.raw(`ANALYZE TABLE ${t}`);
+    const [rows] = (await db.raw(
+      "SELECT SUM(data_length + index_length) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'memory%'",
+    )) as [Array<{ n: number | string }>];
+    return Number(rows[0].n);
+  } finally {
+    await db.destroy();
+  }
 }

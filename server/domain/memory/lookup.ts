@@ -5,8 +5,8 @@
 import type { Db } from '../../infra/db.js';
 import { chunks } from '../../infra/db.js';
 import { indexTokens, normKey, normalize, type Normalized } from './normalize.js';
-import { compareMatches, matchRequest, scoreMatch, trusted, EXACT, type MatchRequest } from './score.js';
-import { candidateSegments, segmentsByKey, tokenSalt } from './segments.js';
+import { compareMatches, matchRequest, scoreEntry, scoreSource, trusted, EXACT, type MatchRequest } from './score.js';
+import { candidateSegments, candidateSegmentsMany, segmentsByKey, tokenSalt } from './segments.js';
 import { memoryScope, memorySettings } from './settings.js';
 import type { EntryOrigin, EntryStatus, MemoryProject } from './entries.js';
 
@@ -36,8 +36,9 @@ export interface MemoryQuery {
   lang: string;
 }
 
-/** How many segments the full-text index is asked for per request. */
+/** How many segments the index is asked for per request: a suggestion, and a key of a fill (references). */
 const CANDIDATES = 40;
+const KEY_CANDIDATES = 20;
 
 interface SegmentText {
   id: number;
@@ -98,14 +99,32 @@ async function entriesOf(db: Db, segments: number[], langs: string[]): Promise<M
   return out;
 }
 
-/** The matches of `req` among `segments`' entries in `lang`. */
+/** The matches of `req` among `segments`' entries in `lang`, best first. */
 function scoreAll(req: MatchRequest, lang: string, segments: SegmentText[], entries: Map<number, EntryRow[]>): Match[] {
-  const out: Match[] = [];
-  for (const s of segments)
-    for (const e of entries.get(s.id) ?? []) {
-      if (e.target_lang !== lang) continue;
-      const m = scoreMatch(req, { source: s.source, ctx: s.ctx, key: e.key_name ?? null, target: e.target, read: s.read });
-      out.push({
+  return scoreLangs(req, [lang], segments, entries).get(lang) ?? [];
+}
+
+/** The matches of `req` among `segments`' entries, by language of `langs`, best first: each source scored once. */
+function scoreLangs(
+  req: MatchRequest,
+  langs: string[],
+  segments: SegmentText[],
+  entries: Map<number, EntryRow[]>,
+  minScore = 0,
+): Map<string, Match[]> {
+  const out = new Map<string, Match[]>(langs.map((l) => [l, []]));
+  for (const s of segments) {
+    const mine = entries.get(s.id);
+    if (!mine?.length) continue;
+    const src = { source: s.source, ...scoreSource(req, s) };
+    // A 101 is one more than the source's own score: a source under the floor by more cannot reach it.
+    if (src.score + 1 < minScore) continue;
+    for (const e of mine) {
+      const list = out.get(e.target_lang);
+      if (!list) continue;
+      const m = scoreEntry(req, src, { key: e.key_name ?? null, target: e.target });
+      if (m.score < minScore) continue;
+      list.push({
         entryId: Number(e.id),
         score: m.score,
         source: s.source,
@@ -119,7 +138,9 @@ function scoreAll(req: MatchRequest, lang: string, segments: SegmentText[], entr
         trusted: trusted(e),
       });
     }
-  return out.sort(compareMatches);
+  }
+  for (const list of out.values()) list.sort(compareMatches);
+  return out;
 }
 
 /**
@@ -179,11 +200,17 @@ export async function suggest(
   const req = matchRequest(q.source, q.ctx, q.key);
   const ids = await candidatesOf(db, scope, p.base_lang, req);
   if (!ids.length) return [];
-  const segments = await segmentTexts(db, scope, p.base_lang, ids);
-  const entries = await entriesOf(db, [...segments.keys()], [q.lang]);
+  const segments = [...(await segmentTexts(db, scope, p.base_lang, ids)).values()].filter(
+    (s) => scoreSource(req, s).score + 1 >= opts.minScore,
+  );
+  const entries = await entriesOf(
+    db,
+    segments.map((s) => s.id),
+    [q.lang],
+  );
   const seen = new Set<string>();
   const out: Match[] = [];
-  for (const m of scoreAll(req, q.lang, [...segments.values()], entries)) {
+  for (const m of scoreAll(req, q.lang, segments, entries)) {
     if (m.score < opts.minScore) break;
     const id = `${m.source}\u0000${m.ctx ?? ''}\u0000${m.target}`;
     if (seen.has(id)) continue;
@@ -231,21 +258,27 @@ export async function matchesForKeys(
     if (list) list.push(s.id);
     else exact.set(s.norm_key, [s.id]);
   }
-  const ids: number[][] = [];
-  for (const req of reqs) {
-    const fuzzy = await candidateSegments(db, indexTokens(req.read.norm, salt), CANDIDATES);
-    ids.push([...new Set([...(exact.get(normKey(req.read.norm)) ?? []), ...fuzzy])]);
-  }
+  const fuzzy = await candidateSegmentsMany(
+    db,
+    reqs.map((r) => indexTokens(r.read.norm, salt)),
+    KEY_CANDIDATES,
+  );
+  const ids = reqs.map((r, i) => [...new Set([...(exact.get(normKey(r.read.norm)) ?? []), ...fuzzy[i]])]);
   const segments = await segmentTexts(db, scope, p.base_lang, ids.flat());
-  const entries = await entriesOf(db, [...segments.keys()], langs);
+  // Sources under the floor are dropped before their entries are read: most candidates are.
+  const kept = ids.map((list, i) =>
+    list
+      .map((id) => segments.get(id))
+      .filter((s): s is SegmentText => s !== undefined && scoreSource(reqs[i], s).score + 1 >= opts.minScore),
+  );
+  const entries = await entriesOf(
+    db,
+    kept.flat().map((s) => s.id),
+    langs,
+  );
   keys.forEach((k, i) => {
-    const mine = ids[i].map((id) => segments.get(id)).filter((s): s is SegmentText => s !== undefined);
-    for (const lang of langs) {
-      const matches = scoreAll(reqs[i], lang, mine, entries)
-        .filter((m) => m.score >= opts.minScore)
-        .slice(0, opts.limit);
-      if (matches.length) out.set(`${k.keyId}|${lang}`, matches);
-    }
+    for (const [lang, matches] of scoreLangs(reqs[i], langs, kept[i], entries, opts.minScore))
+      if (matches.length) out.set(`${k.keyId}|${lang}`, matches.slice(0, opts.limit));
   });
   return out;
 }

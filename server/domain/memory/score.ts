@@ -85,19 +85,38 @@ export interface Scored {
   target: string;
 }
 
-/** The score of `c` against `r`, and the target to suggest. */
-export function scoreMatch(r: MatchRequest, c: MatchCandidate): Scored {
+/**
+ * The score of a stored source against the request, before the key is looked at: equal normalised texts score 100
+ * (99 when ctx differs or the placeholders do not map one to one), others their similarity. `map` renames the
+ * stored target's placeholders (exact texts only). One stored source serves all its languages' entries.
+ */
+export function scoreSource(
+  r: MatchRequest,
+  c: { source: string; ctx: string | null; read?: Normalized },
+): { score: number; map: Map<string, string> | null } {
   const read = c.read ?? normalize(c.source);
-  const sameCtx = (c.ctx ?? null) === (r.ctx ?? null);
   if (read.norm === r.read.norm) {
     const map = placeholderMap(read.placeholders, r.read.placeholders);
-    const target = map ? adaptTarget(c.target, map) : c.target;
-    if (!sameCtx || !map) return { score: 99, target };
-    if (c.source === r.source && r.key !== null && c.key === r.key) return { score: IN_CONTEXT, target };
-    return { score: EXACT, target };
+    const sameCtx = (c.ctx ?? null) === (r.ctx ?? null);
+    return { score: sameCtx && map ? EXACT : 99, map };
   }
-  const score = Math.min(99, Math.floor(100 * similarity(read.norm, r.read.norm) + 1e-9));
-  return { score, target: c.target };
+  return { score: Math.min(99, Math.floor(100 * similarity(read.norm, r.read.norm) + 1e-9)), map: null };
+}
+
+/** An entry's score from its source's (scoreSource): 101 for the same source as written and the same key name. */
+export function scoreEntry(
+  r: MatchRequest,
+  source: { source: string; score: number; map: Map<string, string> | null },
+  entry: { key: string | null; target: string },
+): Scored {
+  const target = source.map ? adaptTarget(entry.target, source.map) : entry.target;
+  const inContext = source.score === EXACT && source.source === r.source && r.key !== null && entry.key === r.key;
+  return { score: inContext ? IN_CONTEXT : source.score, target };
+}
+
+/** The score of `c` against `r`, and the target to suggest. */
+export function scoreMatch(r: MatchRequest, c: MatchCandidate): Scored {
+  return scoreEntry(r, { source: c.source, ...scoreSource(r, c) }, c);
 }
 
 /** The leverage bands, best first (spec: MemoryLeverage). A best match under 50 counts as none. */

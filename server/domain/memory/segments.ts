@@ -2,7 +2,7 @@
 // ctx), and the candidate index over their words (`memory_tokens`, normalize.ts indexTokens). Every write of a
 // segment goes through here, so the index and the table never part.
 import type { Db } from '../../infra/db.js';
-import { chunks, dialectOf } from '../../infra/db.js';
+import { chunks, dialectOf, hotRead } from '../../infra/db.js';
 import { indexTokens, normKey, normalize, type Normalized } from './normalize.js';
 
 /** A source to find or add in a memory. */
@@ -144,28 +144,65 @@ const QUERY_TOKENS = 32;
 
 /**
  * Up to `limit` segment ids sharing the most informative tokens with `tokens` (normalize.ts indexTokens), best
- * first: each token read as one range of the index, at most POSTINGS_PER_TOKEN rows, in one statement; a segment
- * scores the sum of 1/n over the tokens it shares, n being how many segments that token's read returned (a rare
- * word, read whole, counts much more than a common one, whose read was cut short).
+ * first: each token read as one range of the index, at most POSTINGS_PER_TOKEN rows; a segment scores the sum of
+ * 1/n over the tokens it shares, n being how many segments that token's read returned (a rare word, read whole,
+ * counts much more than a common one, whose read was cut short).
  */
 export async function candidateSegments(db: Db, tokens: number[], limit: number): Promise<number[]> {
-  const asked = tokens.slice(0, QUERY_TOKENS);
-  if (!asked.length) return [];
+  return (await candidateSegmentsMany(db, [tokens], limit))[0];
+}
+
+/** Tokens read per statement (SQLite allows 500 terms in a compound SELECT). */
+const TOKENS_PER_STATEMENT = 200;
+
+/** candidateSegments for several requests at once: a token they share is read once (the fill's references). */
+export async function candidateSegmentsMany(db: Db, lists: number[][], limit: number): Promise<number[][]> {
+  const asked = lists.map((tokens) => tokens.slice(0, QUERY_TOKENS));
+  const postings = await readPostings(db, [...new Set(asked.flat())]);
+  return asked.map((tokens) => {
+    const weight = new Map<number, number>();
+    for (const t of new Set(tokens)) {
+      const ids = postings.get(t);
+      if (!ids) continue;
+      for (const id of ids) weight.set(id, (weight.get(id) ?? 0) + 1 / ids.length);
+    }
+    return [...weight]
+      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+      .slice(0, limit)
+      .map(([id]) => id);
+  });
+}
+
+/** The segments of each token (its newest POSTINGS_PER_TOKEN), in statements of one range read per token. */
+async function readPostings(db: Db, tokens: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
   const one = `SELECT token, segment_id FROM memory_tokens WHERE token = ? ORDER BY segment_id DESC LIMIT ${POSTINGS_PER_TOKEN}`;
-  const mysql = dialectOf(db) === 'mysql';
-  const sql = asked.map(() => (mysql ? `(${one})` : `SELECT * FROM (${one})`)).join(' UNION ALL ');
-  const raw = (await db.raw(sql, asked)) as unknown;
-  // mysql2 answers [rows, fields]; better-sqlite3 the rows.
-  const rows = (mysql ? (raw as [unknown[]])[0] : raw) as Array<{ token: number | string; segment_id: number | string }>;
-  const perToken = new Map<number, number>();
-  for (const r of rows) perToken.set(Number(r.token), (perToken.get(Number(r.token)) ?? 0) + 1);
-  const weight = new Map<number, number>();
-  for (const r of rows) {
-    const id = Number(r.segment_id);
-    weight.set(id, (weight.get(id) ?? 0) + 1 / perToken.get(Number(r.token))!);
+  if (dialectOf(db) === 'sqlite' && !db.isTransaction) {
+    // One prepared statement run per token, its ids read as plain numbers: a fill's keys read some hundred thousand
+    // rows, and row objects through Knex cost more than the reads themselves.
+    return hotRead(db, (prepare) => {
+      const stmt = (prepare(`SELECT segment_id FROM memory_tokens WHERE token = ? ORDER BY segment_id DESC LIMIT ${POSTINGS_PER_TOKEN}`) as unknown as {
+        pluck(on: boolean): { all(token: number): number[] };
+      }).pluck(true);
+      for (const t of tokens) {
+        const ids = stmt.all(t);
+        if (ids.length) out.set(t, ids);
+      }
+      return out;
+    });
   }
-  return [...weight]
-    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-    .slice(0, limit)
-    .map(([id]) => id);
+  const mysql = dialectOf(db) === 'mysql';
+  for (const part of chunks(tokens, TOKENS_PER_STATEMENT)) {
+    const sql = part.map(() => (mysql ? `(${one})` : `SELECT * FROM (${one})`)).join(' UNION ALL ');
+    const raw = (await db.raw(sql, part)) as unknown;
+    // mysql2 answers [rows, fields]; better-sqlite3 the rows.
+    const rows = (mysql ? (raw as [unknown[]])[0] : raw) as Array<{ token: number | string; segment_id: number | string }>;
+    for (const r of rows) {
+      const t = Number(r.token);
+      const list = out.get(t);
+      if (list) list.push(Number(r.segment_id));
+      else out.set(t, [Number(r.segment_id)]);
+    }
+  }
+  return out;
 }
