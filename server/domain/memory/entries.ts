@@ -8,7 +8,7 @@ import type { Db } from '../../infra/db.js';
 import { chunks } from '../../infra/db.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { memoryScope, memorySettings, scopeFor, type Sharing } from './settings.js';
-import { dropOrphanSegments, ensureSegments } from './segments.js';
+import { dropOrphanSegments, ensureSegments, insertRows } from './segments.js';
 
 export type EntryStatus = 'translated' | 'reviewed' | 'approved';
 export type EntryOrigin = 'edit' | 'ai' | 'import' | 'memory';
@@ -19,7 +19,7 @@ export type MemoryProject = Pick<
   'id' | 'workspace_id' | 'base_lang' | 'memory_sharing' | 'memory_pretranslate' | 'memory_threshold'
 >;
 
-interface CellRead {
+interface RememberedCell {
   key_id: number | string;
   lang: string;
   value: string;
@@ -71,6 +71,16 @@ export async function rememberCells(
   }
 }
 
+/** A cell as rememberCells reads it: its value and status, and its key's source and ctx. */
+export type CellRead = RememberedCell;
+
+/** rememberCells for cells the caller has just read (with their key's source and ctx), in its transaction. */
+export async function rememberRows(trx: Db, p: MemoryProject, rows: CellRead[]): Promise<void> {
+  const scope = memoryScope(p);
+  if (!scope || !rows.length) return;
+  for (let i = 0; i < rows.length; i += 4_000) await upsertCells(trx, p, scope, rows.slice(i, i + 4_000));
+}
+
 async function upsertCells(trx: Db, p: MemoryProject, scope: string, rows: CellRead[]): Promise<void> {
   const keyOf = new Map<number, { source: string; ctx: string | null }>();
   for (const r of rows) keyOf.set(Number(r.key_id), { source: r.source, ctx: r.ctx });
@@ -85,12 +95,15 @@ async function upsertCells(trx: Db, p: MemoryProject, scope: string, rows: CellR
   const segmentOf = new Map(keyIds.map((id, i) => [id, segIds[i]]));
   const langs = [...new Set(rows.map((r) => r.lang))];
   const existing = new Map<string, { id: number; target: string; origin: string; status: string }>();
-  // Through the segments' index: a cell's entry is its key's entry of its source's segment.
-  for (const e of await trx('memory_entries')
-    .whereIn('segment_id', [...new Set(segIds)])
-    .whereIn('target_lang', langs)
-    .whereIn('key_id', keyIds)
-    .select('id', 'key_id', 'target_lang', 'segment_id', 'target', 'origin', 'status'))
+  // Through the segments' index: a cell's entry is its key's entry of its source's segment. No list of languages
+  // in the statement: SQLite would probe every (segment, language, key) combination of three IN lists.
+  const wantedLangs = new Set(langs);
+  for (const e of (
+    await trx('memory_entries')
+      .whereIn('segment_id', [...new Set(segIds)])
+      .whereIn('key_id', keyIds)
+      .select('id', 'key_id', 'target_lang', 'segment_id', 'target', 'origin', 'status')
+  ).filter((r) => wantedLangs.has(r.target_lang)))
     existing.set(`${e.key_id}|${e.target_lang}|${e.segment_id}`, {
       id: Number(e.id),
       target: e.target,
@@ -129,7 +142,7 @@ async function upsertCells(trx: Db, p: MemoryProject, scope: string, rows: CellR
       else moves.set(group, [e.id]);
     }
   }
-  for (const part of chunks(inserts, 200)) await trx('memory_entries').insert(part);
+  await insertRows(trx, 'memory_entries', inserts);
   for (const [group, ids] of moves) {
     const [status, origin, at] = group.split('\u0000');
     for (const part of chunks(ids))
@@ -215,7 +228,7 @@ export async function addEntries(
             });
           }
         }
-        for (const slice of chunks(rows, 200)) await trx('memory_entries').insert(slice);
+        await insertRows(trx, 'memory_entries', rows);
         counts.added += rows.length;
       }
   });

@@ -4,9 +4,9 @@
 // caller's transaction, before the fill is planned. The callers leave those pairs out of the estimate and the job.
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, dialectOf } from '../../infra/db.js';
-import { recordCellsAsStored } from '../catalog/history.js';
-import { rememberCells, type MemoryProject } from './entries.js';
+import { rememberRows, type CellRead, type MemoryProject } from './entries.js';
 import { exactMatches, type Match, type MemoryQuery } from './lookup.js';
+import { insertRows } from './segments.js';
 import { memoryScope, memorySettings } from './settings.js';
 
 /** Whether the project pre-translates from its memory. */
@@ -58,19 +58,34 @@ export async function fillFromMemory(
   }
   const keyIds = [...new Set(fills.map((f) => f.keyId))];
   const langs = [...new Set(fills.map((f) => f.lang))];
-  // The cells this write filled: the ones carrying its instant and origin.
-  const written: Array<{ keyId: number; lang: string }> = [];
+  // The cells this write filled (the ones carrying its instant and origin), read with what the memory needs.
   const wanted = new Set(fills.map((f) => `${f.keyId}|${f.lang}`));
+  const rows: CellRead[] = [];
   for (const part of chunks(keyIds))
-    for (const r of await trx('translations')
-      .where({ project_id: p.id, origin: 'memory', updated_at: now })
-      .whereIn('key_id', part)
-      .whereIn('lang', langs)
-      .select('key_id', 'lang'))
-      if (wanted.has(`${r.key_id}|${r.lang}`)) written.push({ keyId: Number(r.key_id), lang: r.lang });
-  await recordCellsAsStored(trx, p.id, keyIds, langs, { origin: 'memory', updatedAt: now }, 'memory');
-  await rememberCells(trx, p, written);
-  return written;
+    for (const r of (await trx('translations as t')
+      .join('keys as k', 'k.id', 't.key_id')
+      .where({ 't.project_id': p.id, 't.origin': 'memory', 't.updated_at': now })
+      .whereIn('t.key_id', part)
+      .whereIn('t.lang', langs)
+      .select('t.key_id', 't.lang', 't.value', 't.status', 't.origin', 't.updated_at', 'k.source', 'k.ctx')) as CellRead[])
+      if (wanted.has(`${r.key_id}|${r.lang}`)) rows.push(r);
+  // The cells' history (as server/domain/catalog/history.ts records every writer's), written as plain VALUES.
+  await insertRows(
+    trx,
+    'translation_history',
+    rows.map((r) => ({
+      project_id: p.id,
+      key_id: Number(r.key_id),
+      lang: r.lang,
+      value: r.value,
+      status: r.status,
+      origin: 'memory',
+      actor: 'memory',
+      created_at: now,
+    })),
+  );
+  await rememberRows(trx, p, rows);
+  return rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang }));
 }
 
 /**

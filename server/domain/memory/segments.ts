@@ -5,6 +5,22 @@ import type { Db } from '../../infra/db.js';
 import { chunks, dialectOf, hotRead } from '../../infra/db.js';
 import { indexTokens, normKey, normalize, type Normalized } from './normalize.js';
 
+/**
+ * Inserts `rows` (objects of the same columns) as multi-row VALUES statements of up to 500 rows: Knex writes a
+ * multi-row insert for SQLite as a chain of SELECT ... UNION ALL, several times slower to compile and run
+ * (server/domain/fill/fill.ts storeValues says the same), and the memory writes tens of thousands of rows a push.
+ */
+export async function insertRows(trx: Db, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
+  if (!rows.length) return;
+  const columns = Object.keys(rows[0]);
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  for (const part of chunks(rows, 500))
+    await trx.raw(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`,
+      part.flatMap((r) => columns.map((c) => r[c] as string | number | null)),
+    );
+}
+
 /** A source to find or add in a memory. */
 export interface SegmentKey {
   source: string;
@@ -76,7 +92,7 @@ export async function ensureSegments(
       norm_key: keys[i],
       created_at: now,
     }));
-    for (const part of chunks(rows, 200)) await trx('memory_segments').insert(part);
+    await insertRows(trx, 'memory_segments', rows);
     // The new rows' ids, read back by their keys (a multi-row insert reports one id on MySQL, the last on SQLite).
     const added = await segmentsByKey(
       trx,
