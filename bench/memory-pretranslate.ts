@@ -28,7 +28,11 @@ interface Outcome {
 type Project = { projectId: string; apiKey: string };
 
 /** Pushes `sources` into `targets` in turn, 500 units a push; seconds, and the pairs answered translated. */
-async function pushAll(base: string, targets: Project[], sources: string[]): Promise<{ seconds: number; translated: number }> {
+async function pushAll(
+  base: string,
+  targets: Project[],
+  sources: string[],
+): Promise<{ seconds: number; translated: number }> {
   let translated = 0;
   const t0 = performance.now();
   for (let from = 0, n = 0; from < sources.length; from += PUSH, n++) {
@@ -80,16 +84,17 @@ async function measure(kind: 'sqlite' | 'mysql'): Promise<Outcome> {
       const base = await pushAll(api.info.base, projects.slice(2), sources);
       const check = openDb(database.url);
       try {
-        const [{ n }] = (await check('translations')
-          .whereIn('project_id', [projects[0].projectId, projects[1].projectId])
+        const ids = [projects[0].projectId, projects[1].projectId];
+        const { n } = await check('translations')
+          .whereIn('project_id', ids)
           .where({ origin: 'memory', status: 'translated' })
-          .count({ n: '*' })) as Array<{ n: number | string }>;
-        const [{ text }] = (await check('translations')
-          .whereIn('project_id', [projects[0].projectId, projects[1].projectId])
-          .sum({ text: check.raw('LENGTH(value)') })) as Array<{ text: number | string }>;
-        const [{ mc }] = (await check('fill_jobs')
-          .whereIn('project_id', [projects[0].projectId, projects[1].projectId])
-          .sum({ mc: 'estimated_mc' })) as Array<{ mc: number | string | null }>;
+          .first<{ n: number | string }>(check.raw('COUNT(*) AS n'));
+        const { text } = await check('translations')
+          .whereIn('project_id', ids)
+          .first<{ text: number | string }>(check.raw('SUM(LENGTH(value)) AS text'));
+        const { mc } = await check('fill_jobs')
+          .whereIn('project_id', ids)
+          .first<{ mc: number | string | null }>(check.raw('SUM(estimated_mc) AS mc'));
         if (ours.translated !== KEYS * TARGETS_10.length || Number(n) !== KEYS * TARGETS_10.length)
           throw new Error(`pre-translation incomplete: ${ours.translated} answered, ${n} stored`);
         return {

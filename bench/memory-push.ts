@@ -73,7 +73,10 @@ export const scenario: Scenario = {
           }
           return performance.now() - t0;
         };
-        const rounds = await alternate({ on: side('on', on), off: side('off', off) }, { rounds: ROUNDS, warmup: 1, abba: true });
+        const rounds = await alternate(
+          { on: side('on', on), off: side('off', off) },
+          { rounds: ROUNDS, warmup: 1, abba: true },
+        );
         const a = median(rounds.on);
         const b = median(rounds.off);
         // The warm-up's pushes are not counted.

@@ -14,7 +14,7 @@ import { indexTokens, normKey, normalize } from '../../server/domain/memory/norm
 import { tokenSalt } from '../../server/domain/memory/segments.js';
 
 /** mulberry32: the same corpus on every run. */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   return () => {
     seed |= 0;
     seed = (seed + 0x6d2b79f5) | 0;
@@ -24,10 +24,12 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = 'ka,lo,mi,ne,ta,ri,so,de,fa,gu,pe,ba,ve,zo,chi,lu,re,sa,to,mo,na,li,ko,da,el,an,or,is,un,ex'.split(',');
+const SYLLABLES = 'ka,lo,mi,ne,ta,ri,so,de,fa,gu,pe,ba,ve,zo,chi,lu,re,sa,to,mo,na,li,ko,da,el,an,or,is,un,ex'.split(
+  ',',
+);
 
 /** A vocabulary of `size` distinct words, and a sampler of word indexes with Zipf's law (exponent 1). */
-export function vocabulary(size: number, random: () => number) {
+function vocabulary(size: number, random: () => number) {
   const words: string[] = [];
   const seen = new Set<string>();
   while (words.length < size) {
@@ -79,7 +81,7 @@ export function corpus(seed = 7, size = 20_000) {
 }
 
 /** A fake translation of a source into `lang`: the words reversed, prefixed; placeholders kept. */
-export const fakeTarget = (source: string, lang: string) => `${lang}: ${source.split(' ').reverse().join(' ')}`;
+const fakeTarget = (source: string, lang: string) => `${lang}: ${source.split(' ').reverse().join(' ')}`;
 
 interface RawSqlite {
   prepare(sql: string): { run(...params: unknown[]): unknown };
@@ -89,7 +91,7 @@ interface RawSqlite {
 }
 const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => RawSqlite;
 
-export interface MemorySeed {
+interface MemorySeed {
   /** The memory's scope: the workspace id of shared projects. */
   scope: string;
   /** The project the entries came from; null for entries imported into the workspace's memory. */
@@ -107,10 +109,10 @@ export interface MemorySeed {
 export async function seedMemory(db: Knex, databaseUrl: string, seed: MemorySeed): Promise<number> {
   const now = Date.now();
   const salt = tokenSalt(seed.scope, 'en');
-  const [{ max }] = (await db('memory_segments').max({ max: 'id' })) as Array<{ max: number | null }>;
-  const [{ emax }] = (await db('memory_entries').max({ emax: 'id' })) as Array<{ emax: number | null }>;
-  let segId = Number(max ?? 0);
-  let entryId = Number(emax ?? 0);
+  const max = await db('memory_segments').first<{ n: number | null }>(db.raw('MAX(id) AS n'));
+  const emax = await db('memory_entries').first<{ n: number | null }>(db.raw('MAX(id) AS n'));
+  let segId = Number(max?.n ?? 0);
+  let entryId = Number(emax?.n ?? 0);
   let textBytes = 0;
   const rows = seed.sources.map((source) => {
     const read = normalize(source);
@@ -250,9 +252,7 @@ export async function memoryBytes(url: string): Promise<number> {
   const db = openDb(url);
   try {
     if (url.startsWith('sqlite://')) {
-      const rows = (await db.raw(
-        "SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'memory%'",
-      )) as Array<{ n: number }>;
+      const rows = await db.raw<Array<{ n: number }>>("SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'memory%'");
       return Number(rows[0].n);
     }
     for (const t of ['memory_segments', 'memory_tokens', 'memory_entries']) await db.raw(`ANALYZE TABLE ${t}`);

@@ -455,7 +455,7 @@ export interface ContentVersionRow {
 }
 
 /** A distinct source of a memory (migration 027; server/domain/memory/). */
-export interface MemorySegmentRow {
+interface MemorySegmentRow {
   id: Int64;
   /** The workspace id (the shared memory of its projects) or an isolated project's id. */
   scope_id: string;
@@ -470,7 +470,7 @@ export interface MemorySegmentRow {
 }
 
 /** A translation of a segment into one language (migration 027). */
-export interface MemoryEntryRow {
+interface MemoryEntryRow {
   id: Int64;
   segment_id: Int64;
   target_lang: string;

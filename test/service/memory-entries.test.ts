@@ -3,8 +3,14 @@
 // reads every entry once, in a stable order; an entry follows its cell's review status.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
-import { addEntries, pageEntries, type EntryView } from '../../server/domain/memory/entries.js';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { addEntries, pageEntries, type EntryView, type NewEntry } from '../../server/domain/memory/entries.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { json, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -40,17 +46,24 @@ async function all(of: Parameters<typeof pageEntries>[1], limit: number): Promis
 
 test('entries imported into the workspace pre-translate and are suggested; the same import twice adds nothing', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const entries = [
-    { sourceLang: 'en', targetLang: 'de', source: 'Import me, {name}', target: 'Importiere mich, {name}', status: 'approved' as const },
-    { sourceLang: 'en', targetLang: 'de', source: 'Leave me', target: 'Lass mich', status: 'translated' as const },
-    { sourceLang: 'en', targetLang: 'fr', source: 'Leave me', target: 'Laisse-moi', status: 'translated' as const },
+  const entries: NewEntry[] = [
+    {
+      sourceLang: 'en',
+      targetLang: 'de',
+      source: 'Import me, {name}',
+      target: 'Importiere mich, {name}',
+      status: 'approved' as const,
+    },
+    { sourceLang: 'en', targetLang: 'de', source: 'Leave me', target: 'Lass mich', status: 'translated' },
+    { sourceLang: 'en', targetLang: 'fr', source: 'Leave me', target: 'Laisse-moi', status: 'translated' },
   ];
   t.deepEqual(await addEntries(db(), { workspaceId: p.workspaceId }, entries), { added: 3, unchanged: 0, updated: 0 });
   t.deepEqual(await addEntries(db(), { workspaceId: p.workspaceId }, entries), { added: 0, unchanged: 3, updated: 0 });
-  t.deepEqual(
-    await addEntries(db(), { workspaceId: p.workspaceId }, [{ ...entries[1], status: 'approved' }]),
-    { added: 0, unchanged: 0, updated: 1 },
-  );
+  t.deepEqual(await addEntries(db(), { workspaceId: p.workspaceId }, [{ ...entries[1], status: 'approved' }]), {
+    added: 0,
+    unchanged: 0,
+    updated: 1,
+  });
   const pushed = (await translate(p.client, p.projectId, { units: [{ source: 'Import me, {who}' }] })).data!;
   t.deepEqual(pushed.units[0].translated, ['de']);
   t.is(pushed.estimatedCredits, 0);
@@ -59,7 +72,14 @@ test('entries imported into the workspace pre-translate and are suggested; the s
     { headers: { authorization: `Bearer ${p.apiKey}` } },
   );
   const body = await json<Schemas['MemorySuggestions']>(res);
-  t.like(body.matches[0], { score: 100, origin: 'import', status: 'approved', project: null, key: null, preTranslates: true });
+  t.like(body.matches[0], {
+    score: 100,
+    origin: 'import',
+    status: 'approved',
+    project: null,
+    key: null,
+    preTranslates: true,
+  });
 });
 
 test("entries imported into an isolated project are that project's alone", async (t) => {
@@ -70,7 +90,13 @@ test("entries imported into an isolated project are that project's alone", async
     body: { memorySharing: 'isolated' },
   });
   const added = await addEntries(db(), { project: await projectRow(iso) }, [
-    { sourceLang: 'en', targetLang: 'de', source: 'Only for the isolated', target: 'Nur für die Isolierte', status: 'approved' },
+    {
+      sourceLang: 'en',
+      targetLang: 'de',
+      source: 'Only for the isolated',
+      target: 'Nur für die Isolierte',
+      status: 'approved',
+    },
   ]);
   t.is(added.added, 1);
   const mine = (await translate(iso.client, iso.projectId, { units: [{ source: 'Only for the isolated' }] })).data!;

@@ -2,15 +2,15 @@
 // match at or above the project's threshold goes to the engine as a reference with the item; a pair whose fill
 // failed is filled from the memory on a retry when the memory has it at 100 by then.
 import test from 'ava';
-import {
-  openAiEnv,
-  requestItems,
-  startFakeOpenAI,
-  translateAll,
-  type FakeOpenAI,
-} from '../helpers/fake-openai.js';
+import { openAiEnv, requestItems, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { translate } from '../../packages/client/src/index.js';
-import { createTestKey, createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import {
+  createTestKey,
+  createTestProject,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { pollJob } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -46,7 +46,8 @@ async function setValue(p: TestProject, key: string, value: string) {
 test.serial('a copy edit that changed one word: the engine gets the old translation as a reference', async (t) => {
   const a = await createTestProject(svc, { languages: [{ code: 'de' }] });
   fake.setHandler(translateAll((item) => `DE ${item.source}`));
-  const first = (await translate(a.client, a.projectId, { units: [{ source: 'Remove this folder permanently' }] })).data!;
+  const first = (await translate(a.client, a.projectId, { units: [{ source: 'Remove this folder permanently' }] }))
+    .data!;
   await runDue(a.projectId);
   await setValue(a, first.units[0].key, 'Diesen Ordner endgültig entfernen');
   const b = await sibling(a);
@@ -92,7 +93,8 @@ test.serial('a failed pair is filled from the memory on a retry once the memory 
   const key = pushed.units[0].key;
   // Another project's person translates it.
   const b = await sibling(a);
-  const other = (await translate(b.client, b.projectId, { units: [{ source: 'Tricky text', key: 'elsewhere' }] })).data!;
+  const other = (await translate(b.client, b.projectId, { units: [{ source: 'Tricky text', key: 'elsewhere' }] }))
+    .data!;
   await runDue(b.projectId);
   await setValue(b, other.units[0].key, 'Kniffliger Text');
   const retried = await svc.admin.POST('/projects/{projectId}/keys/{key}/retry', {
@@ -103,7 +105,10 @@ test.serial('a failed pair is filled from the memory on a retry once the memory 
   const detail = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
     params: { path: { projectId: a.projectId, key } },
   });
-  t.like(detail.data!.cells.find((c) => c.lang === 'de'), { value: 'Kniffliger Text', origin: 'memory', failed: null });
+  t.like(
+    detail.data!.cells.find((c) => c.lang === 'de'),
+    { value: 'Kniffliger Text', origin: 'memory', failed: null },
+  );
 });
 
 test.serial('the bulk retry fills from the memory what it can and queues the rest', async (t) => {

@@ -124,7 +124,12 @@ test('Hello {user} is filled from Hello {name} with the placeholder renamed', as
   // The suggestion says the same, at 100.
   const s = await suggestions(b, { lang: 'de', source: 'Hello {person}, welcome!' });
   t.is(s.status, 200);
-  t.like(s.body.matches[0], { score: 100, target: 'Hallo {person}, willkommen!', preTranslates: true, status: 'approved' });
+  t.like(s.body.matches[0], {
+    score: 100,
+    target: 'Hallo {person}, willkommen!',
+    preTranslates: true,
+    status: 'approved',
+  });
 });
 
 test("an engine's value nobody reviewed never pre-translates; once reviewed it does", async (t) => {
@@ -158,14 +163,16 @@ test('an isolated project neither gives nor takes; back to shared, its entries a
 
   // The shared project does not take the isolated one's.
   const b = await sibling(a);
-  const fromIso = (await translate(b.client, b.projectId, { units: [{ source: 'Classified phrase for insiders' }] })).data!;
+  const fromIso = (await translate(b.client, b.projectId, { units: [{ source: 'Classified phrase for insiders' }] }))
+    .data!;
   t.deepEqual(fromIso.units[0].pending, ['de']);
   t.deepEqual((await suggestions(b, { lang: 'de', source: 'Classified phrase for insiders' })).body.matches, []);
   // The isolated project does not take the shared one's, but reads its own.
   const intoIso = (await translate(iso.client, iso.projectId, { units: [{ source: 'Shared wording' }] })).data!;
   t.deepEqual(intoIso.units[0].pending, ['de']);
-  const own = (await translate(iso.client, iso.projectId, { units: [{ source: 'classified phrase  for insiders', key: 'again' }] }))
-    .data!;
+  const own = (
+    await translate(iso.client, iso.projectId, { units: [{ source: 'classified phrase  for insiders', key: 'again' }] })
+  ).data!;
   t.deepEqual(own.units[0].translated, ['de'], 'its own memory');
 
   // Shared again: what it wrote is the workspace's.
@@ -227,9 +234,8 @@ test('a team that pushes the same 500 strings into a second project after approv
   t.is(second.trackingToken, null);
   t.true(second.units.every((u) => u.translated.length === 2 && u.pending.length === 0));
   t.is(await balanceOf(a.workspaceId), before);
-  const status = (
-    await b.client.GET('/projects/{projectId}/status', { params: { path: { projectId: b.projectId } } })
-  ).data!;
+  const status = (await b.client.GET('/projects/{projectId}/status', { params: { path: { projectId: b.projectId } } }))
+    .data!;
   for (const l of status.languages) t.like(l, { translated: 500, missing: 0, pending: 0 });
 });
 
@@ -242,8 +248,9 @@ test('ctx that differs caps the score at 99 and never pre-translates; the same c
   t.like(adjective.body.matches[0], { score: 99, target: 'Öffnen', ctx: 'verb: open a file', preTranslates: false });
   const none = await suggestions(b, { lang: 'de', source: 'Open' });
   t.is(none.body.matches[0].score, 99, 'no ctx is another ctx');
-  const pushed = (await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'adjective: a shop is open' }] }))
-    .data!;
+  const pushed = (
+    await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'adjective: a shop is open' }] })
+  ).data!;
   t.deepEqual(pushed.units[0].pending, ['de']);
   const same = await suggestions(b, { lang: 'de', source: 'Open', ctx: 'verb: open a file' });
   t.is(same.body.matches[0].score, 100);
@@ -268,7 +275,10 @@ test('a copy edit that changed one word gets the old translation as a fuzzy sugg
     target: 'Diese Datei endgültig löschen',
     preTranslates: false,
   });
-  t.is((await suggestions(a, { lang: 'de', source: 'Delete this file forever', minScore: '76' })).body.matches.length, 0);
+  t.is(
+    (await suggestions(a, { lang: 'de', source: 'Delete this file forever', minScore: '76' })).body.matches.length,
+    0,
+  );
   const old = await suggestions(a, { lang: 'de', source: 'Delete this file permanently' });
   t.like(old.body.matches[0], { score: 100, target: 'Diese Datei endgültig löschen' });
 });
@@ -372,7 +382,17 @@ test('hostile and invalid queries get their documented 400s', async (t) => {
   for (const query of ['langs=fr', 'langs=en', 'langs=de,,de', 'langs=', 'langs=%20'])
     t.is((await ask(query, 'memory/leverage')).status, 400, query);
   // Odd but valid input is answered, never a 500.
-  for (const source of ['{', '}{', "'{'", '%%%', '<b><i>', '{a, plural, one {', '\u0000', '🙂'.repeat(100), '的'.repeat(500)])
+  for (const source of [
+    '{',
+    '}{',
+    "'{'",
+    '%%%',
+    '<b><i>',
+    '{a, plural, one {',
+    '\u0000',
+    '🙂'.repeat(100),
+    '的'.repeat(500),
+  ])
     t.is((await suggestions(p, { lang: 'de', source })).status, 200, source.slice(0, 20));
   // A key without read or translate may not ask.
   const capture = svc.client(await createTestKey(svc, p.projectId, ['capture']));

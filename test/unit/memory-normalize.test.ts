@@ -75,7 +75,7 @@ test('printf specifiers, i18next interpolations and tags are placeholders too', 
   );
 });
 
-test("quoted ICU text and stray braces stay text", (t) => {
+test('quoted ICU text and stray braces stay text', (t) => {
   t.false(same("Use '{name}' literally", 'Use {name} literally'));
   t.true(same('a { b', 'A { B'));
   t.deepEqual(normalize("It''s {n}").placeholders.length, 1);
@@ -90,10 +90,16 @@ test('a stored target gets the request placeholder names', (t) => {
     normalize('{count, plural, one {# file} other {# files}}').placeholders,
     normalize('{n, plural, one {# file} other {# files}}').placeholders,
   )!;
-  t.is(adaptTarget('{count, plural, one {# Datei} other {# Dateien}}', plural), '{n, plural, one {# Datei} other {# Dateien}}');
+  t.is(
+    adaptTarget('{count, plural, one {# Datei} other {# Dateien}}', plural),
+    '{n, plural, one {# Datei} other {# Dateien}}',
+  );
   const i18n = placeholderMap(normalize('Hi {{name}}').placeholders, normalize('Hi {{ user }}').placeholders)!;
   t.is(adaptTarget('Hallo {{name}}', i18n), 'Hallo {{user}}');
-  const tags = placeholderMap(normalize('Click <b>here</b>').placeholders, normalize('Click <i>here</i>').placeholders)!;
+  const tags = placeholderMap(
+    normalize('Click <b>here</b>').placeholders,
+    normalize('Click <i>here</i>').placeholders,
+  )!;
   t.is(adaptTarget('<b>Hier</b> klicken', tags), '<i>Hier</i> klicken');
   const printf = placeholderMap(normalize('Hello %s').placeholders, normalize('Hello %@').placeholders)!;
   t.is(adaptTarget('Hallo %s', printf), 'Hallo %@');

@@ -1,6 +1,13 @@
 // The score of a memory entry against a request (server/domain/memory/score.ts) and the leverage bands.
 import test from 'ava';
-import { bandOf, compareMatches, matchRequest, scoreMatch, similarity, trusted } from '../../server/domain/memory/score.js';
+import {
+  bandOf,
+  compareMatches,
+  matchRequest,
+  scoreMatch,
+  similarity,
+  trusted,
+} from '../../server/domain/memory/score.js';
 import { normalize } from '../../server/domain/memory/normalize.js';
 
 const entry = (source: string, target: string, ctx: string | null = null, key: string | null = null) => ({
@@ -15,7 +22,11 @@ test('101 in context: the same source, ctx and key name', (t) => {
   t.is(scoreMatch(r, entry('Open', 'Öffnen', 'verb', 'file.open')).score, 101);
   t.is(scoreMatch(r, entry('Open', 'Öffnen', 'verb', 'menu.open')).score, 100, 'another key');
   t.is(scoreMatch(r, entry('open', 'öffnen', 'verb', 'file.open')).score, 100, 'the source as written differs');
-  t.is(scoreMatch(matchRequest('Open', 'verb'), entry('Open', 'Öffnen', 'verb', 'file.open')).score, 100, 'no key asked');
+  t.is(
+    scoreMatch(matchRequest('Open', 'verb'), entry('Open', 'Öffnen', 'verb', 'file.open')).score,
+    100,
+    'no key asked',
+  );
 });
 
 test('a ctx that differs caps the score at 99, exact text or not', (t) => {
@@ -55,18 +66,32 @@ test('CJK is compared character by character', (t) => {
 });
 
 test('bands and order', (t) => {
-  t.deepEqual(
-    [101, 100, 99, 95, 94, 85, 84, 75, 74, 50, 49, null].map(bandOf),
-    ['101', '100', '95-99', '95-99', '85-94', '85-94', '75-84', '75-84', '50-74', '50-74', 'none', 'none'],
-  );
+  t.deepEqual([101, 100, 99, 95, 94, 85, 84, 75, 74, 50, 49, null].map(bandOf), [
+    '101',
+    '100',
+    '95-99',
+    '95-99',
+    '85-94',
+    '85-94',
+    '75-84',
+    '75-84',
+    '50-74',
+    '50-74',
+    'none',
+    'none',
+  ]);
   t.false(trusted({ origin: 'ai', status: 'translated' }));
   t.true(trusted({ origin: 'ai', status: 'reviewed' }));
   t.true(trusted({ origin: 'edit', status: 'translated' }));
   t.true(trusted({ origin: 'import', status: 'translated' }));
   const m = (score: number, status: string, origin: string, updatedAt = 0) => ({ score, status, origin, updatedAt });
-  const sorted = [m(100, 'translated', 'ai'), m(100, 'approved', 'ai'), m(99, 'approved', 'edit'), m(100, 'reviewed', 'edit'), m(100, 'translated', 'edit', 5)].sort(
-    compareMatches,
-  );
+  const sorted = [
+    m(100, 'translated', 'ai'),
+    m(100, 'approved', 'ai'),
+    m(99, 'approved', 'edit'),
+    m(100, 'reviewed', 'edit'),
+    m(100, 'translated', 'edit', 5),
+  ].sort(compareMatches);
   t.deepEqual(
     sorted.map((x) => `${x.score} ${x.status} ${x.origin}`),
     ['100 approved ai', '100 reviewed edit', '100 translated edit', '100 translated ai', '99 approved edit'],

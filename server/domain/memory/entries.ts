@@ -49,14 +49,14 @@ export async function rememberCells(
   const langs = [...new Set(cells.map((c) => c.lang))];
   for (const part of chunks(keyIds, 400)) {
     const rows = (
-      (await trx('translations as t')
+      await trx('translations as t')
         .join('keys as k', 'k.id', 't.key_id')
         .whereIn('t.key_id', part)
         .whereIn('t.lang', langs)
         .whereNotNull('t.value')
         .whereNot('t.status', 'pending')
         .whereNull('t.outdated_at')
-        .select(
+        .select<CellRead[]>(
           't.key_id',
           't.lang',
           't.value',
@@ -65,7 +65,7 @@ export async function rememberCells(
           't.updated_at',
           'k.source',
           'k.ctx',
-        )) as CellRead[]
+        )
     ).filter((r) => wanted.has(`${r.key_id}|${r.lang}`));
     if (rows.length) await upsertCells(trx, p, scope, rows);
   }
@@ -337,13 +337,13 @@ export async function pageEntries(
  * in the caller's transaction: each finds or adds its source in `to`, and a source left without entries in `from`
  * is removed. Entries of other projects and of the workspace stay where they are.
  */
-export async function moveProjectEntries(trx: Db, p: MemoryProject, from: string, to: string): Promise<number> {
+async function moveProjectEntries(trx: Db, p: MemoryProject, from: string, to: string): Promise<number> {
   if (from === to) return 0;
   let moved = 0;
   let after = 0;
   const now = Date.now();
   for (;;) {
-    const rows = (await trx('memory_entries as e')
+    const rows = await trx('memory_entries as e')
       .join('memory_segments as s', 's.id', 'e.segment_id')
       .leftJoin('keys as k', 'k.id', 'e.key_id')
       .where('s.scope_id', from)
@@ -353,13 +353,15 @@ export async function moveProjectEntries(trx: Db, p: MemoryProject, from: string
       .andWhere('e.id', '>', after)
       .orderBy('e.id')
       .limit(1_000)
-      .select('e.id', 'e.segment_id', 's.source_lang', 's.source', 's.ctx')) as Array<{
-      id: number | string;
-      segment_id: number | string;
-      source_lang: string;
-      source: string;
-      ctx: string | null;
-    }>;
+      .select<
+        Array<{
+          id: number | string;
+          segment_id: number | string;
+          source_lang: string;
+          source: string;
+          ctx: string | null;
+        }>
+      >('e.id', 'e.segment_id', 's.source_lang', 's.source', 's.ctx');
     if (!rows.length) return moved;
     after = Number(rows[rows.length - 1].id);
     const bySourceLang = new Map<string, typeof rows>();

@@ -12,7 +12,7 @@ import { exactMatches, matchesForKeys, type KeyQuery } from './lookup.js';
 import { memoryScope, memorySettings } from './settings.js';
 
 /** Keys whose fuzzy bands are measured (one full-text query each); the pairs of the keys past them are `unanalysed`. */
-export const FUZZY_KEYS = 2_000;
+const FUZZY_KEYS = 2_000;
 
 interface BandCount {
   band: Band;
@@ -20,7 +20,7 @@ interface BandCount {
   credits: number;
 }
 
-export interface LanguageLeverage {
+interface LanguageLeverage {
   lang: string;
   /** Pairs with no value. */
   pairs: number;
@@ -32,7 +32,7 @@ export interface LanguageLeverage {
   unanalysed: number;
 }
 
-export interface Leverage {
+interface Leverage {
   langs: LanguageLeverage[];
   preTranslate: boolean;
   threshold: number;

@@ -60,7 +60,12 @@ interface EntryRow {
 }
 
 /** The segments `ids` of `scope`/`sourceLang` (ids of another memory, a hash's false friends, are dropped). */
-async function segmentTexts(db: Db, scope: string, sourceLang: string, ids: number[]): Promise<Map<number, SegmentText>> {
+async function segmentTexts(
+  db: Db,
+  scope: string,
+  sourceLang: string,
+  ids: number[],
+): Promise<Map<number, SegmentText>> {
   const out = new Map<number, SegmentText>();
   for (const part of chunks([...new Set(ids)], 500))
     for (const r of await db('memory_segments')
@@ -75,11 +80,11 @@ async function segmentTexts(db: Db, scope: string, sourceLang: string, ids: numb
 async function entriesOf(db: Db, segments: number[], langs: string[]): Promise<Map<number, EntryRow[]>> {
   const out = new Map<number, EntryRow[]>();
   for (const part of chunks([...new Set(segments)], 500)) {
-    const rows = (await db('memory_entries as e')
+    const rows = await db('memory_entries as e')
       .leftJoin('keys as k', 'k.id', 'e.key_id')
       .whereIn('e.segment_id', part)
       .whereIn('e.target_lang', langs)
-      .select(
+      .select<EntryRow[]>(
         'e.id',
         'e.segment_id',
         'e.target_lang',
@@ -89,7 +94,7 @@ async function entriesOf(db: Db, segments: number[], langs: string[]): Promise<M
         db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
         'e.updated_at',
         'k.name as key_name',
-      )) as EntryRow[];
+      );
     for (const r of rows) {
       const list = out.get(Number(r.segment_id));
       if (list) list.push(r);

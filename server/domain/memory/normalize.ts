@@ -12,7 +12,7 @@
 // Named placeholders (`arg`, `i18n`) are numbered by the first appearance of their name, so `{a} of {b}` and
 // `{x} of {y}` are the same text and `{a} {a}` is not `{x} {y}`; a printf specifier or a tag stands for itself.
 
-export type PlaceholderKind = 'arg' | 'i18n' | 'printf' | 'tag';
+type PlaceholderKind = 'arg' | 'i18n' | 'printf' | 'tag';
 
 export interface Placeholder {
   kind: PlaceholderKind;
@@ -155,10 +155,7 @@ export function readParts(text: string): Part[] {
  * plural/select up to the comma before its branches (`branches`: its branches follow as text). Null when the
  * braces do not hold one.
  */
-function readArgument(
-  text: string,
-  i: number,
-): { placeholder: Placeholder; end: number; branches: boolean } | null {
+function readArgument(text: string, i: number): { placeholder: Placeholder; end: number; branches: boolean } | null {
   let j = i + 1;
   while (j < text.length && /\s/.test(text[j])) j++;
   const name = ARG_NAME.exec(text.slice(j, j + 256))?.[0];
@@ -167,14 +164,19 @@ function readArgument(
   j += name.length;
   let k = j;
   while (k < text.length && /\s/.test(text[k])) k++;
-  if (text[k] === '}') return { placeholder: { kind: 'arg', name, pre, post: text.slice(j, k + 1) }, end: k + 1, branches: false };
+  if (text[k] === '}')
+    return { placeholder: { kind: 'arg', name, pre, post: text.slice(j, k + 1) }, end: k + 1, branches: false };
   if (text[k] !== ',') return null;
   const type = /^,\s*([A-Za-z]+)\s*/.exec(text.slice(k, k + 64));
   if (!type) return null;
   const afterType = k + type[0].length;
   if (PLURAL_TYPES.has(type[1].toLowerCase())) {
     if (text[afterType] !== ',') return null;
-    return { placeholder: { kind: 'arg', name, pre, post: text.slice(j, afterType + 1) }, end: afterType + 1, branches: true };
+    return {
+      placeholder: { kind: 'arg', name, pre, post: text.slice(j, afterType + 1) },
+      end: afterType + 1,
+      branches: true,
+    };
   }
   // A formatted argument: its style runs to the brace that closes it (a skeleton holds no braces).
   const close = text.indexOf('}', afterType);
@@ -190,9 +192,13 @@ function marker(p: Placeholder, n: number): string {
   switch (p.kind) {
     case 'arg':
       // The format (`, number`, `, plural,`) belongs to the argument's meaning: kept, without its spaces.
-      return String.fromCharCode(ARG + Math.min(n, MAX_NUMBERED)) + squash(p.post.replace(/\s+/g, '')).replace(/}$/, '');
+      return (
+        String.fromCharCode(ARG + Math.min(n, MAX_NUMBERED)) + squash(p.post.replace(/\s+/g, '')).replace(/}$/, '')
+      );
     case 'i18n':
-      return String.fromCharCode(I18N + Math.min(n, MAX_NUMBERED)) + squash(p.post.replace(/\s+/g, '')).replace(/}}$/, '');
+      return (
+        String.fromCharCode(I18N + Math.min(n, MAX_NUMBERED)) + squash(p.post.replace(/\s+/g, '')).replace(/}}$/, '')
+      );
     case 'printf':
       return PRINTF;
     default:

@@ -10,8 +10,7 @@ import { insertRows } from './segments.js';
 import { memoryScope, memorySettings } from './settings.js';
 
 /** Whether the project pre-translates from its memory. */
-export const preTranslates = (p: MemoryProject): boolean =>
-  memoryScope(p) !== null && memorySettings(p).preTranslate;
+const preTranslates = (p: MemoryProject): boolean => memoryScope(p) !== null && memorySettings(p).preTranslate;
 
 /** The pre-translations of `queries` (empty when the project does not pre-translate), by index. */
 export async function preTranslations(db: Db, p: MemoryProject, queries: MemoryQuery[]): Promise<Map<number, Match>> {
@@ -26,7 +25,8 @@ export interface MemoryFill {
 }
 
 // The statuses of a fill job that still holds its markers (server/domain/catalog/cells.ts LIVE_JOB).
-const UNHELD = "(translations.job_id IS NULL OR translations.job_id NOT IN (SELECT id FROM fill_jobs WHERE status IN ('queued', 'running')))";
+const UNHELD =
+  "(translations.job_id IS NULL OR translations.job_id NOT IN (SELECT id FROM fill_jobs WHERE status IN ('queued', 'running')))";
 const COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at)';
 
 /**
@@ -62,12 +62,12 @@ export async function fillFromMemory(
   const wanted = new Set(fills.map((f) => `${f.keyId}|${f.lang}`));
   const rows: CellRead[] = [];
   for (const part of chunks(keyIds))
-    for (const r of (await trx('translations as t')
+    for (const r of await trx('translations as t')
       .join('keys as k', 'k.id', 't.key_id')
       .where({ 't.project_id': p.id, 't.origin': 'memory', 't.updated_at': now })
       .whereIn('t.key_id', part)
       .whereIn('t.lang', langs)
-      .select('t.key_id', 't.lang', 't.value', 't.status', 't.origin', 't.updated_at', 'k.source', 'k.ctx')) as CellRead[])
+      .select<CellRead[]>('t.key_id', 't.lang', 't.value', 't.status', 't.origin', 't.updated_at', 'k.source', 'k.ctx'))
       if (wanted.has(`${r.key_id}|${r.lang}`)) rows.push(r);
   // The cells' history (as server/domain/catalog/history.ts records every writer's), written as plain VALUES.
   await insertRows(

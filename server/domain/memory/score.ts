@@ -12,7 +12,7 @@
 import { distance } from 'fastest-levenshtein';
 import { adaptTarget, normalize, placeholderMap, type Normalized } from './normalize.js';
 
-export const IN_CONTEXT = 101;
+const IN_CONTEXT = 101;
 export const EXACT = 100;
 
 /** The request side of a match. */
@@ -25,7 +25,7 @@ export interface MatchRequest {
 }
 
 /** A stored entry's side. */
-export interface MatchCandidate {
+interface MatchCandidate {
   source: string;
   ctx: string | null;
   key: string | null;
@@ -71,15 +71,7 @@ export function similarity(a: string, b: string): number {
   return Math.max(chars, words);
 }
 
-/**
- * A bound on the similarity of texts of these lengths, from their lengths alone: whatever their content, the
- * character distance is at least the difference of the lengths. Lets a lookup skip a candidate that cannot reach
- * a threshold before measuring it (the word side is bounded by the same ratio of word counts, which a caller
- * does not know, so this bound is for the character side only).
- */
-export const lengthBound = (a: number, b: number) => (Math.max(a, b) ? Math.min(a, b) / Math.max(a, b) : 1);
-
-export interface Scored {
+interface Scored {
   score: number;
   /** The stored target with its placeholders renamed into the request's (as stored when they do not map). */
   target: string;

@@ -22,13 +22,13 @@ export async function insertRows(trx: Db, table: string, rows: Array<Record<stri
 }
 
 /** A source to find or add in a memory. */
-export interface SegmentKey {
+interface SegmentKey {
   source: string;
   ctx: string | null;
   read?: Normalized;
 }
 
-export interface SegmentRow {
+interface SegmentRow {
   id: number;
   source: string;
   ctx: string | null;
@@ -197,9 +197,13 @@ async function readPostings(db: Db, tokens: number[]): Promise<Map<number, numbe
     // One prepared statement run per token, its ids read as plain numbers: a fill's keys read some hundred thousand
     // rows, and row objects through Knex cost more than the reads themselves.
     return hotRead(db, (prepare) => {
-      const stmt = (prepare(`SELECT segment_id FROM memory_tokens WHERE token = ? ORDER BY segment_id DESC LIMIT ${POSTINGS_PER_TOKEN}`) as unknown as {
-        pluck(on: boolean): { all(token: number): number[] };
-      }).pluck(true);
+      const stmt = (
+        prepare(
+          `SELECT segment_id FROM memory_tokens WHERE token = ? ORDER BY segment_id DESC LIMIT ${POSTINGS_PER_TOKEN}`,
+        ) as unknown as {
+          pluck(on: boolean): { all(token: number): number[] };
+        }
+      ).pluck(true);
       for (const t of tokens) {
         const ids = stmt.all(t);
         if (ids.length) out.set(t, ids);
@@ -212,7 +216,10 @@ async function readPostings(db: Db, tokens: number[]): Promise<Map<number, numbe
     const sql = part.map(() => (mysql ? `(${one})` : `SELECT * FROM (${one})`)).join(' UNION ALL ');
     const raw = (await db.raw(sql, part)) as unknown;
     // mysql2 answers [rows, fields]; better-sqlite3 the rows.
-    const rows = (mysql ? (raw as [unknown[]])[0] : raw) as Array<{ token: number | string; segment_id: number | string }>;
+    const rows = (mysql ? (raw as [unknown[]])[0] : raw) as Array<{
+      token: number | string;
+      segment_id: number | string;
+    }>;
     for (const r of rows) {
       const t = Number(r.token);
       const list = out.get(t);

@@ -9,7 +9,7 @@ import { bool } from '../../infra/db.js';
  */
 export type Sharing = 'shared' | 'isolated' | 'off';
 
-export interface MemorySettings {
+interface MemorySettings {
   sharing: Sharing;
   /** A match of 100 or 101 fills a pair at no charge before the AI fill is planned. */
   preTranslate: boolean;
@@ -17,7 +17,7 @@ export interface MemorySettings {
   threshold: number;
 }
 
-export const DEFAULT_THRESHOLD = 75;
+const DEFAULT_THRESHOLD = 75;
 
 type SettingsRow = Pick<ProjectRow, 'memory_sharing' | 'memory_pretranslate' | 'memory_threshold'>;
 

@@ -41,6 +41,9 @@ export function effectiveFormats(p: ProjectRow, versionFormats: string[][] = [])
   return union;
 }
 
+const sharingOf = (s: string | undefined): 'shared' | 'isolated' | 'off' =>
+  s === 'isolated' || s === 'off' ? s : 'shared';
+
 export async function projectView(db: Db, p: ProjectRow) {
   const langs = await listLanguages(db, p.id, true);
   return {
@@ -60,10 +63,7 @@ export async function projectView(db: Db, p: ProjectRow) {
     // migration 026; server/domain/catalog/outdated.ts reads it (catalog sits above project).
     outdatedMode: p.outdated_mode === 'retranslate' ? ('retranslate' as const) : ('keep' as const),
     // migration 027; server/domain/memory/settings.ts reads them (memory sits above project).
-    memorySharing: (p.memory_sharing === 'isolated' || p.memory_sharing === 'off' ? p.memory_sharing : 'shared') as
-      | 'shared'
-      | 'isolated'
-      | 'off',
+    memorySharing: sharingOf(p.memory_sharing),
     memoryPreTranslate: p.memory_pretranslate === undefined ? true : bool(p.memory_pretranslate),
     memoryThreshold: p.memory_threshold == null ? 75 : Number(p.memory_threshold),
     languages: [
