@@ -39,6 +39,8 @@ export interface MemoryQuery {
 /** How many segments the index is asked for per request: a suggestion, and a key of a fill (references). */
 const CANDIDATES = 40;
 const KEY_CANDIDATES = 20;
+/** Sources read beyond a key's `limit` best, for languages some of them lack. */
+const SPARE_SOURCES = 5;
 
 interface SegmentText {
   id: number;
@@ -76,25 +78,39 @@ async function segmentTexts(
   return out;
 }
 
-/** The entries of `segments` in `langs`, with the name of the key each mirrors, by segment. */
-async function entriesOf(db: Db, segments: number[], langs: string[]): Promise<Map<number, EntryRow[]>> {
+/**
+ * The entries of `segments` in `langs`, by segment; `keys`: with the name of the key each mirrors and its project
+ * (a 101 needs the name). Without, the key's row is not read.
+ */
+async function entriesOf(db: Db, segments: number[], langs: string[], keys = true): Promise<Map<number, EntryRow[]>> {
   const out = new Map<number, EntryRow[]>();
   for (const part of chunks([...new Set(segments)], 500)) {
-    const rows = await db('memory_entries as e')
-      .leftJoin('keys as k', 'k.id', 'e.key_id')
-      .whereIn('e.segment_id', part)
-      .whereIn('e.target_lang', langs)
-      .select<EntryRow[]>(
-        'e.id',
-        'e.segment_id',
-        'e.target_lang',
-        'e.target',
-        'e.origin',
-        'e.status',
-        db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
-        'e.updated_at',
-        'k.name as key_name',
-      );
+    const q = db('memory_entries as e').whereIn('e.segment_id', part).whereIn('e.target_lang', langs);
+    const rows = keys
+      ? await q
+          .leftJoin('keys as k', 'k.id', 'e.key_id')
+          .select<EntryRow[]>(
+            'e.id',
+            'e.segment_id',
+            'e.target_lang',
+            'e.target',
+            'e.origin',
+            'e.status',
+            db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
+            'e.updated_at',
+            'k.name as key_name',
+          )
+      : await q.select<EntryRow[]>(
+          'e.id',
+          'e.segment_id',
+          'e.target_lang',
+          'e.target',
+          'e.origin',
+          'e.status',
+          'e.project_id',
+          'e.updated_at',
+          db.raw('NULL AS key_name'),
+        );
     for (const r of rows) {
       const list = out.get(Number(r.segment_id));
       if (list) list.push(r);
@@ -270,21 +286,46 @@ export async function matchesForKeys(
   );
   const ids = reqs.map((r, i) => [...new Set([...(exact.get(normKey(r.read.norm)) ?? []), ...fuzzy[i]])]);
   const segments = await segmentTexts(db, scope, p.base_lang, ids.flat());
-  // Sources under the floor are dropped before their entries are read: most candidates are.
-  const kept = ids.map((list, i) =>
+  // Sources under the floor are dropped before their entries are read (most candidates are); of the rest, the best
+  // `limit` are read first, and the next ones only for the languages those lack.
+  const ranked = ids.map((list, i) =>
     list
       .map((id) => segments.get(id))
-      .filter((s): s is SegmentText => s !== undefined && scoreSource(reqs[i], s).score + 1 >= opts.minScore),
+      .filter((s): s is SegmentText => s !== undefined)
+      .map((s) => ({ s, score: scoreSource(reqs[i], s).score }))
+      .filter((x) => x.score + 1 >= opts.minScore)
+      .sort((a, b) => b.score - a.score)
+      .map((x) => x.s),
   );
-  const entries = await entriesOf(
+  // Matches in context (101) are the exact lookup's: here an entry's key is not read.
+  const first = await entriesOf(
     db,
-    kept.flat().map((s) => s.id),
+    ranked.flatMap((r) => r.slice(0, opts.limit).map((s) => s.id)),
     langs,
+    false,
   );
+  const short = new Set<number>();
   keys.forEach((k, i) => {
-    for (const [lang, matches] of scoreLangs(reqs[i], langs, kept[i], entries, opts.minScore))
-      if (matches.length) out.set(`${k.keyId}|${lang}`, matches.slice(0, opts.limit));
+    const found = scoreLangs(reqs[i], langs, ranked[i].slice(0, opts.limit), first, opts.minScore);
+    for (const [lang, matches] of found) {
+      if (matches.length) out.set(`${k.keyId}|${lang}`, matches);
+      if (matches.length < opts.limit && ranked[i].length > opts.limit) short.add(i);
+    }
   });
+  if (!short.size) return out;
+  const spare = (i: number) => ranked[i].slice(opts.limit, opts.limit + SPARE_SOURCES);
+  const more = await entriesOf(
+    db,
+    [...short].flatMap((i) => spare(i).map((s) => s.id)),
+    langs,
+    false,
+  );
+  for (const i of short)
+    for (const [lang, matches] of scoreLangs(reqs[i], langs, spare(i), more, opts.minScore)) {
+      const pair = `${keys[i].keyId}|${lang}`;
+      const all = [...(out.get(pair) ?? []), ...matches].sort(compareMatches).slice(0, opts.limit);
+      if (all.length) out.set(pair, all);
+    }
   return out;
 }
 
