@@ -14,6 +14,12 @@ import {
 import { json, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
+
+/** The answer's body, or a failure that says what the service answered instead. */
+function ok<T>(r: { data?: T; error?: unknown; response: Response }): T {
+  if (r.data === undefined) throw new Error(`${r.response.status}: ${JSON.stringify(r.error)}`);
+  return r.data;
+}
 test.before(async () => {
   svc = await startTestService();
 });
@@ -64,7 +70,7 @@ test('entries imported into the workspace pre-translate and are suggested; the s
     unchanged: 0,
     updated: 1,
   });
-  const pushed = (await translate(p.client, p.projectId, { units: [{ source: 'Import me, {who}' }] })).data!;
+  const pushed = ok(await translate(p.client, p.projectId, { units: [{ source: 'Import me, {who}' }] }));
   t.deepEqual(pushed.units[0].translated, ['de']);
   t.is(pushed.estimatedCredits, 0);
   const res = await fetch(
@@ -99,9 +105,9 @@ test("entries imported into an isolated project are that project's alone", async
     },
   ]);
   t.is(added.added, 1);
-  const mine = (await translate(iso.client, iso.projectId, { units: [{ source: 'Only for the isolated' }] })).data!;
+  const mine = ok(await translate(iso.client, iso.projectId, { units: [{ source: 'Only for the isolated' }] }));
   t.deepEqual(mine.units[0].translated, ['de']);
-  const theirs = (await translate(p.client, p.projectId, { units: [{ source: 'Only for the isolated' }] })).data!;
+  const theirs = ok(await translate(p.client, p.projectId, { units: [{ source: 'Only for the isolated' }] }));
   t.deepEqual(theirs.units[0].pending, ['de']);
   const page = await all({ project: await projectRow(iso) }, 10);
   t.true(page.some((e) => e.source === 'Only for the isolated' && e.projectId === iso.projectId && e.key === null));
@@ -109,11 +115,11 @@ test("entries imported into an isolated project are that project's alone", async
 
 test("a page walk reads every entry once, in a stable order; a cell's entry follows its review", async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
-  const r = (
+  const r = ok(
     await translate(p.client, p.projectId, {
       units: [{ source: 'Page one' }, { source: 'Page two' }, { source: 'Page three' }],
-    })
-  ).data!;
+    }),
+  );
   await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
   await addEntries(db(), { workspaceId: p.workspaceId }, [
     { sourceLang: 'en', targetLang: 'de', source: 'Page four', target: 'Seite vier', status: 'reviewed' },

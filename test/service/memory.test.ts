@@ -14,8 +14,14 @@ import {
 import { errorOf, hostile, json, readKey, type ApiError, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
+
+/** The answer's body, or a failure that says what the service answered instead. */
+function ok<T>(r: { data?: T; error?: unknown; response: Response }): T {
+  if (r.data === undefined) throw new Error(`${r.response.status}: ${JSON.stringify(r.error)}`);
+  return r.data;
+}
 test.before(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ LOG_LEVEL: 'error' });
 });
 test.after.always(async () => {
   await svc?.stop();
@@ -35,10 +41,9 @@ async function sibling(p: TestProject, languages = [{ code: 'de' }]): Promise<Te
 
 /** Pushes `units`, fills them with the engine (pseudo) and returns the key names. */
 async function pushAndFill(p: TestProject, units: Array<{ source: string; ctx?: string; key?: string }>) {
-  const r = await translate(p.client, p.projectId, { units });
-  if (!r.data) throw new Error(JSON.stringify(r.error));
+  const r = ok(await translate(p.client, p.projectId, { units }));
   await runDue(p.projectId);
-  return r.data.units.map((u) => u.key);
+  return r.units.map((u) => u.key);
 }
 
 /** A person's value for the cell, approved (or `status`). */
@@ -89,7 +94,7 @@ test('a value approved in project A fills the same source in project B at once, 
   t.deepEqual(preview.units![0].pending, ['fr']);
   t.is(preview.estimatedCredits, 'Save your changes'.length, 'only fr is estimated');
 
-  const pushed = (await translate(b.client, b.projectId, { units: [{ source: 'Save your changes' }] })).data!;
+  const pushed = ok(await translate(b.client, b.projectId, { units: [{ source: 'Save your changes' }] }));
   t.deepEqual(pushed.units[0].translated, ['de']);
   t.deepEqual(pushed.units[0].pending, ['fr']);
   t.is(pushed.estimatedCredits, 'Save your changes'.length);
@@ -105,7 +110,7 @@ test('a value approved in project A fills the same source in project B at once, 
   ).data!;
   t.true(detail.history.some((h) => h.lang === 'de' && h.origin === 'memory' && h.by === 'memory'));
   // A push of the same again writes nothing new.
-  const again = (await translate(b.client, b.projectId, { units: [{ source: 'Save your changes' }] })).data!;
+  const again = ok(await translate(b.client, b.projectId, { units: [{ source: 'Save your changes' }] }));
   t.is(again.trackingToken, null);
   t.deepEqual(again.units[0].translated.sort(), ['de', 'fr']);
 });
@@ -115,7 +120,7 @@ test('Hello {user} is filled from Hello {name} with the placeholder renamed', as
   const [key] = await pushAndFill(a, [{ source: 'Hello {name}, welcome!' }]);
   await approve(a, key, 'de', 'Hallo {name}, willkommen!');
   const b = await sibling(a);
-  const pushed = (await translate(b.client, b.projectId, { units: [{ source: 'hello  {user}, Welcome!' }] })).data!;
+  const pushed = ok(await translate(b.client, b.projectId, { units: [{ source: 'hello  {user}, Welcome!' }] }));
   t.deepEqual(pushed.units[0].translated, ['de']);
   t.is(pushed.trackingToken, null);
   t.is(pushed.estimatedCredits, 0);
@@ -137,7 +142,7 @@ test("an engine's value nobody reviewed never pre-translates; once reviewed it d
   const [key] = await pushAndFill(a, [{ source: 'Machine words only' }]);
   t.like(await cell(a, key, 'de'), { origin: 'ai', status: 'translated' });
   const b = await sibling(a);
-  const pushed = (await translate(b.client, b.projectId, { units: [{ source: 'Machine words only' }] })).data!;
+  const pushed = ok(await translate(b.client, b.projectId, { units: [{ source: 'Machine words only' }] }));
   t.deepEqual(pushed.units[0].pending, ['de']);
   t.true(pushed.estimatedCredits > 0);
   // It is still a suggestion, at 100, that does not pre-translate.
@@ -146,7 +151,7 @@ test("an engine's value nobody reviewed never pre-translates; once reviewed it d
   // Reviewed by a person, it does.
   await approve(a, key, 'de', undefined, 'reviewed' as 'approved');
   const c = await sibling(a);
-  const filled = (await translate(c.client, c.projectId, { units: [{ source: 'Machine words only' }] })).data!;
+  const filled = ok(await translate(c.client, c.projectId, { units: [{ source: 'Machine words only' }] }));
   t.deepEqual(filled.units[0].translated, ['de']);
   t.is(filled.estimatedCredits, 0);
 });
@@ -163,29 +168,30 @@ test('an isolated project neither gives nor takes; back to shared, its entries a
 
   // The shared project does not take the isolated one's.
   const b = await sibling(a);
-  const fromIso = (await translate(b.client, b.projectId, { units: [{ source: 'Classified phrase for insiders' }] }))
-    .data!;
+  const fromIso = ok(await translate(b.client, b.projectId, { units: [{ source: 'Classified phrase for insiders' }] }));
   t.deepEqual(fromIso.units[0].pending, ['de']);
   t.deepEqual((await suggestions(b, { lang: 'de', source: 'Classified phrase for insiders' })).body.matches, []);
   // The isolated project does not take the shared one's, but reads its own.
-  const intoIso = (await translate(iso.client, iso.projectId, { units: [{ source: 'Shared wording' }] })).data!;
+  const intoIso = ok(await translate(iso.client, iso.projectId, { units: [{ source: 'Shared wording' }] }));
   t.deepEqual(intoIso.units[0].pending, ['de']);
-  const own = (
-    await translate(iso.client, iso.projectId, { units: [{ source: 'classified phrase  for insiders', key: 'again' }] })
-  ).data!;
+  const own = ok(
+    await translate(iso.client, iso.projectId, {
+      units: [{ source: 'classified phrase  for insiders', key: 'again' }],
+    }),
+  );
   t.deepEqual(own.units[0].translated, ['de'], 'its own memory');
 
   // Shared again: what it wrote is the workspace's.
   await setMemory(iso, { memorySharing: 'shared' });
   const c = await sibling(a);
-  const now = (await translate(c.client, c.projectId, { units: [{ source: 'Classified phrase for insiders' }] })).data!;
+  const now = ok(await translate(c.client, c.projectId, { units: [{ source: 'Classified phrase for insiders' }] }));
   t.deepEqual(now.units[0].translated, ['de']);
   t.is((await cell(c, now.units[0].key, 'de')).value, 'Geheime Formulierung');
 
   // Off: nothing read or written.
   const off = await sibling(a);
   await setMemory(off, { memorySharing: 'off' });
-  const none = (await translate(off.client, off.projectId, { units: [{ source: 'Shared wording' }] })).data!;
+  const none = ok(await translate(off.client, off.projectId, { units: [{ source: 'Shared wording' }] }));
   t.deepEqual(none.units[0].pending, ['de']);
   t.deepEqual((await suggestions(off, { lang: 'de', source: 'Shared wording' })).body.matches, []);
   const meta = (await off.client.GET('/projects/{projectId}/meta', { params: { path: { projectId: off.projectId } } }))
@@ -200,7 +206,7 @@ test('pre-translation off: the match is queued for the engine instead', async (t
   const b = await sibling(a);
   const view = await setMemory(b, { memoryPreTranslate: false, memoryThreshold: 80 });
   t.like(view, { memoryPreTranslate: false, memoryThreshold: 80, memorySharing: 'shared' });
-  const pushed = (await translate(b.client, b.projectId, { units: [{ source: 'Not from memory' }] })).data!;
+  const pushed = ok(await translate(b.client, b.projectId, { units: [{ source: 'Not from memory' }] }));
   t.deepEqual(pushed.units[0].pending, ['de']);
   // The suggestion is still there.
   t.is((await suggestions(b, { lang: 'de', source: 'Not from memory' })).body.matches[0].score, 100);
@@ -219,7 +225,7 @@ test('pre-translation off: the match is queued for the engine instead', async (t
 test('a team that pushes the same 500 strings into a second project after approving them pays nothing', async (t) => {
   const a = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
   const units = Array.from({ length: 500 }, (_, i) => ({ source: `Dialog ${i}: confirm the {item} change` }));
-  const first = (await translate(a.client, a.projectId, { units })).data!;
+  const first = ok(await translate(a.client, a.projectId, { units }));
   t.true(first.estimatedCredits > 0);
   await runDue(a.projectId);
   const approved = await svc.admin.POST('/projects/{projectId}/keys/bulk-review', {
@@ -229,7 +235,7 @@ test('a team that pushes the same 500 strings into a second project after approv
   t.is(approved.data!.affected, 1000);
   const b = await sibling(a, [{ code: 'de' }, { code: 'fr' }]);
   const before = await balanceOf(a.workspaceId);
-  const second = (await translate(b.client, b.projectId, { units })).data!;
+  const second = ok(await translate(b.client, b.projectId, { units }));
   t.is(second.estimatedCredits, 0);
   t.is(second.trackingToken, null);
   t.true(second.units.every((u) => u.translated.length === 2 && u.pending.length === 0));
@@ -248,17 +254,17 @@ test('ctx that differs caps the score at 99 and never pre-translates; the same c
   t.like(adjective.body.matches[0], { score: 99, target: 'Öffnen', ctx: 'verb: open a file', preTranslates: false });
   const none = await suggestions(b, { lang: 'de', source: 'Open' });
   t.is(none.body.matches[0].score, 99, 'no ctx is another ctx');
-  const pushed = (
-    await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'adjective: a shop is open' }] })
-  ).data!;
+  const pushed = ok(
+    await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'adjective: a shop is open' }] }),
+  );
   t.deepEqual(pushed.units[0].pending, ['de']);
   const same = await suggestions(b, { lang: 'de', source: 'Open', ctx: 'verb: open a file' });
   t.is(same.body.matches[0].score, 100);
   const inContext = await suggestions(b, { lang: 'de', source: 'Open', ctx: 'verb: open a file', key: 'file.open' });
   t.like(inContext.body.matches[0], { score: 101, key: 'file.open', project: a.projectId, preTranslates: true });
-  const filled = (
-    await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'verb: open a file', key: 'file.open' }] })
-  ).data!;
+  const filled = ok(
+    await translate(b.client, b.projectId, { units: [{ source: 'Open', ctx: 'verb: open a file', key: 'file.open' }] }),
+  );
   t.deepEqual(filled.units[0].translated, ['de']);
 });
 
@@ -267,7 +273,7 @@ test('a copy edit that changed one word gets the old translation as a fuzzy sugg
   const [key] = await pushAndFill(a, [{ source: 'Delete this file permanently', key: 'files.delete' }]);
   await approve(a, key, 'de', 'Diese Datei endgültig löschen');
   // The source changes (a new unit naming the key): the cell is outdated, the old pair stays in the memory.
-  await translate(a.client, a.projectId, { units: [{ source: 'Delete this file forever', key: 'files.delete' }] });
+  ok(await translate(a.client, a.projectId, { units: [{ source: 'Delete this file forever', key: 'files.delete' }] }));
   const s = await suggestions(a, { lang: 'de', source: 'Delete this file forever' });
   t.like(s.body.matches[0], {
     score: 75,
@@ -289,9 +295,8 @@ test('an agent key whose push the memory covers whole needs no operation', async
   await approve(a, key, 'de', 'Kostenlos für Agenten');
   const b = await sibling(a);
   const agent = svc.client(await createTestKey(svc, b.projectId, ['translate', 'read'], true));
-  const covered = await translate(agent, b.projectId, { units: [{ source: 'Free for agents' }] });
-  t.is(covered.response.status, 200);
-  t.deepEqual(covered.data!.units[0].translated, ['de']);
+  const covered = ok(await translate(agent, b.projectId, { units: [{ source: 'Free for agents' }] }));
+  t.deepEqual(covered.units[0].translated, ['de']);
   const paid = await translate(agent, b.projectId, { units: [{ source: 'Not in the memory at all' }] });
   t.is(paid.response.status, 403);
   t.is(errorOf(paid)?.error, 'authorization_required');
@@ -319,13 +324,15 @@ test('leverage counts the pairs without a value by band, and what the exact ones
   const b = await sibling(a, [{ code: 'de' }, { code: 'fr' }]);
   await setMemory(b, { memoryPreTranslate: false });
   // Pushed with pre-translation off: the pairs stay without a value (pending) for the analysis.
-  await translate(b.client, b.projectId, {
-    units: [
-      { source: 'Export the report as a file' },
-      { source: 'Export the report as a PDF file' },
-      { source: 'Something else entirely different' },
-    ],
-  });
+  ok(
+    await translate(b.client, b.projectId, {
+      units: [
+        { source: 'Export the report as a file' },
+        { source: 'Export the report as a PDF file' },
+        { source: 'Something else entirely different' },
+      ],
+    }),
+  );
   const res = await fetch(`${svc.baseUrl}/projects/${b.projectId}/memory/leverage?langs=de`, {
     headers: { authorization: `Bearer ${b.apiKey}` },
   });

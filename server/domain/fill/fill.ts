@@ -15,7 +15,7 @@ import type { App } from '../../infra/app.js';
 import { charge, release } from '../billing/credits.js';
 import { recordCellsAsStored } from '../catalog/history.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
-import { rememberCells, type MemoryProject } from '../memory/entries.js';
+import { rememberAfter, type MemoryProject } from '../memory/entries.js';
 import { referencesFor, type Reference } from '../memory/lookup.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
@@ -281,10 +281,10 @@ async function translateBatch(
 
 /**
  * Stores the results of a run of whole keys in one transaction: charge what was translated (never more than
- * these pairs' hold), store the values, move the pairs and the job's counters. False when the balance no longer
- * covers the charge (nothing is written).
+ * these pairs' hold), store the values, move the pairs and the job's counters. The cells it stored a value in;
+ * false when the balance no longer covers the charge (nothing is written).
  */
-async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
+async function writeResults(run: FillRun, results: Result[]): Promise<false | Array<{ keyId: number; lang: string }>> {
   const { app, ctx, jobId, job } = run;
   const fromKey = Number(results[0].pair.key_id);
   const toKey = Number(results[results.length - 1].pair.key_id);
@@ -310,7 +310,6 @@ async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
     if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
     if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
     await storeValues(trx, job.project_id, values, now);
-    await rememberCells(trx, run.project, values);
     const nFailed = await failPairs(
       trx,
       jobId,
@@ -334,7 +333,7 @@ async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
         updated_at: now,
       });
     if (values.length) await contentChanged(trx, job.project_id, now);
-    return true;
+    return values;
   });
 }
 
@@ -372,7 +371,10 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     let to = Math.min(from + writePairs, pending.length);
     while (to < pending.length && pending[to].key_id === pending[to - 1].key_id) to++;
     const results = pending.slice(from, to).map((p) => resultOf.get(p)!);
-    if (!(await writeResults(run, results))) return false;
+    const stored = await writeResults(run, results);
+    if (!stored) return false;
+    // The values' memory entries, once they are committed (entries.ts rememberAfter).
+    await rememberAfter(run.app.db, run.app.log, run.project, stored);
     await yieldTurn();
     from = to;
   }

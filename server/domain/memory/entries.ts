@@ -5,7 +5,8 @@
 // source starts a new one and leaves the old pair as it was (still a true pair); an outdated value (written for an
 // older source) adds nothing.
 import type { Db } from '../../infra/db.js';
-import { chunks } from '../../infra/db.js';
+import { chunks, retryContended } from '../../infra/db.js';
+import type { Logger } from '../../infra/log.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { memoryScope, memorySettings, scopeFor, type Sharing } from './settings.js';
 import { dropOrphanSegments, ensureSegments, insertRows } from './segments.js';
@@ -68,6 +69,27 @@ export async function rememberCells(
         )
     ).filter((r) => wanted.has(`${r.key_id}|${r.lang}`));
     if (rows.length) await upsertCells(trx, p, scope, rows);
+  }
+}
+
+/**
+ * rememberCells in a transaction of its own, once the cells' writer has committed: the AI fill's and a person's
+ * writes hold locks that pushes and other saves wait for (the fill's pairs, an edited cell's row), and on MySQL a
+ * longer hold is more deadlocks lost. It reads the cells as they then are, so it mirrors whatever they hold; it is
+ * retried on contention, and a failure is logged and left to the cell's next change: the memory is derived from
+ * the cells, which stand.
+ */
+export async function rememberAfter(
+  db: Db,
+  log: Logger,
+  p: MemoryProject,
+  cells: Array<{ keyId: number; lang: string }>,
+): Promise<void> {
+  if (!memoryScope(p) || !cells.length) return;
+  try {
+    await retryContended(() => db.transaction((trx) => rememberCells(trx, p, cells)));
+  } catch (err) {
+    log.warn({ err, projectId: p.id }, 'writing translation memory entries failed');
   }
 }
 

@@ -15,7 +15,7 @@ import { filteredKeys, pageCells, targetLanguages } from '../../domain/catalog/k
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
-import { rememberCells } from '../../domain/memory/entries.js';
+import { rememberAfter } from '../../domain/memory/entries.js';
 import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 
 async function keyByRef(db: Db, projectId: string, ref: string) {
@@ -140,12 +140,12 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
               created_at: now,
             },
           ]);
-        await rememberCells(trx, p, [{ keyId: Number(key.id), lang }]);
         await contentChanged(trx, p.id, now);
         return row;
       }),
     { retryOn: isUniqueViolation },
   );
+  await rememberAfter(db, ctx.app.log, p, [{ keyId: Number(key.id), lang }]);
   return { body: { key: key.name, lang, status: saved.status, value: saved.value, origin: saved.origin } };
 };
 

@@ -24,7 +24,7 @@ import {
   type KeyFilter,
 } from '../../domain/catalog/keyfilter.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
-import { rememberCells } from '../../domain/memory/entries.js';
+import { rememberAfter } from '../../domain/memory/entries.js';
 import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 import { outdatedSources } from '../../domain/catalog/outdated.js';
 import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
@@ -181,6 +181,7 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
   const actor = actorOf(ctx.actor);
   const now = Date.now();
   let affected = 0;
+  const moved: Array<{ keyId: number; lang: string }> = [];
   if (statuses.length && langs.length && ids.length)
     await db.transaction(async (trx) => {
       for (const part of chunks(ids)) {
@@ -212,14 +213,11 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
         }));
         affected += await cells().update({ status: to, outdated_at: null, updated_at: now });
         await recordHistory(trx, history);
-        await rememberCells(
-          trx,
-          p,
-          rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang })),
-        );
+        moved.push(...rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang })));
       }
       if (affected) await contentChanged(trx, p.id, now);
     });
+  await rememberAfter(db, ctx.app.log, p, moved);
   return { body: { affected } };
 };
 
