@@ -18,6 +18,7 @@ const LAYERS = [
   'server/domain/terms',
   'server/domain/catalog',
   'server/domain/billing',
+  'server/domain/memory',
   'server/domain/delivery',
   'server/domain/sync',
   'server/domain/webhooks',

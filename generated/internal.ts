@@ -504,12 +504,57 @@ export interface paths {
          * @description `disable` / `enable` switch the matching keys off or on (`affected`: keys whose switch moved). `retry`
          *     queues the failed pairs of the matching keys (in `lang`, default the filter's `lang`, else every target
          *     language) in one fill job, held and refused exactly as a push's (`402`); `affected` counts the pairs
-         *     queued. Keys switched off or awaiting source verification are not retried.
+         *     queued, and those the translation memory filled at no charge instead (`fromMemory`). Keys switched off or awaiting source verification are not retried.
          *     `retranslate` does the same for the outdated cells (`outdated` on the cell) of the AI-filled languages:
          *     each value is kept in the cell's history (status `outdated`) and the cell is queued for the fill; a
          *     refused hold changes nothing.
          */
         post: operations["internalBulkKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The translation memory's matches of a source (the editor's suggestions)
+         * @description As the public `GET /projects/{projectId}/memory` (getMemorySuggestions in openapi.yaml): the same
+         *     parameters, limits, scores and answer.
+         */
+        get: operations["internalMemorySuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/memory/leverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The translation memory's leverage over the pairs still to translate
+         * @description As the public `GET /projects/{projectId}/memory/leverage` (getMemoryLeverage in openapi.yaml).
+         */
+        get: operations["internalMemoryLeverage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -589,7 +634,8 @@ export interface paths {
          *     by pushes and syncs until its source changes. This is the person's way to ask again with the same source:
          *     the failed pairs (of `langs`, default every target language) lose their failure and are queued in one fill
          *     job, estimated and held exactly as a push queues them; a refused hold (`402 insufficient_credits`,
-         *     `spend_cap_exceeded`) changes nothing and the pairs still read failed. Pairs that did not fail are never
+         *     `spend_cap_exceeded`) changes nothing and the pairs still read failed. A failed pair the translation
+         *     memory holds at 100 or 101 is filled from it at no charge instead (`fromMemory`). Pairs that did not fail are never
          *     queued: a key without failures answers `queued: []` and starts nothing, as does a switched-off key
          *     (`disabled`) or one whose source awaits verification (`gated`).
          */
@@ -1735,6 +1781,9 @@ export interface components {
              */
             markupOrigins?: string[];
             outdatedMode?: components["schemas"]["OutdatedMode"];
+            memorySharing?: components["schemas"]["MemorySharing"];
+            memoryPreTranslate?: boolean;
+            memoryThreshold?: number;
             languages: {
                 code: string;
                 isBase: boolean;
@@ -1743,6 +1792,57 @@ export interface components {
                 removed: boolean;
             }[];
         };
+        MemoryMatch: {
+            score: number;
+            source: string;
+            target: string;
+            ctx: string | null;
+            /** @enum {string} */
+            origin: "edit" | "ai" | "import" | "memory";
+            /** @enum {string} */
+            status: "translated" | "reviewed" | "approved";
+            project: string | null;
+            key: string | null;
+            preTranslates: boolean;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MemorySuggestions: {
+            lang: string;
+            matches: components["schemas"]["MemoryMatch"][];
+        };
+        MemoryBand: {
+            /** @enum {string} */
+            band: "101" | "100" | "95-99" | "85-94" | "75-84" | "50-74" | "none";
+            pairs: number;
+            credits: number;
+        };
+        MemoryLeverage: {
+            preTranslate: boolean;
+            threshold: number;
+            languages: {
+                lang: string;
+                pairs: number;
+                credits: number;
+                bands: components["schemas"]["MemoryBand"][];
+                savedCredits: number;
+                unanalysed: number;
+            }[];
+            totals: {
+                pairs: number;
+                credits: number;
+                savedCredits: number;
+                unanalysed: number;
+            };
+        };
+        /**
+         * @description The project's translation memory (docs/guides/memory.md): `shared` reads and adds to the workspace's memory,
+         *     which its shared projects pool (the default); `isolated` keeps a memory of its own that no other project
+         *     reads and that reads no other; `off` reads and writes none. A change moves the entries the project wrote
+         *     into the memory it now belongs to (its own for `isolated` and `off`).
+         * @enum {string}
+         */
+        MemorySharing: "shared" | "isolated" | "off";
         Event: {
             id: string;
             type: string;
@@ -2082,6 +2182,11 @@ export interface operations {
                     /** @description An origin is `scheme://host` with an optional port, no path (`https://help.example.com`). */
                     markupOrigins?: string[];
                     outdatedMode?: components["schemas"]["OutdatedMode"];
+                    memorySharing?: components["schemas"]["MemorySharing"];
+                    /** @description A match of 100 or 101 fills a pair at no charge before the AI fill (default true). */
+                    memoryPreTranslate?: boolean;
+                    /** @description The least score of a match the engine gets as a reference (default 75). */
+                    memoryThreshold?: number;
                 };
             };
         };
@@ -2710,6 +2815,8 @@ export interface operations {
                         affected: number;
                         /** @description retry, retranslate: the fill job, null when nothing was queued. */
                         trackingToken?: string | null;
+                        /** @description retry: failed pairs the translation memory filled at no charge instead of queueing them (counted in `affected`). */
+                        fromMemory?: number;
                     };
                 };
             };
@@ -2743,6 +2850,65 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    internalMemorySuggestions: {
+        parameters: {
+            query: {
+                lang: string;
+                source: string;
+                ctx?: string;
+                key?: string;
+                limit?: number;
+                minScore?: number;
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemorySuggestions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalMemoryLeverage: {
+        parameters: {
+            query?: {
+                langs?: string;
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryLeverage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     internalReviewCaptured: {
@@ -2894,6 +3060,8 @@ export interface operations {
                          * @enum {boolean}
                          */
                         gated?: true;
+                        /** @description Languages the translation memory filled at no charge instead (a match of 100 or 101); not in `queued`. */
+                        fromMemory?: string[];
                     };
                 };
             };

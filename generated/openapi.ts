@@ -33,6 +33,11 @@ export interface paths {
          *       `operationId`, `requestId`, `attemptId`, `batchIndex` and `batchSha256` (the hash the dry run
          *       returned); see `POST /operations`. `operationId` is ignored by dry runs.
          *     * A `contended` unit lost a race; nothing was written for it; push it again.
+         *     * Pre-translation (docs/guides/memory.md): a pair with no value whose source the translation memory holds
+         *       at a score of 100 or 101 from an entry a person made, imported, reviewed or approved is filled at once
+         *       with that translation (origin `memory`, status `translated`), at no charge: it is listed under
+         *       `translated`, left out of the estimate and the job, and an agent key needs no operation for it. A dry
+         *       run reports the same. The project setting `memory.preTranslate` turns it off.
          */
         post: operations["translateUnits"];
         delete?: never;
@@ -70,7 +75,8 @@ export interface paths {
          *        re-enabled when the file carries it again (`disabledOrphans`, `reenabled`). A captured key awaiting
          *        review (`captureUnits`) is not the file's until a person accepts it, and is never disabled so.
          *     2. Only changes are applied (diff by slug and content hash); an AI fill is queued for (key, language)
-         *        pairs with no value anywhere.
+         *        pairs with no value anywhere, except those the translation memory pre-translates at no charge, as a
+         *        push does (`POST /translate`).
          *     3. Translations carried by the file are stored verbatim as imported overrides, never re-translated or
          *        charged.
          *     4. A stored value the project produced (edit, AI fill, memory hit) or a person signed off
@@ -467,10 +473,77 @@ export interface paths {
         /**
          * Read project metadata
          * @description Project metadata: identity, base and target languages, mode (`a`: file-based TMS project, `b`: runtime
-         *     SDK project), whether Content is enabled, delivery addresses, configured output formats and the
-         *     current published version. Any valid key of the project may read it.
+         *     SDK project), whether Content is enabled, delivery addresses, configured output formats, the
+         *     current published version and the translation memory settings (`memory`, read-only here). Any valid key of
+         *     the project may read it.
          */
         get: operations["getProjectMeta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ask the translation memory for matches of a source
+         * @description The best matches of `source` (in the project's base language) for `lang` in the project's translation
+         *     memory (docs/guides/memory.md): its workspace's shared memory, or its own when the project is `isolated`
+         *     (nothing when its memory is `off`). Each match has its `score` from 0 to 101:
+         *
+         *     * `101`: the same source as written, the same `ctx` and the same key name (`key`): a match in context;
+         *     * `100`: the same source once letter case, runs of whitespace and the names of placeholders (ICU
+         *       arguments, printf specifiers, i18next `{{x}}`, tags) are set aside, and the same `ctx`; the `target`
+         *       has the request's placeholder names (`Hello {user}` against a stored `Hello {name}`);
+         *     * below 100: the better of the character and the word similarity of the two normalised texts, at most
+         *       99; a match whose `ctx` differs from the request's, or whose placeholders do not map one to one, is
+         *       at most 99 too.
+         *
+         *     Best first: by score, then `approved` over `reviewed` over `translated`, then the newest. The same source
+         *     and target held twice (two projects' entries) is listed once. `preTranslates`: whether this match would
+         *     fill the pair at no charge on a push (a score of 100 or 101 from an entry a person made, imported,
+         *     reviewed or approved; an engine's value nobody reviewed is a suggestion only).
+         *
+         *     Limits: `source` at most 5,000 characters (`400 source_too_long`), and the request line with its headers
+         *     within 16 KB; `ctx` at most 2,000 characters, `key` 255; `lang` a BCP 47 code other than the base
+         *     language. Anything else malformed (a missing or repeated parameter, a number out of range) is
+         *     `400 invalid_argument`. Reads only: no operation is needed, nothing is charged.
+         */
+        get: operations["getMemorySuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/memory/leverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count what the translation memory covers of the pairs still to translate
+         * @description For each language of `langs` (default every target language of the project), the pairs of the project's
+         *     enabled keys with no value, counted by the band of their best translation memory match (`101`, `100`,
+         *     `95-99`, `85-94`, `75-84`, `50-74`, `none`: no match of at least 50), with what they would cost the AI
+         *     fill in millicredits. The `101` and `100` bands count only matches that pre-translate (an engine's value
+         *     nobody reviewed counts as 99, the reference it is); `savedCredits` is what those bands would have cost.
+         *     Exact bands are measured for every pair; the fuzzy bands for the first 2,000 keys (by creation) that
+         *     need a fuzzy lookup, the pairs of later keys being counted in `unanalysed`. Reads only.
+         */
+        get: operations["getMemoryLeverage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1985,6 +2058,73 @@ export interface components {
             outputFormats: string[];
             /** @description Current published version id, or null before the first publish. */
             currentVersion: string | null;
+            memory?: components["schemas"]["MemorySettings"];
+        };
+        /** @description The project's translation memory settings (docs/guides/memory.md; changed in the dashboard). */
+        MemorySettings: {
+            /**
+             * @description `shared`: the workspace's memory, pooled by its shared projects; `isolated`: a memory of its own; `off`: none read or written.
+             * @enum {string}
+             */
+            sharing: "shared" | "isolated" | "off";
+            /** @description A match of 100 or 101 fills a pair at no charge before the AI fill. */
+            preTranslate: boolean;
+            /** @description The least score of a match sent to the engine as a reference. */
+            threshold: number;
+        };
+        MemoryMatch: {
+            score: number;
+            /** @description The stored source, as written. */
+            source: string;
+            /** @description The stored translation; at 100 and 101, with the request's placeholder names. */
+            target: string;
+            ctx: string | null;
+            /** @enum {string} */
+            origin: "edit" | "ai" | "import" | "memory";
+            /** @enum {string} */
+            status: "translated" | "reviewed" | "approved";
+            /** @description The project it came from; null for an entry imported into the workspace's memory. */
+            project: string | null;
+            /** @description The key whose value it is; null for an imported entry. */
+            key: string | null;
+            /** @description Whether it would fill the pair at no charge on a push. */
+            preTranslates: boolean;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        MemorySuggestions: {
+            lang: components["schemas"]["LanguageCode"];
+            matches: components["schemas"]["MemoryMatch"][];
+        };
+        MemoryBand: {
+            /** @enum {string} */
+            band: "101" | "100" | "95-99" | "85-94" | "75-84" | "50-74" | "none";
+            pairs: number;
+            /** @description What the band's pairs would cost the AI fill, in millicredits. */
+            credits: number;
+        };
+        LanguageLeverage: {
+            lang: components["schemas"]["LanguageCode"];
+            /** @description Pairs of enabled keys with no value. */
+            pairs: number;
+            credits: number;
+            bands: components["schemas"]["MemoryBand"][];
+            /** @description What the 101 and 100 bands would have cost. */
+            savedCredits: number;
+            /** @description Pairs past the keys whose fuzzy matches were measured. */
+            unanalysed: number;
+        };
+        MemoryLeverage: {
+            /** @description Whether the project pre-translates (false when its memory is off). */
+            preTranslate: boolean;
+            threshold: number;
+            languages: components["schemas"]["LanguageLeverage"][];
+            totals: {
+                pairs: number;
+                credits: number;
+                savedCredits: number;
+                unanalysed: number;
+            };
         };
         OperationBatch: {
             index: number;
@@ -2467,6 +2607,15 @@ export interface components {
         };
         /** @description Invalid request (body, types, query flags, `dryRun` where unsupported). */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid translation memory query (a missing, repeated or malformed parameter, a language that is not a target). */
+        MemoryBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3417,6 +3566,80 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMemorySuggestions: {
+        parameters: {
+            query: {
+                /** @description The target language of the matches. */
+                lang: components["schemas"]["LanguageCode"];
+                /** @description The source text to match, in the project's base language. */
+                source: components["schemas"]["SourceText"];
+                /** @description The source's disambiguation context, as a unit's `ctx`; absent is no context. */
+                ctx?: string;
+                /** @description The key name the source is for (a `101` needs the same one). */
+                key?: string;
+                /** @description At most this many matches (default 5). */
+                limit?: number;
+                /** @description The least score listed (default 50). */
+                minScore?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches, best first (none: an empty list). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemorySuggestions"];
+                };
+            };
+            400: components["responses"]["MemoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMemoryLeverage: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated target languages of the project (default all). Another language is `400 invalid_argument`. */
+                langs?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryLeverage"];
+                };
+            };
+            400: components["responses"]["MemoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];

@@ -521,6 +521,74 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "getMemorySuggestions",
+    "method": "GET",
+    "path": "/projects/{projectId}/memory",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "read",
+      "translate"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "getMemoryLeverage",
+    "method": "GET",
+    "path": "/projects/{projectId}/memory/leverage",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "read",
+      "translate"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "createOperation",
     "method": "POST",
     "path": "/operations",
@@ -2200,6 +2268,68 @@ export const routes: RouteSpec[] = [
       "403",
       "404",
       "503"
+    ]
+  },
+  {
+    "operationId": "internalMemorySuggestions",
+    "method": "GET",
+    "path": "/projects/{projectId}/memory",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalMemoryLeverage",
+    "method": "GET",
+    "path": "/projects/{projectId}/memory/leverage",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
     ]
   },
   {

@@ -12,6 +12,7 @@ import * as internalApiKeys from '../http/routes/apikeys.js';
 import * as internalDebug from '../http/routes/debug.js';
 import * as internalJobs from '../http/routes/jobs.js';
 import * as internalKeys from '../http/routes/keys.js';
+import * as memory from '../http/routes/memory.js';
 import * as internalProjects from '../http/routes/projects.js';
 import * as internalOverview from '../http/routes/overview.js';
 import * as internalWorkspaces from '../http/routes/workspaces.js';
@@ -131,6 +132,10 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalResendWebhookDelivery: webhooks.internalResendWebhookDelivery,
   internalListContent: contentDashboard.internalListContent,
   internalListContentVersions: contentDashboard.internalListContentVersions,
+  getMemorySuggestions: memory.getMemorySuggestions,
+  getMemoryLeverage: memory.getMemoryLeverage,
+  internalMemorySuggestions: memory.internalMemorySuggestions,
+  internalMemoryLeverage: memory.internalMemoryLeverage,
 };
 
 /**

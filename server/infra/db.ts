@@ -184,6 +184,9 @@ export function isContention(err: unknown): boolean {
   return (
     code === 'ER_LOCK_DEADLOCK' ||
     code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    // InnoDB's answer to a deadlock met while waiting for a table's AUTO-INC lock (an insert waiting on another
+    // transaction's INSERT ... SELECT into the same table, such as the fill's history rows): rolled back the same.
+    code === 'ER_AUTOINC_READ_FAILED' ||
     code.startsWith('SQLITE_BUSY') ||
     code.startsWith('SQLITE_LOCKED')
   );

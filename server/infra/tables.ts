@@ -50,6 +50,12 @@ export interface ProjectRow {
   markup_origins?: JsonText | null;
   /** What a changed source does to its translations (migration 026): keep (marked outdated) or retranslate. */
   outdated_mode?: string;
+  /** The project's translation memory (migration 027): `shared`, `isolated` or `off`. */
+  memory_sharing?: string;
+  /** Whether a match of 100 or 101 fills a pair before the AI fill is planned. */
+  memory_pretranslate?: Flag;
+  /** The least score of a fuzzy match sent to the engine as a reference. */
+  memory_threshold?: number;
   /** Ordered list of configured output format ids. */
   output_formats: JsonText;
   /** The compare-and-set token of the configuration. */
@@ -448,6 +454,38 @@ export interface ContentVersionRow {
   created_at: Int64;
 }
 
+/** A distinct source of a memory (migration 027; server/domain/memory/). */
+interface MemorySegmentRow {
+  id: Int64;
+  /** The workspace id (the shared memory of its projects) or an isolated project's id. */
+  scope_id: string;
+  source_lang: string;
+  source: string;
+  ctx: string | null;
+  /** MySQL only: the hashed words its FULLTEXT index holds (SQLite keeps them in memory_fts). */
+  tokens?: string | null;
+  /** normalize.ts normKey of the normalised source. */
+  norm_key: Int64;
+  created_at: Int64;
+}
+
+/** A translation of a segment into one language (migration 027). */
+interface MemoryEntryRow {
+  id: Int64;
+  segment_id: Int64;
+  target_lang: string;
+  /** The project it came from; null for an entry imported into the workspace's memory. */
+  project_id: string | null;
+  /** The key whose cell it mirrors; null for an imported entry. */
+  key_id: Int64 | null;
+  target: string;
+  /** edit, ai, import, memory */
+  origin: string;
+  /** translated, reviewed, approved */
+  status: string;
+  updated_at: Int64;
+}
+
 interface DailyCountRow {
   project_id: string;
   kind: string;
@@ -529,5 +567,7 @@ declare module 'knex/types/tables.js' {
     idempotency_keys: IdempotencyKeyRow;
     terms: TermRow;
     term_translations: TermTranslationRow;
+    memory_segments: MemorySegmentRow;
+    memory_entries: MemoryEntryRow;
   }
 }

@@ -12,6 +12,8 @@ interface FakeItem {
   key: string;
   context: string | null;
   source: string;
+  /** Translation memory matches sent with the item (server/infra/engines/openai.ts). */
+  references?: Array<{ source: string; translation: string; score: number }>;
   problem?: string;
 }
 

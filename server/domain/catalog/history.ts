@@ -4,7 +4,7 @@
 // that changes the cell: internalPutTranslation (a person or the admin token), the bulk review states, the AI fill
 // (fill.ts, one INSERT … SELECT per stored slice) and imported values (writeImported: a sync's file, POST /imports).
 import type { Db } from '../../infra/db.js';
-import { chunks } from '../../infra/db.js';
+import { chunks, dialectOf } from '../../infra/db.js';
 
 const HISTORY_COLUMNS = 'project_id, key_id, lang, value, status, origin, actor, created_at';
 
@@ -55,6 +55,14 @@ export async function recordCellsAsStored(
         trx.raw('? AS created_at', [where.updatedAt]),
       );
     if (where.origin) select.andWhere('origin', where.origin);
+    if (dialectOf(trx) === 'mysql') {
+      // Read, then inserted: on MySQL an INSERT ... SELECT locks the rows it reads and holds the table's AUTO-INC
+      // lock while it reads them, and a transaction that holds a cell and inserts a history row of its own (an
+      // editor's save, a push's pre-translation) then deadlocks with it.
+      const rows = (await select) as unknown as HistoryRow[];
+      for (const slice of chunks(rows)) await trx('translation_history').insert(slice);
+      continue;
+    }
     const q = select.toSQL().toNative();
     await trx.raw(`INSERT INTO translation_history (${HISTORY_COLUMNS}) ${q.sql}`, q.bindings);
   }

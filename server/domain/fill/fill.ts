@@ -15,6 +15,8 @@ import type { App } from '../../infra/app.js';
 import { charge, release } from '../billing/credits.js';
 import { recordCellsAsStored } from '../catalog/history.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
+import { rememberAfter, type MemoryProject } from '../memory/entries.js';
+import { referencesFor, type Reference } from '../memory/lookup.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
@@ -186,6 +188,8 @@ interface FillRun {
   jobId: number;
   job: { project_id: string; workspace_id: string; operation_id: string | null };
   baseLang: string;
+  /** The project, for its translation memory: references for the engine, and the values it stores as entries. */
+  project: MemoryProject;
 }
 
 type PairRow = Pair & { state: string };
@@ -233,11 +237,17 @@ interface Result {
 }
 
 /** Asks the engine for `pairs` (one language) and judges each answer; results in the pairs' order. */
-async function translateBatch(run: FillRun, pairs: Pair[], keys: Map<number, KeyInfo>): Promise<Result[]> {
+async function translateBatch(
+  run: FillRun,
+  pairs: Pair[],
+  keys: Map<number, KeyInfo>,
+  references: Map<string, Reference[]>,
+): Promise<Result[]> {
   const { engine } = run;
   const lang = pairs[0].lang;
   const items = pairs.map((p, n) => {
     const k = keys.get(Number(p.key_id));
+    const refs = references.get(`${p.key_id}|${lang}`);
     return {
       id: String(n),
       key: k?.name ?? '',
@@ -245,6 +255,7 @@ async function translateBatch(run: FillRun, pairs: Pair[], keys: Map<number, Key
       source: k?.source ?? '',
       sourceLang: run.baseLang,
       targetLang: lang,
+      ...(refs ? { references: refs } : {}),
     };
   });
   const byId = new Map<string, TranslationOutcome>();
@@ -270,10 +281,10 @@ async function translateBatch(run: FillRun, pairs: Pair[], keys: Map<number, Key
 
 /**
  * Stores the results of a run of whole keys in one transaction: charge what was translated (never more than
- * these pairs' hold), store the values, move the pairs and the job's counters. False when the balance no longer
- * covers the charge (nothing is written).
+ * these pairs' hold), store the values, move the pairs and the job's counters. The cells it stored a value in;
+ * false when the balance no longer covers the charge (nothing is written).
  */
-async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
+async function writeResults(run: FillRun, results: Result[]): Promise<false | Array<{ keyId: number; lang: string }>> {
   const { app, ctx, jobId, job } = run;
   const fromKey = Number(results[0].pair.key_id);
   const toKey = Number(results[results.length - 1].pair.key_id);
@@ -322,7 +333,7 @@ async function writeResults(run: FillRun, results: Result[]): Promise<boolean> {
         updated_at: now,
       });
     if (values.length) await contentChanged(trx, job.project_id, now);
-    return true;
+    return values;
   });
 }
 
@@ -341,10 +352,17 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     if (list) list.push(p);
     else byLang.set(p.lang, [p]);
   }
+  // The memory's fuzzy matches, sent as references so the engine follows the team's earlier wording.
+  const references = await referencesFor(
+    run.app.db,
+    run.project,
+    [...keys.values()].map((k) => ({ keyId: Number(k.id), source: k.source, ctx: k.ctx, name: k.name })),
+    [...byLang.keys()],
+  );
   const resultOf = new Map<Pair, Result>();
   for (const list of byLang.values())
     for (const batch of chunks(list, engine.maxBatch)) {
-      for (const r of await translateBatch(run, batch, keys)) resultOf.set(r.pair, r);
+      for (const r of await translateBatch(run, batch, keys, references)) resultOf.set(r.pair, r);
       await yieldTurn();
     }
   const writePairs = WRITE_PAIRS[dialectOf(run.app.db)];
@@ -353,7 +371,10 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     let to = Math.min(from + writePairs, pending.length);
     while (to < pending.length && pending[to].key_id === pending[to - 1].key_id) to++;
     const results = pending.slice(from, to).map((p) => resultOf.get(p)!);
-    if (!(await writeResults(run, results))) return false;
+    const stored = await writeResults(run, results);
+    if (!stored) return false;
+    // The values' memory entries, once they are committed (entries.ts rememberAfter).
+    await rememberAfter(run.app.db, run.app.log, run.project, stored);
     await yieldTurn();
     from = to;
   }
@@ -384,8 +405,8 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
     await ctx.fence(trx);
     await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
   });
-  const project = (await db('projects').where({ id: job.project_id }).first('base_lang'))!;
-  const run: FillRun = { app, ctx, engine, jobId, job, baseLang: project.base_lang };
+  const project = (await db('projects').where({ id: job.project_id }).first())!;
+  const run: FillRun = { app, ctx, engine, jobId, job, baseLang: project.base_lang, project };
   try {
     // Passes over the job's pairs in primary-key order until none is pending (one pass, unless a pair was left
     // pending by a write that did not move it).

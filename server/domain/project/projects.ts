@@ -41,6 +41,9 @@ export function effectiveFormats(p: ProjectRow, versionFormats: string[][] = [])
   return union;
 }
 
+const sharingOf = (s: string | undefined): 'shared' | 'isolated' | 'off' =>
+  s === 'isolated' || s === 'off' ? s : 'shared';
+
 export async function projectView(db: Db, p: ProjectRow) {
   const langs = await listLanguages(db, p.id, true);
   return {
@@ -59,6 +62,10 @@ export async function projectView(db: Db, p: ProjectRow) {
     markupOrigins: markupPolicy(p).origins,
     // migration 026; server/domain/catalog/outdated.ts reads it (catalog sits above project).
     outdatedMode: p.outdated_mode === 'retranslate' ? ('retranslate' as const) : ('keep' as const),
+    // migration 027; server/domain/memory/settings.ts reads them (memory sits above project).
+    memorySharing: sharingOf(p.memory_sharing),
+    memoryPreTranslate: p.memory_pretranslate === undefined ? true : bool(p.memory_pretranslate),
+    memoryThreshold: p.memory_threshold == null ? 75 : Number(p.memory_threshold),
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),

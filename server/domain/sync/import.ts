@@ -29,6 +29,7 @@ import { normalizeLanguage } from '../project/languages.js';
 import { listLanguages } from '../project/projects.js';
 import { contentChanged } from '../project/revision.js';
 import { canonicalKey } from './canonical.js';
+import { rememberCells } from '../memory/entries.js';
 import { argOrder, printfSpecifiers, printfToIcu } from '../../../packages/core/src/printf.js';
 
 type ImportRequest = components['schemas']['ImportRequest'];
@@ -318,13 +319,9 @@ export function importResult(plan: ImportPlan): ImportResult {
 /** Writes the plan: the imported values (origin `import`), their history, and the file's value on kept conflicts. */
 export async function applyImport(trx: Db, project: ProjectRow, plan: ImportPlan): Promise<void> {
   const now = Date.now();
-  await writeImported(
-    trx,
-    project.id,
-    plan.writes.map((w) => ({ keyId: Number(w.key.id), lang: plan.lang, value: w.value })),
-    'import',
-    now,
-  );
+  const cells = plan.writes.map((w) => ({ keyId: Number(w.key.id), lang: plan.lang, value: w.value }));
+  await writeImported(trx, project.id, cells, 'import', now);
+  await rememberCells(trx, project, cells);
   // A value the import kept over the file's: the file's waits on the cell for a person (the key list's filter).
   for (const k of plan.kept)
     await trx('translations').where({ key_id: k.keyId, lang: plan.lang }).update({ conflict_value: k.fileValue });

@@ -438,8 +438,14 @@ export async function planSync(
 }
 
 /** (key, language) pairs with no value anywhere: not stored, not in the file, not in flight. */
-export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: EntryPlan) => number | null) {
-  const pairs: Array<{ keyId: number; lang: string; cost: number; entry: EntryPlan }> = [];
+export function fillPairs(
+  plan: SyncPlan,
+  project: ProjectRow,
+  keyIdOf: (e: EntryPlan) => number | null,
+  /** Pairs (`name|lang`) the memory pre-translates (server/domain/memory/pretranslate.ts): not queued or estimated. */
+  fromMemory?: Map<string, unknown>,
+) {
+  const pairs: Array<{ keyId: number; lang: string; cost: number; entry: EntryPlan; source: string }> = [];
   let planned = 0;
   let estimate = 0;
   const perLang = new Map<string, number>();
@@ -458,10 +464,11 @@ export function fillPairs(plan: SyncPlan, project: ProjectRow, keyIdOf: (e: Entr
       // queue or estimate it again; one that changes it (update) does.
       const again = ep.key !== undefined && plan.retranslate.has(`${ep.key.id}|${lang}`);
       if ((s?.value && !again) || s?.liveJob || (s?.stuck && ep.action !== 'update')) continue;
+      if (fromMemory?.has(`${ep.name}|${lang}`)) continue;
       planned++;
       estimate += cost;
       perLang.set(lang, (perLang.get(lang) ?? 0) + 1);
-      if (keyId != null) pairs.push({ keyId, lang, cost, entry: ep });
+      if (keyId != null) pairs.push({ keyId, lang, cost, entry: ep, source: source.icu });
     }
   }
   return { pairs, planned, estimate, perLang };

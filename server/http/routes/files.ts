@@ -5,6 +5,7 @@ import type { App } from '../../infra/app.js';
 import { listLanguages } from '../../domain/project/projects.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { projectFormats } from '../../domain/publish/versions.js';
+import { memorySettings } from '../../domain/memory/settings.js';
 
 /** Where the project's manifest and bundles are served: its custom domain, else the delivery origin. */
 function deliveryUrlOf(app: App, p: ProjectRow): string {
@@ -32,6 +33,7 @@ export const getProjectMeta: Handler<'getProjectMeta'> = async (ctx) => {
       deliveryUrl: deliveryUrlOf(ctx.app, p),
       outputFormats: await projectFormats(db, p),
       currentVersion: (p as ProjectRow & { current_version?: string | null }).current_version ?? null,
+      memory: memorySettings(p),
     },
   };
 };

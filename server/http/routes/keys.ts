@@ -15,6 +15,8 @@ import { filteredKeys, pageCells, targetLanguages } from '../../domain/catalog/k
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
+import { rememberAfter } from '../../domain/memory/entries.js';
+import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 
 async function keyByRef(db: Db, projectId: string, ref: string) {
   const key = await db('keys')
@@ -143,6 +145,7 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
       }),
     { retryOn: isUniqueViolation },
   );
+  await rememberAfter(db, ctx.app.log, p, [{ keyId: Number(key.id), lang }]);
   return { body: { key: key.name, lang, status: saved.status, value: saved.value, origin: saved.origin } };
 };
 
@@ -240,14 +243,17 @@ export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
   const now = Date.now();
   await db.transaction(async (trx) => {
     const cells = await cellStates(trx, [keyId], targets);
-    const failed = targets.filter((lang) => cells.get(`${keyId}|${lang}`)?.failed != null);
-    const q = await enqueueFill(
-      trx,
-      jobs,
-      p,
-      failed.map((lang) => ({ keyId, lang, cost })),
-      now,
-    );
+    const failedPairs = targets
+      .filter((lang) => cells.get(`${keyId}|${lang}`)?.failed != null)
+      .map((lang) => ({ keyId, lang, cost }));
+    // What the memory holds at 100 or 101 is filled from it, at no charge; the rest is asked of the engine.
+    const { filled, rest } = await preTranslatePairs(trx, p, failedPairs, now);
+    if (filled.length) {
+      Object.assign(body, { fromMemory: filled.map((q) => q.lang) });
+      await contentChanged(trx, p.id, now);
+    }
+    const failed = rest.map((q) => q.lang);
+    const q = await enqueueFill(trx, jobs, p, rest, now);
     if (q) {
       // A push claimed some of them meanwhile: they are in flight on its job, not on this one.
       const mine = new Set<string>(

@@ -3,6 +3,7 @@ import { contentChanged } from '../../domain/project/revision.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { createProject, getProject, projectView } from '../../domain/project/projects.js';
 import { createApiKey } from '../apikeys.js';
+import { changeSharing } from '../../domain/memory/entries.js';
 import { parseJson } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
@@ -41,8 +42,13 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   if ('deliveryHost' in b) row.delivery_host = b.deliveryHost ? String(b.deliveryHost).toLowerCase() : null;
   if (b.markupOrigins !== undefined) row.markup_origins = JSON.stringify(b.markupOrigins.map(originOf));
   if (b.outdatedMode !== undefined) row.outdated_mode = b.outdatedMode;
+  if (b.memoryPreTranslate !== undefined) row.memory_pretranslate = b.memoryPreTranslate;
+  if (b.memoryThreshold !== undefined) row.memory_threshold = b.memoryThreshold;
+  if (b.memorySharing !== undefined) row.memory_sharing = b.memorySharing;
   await db.transaction(async (trx) => {
     await trx('projects').where({ id: p.id }).update(row);
+    // The entries the project wrote follow it into the memory it now belongs to.
+    if (b.memorySharing !== undefined) await changeSharing(trx, p, b.memorySharing);
     // The gates read the origins: a publish prepared under the old ones no longer describes the project.
     if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
   });

@@ -35,6 +35,8 @@ import {
   retireForRetranslation,
   retranslatesItself,
 } from '../../domain/catalog/outdated.js';
+import { fillFromMemory, preTranslations, type MemoryFill } from '../../domain/memory/pretranslate.js';
+import type { Match } from '../../domain/memory/lookup.js';
 import { formsToIcu } from '../../../packages/core/src/icu.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import type { components } from '../../../generated/openapi.js';
@@ -143,6 +145,11 @@ interface Plan {
   duplicates: Array<[number, number]>;
   skippedGated: number;
   skippedDisabled: number;
+  /**
+   * Pre-translations (server/domain/memory/pretranslate.ts): the memory's trusted match of 100 or 101 for a unit's
+   * language, by `unitIndex|lang`. Such a pair is filled at no charge instead of queued.
+   */
+  memory: Map<string, Match>;
 }
 
 /** Classifies every unit without writing anything. */
@@ -217,6 +224,13 @@ async function plan(
   );
   wantNames.forEach((w, n) => creates.push({ i: w.i, unit: w.unit, name: names[n] }));
   for (const c of creates) results[c.i].key = c.name;
+  const asked = fillable.filter((f) => !results[f.i].gated).flatMap((f) => targets.map((lang) => ({ f, lang })));
+  const hits = await preTranslations(
+    db,
+    project,
+    asked.map(({ f, lang }) => ({ source: f.unit.source, ctx: f.unit.ctx, key: results[f.i].key, lang })),
+  );
+  const memory = new Map([...hits].map(([n, m]) => [`${asked[n].f.i}|${asked[n].lang}`, m]));
   // Only keys this push fills: a switched-off or gated key keeps its value (marked outdated) until it is filled.
   const retranslateKeys = new Set(
     outdatedMode(project) === 'retranslate'
@@ -237,6 +251,7 @@ async function plan(
     duplicates,
     skippedGated,
     skippedDisabled,
+    memory,
   };
 }
 
@@ -250,6 +265,7 @@ const isCopyEdit = (u: Unit) => u.previousToken !== undefined || u.previousSourc
 /** Fills translated/pending per unit and returns the pairs to queue with their cost. */
 function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: number) => number | null) {
   const queue: Array<{ keyId: number; lang: string; cost: number }> = [];
+  const fills: MemoryFill[] = [];
   let estimate = 0;
   for (const f of p.fillable) {
     const r = p.results[f.i];
@@ -263,6 +279,11 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
       const again = keyId != null && p.retranslateKeys.has(keyId) && s?.value && retranslatesItself(s.row);
       if (s?.value && !again) r.translated.push(lang);
       else if (s?.liveJob) r.pending.push(lang);
+      else if (!r.gated && p.memory.has(`${f.i}|${lang}`)) {
+        // Pre-translated from the memory: a value at once, at no charge.
+        r.translated.push(lang);
+        if (keyId != null) fills.push({ keyId, lang, value: p.memory.get(`${f.i}|${lang}`)!.target });
+      }
       // Its fill failed for a reason the same source will meet again: left alone until the source changes (a copy
       // edit read before its carry, as a dry run reads it, is a new source).
       else if (s?.stuck && r.outcome !== 'carriedOver') continue;
@@ -279,7 +300,7 @@ function classifyPairs(p: Plan, states: Map<string, CellState>, keyIdOf: (i: num
       translated: [...p.results[first].translated],
       pending: [...p.results[first].pending],
     };
-  return { queue, estimate };
+  return { queue, estimate, fills };
 }
 
 export const translateUnits: Handler<'translateUnits'> = async (ctx) => {
@@ -437,8 +458,10 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
     const markers = cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`));
     await insertMarkers(trx, project.id, markers, now);
+    const filled = await fillFromMemory(trx, project, cls.fills, now);
     // A push of strings the project already holds writes nothing, and leaves the prepared publish standing.
-    if (p.creates.length || p.carries.length || markers.length) await contentChanged(trx, project.id, now);
+    if (p.creates.length || p.carries.length || markers.length || filled.length)
+      await contentChanged(trx, project.id, now);
     return cls;
   });
 

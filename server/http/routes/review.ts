@@ -24,6 +24,8 @@ import {
   type KeyFilter,
 } from '../../domain/catalog/keyfilter.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
+import { rememberAfter } from '../../domain/memory/entries.js';
+import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 import { outdatedSources } from '../../domain/catalog/outdated.js';
 import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
 
@@ -179,6 +181,7 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
   const actor = actorOf(ctx.actor);
   const now = Date.now();
   let affected = 0;
+  const moved: Array<{ keyId: number; lang: string }> = [];
   if (statuses.length && langs.length && ids.length)
     await db.transaction(async (trx) => {
       for (const part of chunks(ids)) {
@@ -210,9 +213,11 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
         }));
         affected += await cells().update({ status: to, outdated_at: null, updated_at: now });
         await recordHistory(trx, history);
+        moved.push(...rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang })));
       }
       if (affected) await contentChanged(trx, p.id, now);
     });
+  await rememberAfter(db, ctx.app.log, p, moved);
   return { body: { affected } };
 };
 
@@ -253,6 +258,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   );
   const langs = (actLang ? [actLang] : targets).filter((l) => aiLangs.has(l));
   let affected = 0;
+  let fromMemory = 0;
   let trackingToken: string | null = null;
   if (!langs.length || !ids.length) return { body: { affected, trackingToken } };
   if (action === 'retranslate') {
@@ -292,16 +298,21 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
           cost: pairCost(r.source, parseJson<Record<string, string> | null>(r.forms, null)),
         });
     }
-    const queued = await enqueueFill(trx, jobs, p, pairs, now);
+    // What the memory holds at 100 or 101 is filled from it, at no charge; the rest is asked of the engine.
+    const { filled, rest } = await preTranslatePairs(trx, p, pairs, now);
+    fromMemory = filled.length;
+    affected = fromMemory;
+    if (fromMemory) await contentChanged(trx, p.id, now);
+    const queued = await enqueueFill(trx, jobs, p, rest, now);
     if (queued) {
-      affected = queued.pairs;
+      affected += queued.pairs;
       trackingToken = queued.trackingToken;
       await contentChanged(trx, p.id, now);
     }
     // The read keeps the workspace row current within the hold's transaction, as the single-key retry does.
     await readCredit(trx, p.workspace_id, now, true);
   });
-  return { body: { affected, trackingToken } };
+  return { body: { affected, trackingToken, ...(fromMemory ? { fromMemory } : {}) } };
 };
 
 export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {

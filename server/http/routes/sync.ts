@@ -22,6 +22,9 @@ import { readSyncFile } from '../../domain/catalog/file.js';
 import { fillPairs, planSync, type SyncPlan } from '../../domain/sync/plan.js';
 import { DEFAULT_NAMESPACE } from '../../domain/catalog/keys.js';
 import type { JobQueue } from '../../infra/jobs.js';
+import { fillFromMemory, preTranslations } from '../../domain/memory/pretranslate.js';
+import { rememberCells } from '../../domain/memory/entries.js';
+import type { Match } from '../../domain/memory/lookup.js';
 
 const MAX_CONFLICT_ROWS = 50;
 const MAX_DISABLED_NAMES = 50;
@@ -69,6 +72,20 @@ function withoutFill(plan: SyncPlan, fillExcept: string[] | undefined): SyncPlan
   return { ...plan, fillLangs: plan.fillLangs.filter((l) => !except.has(l)) };
 }
 
+/**
+ * The pairs the fill would take that the memory pre-translates (server/domain/memory/pretranslate.ts), by
+ * `name|lang`: filled at no charge, neither queued nor estimated.
+ */
+async function memoryHits(db: Db, plan: SyncPlan, project: ProjectRow): Promise<Map<string, Match>> {
+  const all = fillPairs(plan, project, () => 0).pairs;
+  const hits = await preTranslations(
+    db,
+    project,
+    all.map((q) => ({ source: q.source, ctx: null, key: q.entry.name, lang: q.lang })),
+  );
+  return new Map([...hits].map(([n, m]) => [`${all[n].entry.name}|${all[n].lang}`, m]));
+}
+
 export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
   const { db } = ctx.app;
   const project = ctx.project;
@@ -88,7 +105,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
     const { catalog, opts } = read();
     const plan = withoutFill(await planSync(db, project, catalog, opts), ctx.body.fillExcept);
     const fill = canFill
-      ? fillPairs(plan, project, (e) => e.key?.id ?? null)
+      ? fillPairs(plan, project, (e) => e.key?.id ?? null, await memoryHits(db, plan, project))
       : { planned: 0, estimate: 0, perLang: new Map<string, number>() };
     for (const d of plan.diagnostics) if (d.code === 'LANG_NOT_IN_FILE') d.plannedPairs = fill.perLang.get(d.lang) ?? 0;
     const credit = await readCredit(db, project.workspace_id);
@@ -152,8 +169,9 @@ async function apply(
   const plan = withoutFill(await planSync(trx, project, catalog, opts), run.fillExcept);
   const refusal = await keyLimitRefusal(trx, project.workspace_id, plan.counts.created);
   if (refusal) throw refusal;
+  const memory = run.canFill ? await memoryHits(trx, plan, project) : new Map<string, Match>();
   if (run.approval.guardsSpending && run.canFill)
-    run.approval.spend(fillPairs(plan, project, (e) => e.key?.id ?? null).estimate);
+    run.approval.spend(fillPairs(plan, project, (e) => e.key?.id ?? null, memory).estimate);
 
   const ids = new Map<string, number>();
   for (const ep of plan.entries) if (ep.key) ids.set(ep.name, ep.key.id);
@@ -239,13 +257,9 @@ async function apply(
 
   // Imported translations, stored verbatim: never re-translated or charged. The plan already decided which
   // stored values give way, so one bulk upsert writes them all.
-  await writeImported(
-    trx,
-    project.id,
-    plan.writes.map((w) => ({ keyId: ids.get(w.entry.name)!, lang: w.lang, value: w.cell.icu })),
-    'sync',
-    now,
-  );
+  const imported = plan.writes.map((w) => ({ keyId: ids.get(w.entry.name)!, lang: w.lang, value: w.cell.icu }));
+  await writeImported(trx, project.id, imported, 'sync', now);
+  await rememberCells(trx, project, imported);
   // A translation the sync kept over the file's: the file's value waits on the cell for a person (key list filter).
   for (const c of plan.conflicts)
     if (c.kind === 'translation' && c.resolution === 'kept' && ids.has(c.key))
@@ -271,16 +285,24 @@ async function apply(
   let estimatedCredits = 0;
   const unreached: Array<{ keyId: number; lang: string }> = [];
   if (run.canFill) {
-    const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null);
-    // A `retranslate` project's engine values of a changed source: taken out (kept in history) and queued again.
+    const { pairs } = fillPairs(plan, project, (e) => ids.get(e.name) ?? null, memory);
+    const fills = [...memory]
+      .map(([pair, m]) => {
+        const cut = pair.lastIndexOf('|');
+        return { keyId: ids.get(pair.slice(0, cut)), lang: pair.slice(cut + 1), value: m.target };
+      })
+      .filter((f): f is { keyId: number; lang: string; value: string } => f.keyId !== undefined);
+    // A `retranslate` project's engine values of a changed source: taken out (kept in history) and queued again,
+    // or filled from the memory.
     await retireForRetranslation(
       trx,
       project.id,
-      pairs.filter((q) => plan.retranslate.has(`${q.keyId}|${q.lang}`)),
+      [...pairs, ...fills].filter((q) => plan.retranslate.has(`${q.keyId}|${q.lang}`)),
       now,
       'sync',
     );
     await insertMarkers(trx, project.id, pairs, now);
+    if ((await fillFromMemory(trx, project, fills, now)).length) changed = true;
     if (pairs.length) changed = true;
     const budget = run.approval.operation?.budget;
     const queued = await enqueueFill(trx, jobs, project, pairs, now, budget && { budget, unreached });

@@ -147,7 +147,7 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
   const cats = pluralCategories(targetLang).join(', ');
   return [
     `You translate the user-interface strings of a software product from ${src} to ${tgt}.`,
-    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "problem"?}]}.',
+    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "references"?, "problem"?}]}.',
     '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
     '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
@@ -158,6 +158,7 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
     `- Every {x, plural, ...} in a translation must have exactly these categories for ${tgt}: ${cats} (keep exact =N branches of the source as well), each written with the grammatically correct form for that category.`,
     "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
     '- Keep leading and trailing spaces and line breaks; use punctuation and capitalization natural for the target language.',
+    'An item\'s "references" are earlier translations of similar sources from the team\'s translation memory, each {"source", "translation", "score"} (100: the same text; less: similar text): follow their wording and terminology where the item says the same thing, and translate what differs; never copy a part its source does not say.',
     'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
     'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
   ].join('\n');
@@ -312,6 +313,9 @@ export class OpenAIEngine implements TranslationEngine {
         key: it.key,
         context: it.ctx ?? null,
         source: it.source,
+        ...(it.references?.length
+          ? { references: it.references.map((r) => ({ source: r.source, translation: r.target, score: r.score })) }
+          : {}),
         ...(problems.has(it) ? { problem: problems.get(it) } : {}),
       })),
     };

@@ -12,6 +12,19 @@ export interface TranslationItem {
   targetLang: string;
   /** What the value's markup is held to beside its source (packages/core/src/markup.ts); none: the source's own URLs. */
   markup?: MarkupPolicy;
+  /**
+   * Earlier translations of similar sources from the project's translation memory (server/domain/memory/), best
+   * first: the engine should follow their wording and terms where the source says the same thing.
+   */
+  references?: TranslationReference[];
+}
+
+/** A translation memory match sent with an item: a stored source, its translation, and how alike (0-100). */
+export interface TranslationReference {
+  source: string;
+  target: string;
+  /** 100: the same text (case, spacing and placeholder names aside); less: a fuzzy match. */
+  score: number;
 }
 
 /**

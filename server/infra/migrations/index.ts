@@ -25,6 +25,7 @@ import * as m017 from './017_dashboard_flows.js';
 import * as m026 from './026_outdated.js';
 import * as m024 from './024_namespaces.js';
 import * as m029 from './029_terms.js';
+import * as m027 from './027_memory.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -51,6 +52,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '026_outdated': m026,
   '024_namespaces': m024,
   '029_terms': m029,
+  '027_memory': m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
