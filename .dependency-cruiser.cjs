@@ -15,6 +15,7 @@
 const LAYERS = [
   'server/infra',
   'server/domain/project',
+  'server/domain/checks',
   'server/domain/catalog',
   'server/domain/billing',
   'server/domain/delivery',

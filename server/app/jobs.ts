@@ -16,6 +16,8 @@ import { runFill, type FillPayload } from '../domain/fill/fill.js';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events.js';
 import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
+import { runRecheck } from '../domain/checks/recheck.js';
+import { RECHECK_JOB, type RecheckPayload } from '../domain/checks/settings.js';
 
 /** A job's project, read from the row its payload names (run-due scoped to a project, server/infra/jobs.ts). */
 const projectOfRow =
@@ -60,6 +62,14 @@ export function registerJobs(app: App): void {
   app.jobs.register<RunPayload>(
     CONTENT_RUN_JOB,
     (ctx) => runContent(app, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
+  // A project's re-check after its check settings changed (server/domain/checks/recheck.ts): it resumes where a
+  // failed attempt stopped, so the default retries lose no work.
+  app.jobs.register<RecheckPayload>(
+    RECHECK_JOB,
+    (ctx) => runRecheck(app, ctx),
     {},
     (p) => Promise.resolve(p.projectId),
   );

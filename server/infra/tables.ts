@@ -448,6 +448,32 @@ export interface ContentVersionRow {
   created_at: Int64;
 }
 
+/** A cell's (or a key's source's, `lang` = base) stored quality-check results (migration 028). */
+export interface CellCheckRow {
+  key_id: Int64;
+  lang: string;
+  project_id: string;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** `|check:severity|` once each, for the check filter. */
+  ids: string;
+  /** JSON array of the results as the API shows them (server/domain/checks/compute.ts). */
+  results: JsonText;
+  checked_at: Int64;
+}
+
+/** A project's check settings and the revision of what the checks read (migration 028). */
+export interface ProjectCheckRow {
+  project_id: string;
+  settings: JsonText;
+  rev: number;
+  checked_rev: number;
+  cursor_key: Int64;
+  cursor_rev: number;
+  updated_at: Int64;
+}
+
 interface DailyCountRow {
   project_id: string;
   kind: string;
@@ -500,5 +526,7 @@ declare module 'knex/types/tables.js' {
     content_versions: ContentVersionRow;
     daily_counts: DailyCountRow;
     idempotency_keys: IdempotencyKeyRow;
+    cell_checks: CellCheckRow;
+    project_checks: ProjectCheckRow;
   }
 }

@@ -8,6 +8,7 @@ import { normalizeLanguage } from '../../domain/project/languages.js';
 import { projectFormats } from '../../domain/publish/versions.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { MAX_OUTPUT_FORMATS, configuredFormats, getProject } from '../../domain/project/projects.js';
+import { requestRecheck } from '../../domain/checks/settings.js';
 
 const CAS_RETRIES = 5;
 
@@ -36,6 +37,8 @@ async function casProjectChange<T>(
         .update({ ...plan.update, config_version: p.config_version + 1, updated_at: now });
       if (n !== 1) return false;
       await recordEvent(trx, p.id, 'project.updated', plan.event, now);
+      // Format checks run for the configured formats: stored results are checked again (server/domain/checks/).
+      if (plan.update?.output_formats !== undefined) await requestRecheck(trx, p.id, now);
       return true;
     });
     if (won) return plan.result;

@@ -3,6 +3,7 @@ import { contentChanged } from '../../domain/project/revision.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { createProject, getProject, projectView } from '../../domain/project/projects.js';
 import { createApiKey } from '../apikeys.js';
+import { requestRecheck } from '../../domain/checks/settings.js';
 import { parseJson } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
@@ -44,7 +45,10 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   await db.transaction(async (trx) => {
     await trx('projects').where({ id: p.id }).update(row);
     // The gates read the origins: a publish prepared under the old ones no longer describes the project.
-    if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
+    if (b.markupOrigins !== undefined) {
+      await requestRecheck(trx, p.id, Date.now());
+      await contentChanged(trx, p.id, Date.now());
+    }
   });
   return { body: await projectView(db, await getProject(db, p.id)) };
 };
