@@ -1683,8 +1683,8 @@ export interface components {
                      */
                     outdated?: true;
                     /**
-                     * @description The quality checks' results on the value (docs/guides/checks.md), as last computed; absent when it
-                     *     passes every check.
+                     * @description With `checks=true`: the quality checks' results on the value (docs/guides/checks.md), as last
+                     *     stored; absent when it passes every check.
                      */
                     checks?: components["schemas"]["CheckResult"][];
                 };
@@ -2991,6 +2991,11 @@ export interface operations {
                  *     version without that namespace is `404 not_found`. A key read by token finds the key in any namespace.
                  */
                 namespace?: components["schemas"]["Namespace"];
+                /**
+                 * @description With `ref`: `true` adds each value's quality-check results (`checks`, docs/guides/checks.md) as last
+                 *     stored. Ignored by the other reads.
+                 */
+                checks?: "true" | "false";
             };
             header?: never;
             path: {

@@ -13,7 +13,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
-import { errorOf, readKey, type InternalSchemas } from '../helpers/typed.js';
+import { errorOf, type InternalSchemas, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -24,6 +24,14 @@ test.after.always(async () => {
 });
 
 type Settings = InternalSchemas['CheckSettings'];
+
+/** The live translations of a key with their check results (`GET /translations?ref=&checks=true`). */
+async function readKey(client: TestProject['client'], projectId: string, ref: string, lang?: string) {
+  const r = await client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId }, query: { ref, checks: 'true', ...(lang ? { lang } : {}) } },
+  });
+  return { data: r.data as Schemas['KeyTranslations'] | undefined, response: r.response };
+}
 
 const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 const path = (p: TestProject) => ({ path: { projectId: p.projectId } });

@@ -11,7 +11,7 @@ import {
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
-import { errorOf, hostile, readKey, type Schemas } from '../helpers/typed.js';
+import { errorOf, hostile, readKey as readPlain, type Schemas } from '../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -22,6 +22,14 @@ test.after.always(async () => {
 });
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+/** The live translations of a key with their check results (`GET /translations?ref=&checks=true`). */
+async function readKey(client: TestProject['client'], projectId: string, ref: string, lang?: string) {
+  const r = await client.GET('/projects/{projectId}/translations', {
+    params: { path: { projectId }, query: { ref, checks: 'true', ...(lang ? { lang } : {}) } },
+  });
+  return { data: r.data as Schemas['KeyTranslations'] | undefined, response: r.response };
+}
+
 const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 const path = (p: TestProject) => ({ path: { projectId: p.projectId } });
 const detail = async (p: TestProject, key: string) =>
@@ -131,6 +139,8 @@ test('each cell carries its results on the key read, the key list and the editor
   t.like(read.de.checks![0], { severity: 'error', field: 'target' });
   t.regex(read.de.checks![0].message, /name/);
   t.false('checks' in read.fr, 'a cell without a value has no results');
+  const plain = (await readPlain(p.client, p.projectId, 'greeting', 'de')).data!.translations.de;
+  t.deepEqual(plain, { status: 'translated', value: 'Hallo!' }, 'a read that does not ask reads as before');
   const fr = (await readKey(p.client, p.projectId, 'delete', 'fr')).data!.translations.fr;
   t.deepEqual(ids(fr.checks), ['french-spacing']);
   t.deepEqual(fr.checks![0].spans, [{ start: 20, end: 21 }], 'the question mark without its no-break space');
