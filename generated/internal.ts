@@ -648,7 +648,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The gate verdicts and format warnings a value would get, without saving it */
+        /** The gate verdicts, format warnings and quality-check results a value would get, without saving it */
         post: operations["internalCheckTranslation"];
         delete?: never;
         options?: never;
@@ -2994,6 +2994,8 @@ export interface operations {
                         ok: boolean;
                         gate: components["schemas"]["GateVerdict"];
                         formatWarnings: string[];
+                        /** @description The quality checks' results on the value, with the project's settings for the language. */
+                        checks?: components["schemas"]["CheckResult"][];
                     };
                 };
             };

@@ -16,6 +16,7 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
   { path: '', label: 'Overview' },
   { path: 'keys', label: 'Keys' },
   { path: 'captured', label: 'Captured keys' },
+  { path: 'checks', label: 'Checks' },
   { path: 'publish', label: 'Publish' },
   { path: 'versions', label: 'Versions' },
   { path: 'operations', label: 'Operations' },

@@ -124,7 +124,7 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
           if (errors.length)
             throw conflict(
               'checks_failed',
-              `A check reports an error (${[...new Set(errors.map((r) => r.check))].join(', ')}); fix the value before approving it. Nothing was saved.`,
+              `A check reports an error (${[...new Set(errors.map((r) => r.check))].join(', ')}); fix the value before approving it.`,
               { checks: errors },
             );
         }

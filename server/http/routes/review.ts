@@ -27,6 +27,8 @@ import { enqueueFill } from '../../domain/fill/queue.js';
 import { outdatedSources } from '../../domain/catalog/outdated.js';
 import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
 import { errorCells, storedChecks } from '../../domain/checks/read.js';
+import { checkTranslation } from '../../domain/checks/compute.js';
+import { checkContext } from '../../domain/checks/context.js';
 
 const HISTORY_SHOWN = 200;
 /** Cells a bulk approval lists as refused at most (`refusedTotal` counts all). */
@@ -154,6 +156,7 @@ export const internalCheckTranslation: Handler<'internalCheckTranslation'> = asy
       ok: Object.keys(gate).length === 0,
       gate,
       formatWarnings: formatWarnings(p, key, lang, ctx.body.value, 'translated'),
+      checks: checkTranslation(await checkContext(db, p.id), { ...key, id: Number(key.id) }, lang, ctx.body.value),
     },
   };
 };
