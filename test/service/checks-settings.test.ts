@@ -17,7 +17,7 @@ import { errorOf, type InternalSchemas, type Schemas } from '../helpers/typed.js
 
 let svc: TestService;
 test.before(async () => {
-  svc = await startTestService({ PUBLISH_INLINE_KEYS: '0', PUBLISH_THREADS: '1' });
+  svc = await startTestService({ PUBLISH_INLINE_KEYS: '0', CHECK_THREADS: '1' });
 });
 test.after.always(async () => {
   await svc?.stop();

@@ -4,10 +4,13 @@
 // every writer stores (an edit, an import, the fill, a changed source), approval refused on an error.
 import test from 'ava';
 import { previewSync, previewTranslate, sync, translate } from '../../packages/client/src/index.js';
+import { openDb } from '../../server/infra/db.js';
+import { migrationSource } from '../../server/infra/migrations/index.js';
 import {
   createTestKey,
   createTestProject,
   startTestService,
+  testDatabase,
   type TestProject,
   type TestService,
 } from '../helpers/service.js';
@@ -31,7 +34,7 @@ async function readKey(client: TestProject['client'], projectId: string, ref: st
 }
 
 const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
-const path = (p: TestProject) => ({ path: { projectId: p.projectId } });
+const path = (p: { projectId: string }) => ({ path: { projectId: p.projectId } });
 const detail = async (p: TestProject, key: string) =>
   (await svc.admin.GET('/projects/{projectId}/keys/{key}', { params: { path: { projectId: p.projectId, key } } }))
     .data!;
@@ -325,4 +328,78 @@ test('an error blocks approving the cell: the single save and the bulk approval 
     body: { filter: {}, action: 'approve' },
   });
   t.deepEqual(again.data, { affected: 0 });
+});
+
+test('the migration queues a re-check of every project there is, which stores their results', async (t) => {
+  const target = await testDatabase({ empty: true });
+  const old = openDb(target.url);
+  let upgraded: TestService | undefined;
+  let closed = false;
+  try {
+    // Every migration before 028, as a database of the release before it holds them.
+    for (;;) {
+      const [, pending] = (await old.migrate.list({ migrationSource })) as [unknown, Array<{ file?: string } | string>];
+      const next = pending.map((m) => (typeof m === 'string' ? m : (m.file ?? '')))[0];
+      if (!next || next >= '028') break;
+      await old.migrate.up({ migrationSource });
+    }
+    const now = Date.now();
+    await old('workspaces').insert({ id: 'w_old', name: 'old', balance_mc: 0, created_at: now, updated_at: now });
+    await old('projects').insert({
+      id: 'p_old',
+      workspace_id: 'w_old',
+      name: 'old',
+      handle: 'old-1',
+      slug: 'old',
+      base_lang: 'en',
+      output_formats: '[]',
+      created_at: now,
+      updated_at: now,
+    });
+    await old('project_content').insert({ project_id: 'p_old', content_rev: 0 });
+    await old('project_languages').insert({
+      project_id: 'p_old',
+      code: 'de',
+      fill_mode: 'manual',
+      created_at: now,
+      updated_at: now,
+    });
+    const [keyId] = await old('keys').insert({
+      project_id: 'p_old',
+      name: 'greeting',
+      token: 't'.repeat(32),
+      source: 'Hello {name}!',
+      enabled: true,
+      source_verified: false,
+      captured: false,
+      source_updated_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    await old('translations').insert({
+      key_id: keyId,
+      lang: 'de',
+      project_id: 'p_old',
+      value: 'Hallo!',
+      status: 'translated',
+      origin: 'edit',
+      updated_at: now,
+    });
+    await old.destroy();
+    closed = true;
+    upgraded = await startTestService({}, target.url);
+    const p = { projectId: 'p_old', client: upgraded.client() };
+    const settings = await upgraded.admin.GET('/projects/{projectId}/checks/settings', { params: path(p) });
+    t.deepEqual(settings.data, { settings: {}, checking: true });
+    await upgraded.admin.POST('/jobs/run-due', { body: { projectId: 'p_old' } });
+    const d = await upgraded.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: 'p_old', key: 'greeting' } },
+    });
+    t.deepEqual(ids(d.data!.cells[0].checks), ['icu-placeholders']);
+    t.false((await upgraded.admin.GET('/projects/{projectId}/checks/settings', { params: path(p) })).data!.checking);
+  } finally {
+    if (!closed) await old.destroy();
+    await upgraded?.stop();
+    await target.drop();
+  }
 });

@@ -1,6 +1,6 @@
-// Where the re-check's slices are checked: on worker threads (PUBLISH_THREADS of them, the threads the publisher
-// uses for its CPU work), so a project's re-check never holds the event loop that answers every tenant; with 0
-// threads, on the event loop a few milliseconds at a time (store.ts inSlices).
+// Where the re-check's slices are checked: on worker threads (CHECK_THREADS of them), so a project's re-check never
+// holds the event loop that answers every tenant; with 0 threads, on the event loop a few milliseconds at a time
+// (store.ts inSlices).
 import { Piscina } from 'piscina';
 import { rowsOfKey, type CheckRow } from './compute.js';
 import { inSlices } from './store.js';

@@ -8,13 +8,13 @@
 // starts over with them; when it has passed over every key, the project's results follow the revision it read.
 import type { App } from '../../infra/app.js';
 import type { Db } from '../../infra/db.js';
-import { chunks } from '../../infra/db.js';
+import { chunks, retryContended } from '../../infra/db.js';
 import type { JobContext } from '../../infra/jobs.js';
 import { contentChanged, contentRev } from '../project/revision.js';
 import type { CheckContext, CheckRow, KeyInput } from './compute.js';
 import { checkContext } from './context.js';
 import { checkSliceOn } from './pool.js';
-import { insertRows } from './store.js';
+import { replaceRows } from './store.js';
 import type { SliceInput } from './tasks.js';
 import { checkState, type RecheckPayload } from './settings.js';
 
@@ -95,6 +95,18 @@ async function writeSlice(
   slice: Slice,
   rows: CheckRow[],
 ): Promise<boolean> {
+  // A deadlock with a writer (MySQL) costs the slice another try, not the job its attempt.
+  return retryContended(() => writeSliceOnce(db, job, projectId, rev, slice, rows));
+}
+
+async function writeSliceOnce(
+  db: Db,
+  job: JobContext<RecheckPayload>,
+  projectId: string,
+  rev: number,
+  slice: Slice,
+  rows: CheckRow[],
+): Promise<boolean> {
   return db.transaction(async (trx) => {
     await job.fence(trx);
     if ((await checkState(trx, projectId)).rev !== rev) return false;
@@ -119,13 +131,14 @@ async function writeSlice(
       });
       for (const [id, print] of before) if (now.get(id) !== print) skip.add(id);
     }
-    const del = trx('cell_checks')
-      .where({ project_id: projectId })
-      .andWhere('key_id', '>=', slice.first)
-      .andWhere('key_id', '<=', slice.last);
-    if (skip.size) del.whereNotIn('key_id', [...skip]);
-    await del.delete();
-    await insertRows(trx, projectId, skip.size ? rows.filter((r) => !skip.has(r.key_id)) : rows, Date.now());
+    const existing = (
+      await trx('cell_checks')
+        .where({ project_id: projectId })
+        .andWhere('key_id', '>=', slice.first)
+        .andWhere('key_id', '<=', slice.last)
+        .select('key_id', 'lang')
+    ).filter((r) => !skip.has(Number(r.key_id)));
+    await replaceRows(trx, projectId, existing, skip.size ? rows.filter((r) => !skip.has(r.key_id)) : rows, Date.now());
     await trx('project_checks')
       .where({ project_id: projectId, rev })
       .update({ cursor_key: slice.last, cursor_rev: rev });
@@ -146,7 +159,7 @@ async function pass(
   const [keyCount] = await db('keys').where({ project_id: projectId }).count({ n: '*' });
   // As the publisher decides (server/domain/publish/pool.ts threadsFor): a small project is checked on the event loop,
   // a few milliseconds at a time, sparing it a thread's start.
-  const threads = Number(keyCount.n) <= app.config.publishInlineKeys ? 0 : app.config.publishThreads;
+  const threads = Number(keyCount.n) <= app.config.publishInlineKeys ? 0 : app.config.checkThreads;
   const perSlice = Math.max(1, Math.floor(CELLS_PER_SLICE / (Number(langs[0].n) + 1)));
   // Slices checked on the threads while the next ones are read: as many in flight as there are threads.
   const inFlight: Array<{ slice: Slice; rows: Promise<CheckRow[]> }> = [];
@@ -167,11 +180,16 @@ async function pass(
     await yieldTurn();
   }
   while (inFlight.length) if (!(await settle())) return false;
+  return retryContended(() => finishPass(db, job, projectId, ctx.rev));
+}
+
+/** Records that the stored results follow revision `rev`, unless it moved. */
+function finishPass(db: Db, job: JobContext<RecheckPayload>, projectId: string, rev: number): Promise<boolean> {
   return db.transaction(async (trx) => {
     await job.fence(trx);
     const n = await trx('project_checks')
-      .where({ project_id: projectId, rev: ctx.rev })
-      .update({ checked_rev: ctx.rev, cursor_key: 0, cursor_rev: 0 });
+      .where({ project_id: projectId, rev })
+      .update({ checked_rev: rev, cursor_key: 0, cursor_rev: 0 });
     // The results a publish counts (and may leave out by) changed: a prepared publish no longer describes them.
     if (n) await contentChanged(trx, projectId, Date.now());
     return n === 1;

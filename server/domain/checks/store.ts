@@ -44,24 +44,49 @@ export async function readKeys(db: Db, ids: number[]): Promise<Map<number, KeyIn
 }
 
 const COLUMNS = ['key_id', 'lang', 'project_id', 'errors', 'warnings', 'infos', 'ids', 'results', 'checked_at'];
+const UPDATED = COLUMNS.slice(3);
 /** Rows per INSERT: one statement of a few hundred bound values, a millisecond or two on SQLite. */
 const INSERT_SLICE = 100;
 
+/** A stored row's primary key. */
+export interface RowKey {
+  key_id: number | string;
+  lang: string;
+}
+
 /**
- * Inserts rows (whose (key_id, lang) no row holds any more: the caller deleted them) with one multi-row VALUES list
- * per slice: Knex writes SQLite's multi-row insert as a chain of SELECT ... UNION ALL, slower to compile and run.
+ * Replaces the stored rows `existing` (read by the caller: the rows of the cells it checked) with `rows`: the rows
+ * that are not among the new ones are deleted by their primary keys, the new ones upserted, one multi-row VALUES list
+ * per slice (Knex writes SQLite's multi-row insert as a chain of SELECT ... UNION ALL, slower to compile and run).
+ * Nothing is deleted by a range: on MySQL a range delete locks the gaps around it, and two writers that then insert
+ * into the same gap deadlock; deletes of existing rows and upserts lock those rows only.
  */
-export async function insertRows(trx: Db, projectId: string, rows: CheckRow[], now: number): Promise<void> {
+export async function replaceRows(
+  trx: Db,
+  projectId: string,
+  existing: RowKey[],
+  rows: CheckRow[],
+  now: number,
+): Promise<void> {
+  const kept = new Set(rows.map((r) => `${r.key_id}|${r.lang}`));
+  const gone = new Map<number, string[]>();
+  for (const e of existing)
+    if (!kept.has(`${e.key_id}|${e.lang}`)) gone.set(Number(e.key_id), [...(gone.get(Number(e.key_id)) ?? []), e.lang]);
+  for (const [keyId, langs] of gone) await trx('cell_checks').where({ key_id: keyId }).whereIn('lang', langs).delete();
+  const mysql = dialectOf(trx) === 'mysql';
   const values = `(${COLUMNS.map(() => '?').join(', ')})`;
+  const upsert = mysql
+    ? ` ON DUPLICATE KEY UPDATE ${UPDATED.map((c) => `${c} = VALUES(${c})`).join(', ')}`
+    : ` ON CONFLICT (key_id, lang) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}`;
   for (const part of chunks(rows, INSERT_SLICE)) {
     const bindings: Array<string | number> = [];
     for (const r of part)
       bindings.push(r.key_id, r.lang, projectId, r.errors, r.warnings, r.infos, r.ids, r.results, now);
     await trx.raw(
-      `INSERT INTO cell_checks (${COLUMNS.join(', ')}) VALUES ${Array(part.length).fill(values).join(', ')}`,
+      `INSERT INTO cell_checks (${COLUMNS.join(', ')}) VALUES ${Array(part.length).fill(values).join(', ')}${upsert}`,
       bindings,
     );
-    if (dialectOf(trx) === 'sqlite') await yieldTurn();
+    if (!mysql) await yieldTurn();
   }
 }
 
@@ -120,10 +145,11 @@ export async function checkCells(
   ).filter((r): r is CheckRow => r !== null);
   const byLang = new Map<string, number[]>();
   for (const c of cells) byLang.set(c.lang, [...(byLang.get(c.lang) ?? []), c.keyId]);
+  const existing: RowKey[] = [];
   for (const [lang, ids] of byLang)
     for (const part of chunks([...new Set(ids)]))
-      await trx('cell_checks').where({ project_id: projectId, lang }).whereIn('key_id', part).delete();
-  await insertRows(trx, projectId, rows, now);
+      existing.push(...(await trx('cell_checks').where({ lang }).whereIn('key_id', part).select('key_id', 'lang')));
+  await replaceRows(trx, projectId, existing, rows, now);
 }
 
 /**
@@ -150,8 +176,9 @@ export async function checkKeys(
       cells.set(Number(r.key_id), [...(cells.get(Number(r.key_id)) ?? []), { lang: r.lang, value: r.value! }]);
   const rows = (await inSlices([...keys.values()], (k) => rowsOfKey(ctx, k, cells.get(k.id) ?? [], true))).flat();
   for (const r of rows) if (r.lang === ctx.baseLang) sources.set(r.key_id, JSON.parse(r.results) as CheckResult[]);
+  const existing: RowKey[] = [];
   for (const part of chunks([...keys.keys()]))
-    await trx('cell_checks').where({ project_id: projectId }).whereIn('key_id', part).delete();
-  await insertRows(trx, projectId, rows, now);
+    existing.push(...(await trx('cell_checks').whereIn('key_id', part).select('key_id', 'lang')));
+  await replaceRows(trx, projectId, existing, rows, now);
   return sources;
 }
