@@ -469,6 +469,8 @@ export interface ProjectCheckRow {
   settings: JsonText;
   rev: number;
   checked_rev: number;
+  /** What the checks read at checked_rev (formats, origins, settings), JSON; null when not known. */
+  checked_context: JsonText | null;
   cursor_key: Int64;
   cursor_rev: number;
   updated_at: Int64;

@@ -104,6 +104,15 @@ test('severities per project and per language change the stored results once the
   await runDue(p);
   t.deepEqual(await cellChecks(p, 'save', 'de'), []);
   t.deepEqual(await cellChecks(p, 'save', 'fr'), ['end-stop:warning']);
+  // Switched on again: it runs again (the change is more than a severity, so every cell is checked anew).
+  await put(p, {});
+  await runDue(p);
+  t.deepEqual(await cellChecks(p, 'save', 'de'), ['end-stop:warning']);
+  t.deepEqual((await p.client.GET('/projects/{projectId}/checks', { params: path(p) })).data!.totals, {
+    error: 0,
+    warning: 2,
+    info: 0,
+  });
 });
 
 test('a custom regular-expression check runs on every cell of its languages, with its spans', async (t) => {

@@ -4,6 +4,7 @@
 // it on worker threads (tasks.ts) exactly as the writers run it inline.
 import type { FormatId } from '../../../packages/core/src/catalog.js';
 import {
+  CATALOGUE,
   checkSource,
   runChecks,
   type CheckResult as EngineResult,
@@ -154,6 +155,50 @@ export function rowOf(keyId: number, lang: string, results: CheckResult[]): Chec
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+const DEFAULT_SEVERITY = new Map(CATALOGUE.map((d) => [d.id, d.severity]));
+
+/**
+ * A stored row's results under new settings that differ from those it was computed with only by severities and by
+ * checks switched off (recheck.ts `onlySeverities`): no check runs, each result takes its check's severity now, and
+ * the results of checks switched off go. A project's own checks keep theirs.
+ */
+export function remapRow(ctx: CheckContext, keyId: number, lang: string, results: CheckResult[]): CheckRow | null {
+  const s = engineSettings(ctx, lang);
+  const off = new Set(s.disabled);
+  return rowOf(
+    keyId,
+    lang,
+    results
+      .filter((r) => r.check.startsWith('custom:') || !off.has(r.check))
+      .map((r) =>
+        r.check.startsWith('custom:')
+          ? r
+          : { ...r, severity: s.severity?.[r.check] ?? DEFAULT_SEVERITY.get(r.check) ?? r.severity },
+      ),
+  );
+}
+
+/**
+ * Whether rows computed under `before` come to what `after` would compute by remapRow alone, in the languages
+ * `langs`: the same formats, origins, custom checks and expansion factors, and no check that ran before switched on.
+ */
+export function onlySeverities(before: CheckContext, after: CheckContext, langs: string[]): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (
+    before.baseLang !== after.baseLang ||
+    !same(before.formats, after.formats) ||
+    !same(before.origins, after.origins)
+  )
+    return false;
+  if (!same(before.settings.custom ?? [], after.settings.custom ?? [])) return false;
+  return langs.every((lang) => {
+    const b = settingsFor(before.settings, lang);
+    const a = settingsFor(after.settings, lang);
+    const off = new Set(a.disabled);
+    return b.expansionFactor === a.expansionFactor && (b.disabled ?? []).every((id) => off.has(id));
+  });
+}
 
 /** A stored row's check ids of one severity (the `ids` column). */
 export function idsOf(ids: string, severity: Severity): string[] {

@@ -11,12 +11,19 @@ import type { Db } from '../../infra/db.js';
 import { chunks, retryContended } from '../../infra/db.js';
 import type { JobContext } from '../../infra/jobs.js';
 import { contentChanged, contentRev } from '../project/revision.js';
-import type { CheckContext, CheckRow, KeyInput } from './compute.js';
+import {
+  onlySeverities,
+  remapRow,
+  type CheckContext,
+  type CheckResult,
+  type CheckRow,
+  type KeyInput,
+} from './compute.js';
 import { checkContext } from './context.js';
 import { checkSliceOn } from './pool.js';
 import { replaceRows } from './store.js';
 import type { SliceInput } from './tasks.js';
-import { checkState, type RecheckPayload } from './settings.js';
+import { checkState, contextText, type RecheckPayload } from './settings.js';
 
 /** Stored values per slice: one read statement of about this many rows (server/infra/slices.ts: 4 to 7 ms). */
 const CELLS_PER_SLICE = 1_000;
@@ -180,20 +187,95 @@ async function pass(
     await yieldTurn();
   }
   while (inFlight.length) if (!(await settle())) return false;
-  return retryContended(() => finishPass(db, job, projectId, ctx.rev));
+  return retryContended(() => finishPass(db, job, projectId, ctx));
 }
 
-/** Records that the stored results follow revision `rev`, unless it moved. */
-function finishPass(db: Db, job: JobContext<RecheckPayload>, projectId: string, rev: number): Promise<boolean> {
+/** Records that the stored results follow the revision `ctx` was read at, and what it read, unless it moved. */
+function finishPass(
+  db: Db,
+  job: JobContext<RecheckPayload>,
+  projectId: string,
+  ctx: CheckContext & { rev: number },
+): Promise<boolean> {
   return db.transaction(async (trx) => {
     await job.fence(trx);
     const n = await trx('project_checks')
-      .where({ project_id: projectId, rev })
-      .update({ checked_rev: rev, cursor_key: 0, cursor_rev: 0 });
+      .where({ project_id: projectId, rev: ctx.rev })
+      .update({ checked_rev: ctx.rev, checked_context: contextText(ctx), cursor_key: 0, cursor_rev: 0 });
     // The results a publish counts (and may leave out by) changed: a prepared publish no longer describes them.
     if (n) await contentChanged(trx, projectId, Date.now());
     return n === 1;
   });
+}
+
+/** Stored rows read per statement by a remap. */
+const ROWS_PER_SLICE = 2_000;
+
+/**
+ * A pass that runs no check: the stored rows, whose settings differ from the new ones only by severities and checks
+ * switched off (compute.ts onlySeverities), each given the new severities (remapRow). A row a writer stored meanwhile
+ * was checked with the new settings, and remaps to itself.
+ */
+async function remapPass(
+  db: Db,
+  job: JobContext<RecheckPayload>,
+  projectId: string,
+  ctx: CheckContext & { rev: number },
+): Promise<boolean> {
+  for (let after = -1; ;) {
+    const rows = await db('cell_checks')
+      .where({ project_id: projectId })
+      .andWhere('key_id', '>', after)
+      .orderBy('key_id')
+      .limit(ROWS_PER_SLICE)
+      .select('key_id', 'lang', 'results');
+    if (!rows.length) break;
+    // The whole last key, so a key's rows are written in one transaction.
+    const last = Number(rows[rows.length - 1].key_id);
+    const next =
+      rows.length < ROWS_PER_SLICE
+        ? rows
+        : rows.filter((r) => Number(r.key_id) !== last || rows[0].key_id === r.key_id);
+    const upTo = Number(next[next.length - 1].key_id);
+    const remapped: CheckRow[] = [];
+    let since = performance.now();
+    for (const r of next) {
+      const row = remapRow(ctx, Number(r.key_id), r.lang, JSON.parse(r.results) as CheckResult[]);
+      if (row && row.results !== r.results) remapped.push(row);
+      else if (!row) remapped.push({ ...emptyRow, key_id: Number(r.key_id), lang: r.lang });
+      if (performance.now() - since > 4) {
+        await yieldTurn();
+        since = performance.now();
+      }
+    }
+    const done = await retryContended(() =>
+      db.transaction(async (trx) => {
+        await job.fence(trx);
+        if ((await checkState(trx, projectId)).rev !== ctx.rev) return false;
+        const gone = remapped.filter((r) => r.ids === '');
+        await replaceRows(
+          trx,
+          projectId,
+          gone,
+          remapped.filter((r) => r.ids !== ''),
+          Date.now(),
+        );
+        return true;
+      }),
+    );
+    if (!done) return false;
+    after = upTo;
+    await yieldTurn();
+  }
+  return retryContended(() => finishPass(db, job, projectId, ctx));
+}
+
+/** A row remapRow left without results: deleted. */
+const emptyRow = { errors: 0, warnings: 0, infos: 0, ids: '', results: '[]' };
+
+/** The languages a project's rows may be of: its languages, removed ones too, and the base (the sources). */
+async function languagesOf(db: Db, projectId: string, baseLang: string): Promise<string[]> {
+  return [baseLang, ...(await db('project_languages').where({ project_id: projectId }).pluck('code'))];
 }
 
 export async function runRecheck(app: App, job: JobContext<RecheckPayload>): Promise<void> {
@@ -208,6 +290,13 @@ export async function runRecheck(app: App, job: JobContext<RecheckPayload>): Pro
       return;
     }
     const ctx = await checkContext(db, projectId);
+    // One change since the results were last brought up to date, which only moves severities (or switches checks
+    // off): the stored results are remapped, no check runs.
+    const before = state.checkedRev === ctx.rev - 1 ? state.checkedContext : null;
+    if (before && onlySeverities(before, ctx, await languagesOf(db, projectId, ctx.baseLang))) {
+      if (await remapPass(db, job, projectId, ctx)) return;
+      continue;
+    }
     // A pass another claim began at this revision resumes after its last slice.
     const after = state.cursorRev === ctx.rev ? state.cursorKey : 0;
     if (await pass(app, job, projectId, ctx, after)) return;

@@ -8,7 +8,7 @@ import { parseJson } from '../../infra/db.js';
 import { invalidArgument } from '../../infra/errors.js';
 import { enqueueJob } from '../../infra/jobs.js';
 import { normalizeLanguage } from '../project/languages.js';
-import type { LanguageSettings, StoredSettings } from './compute.js';
+import type { CheckContext, LanguageSettings, StoredSettings } from './compute.js';
 
 /** The job that re-checks a whole project (registered in server/app/jobs.ts). */
 export const RECHECK_JOB = 'checks.recheck';
@@ -28,6 +28,8 @@ export async function checkState(db: Db, projectId: string) {
     checkedRev: Number(row?.checked_rev ?? 0),
     cursorKey: Number(row?.cursor_key ?? 0),
     cursorRev: Number(row?.cursor_rev ?? 0),
+    /** What the checks read at checkedRev, when known (recheck.ts compares it with what they read now). */
+    checkedContext: parseJson<CheckContext | null>(row?.checked_context ?? null, null),
   };
 }
 
@@ -108,8 +110,19 @@ export async function requestRecheck(trx: Db, projectId: string, now: number): P
   await enqueueJob(trx, RECHECK_JOB, { projectId } satisfies RecheckPayload, { uniqueKey: `checks:${projectId}`, now });
 }
 
-/** Stores validated settings and queues the re-check they call for. */
-export async function saveSettings(trx: Db, projectId: string, settings: StoredSettings, now: number): Promise<void> {
+/**
+ * Stores validated settings and queues the re-check they call for. `before`: what the checks read until now; a
+ * project's first settings record it as what its stored results follow (every writer checked with the defaults and
+ * these formats and origins: a change of those would have made the row), so a change of severities alone is a
+ * remap of the stored results (recheck.ts).
+ */
+export async function saveSettings(
+  trx: Db,
+  projectId: string,
+  settings: StoredSettings,
+  now: number,
+  before: CheckContext,
+): Promise<void> {
   const text = JSON.stringify(settings);
   const n = await trx('project_checks').where({ project_id: projectId }).update({ settings: text, updated_at: now });
   if (!n)
@@ -118,9 +131,14 @@ export async function saveSettings(trx: Db, projectId: string, settings: StoredS
       settings: text,
       rev: 0,
       checked_rev: 0,
+      checked_context: contextText(before),
       cursor_key: 0,
       cursor_rev: 0,
       updated_at: now,
     });
   await requestRecheck(trx, projectId, now);
 }
+
+/** A check context as `checked_context` stores it. */
+export const contextText = (c: CheckContext): string =>
+  JSON.stringify({ baseLang: c.baseLang, formats: c.formats, origins: c.origins, settings: c.settings });

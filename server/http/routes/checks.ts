@@ -4,9 +4,10 @@
 import { listLanguages } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { contentChanged } from '../../domain/project/revision.js';
+import { checkContext } from '../../domain/checks/context.js';
 import { listResults } from '../../domain/checks/read.js';
 import { checkState, checking, saveSettings, validateSettings } from '../../domain/checks/settings.js';
-import type { Db } from '../../infra/db.js';
+import { retryContended, type Db } from '../../infra/db.js';
 import { invalidArgument } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 
@@ -43,10 +44,13 @@ export const internalPutCheckSettings: Handler<'internalPutCheckSettings'> = asy
   // Refused whole (400) before anything is written.
   const settings = validateSettings(ctx.body, await languagesOf(db, p));
   const now = Date.now();
-  await db.transaction(async (trx) => {
-    await saveSettings(trx, p.id, settings, now);
-    // A publish reads `blockPublishOnErrors`, and the results it counts move with the re-check.
-    await contentChanged(trx, p.id, now);
-  });
+  // Another project's job queued at the same moment may meet this one's in the jobs' unique index (MySQL): again.
+  await retryContended(() =>
+    db.transaction(async (trx) => {
+      await saveSettings(trx, p.id, settings, now, await checkContext(trx, p.id));
+      // A publish reads `blockPublishOnErrors`, and the results it counts move with the re-check.
+      await contentChanged(trx, p.id, now);
+    }),
+  );
   return { body: await settingsView(db, p.id) };
 };

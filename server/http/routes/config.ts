@@ -1,6 +1,6 @@
 // Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`).
 import { contentChanged } from '../../domain/project/revision.js';
-import { isUniqueViolation, type Db } from '../../infra/db.js';
+import { isUniqueViolation, retryContended, type Db } from '../../infra/db.js';
 import { recordEvent } from '../../domain/webhooks/events.js';
 import { conflict, invalidArgument } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
@@ -37,10 +37,11 @@ async function casProjectChange<T>(
         .update({ ...plan.update, config_version: p.config_version + 1, updated_at: now });
       if (n !== 1) return false;
       await recordEvent(trx, p.id, 'project.updated', plan.event, now);
-      // Format checks run for the configured formats: stored results are checked again (server/domain/checks/).
-      if (plan.update?.output_formats !== undefined) await requestRecheck(trx, p.id, now);
       return true;
     });
+    // Format checks run for the configured formats: stored results are checked again (server/domain/checks/).
+    if (won && plan.update.output_formats !== undefined)
+      await retryContended(() => db.transaction((trx) => requestRecheck(trx, p.id, now)));
     if (won) return plan.result;
   }
   throw conflict('output_config_conflict', 'The project configuration kept changing under this request; retry it.');

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 //   check filter, a LIKE); `results` is the JSON array of the results themselves, as the API shows them.
 // - `project_checks`: a project's check settings (JSON), and the revision of what the checks read besides the cells
 //   (settings, output formats, markup origins): `rev` moves on each change, `checked_rev` is the revision a finished
-//   background re-check applied to every stored row, and `cursor_key` / `cursor_rev` how far a running one got.
+//   background re-check applied to every stored row, with what the checks read at it (`checked_context`, JSON: the
+//   formats, origins and settings; null when not known), and `cursor_key` / `cursor_rev` how far a running one got.
 //   A project without a row has the default settings and nothing to re-check.
 // Projects that exist when this runs are re-checked once in the background, as after a settings change: their
 // `project_checks` row starts at `rev` 1 and a `checks.recheck` job is queued for each (server/app/jobs.ts).
@@ -30,6 +31,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('settings').notNullable();
     t.integer('rev').notNullable().defaultTo(0);
     t.integer('checked_rev').notNullable().defaultTo(0);
+    t.text('checked_context').nullable();
     t.bigInteger('cursor_key').notNullable().defaultTo(0);
     t.integer('cursor_rev').notNullable().defaultTo(0);
     t.bigInteger('updated_at').notNullable();
