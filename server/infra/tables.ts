@@ -449,7 +449,7 @@ export interface ContentVersionRow {
 }
 
 /** A cell's (or a key's source's, `lang` = base) stored quality-check results (migration 028). */
-export interface CellCheckRow {
+interface CellCheckRow {
   key_id: Int64;
   lang: string;
   project_id: string;
@@ -464,7 +464,7 @@ export interface CellCheckRow {
 }
 
 /** A project's check settings and the revision of what the checks read (migration 028). */
-export interface ProjectCheckRow {
+interface ProjectCheckRow {
   project_id: string;
   settings: JsonText;
   rev: number;

@@ -15,7 +15,7 @@ interface Ctx {
 
 type Severity = 'error' | 'warning' | 'info';
 
-export interface CheckOptions {
+interface CheckOptions {
   lang?: string;
   severity?: Severity;
   check?: string;

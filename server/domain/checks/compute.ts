@@ -72,7 +72,7 @@ const MAX_MESSAGE = 500;
 const MAX_SPANS = 20;
 
 /** The engine's settings for one language: the language's severities and factor over the project's, disabled added. */
-export function settingsFor(s: StoredSettings, lang: string): CheckSettings {
+function settingsFor(s: StoredSettings, lang: string): CheckSettings {
   const l = s.languages?.[lang];
   return {
     severity: { ...s.severity, ...l?.severity },

@@ -29,7 +29,7 @@ const COUNT_COLUMN: Record<Severity, string> = { error: 'c.errors', warning: 'c.
 const like = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
 
 /** `c` (a cell_checks alias) has a result of `check` and/or of `severity`. */
-export function resultClause(w: Knex.QueryBuilder, f: { check?: string; severity?: Severity }): void {
+function resultClause(w: Knex.QueryBuilder, f: { check?: string; severity?: Severity }): void {
   if (f.check !== undefined && f.severity !== undefined)
     w.whereRaw("c.ids LIKE ? ESCAPE '!'", [`%|${like(f.check)}:${f.severity}|%`]);
   else if (f.check !== undefined) w.whereRaw("c.ids LIKE ? ESCAPE '!'", [`%|${like(f.check)}:%`]);
@@ -76,7 +76,7 @@ export async function errorCells(db: Db, keyIds: number[], langs: string[]): Pro
 }
 
 /** Bits of a cell's severities, as the publish reads them (stream.ts). */
-export const MASK: Record<Severity, number> = { error: 1, warning: 2, info: 4 };
+const MASK: Record<Severity, number> = { error: 1, warning: 2, info: 4 };
 
 /** The severities each cell of one language holds (a bit per severity, MASK), by key id: what a publish counts. */
 export async function severityMasks(db: Db, projectId: string, lang: string): Promise<Map<number, number>> {
@@ -196,7 +196,7 @@ function decodeCursor(text: string): Cursor {
 /** Cells read per statement while a page fills. */
 const READ_SLICE = 500;
 
-export interface CheckFailure extends CheckResult {
+interface CheckFailure extends CheckResult {
   key: string;
   namespace?: string;
   lang: string;

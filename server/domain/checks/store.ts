@@ -35,7 +35,7 @@ export async function inSlices<T, R>(items: readonly T[], fn: (item: T) => R): P
 }
 
 /** The keys the checks read, by id. */
-export async function readKeys(db: Db, ids: number[]): Promise<Map<number, KeyInput>> {
+async function readKeys(db: Db, ids: number[]): Promise<Map<number, KeyInput>> {
   const keys = new Map<number, KeyInput>();
   for (const part of chunks([...new Set(ids)]))
     for (const k of await db('keys').whereIn('id', part).select('id', 'name', 'source', 'ctx', 'comment'))
@@ -49,7 +49,7 @@ const UPDATED = COLUMNS.slice(3);
 const INSERT_SLICE = 100;
 
 /** A stored row's primary key. */
-export interface RowKey {
+interface RowKey {
   key_id: number | string;
   lang: string;
 }
@@ -91,7 +91,7 @@ export async function replaceRows(
 }
 
 /** A cell to store results for; without `value`, the stored one is read (null or pending: no value, no results). */
-export interface CellRef {
+interface CellRef {
   keyId: number;
   lang: string;
   value?: string | null;

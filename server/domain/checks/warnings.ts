@@ -9,7 +9,7 @@ import { inSlices } from './store.js';
 /** Rows an answer lists at most (as its other lists: conflicts, disabled keys). */
 const MAX_WARNINGS = 50;
 
-export interface SourceWarning {
+interface SourceWarning {
   key: string;
   check: string;
   severity: 'error' | 'warning';
@@ -19,7 +19,7 @@ export interface SourceWarning {
 }
 
 /** A source a request carries, under the key name it has (or would get). */
-export interface PushedSource {
+interface PushedSource {
   key: string;
   source: string;
   ctx?: string | null;
