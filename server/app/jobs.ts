@@ -18,6 +18,7 @@ import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
 import { runRecheck } from '../domain/checks/recheck.js';
 import { RECHECK_JOB, type RecheckPayload } from '../domain/checks/settings.js';
+import { CHECK_KEYS_JOB, runCheckKeys, type CheckKeysPayload } from '../domain/checks/store.js';
 
 /** A job's project, read from the row its payload names (run-due scoped to a project, server/infra/jobs.ts). */
 const projectOfRow =
@@ -70,6 +71,13 @@ export function registerJobs(app: App): void {
   app.jobs.register<RecheckPayload>(
     RECHECK_JOB,
     (ctx) => runRecheck(app, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
+  // The checks a large write left to the queue (server/domain/checks/store.ts): each transaction is a few keys'.
+  app.jobs.register<CheckKeysPayload>(
+    CHECK_KEYS_JOB,
+    (ctx) => runCheckKeys(app.db, ctx),
     {},
     (p) => Promise.resolve(p.projectId),
   );

@@ -15,6 +15,7 @@ import {
   type TestService,
 } from '../helpers/service.js';
 import { errorOf, hostile, readKey as readPlain, type Schemas } from '../helpers/typed.js';
+import type { XcString, XcStrings } from '../helpers/xcstrings.js';
 
 let svc: TestService;
 test.before(async () => {
@@ -402,4 +403,31 @@ test('the migration queues a re-check of every project there is, which stores th
     await upgraded?.stop();
     await target.drop();
   }
+});
+
+test('a write of more cells than a writer checks itself leaves them to a job, which checks them at once', async (t) => {
+  const p = await project([], ['de', 'fr', 'it']);
+  const strings: Record<string, XcString> = {};
+  for (let i = 0; i < 700; i++)
+    strings[`item.${i}`] = {
+      localizations: {
+        en: { stringUnit: { state: 'translated', value: `Item ${i}.` } },
+        de: { stringUnit: { state: 'translated', value: `Artikel ${i}` } },
+        fr: { stringUnit: { state: 'translated', value: `Article ${i}.` } },
+        it: { stringUnit: { state: 'translated', value: `Articolo ${i}.` } },
+      },
+    };
+  const catalog: XcStrings = { sourceLanguage: 'en', version: '1.0', strings };
+  const r = await sync(p.client, p.projectId, {
+    contentBase64: b64(JSON.stringify(catalog)),
+    fileName: 'Localizable.xcstrings',
+  });
+  t.is(r.response.status, 200, JSON.stringify(r.error));
+  t.is(r.data!.created, 700);
+  // 2,100 values: more than a writer checks itself. A job queued with them checks them.
+  t.false('checks' in (await readKey(p.client, p.projectId, 'item.7', 'de')).data!.translations.de);
+  await runDue(p);
+  t.deepEqual(ids((await readKey(p.client, p.projectId, 'item.7', 'de')).data!.translations.de.checks), ['end-stop']);
+  t.false('checks' in (await readKey(p.client, p.projectId, 'item.7', 'fr')).data!.translations.fr);
+  t.is((await checks(p, { check: 'end-stop', lang: 'de' })).data!.totals.warning, 700);
 });

@@ -3,13 +3,13 @@
 // what is stored. The checks run on the event loop, a few milliseconds at a time with a turn for other requests
 // between (a cell takes about 40 µs, bench/checks.ts); the whole-project re-check runs on threads (recheck.ts).
 import type { Db } from '../../infra/db.js';
-import { chunks, dialectOf } from '../../infra/db.js';
+import { chunks, dialectOf, retryContended } from '../../infra/db.js';
+import { enqueueJob, type JobContext } from '../../infra/jobs.js';
 import {
   checkTranslation,
   rowOf,
   rowsOfKey,
   type CheckContext,
-  type CheckResult,
   type CheckRow,
   type KeyInput,
 } from './compute.js';
@@ -97,13 +97,41 @@ interface CellRef {
   value?: string | null;
 }
 
+/**
+ * Cells a writer checks itself, at most: about 80 ms of checks, spread over turns of the event loop. A larger write
+ * (a sync of a multi-language file, a source change in a project of many languages) clears the cells' rows and leaves
+ * their checks to a job queued in its transaction (CHECK_KEYS_JOB), which runs them seconds later: the writer's answer
+ * does not wait on them.
+ */
+const INLINE_CELLS = 2_000;
+
+/** The job that checks keys a large write left to it (registered in server/app/jobs.ts). */
+export const CHECK_KEYS_JOB = 'checks.keys';
+
+export interface CheckKeysPayload {
+  projectId: string;
+  keyIds: number[];
+}
+
+/** Keys per job: a payload of a few kilobytes. */
+const KEYS_PER_JOB = 1_000;
+
+function groupBy<T>(items: readonly T[], keyOf: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
 /** The stored values of `cells` (none for a pending marker), by `keyId|lang`. */
 async function storedValues(trx: Db, cells: CellRef[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const byLang = new Map<string, number[]>();
-  for (const c of cells) byLang.set(c.lang, [...(byLang.get(c.lang) ?? []), c.keyId]);
-  for (const [lang, ids] of byLang)
-    for (const part of chunks([...new Set(ids)]))
+  for (const [lang, of] of groupBy(cells, (c) => c.lang))
+    for (const part of chunks([...new Set(of.map((c) => c.keyId))]))
       for (const r of await trx('translations')
         .where({ lang })
         .whereIn('key_id', part)
@@ -114,9 +142,25 @@ async function storedValues(trx: Db, cells: CellRef[]): Promise<Map<string, stri
   return out;
 }
 
+/** The stored rows of `cells`. */
+async function rowsOfCells(trx: Db, cells: CellRef[]): Promise<RowKey[]> {
+  const existing: RowKey[] = [];
+  for (const [lang, of] of groupBy(cells, (c) => c.lang))
+    for (const part of chunks([...new Set(of.map((c) => c.keyId))]))
+      existing.push(...(await trx('cell_checks').where({ lang }).whereIn('key_id', part).select('key_id', 'lang')));
+  return existing;
+}
+
+/** Clears `existing` and queues the checks of `keyIds` (CHECK_KEYS_JOB), in the writer's transaction. */
+async function defer(trx: Db, projectId: string, keyIds: number[], existing: RowKey[], now: number): Promise<void> {
+  await replaceRows(trx, projectId, existing, [], now);
+  for (const part of chunks([...new Set(keyIds)], KEYS_PER_JOB))
+    await enqueueJob(trx, CHECK_KEYS_JOB, { projectId, keyIds: part } satisfies CheckKeysPayload, { now });
+}
+
 /**
  * Checks `cells` as they are written and stores their results in place of what was stored (in the writer's
- * transaction). `ctx`: the project's check context when the caller has it.
+ * transaction); more than INLINE_CELLS are left to a job. `ctx`: the project's check context when the caller has it.
  */
 export async function checkCells(
   trx: Db,
@@ -126,6 +170,15 @@ export async function checkCells(
   now = Date.now(),
 ): Promise<void> {
   if (!cells.length) return;
+  const existing = await rowsOfCells(trx, cells);
+  if (cells.length > INLINE_CELLS)
+    return defer(
+      trx,
+      projectId,
+      cells.map((c) => c.keyId),
+      existing,
+      now,
+    );
   const context = ctx ?? (await checkContext(trx, projectId));
   const read = await storedValues(
     trx,
@@ -143,42 +196,57 @@ export async function checkCells(
       return rowOf(c.keyId, c.lang, checkTranslation(context, key, c.lang, value));
     })
   ).filter((r): r is CheckRow => r !== null);
-  const byLang = new Map<string, number[]>();
-  for (const c of cells) byLang.set(c.lang, [...(byLang.get(c.lang) ?? []), c.keyId]);
-  const existing: RowKey[] = [];
-  for (const [lang, ids] of byLang)
-    for (const part of chunks([...new Set(ids)]))
-      existing.push(...(await trx('cell_checks').where({ lang }).whereIn('key_id', part).select('key_id', 'lang')));
   await replaceRows(trx, projectId, existing, rows, now);
 }
 
 /**
  * Checks whole keys (their sources and every stored value) after their sources, names or comments changed, or after
- * they were created, and stores the results in place of what was stored. Returns each key's source results.
+ * they were created, and stores the results in place of what was stored; keys of more than INLINE_CELLS values are
+ * left to a job, unless `inline` (the job itself).
  */
 export async function checkKeys(
   trx: Db,
   projectId: string,
   keyIds: number[],
   now = Date.now(),
-): Promise<Map<number, CheckResult[]>> {
-  const sources = new Map<number, CheckResult[]>();
-  if (!keyIds.length) return sources;
-  const ctx = await checkContext(trx, projectId);
-  const keys = await readKeys(trx, keyIds);
+  inline = false,
+): Promise<void> {
+  if (!keyIds.length) return;
+  const ids = [...new Set(keyIds)];
   const cells = new Map<number, Array<{ lang: string; value: string }>>();
-  for (const part of chunks([...keys.keys()]))
+  let count = 0;
+  for (const part of chunks(ids))
     for (const r of await trx('translations')
       .whereIn('key_id', part)
       .whereNot('status', 'pending')
       .whereNotNull('value')
-      .select('key_id', 'lang', 'value'))
-      cells.set(Number(r.key_id), [...(cells.get(Number(r.key_id)) ?? []), { lang: r.lang, value: r.value! }]);
-  const rows = (await inSlices([...keys.values()], (k) => rowsOfKey(ctx, k, cells.get(k.id) ?? [], true))).flat();
-  for (const r of rows) if (r.lang === ctx.baseLang) sources.set(r.key_id, JSON.parse(r.results) as CheckResult[]);
+      .select('key_id', 'lang', 'value')) {
+      const list = cells.get(Number(r.key_id));
+      if (list) list.push({ lang: r.lang, value: r.value! });
+      else cells.set(Number(r.key_id), [{ lang: r.lang, value: r.value! }]);
+      count++;
+    }
   const existing: RowKey[] = [];
-  for (const part of chunks([...keys.keys()]))
+  for (const part of chunks(ids))
     existing.push(...(await trx('cell_checks').whereIn('key_id', part).select('key_id', 'lang')));
+  if (!inline && count + ids.length > INLINE_CELLS) return defer(trx, projectId, ids, existing, now);
+  const ctx = await checkContext(trx, projectId);
+  const keys = await readKeys(trx, ids);
+  const rows = (await inSlices([...keys.values()], (k) => rowsOfKey(ctx, k, cells.get(k.id) ?? [], true))).flat();
   await replaceRows(trx, projectId, existing, rows, now);
-  return sources;
+}
+
+/** Keys per transaction of the job: a few hundred values checked, a short transaction. */
+const JOB_SLICE = 25;
+
+/** The job a large write queued: its keys checked as a writer would have, a few at a time. */
+export async function runCheckKeys(db: Db, job: JobContext<CheckKeysPayload>): Promise<void> {
+  const { projectId, keyIds } = job.payload;
+  for (const part of chunks(keyIds, JOB_SLICE))
+    await retryContended(() =>
+      db.transaction(async (trx) => {
+        await job.fence(trx);
+        await checkKeys(trx, projectId, part, Date.now(), true);
+      }),
+    );
 }
