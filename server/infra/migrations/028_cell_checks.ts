@@ -24,7 +24,9 @@ export async function up(db: Knex): Promise<void> {
     t.text('results', 'mediumtext').notNullable();
     t.bigInteger('checked_at').notNullable();
     t.primary(['key_id', 'lang']);
+    // A project's rows in key order (the re-check, GET /checks), and one language's (what a publish counts).
     t.index(['project_id', 'key_id']);
+    t.index(['project_id', 'lang', 'key_id']);
   });
   await db.schema.createTable('project_checks', (t) => {
     t.string('project_id', 40).notNullable().primary();
