@@ -211,10 +211,22 @@ function finishPass(
 /** Stored rows read per statement by a remap. */
 const ROWS_PER_SLICE = 2_000;
 
+/** Stored rows, remapped: those that change, and those left without results (ids ''), to delete. */
+function remapAll(ctx: CheckContext, rows: Array<{ key_id: number | string; lang: string; results: string }>) {
+  const out: CheckRow[] = [];
+  for (const r of rows) {
+    const row = remapRow(ctx, Number(r.key_id), r.lang, JSON.parse(r.results) as CheckResult[]);
+    if (!row) out.push({ ...emptyRow, key_id: Number(r.key_id), lang: r.lang });
+    else if (row.results !== r.results) out.push(row);
+  }
+  return out;
+}
+
 /**
  * A pass that runs no check: the stored rows, whose settings differ from the new ones only by severities and checks
  * switched off (compute.ts onlySeverities), each given the new severities (remapRow). A row a writer stored meanwhile
- * was checked with the new settings, and remaps to itself.
+ * was checked with the new settings, and remaps to itself; one a writer replaced after the read is remapped as it is
+ * now, in the transaction that writes.
  */
 async function remapPass(
   db: Db,
@@ -222,13 +234,15 @@ async function remapPass(
   projectId: string,
   ctx: CheckContext & { rev: number },
 ): Promise<boolean> {
+  const read = (q: Db, after: number, upTo?: number) => {
+    const rows = q('cell_checks').where({ project_id: projectId }).andWhere('key_id', '>', after).orderBy('key_id');
+    if (upTo === undefined) rows.limit(ROWS_PER_SLICE);
+    else rows.andWhere('key_id', '<=', upTo);
+    return rows.select('key_id', 'lang', 'results');
+  };
   for (let after = -1; ;) {
-    const rows = await db('cell_checks')
-      .where({ project_id: projectId })
-      .andWhere('key_id', '>', after)
-      .orderBy('key_id')
-      .limit(ROWS_PER_SLICE)
-      .select('key_id', 'lang', 'results');
+    const rev = await contentRev(db, projectId);
+    const rows = await read(db, after);
     if (!rows.length) break;
     // The whole last key, so a key's rows are written in one transaction.
     const last = Number(rows[rows.length - 1].key_id);
@@ -237,21 +251,28 @@ async function remapPass(
         ? rows
         : rows.filter((r) => Number(r.key_id) !== last || rows[0].key_id === r.key_id);
     const upTo = Number(next[next.length - 1].key_id);
-    const remapped: CheckRow[] = [];
-    let since = performance.now();
-    for (const r of next) {
-      const row = remapRow(ctx, Number(r.key_id), r.lang, JSON.parse(r.results) as CheckResult[]);
-      if (row && row.results !== r.results) remapped.push(row);
-      else if (!row) remapped.push({ ...emptyRow, key_id: Number(r.key_id), lang: r.lang });
-      if (performance.now() - since > 4) {
-        await yieldTurn();
-        since = performance.now();
-      }
+    const seen = new Map(next.map((r) => [`${r.key_id}|${r.lang}`, r.results]));
+    const prepared: CheckRow[] = [];
+    for (let i = 0; i < next.length; i += 200) {
+      prepared.push(...remapAll(ctx, next.slice(i, i + 200)));
+      await yieldTurn();
     }
+    const byKey = new Map(prepared.map((r) => [`${r.key_id}|${r.lang}`, r]));
+    const again = async (trx: Db, from: number, to: number) => {
+      const out: CheckRow[] = [];
+      for (const f of await read(trx, from, to)) {
+        const pk = `${f.key_id}|${f.lang}`;
+        if (seen.get(pk) !== f.results) out.push(...remapAll(ctx, [f]));
+        else if (byKey.has(pk)) out.push(byKey.get(pk)!);
+      }
+      return out;
+    };
     const done = await retryContended(() =>
       db.transaction(async (trx) => {
         await job.fence(trx);
         if ((await checkState(trx, projectId)).rev !== ctx.rev) return false;
+        // A write since the read: its rows (the few that differ from what was read) are remapped as they are now.
+        const remapped = (await contentRev(trx, projectId)) === rev ? prepared : await again(trx, after, upTo);
         const gone = remapped.filter((r) => r.ids === '');
         await replaceRows(
           trx,
