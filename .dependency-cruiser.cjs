@@ -16,6 +16,7 @@ const LAYERS = [
   'server/infra',
   'server/domain/project',
   'server/domain/terms',
+  'server/domain/checks',
   'server/domain/catalog',
   'server/domain/billing',
   'server/domain/memory',

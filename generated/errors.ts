@@ -13,6 +13,7 @@ export const errorStatuses = {
   "batch_replayed": 409,
   "billing_contended": 503,
   "budget_exhausted": 409,
+  "checks_failed": 409,
   "conflict": 409,
   "contended": 503,
   "cost_warning": 409,

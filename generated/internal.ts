@@ -283,6 +283,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/checks/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's quality-check settings, and whether a re-check is under way */
+        get: operations["internalGetCheckSettings"];
+        /**
+         * Replace the project's quality-check settings (owners)
+         * @description The whole settings (docs/guides/checks.md, "Settings of a project"): severities by check id, checks that do
+         *     not run, the expansion factor, the project's own regular-expression checks, the same per target language
+         *     (`languages`: severities and factor replace the project's, disabled checks are added to the project's),
+         *     and `blockPublishOnErrors` (default false: a publish then leaves out the cells a check reports an `error`
+         *     for). A setting that names a check the catalogue does not have, a language the project does not have, or
+         *     a custom check that cannot run (its id, name, mode or pattern: RE2 syntax, with RE2's reason) is
+         *     `400 invalid_argument` and nothing is written. Stored results follow the new settings once the background
+         *     re-check (a job over the whole project, in slices) has passed over them; `checking` is true until then.
+         */
+        put: operations["internalPutCheckSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/overview": {
         parameters: {
             query?: never;
@@ -452,7 +482,9 @@ export interface paths {
          *     publish lists), among enabled keys that are not captured (the keys a publish takes); the first use after
          *     a change renders the project's languages, later ones read the result. `conflicts`: keys with a cell whose
          *     file value a sync kept out (`conflict` on the cell). `status=outdated`: keys with a cell whose source changed
-         *     after its value was written (`outdated` on the cell, whatever its status).
+         *     after its value was written (`outdated` on the cell, whatever its status). `check` and `severity`: keys with a
+         *     stored quality-check result of that check, of that severity (both: that check at that severity) on the `lang`
+         *     cell (or any target language's) or on the key's source.
          */
         get: operations["internalListKeys"];
         put?: never;
@@ -480,6 +512,8 @@ export interface paths {
          *     `reviewed` (an approved cell is never moved down). The cells are those of `lang` (default the filter's
          *     `lang`, else every target language) of every key `filter` matches (the list's filter, without paging);
          *     when the filter names a `status`, only cells of that status move. Each moved cell gets a history row.
+         *     `approve` leaves out a cell a quality check reports an `error` for (its stored results): it is listed in
+         *     `refused` with the checks (first 50; `refusedTotal` counts all) and not counted in `affected`.
          */
         post: operations["internalBulkReviewKeys"];
         delete?: never;
@@ -601,7 +635,8 @@ export interface paths {
          * One key across languages, with each cell's gate verdicts and the history of its values
          * @description Every target language's cell (as the list gives it) with the publish gates' verdicts on its value (`gate`:
          *     `icu` and `markup` reasons, absent when the cell passes) and the fallbacks the project's output formats
-         *     would write for it (`formatWarnings`), any value a sync kept out (`conflictValue`), and the history of
+         *     would write for it (`formatWarnings`), the quality checks' results (`checks` on the cell, `sourceChecks` on
+         *     the key, as last stored), any value a sync kept out (`conflictValue`), and the history of
          *     every value and status change, newest first (at most 200 rows), each with who made it (`by`: a dashboard
          *     user id, `ai`, `import`, `sync` or `admin`; `byName` for a user) and when.
          */
@@ -659,7 +694,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The gate verdicts and format warnings a value would get, without saving it */
+        /** The gate verdicts, format warnings and quality-check results a value would get, without saving it */
         post: operations["internalCheckTranslation"];
         delete?: never;
         options?: never;
@@ -682,7 +717,10 @@ export interface paths {
         get?: never;
         /**
          * Edit a translation or move its review status
-         * @description With `baseUpdatedAt` (the cell's `updatedAt` as the editor read it; `null` for a cell that had no row),
+         * @description A save whose status is `approved` (a new value, or a status alone) is refused with `409 checks_failed`, naming
+         *     the checks, when a quality check reports an `error` for the value (computed now, with the project's settings
+         *     for the language); any other save stores the value with its results.
+         *     With `baseUpdatedAt` (the cell's `updatedAt` as the editor read it; `null` for a cell that had no row),
          *     the save is refused with `409 edit_conflict`, and nothing is written, when the cell holds a value that
          *     changed since (another person's save, a review state, a fill or a sync) and the save would change it.
          *     The answer carries the cell as it now is, so the editor can show both values and let the person keep
@@ -1435,6 +1473,9 @@ export interface components {
             markupRejectedTotal: number;
             formatWarnings: string[];
             formatWarningsTotal: number;
+            checks?: components["schemas"]["CheckCounts"];
+            checksBlocked?: string[];
+            checksBlockedTotal?: number;
         };
         DebugMetrics: {
             /** @description Milliseconds the event loop was late, over the window (0 with no samples yet). */
@@ -1454,6 +1495,74 @@ export interface components {
             rssBytes: number;
             /** @description V8 heap in use. */
             heapUsedBytes: number;
+        };
+        /** @enum {string} */
+        CheckSeverity: "error" | "warning" | "info";
+        /** @description A check of the catalogue (`end-stop`), or `custom:<id>` for a project's own check. */
+        CheckId: string;
+        /** @description What one quality check found (openapi.yaml `CheckResult`). */
+        CheckResult: {
+            check: string;
+            severity: components["schemas"]["CheckSeverity"];
+            message: string;
+            /** @enum {string} */
+            field: "target" | "source" | "key";
+            spans?: {
+                start: number;
+                end: number;
+            }[];
+        };
+        CheckCounts: {
+            error: number;
+            warning: number;
+            info: number;
+        };
+        CheckRefusal: {
+            key: string;
+            lang: string;
+            /** @description The ids of the checks reporting an error. */
+            checks: string[];
+        };
+        /** @description A project's own check, a regular expression in RE2 syntax (docs/guides/checks.md). */
+        CustomCheck: {
+            /** @description Results carry `custom:<id>`. */
+            id: string;
+            name: string;
+            pattern: string;
+            /** @enum {string} */
+            mode: "must-match" | "must-not-match";
+            severity: components["schemas"]["CheckSeverity"];
+            caseInsensitive?: boolean;
+            /** @enum {string} */
+            on?: "target" | "source";
+            languages?: string[];
+        };
+        /** @description A check's severity by its id (checks of the catalogue; a custom check has its own). */
+        SeverityOverrides: {
+            [key: string]: components["schemas"]["CheckSeverity"];
+        };
+        CheckIds: string[];
+        CheckSettings: {
+            severity?: components["schemas"]["SeverityOverrides"];
+            disabled?: components["schemas"]["CheckIds"];
+            /** @description How much longer than its source a translation may be (default 2.5). */
+            expansionFactor?: number;
+            custom?: components["schemas"]["CustomCheck"][];
+            /** @description Per target language (or the base language, for the sources' checks). */
+            languages?: {
+                [key: string]: {
+                    severity?: components["schemas"]["SeverityOverrides"];
+                    disabled?: components["schemas"]["CheckIds"];
+                    expansionFactor?: number;
+                };
+            };
+            /** @description Publishes leave out the cells a check reports an error for (default false). */
+            blockPublishOnErrors?: boolean;
+        };
+        CheckSettingsView: {
+            settings: components["schemas"]["CheckSettings"];
+            /** @description A re-check of the project after a settings change is under way. */
+            checking: boolean;
         };
         /** @enum {string} */
         KeyCellStatus: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved";
@@ -1485,6 +1594,8 @@ export interface components {
             conflicts?: boolean;
             refusals?: boolean;
             warnings?: boolean;
+            check?: components["schemas"]["CheckId"];
+            severity?: components["schemas"]["CheckSeverity"];
             /** @description The namespace (`""`: the default one). */
             namespace?: string;
         };
@@ -1504,6 +1615,8 @@ export interface components {
              * @enum {boolean}
              */
             outdated?: true;
+            /** @description The quality checks' results on the value, as last stored; absent when it passes every check. */
+            checks?: components["schemas"]["CheckResult"][];
         };
         /** @description The publish gates' reasons; an empty object passes. */
         GateVerdict: {
@@ -1523,6 +1636,8 @@ export interface components {
             captured: boolean;
             /** @description The key's namespace; absent for the default one. */
             namespace?: string;
+            /** @description The quality checks' results on the source and the key's name; absent when there are none. */
+            sourceChecks?: components["schemas"]["CheckResult"][];
             baseLang: string;
             cells: (components["schemas"]["KeyCell"] & {
                 gate: components["schemas"]["GateVerdict"];
@@ -2457,6 +2572,60 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    internalGetCheckSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckSettingsView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalPutCheckSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckSettingsView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     internalGetProjectOverview: {
         parameters: {
             query?: never;
@@ -2697,6 +2866,8 @@ export interface operations {
                 conflicts?: boolean;
                 refusals?: boolean;
                 warnings?: boolean;
+                check?: components["schemas"]["CheckId"];
+                severity?: components["schemas"]["CheckSeverity"];
                 /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
                 namespace?: string;
                 offset?: number;
@@ -2738,6 +2909,8 @@ export interface operations {
                             captured: boolean;
                             /** @description The key's namespace; absent for the default one. */
                             namespace?: string;
+                            /** @description The quality checks' results on the source and the key's name; absent when there are none. */
+                            sourceChecks?: components["schemas"]["CheckResult"][];
                             /** @description One per target language, in `langs` order. */
                             cells: components["schemas"]["KeyCell"][];
                         }[];
@@ -2777,6 +2950,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         affected: number;
+                        /** @description `approve`: cells not approved because a check reports an error; absent when there are none. */
+                        refused?: components["schemas"]["CheckRefusal"][];
+                        /** @description Real count of `refused`; absent when there are none. */
+                        refusedTotal?: number;
                     };
                 };
             };
@@ -3121,6 +3298,8 @@ export interface operations {
                         ok: boolean;
                         gate: components["schemas"]["GateVerdict"];
                         formatWarnings: string[];
+                        /** @description The quality checks' results on the value, with the project's settings for the language. */
+                        checks?: components["schemas"]["CheckResult"][];
                     };
                 };
             };
@@ -3176,15 +3355,20 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description The cell changed since `baseUpdatedAt`; nothing was written. */
+            /**
+             * @description The cell changed since `baseUpdatedAt` (`edit_conflict`), or the save would approve a value a quality check
+             *     reports an `error` for (`checks_failed`, naming the checks); nothing was written.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"] & {
+                    "application/json": (components["schemas"]["Error"] & {
                         current: components["schemas"]["CellNow"];
-                    };
+                    }) | (components["schemas"]["Error"] & {
+                        checks: components["schemas"]["CheckResult"][];
+                    });
                 };
             };
         };

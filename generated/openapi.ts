@@ -231,6 +231,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the quality checks' failures, for CI
+         * @description What the quality checks (docs/guides/checks.md) found in the project's live content: one row per result,
+         *     of the translations of enabled, non-captured keys in the project's target languages and of their sources
+         *     (`lang` is then the base language, `field` is `source` or `key`). Results are stored as each value or
+         *     source is written and computed again in the background when the project's check settings change;
+         *     `checking: true` says such a re-check is under way and some rows may still follow the earlier settings.
+         *
+         *     Rows come in key order (creation order), then language, `limit` at a time (default 100, at most 500);
+         *     `nextCursor` (null on the last page) is passed back as `cursor` for the next page. `lang` keeps one
+         *     language (a target language, or the base language for the sources' results), `severity` one severity
+         *     (exactly it), `check` one check id (`end-stop`, or `custom:<id>` for a project's own check). `totals`
+         *     counts the cells (and sources) with at least one result of each severity under `lang` and `check`,
+         *     whatever `severity` and the page: what `glossa check` exits on. A language the project does not have, a
+         *     check id of another shape, or a cursor this route did not hand out is `400 invalid_argument`.
+         */
+        get: operations["listCheckResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/capture": {
         parameters: {
             query?: never;
@@ -344,6 +376,11 @@ export interface paths {
          *     real totals in `icuRejectedTotal` / `markupRejectedTotal`). The ICU gate also refuses a plural branch
          *     whose category stands for five or more of the numbers 0 to 1,000 in the cell's language (Russian `one`:
          *     1, 21, 31, …) and leaves out an argument the source's `other` branch shows (GNU gettext's rule).
+         *
+         *     `checks` counts the translations the version holds with a quality-check result of each severity
+         *     (docs/guides/checks.md). A project whose check settings set `blockPublishOnErrors` (default false) leaves out
+         *     the cells a check reports an `error` for, as the gates leave out theirs (`checksBlocked`; they count as
+         *     refused for `require_complete`); without it nothing a check says changes what a publish takes.
          */
         post: operations["publishVersion"];
         delete?: never;
@@ -1251,6 +1288,8 @@ export interface components {
                 icu: number;
                 /** @description Cells refused by the markup gate. */
                 markup: number;
+                /** @description Cells left out for a check error (`blockPublishOnErrors`); absent when the project does not block. */
+                checks?: number;
             };
         };
         /** @description `409 version_not_approved`: restore in a `requireApproval` workspace of a version holding non-approved cells. */
@@ -1329,6 +1368,66 @@ export interface components {
         Namespace: string;
         /** @description Disambiguation context, at most 2,000 characters (longer is `400 invalid_argument`). */
         ContextText: string;
+        /**
+         * @description `error`: what breaks the app or the file (blocks approving the cell; with the project's
+         *     `blockPublishOnErrors`, publishing it); `warning`: what a reviewer should look at; `info`: what is often right.
+         * @enum {string}
+         */
+        CheckSeverity: "error" | "warning" | "info";
+        /** @description UTF-16 offsets into the text the result is about, `end` excluded. */
+        CheckSpan: {
+            start: number;
+            end: number;
+        };
+        /** @description What one quality check found in a text (docs/guides/checks.md). */
+        CheckResult: {
+            /** @description The check id (`end-stop`), or `custom:<id>` for a project's own check. */
+            check: string;
+            severity: components["schemas"]["CheckSeverity"];
+            message: string;
+            /**
+             * @description What it is about: the translation, the source or the key's name.
+             * @enum {string}
+             */
+            field: "target" | "source" | "key";
+            /** @description Where in that text; absent when it is the text as a whole. */
+            spans?: components["schemas"]["CheckSpan"][];
+        };
+        /** @description A quality check's finding in a pushed source or key name (what no translation can repair). */
+        SourceWarning: {
+            /** @description Stored key name (on a dry run, the name it would get). */
+            key: string;
+            check: string;
+            /** @enum {string} */
+            severity: "error" | "warning";
+            message: string;
+            /** @enum {string} */
+            field?: "source" | "key";
+            spans?: components["schemas"]["CheckSpan"][];
+        };
+        CheckCounts: {
+            error: number;
+            warning: number;
+            info: number;
+        };
+        CheckFailure: components["schemas"]["CheckResult"] & {
+            key: string;
+            /** @description The key's namespace; absent for the default one. */
+            namespace?: string;
+            /** @description The target language, or the base language for a source or key name. */
+            lang: string;
+            /** @description The text `spans` point into: the translation, the source or the key name. */
+            text: string;
+        };
+        CheckList: {
+            results: components["schemas"]["CheckFailure"][];
+            /** @description Cells and sources with at least one result of each severity, under `lang` and `check`. */
+            totals: components["schemas"]["CheckCounts"];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+            /** @description A re-check after a settings change is under way. */
+            checking: boolean;
+        };
         /** @description One source unit; exactly one of `source` or `forms`. */
         TranslateUnit: {
             source: components["schemas"]["SourceText"];
@@ -1426,6 +1525,14 @@ export interface components {
             units: components["schemas"]["TranslateUnitResult"][];
             skippedGated: number;
             skippedDisabled: number;
+            /**
+             * @description The first 50 errors and warnings the quality checks find in the pushed sources and key names (a source
+             *     that is not valid ICU, unbalanced tags, a placeholder only one plural form uses, ...), so they are seen
+             *     at push time, before any fill fails on them. Absent when there are none.
+             */
+            sourceWarnings?: components["schemas"]["SourceWarning"][];
+            /** @description Real count of `sourceWarnings`; absent when there are none. */
+            sourceWarningsTotal?: number;
         };
         /**
          * @description Dry run of `POST /translate` (`?dryRun=true`): nothing is written or enqueued. `accepted` tells whether
@@ -1460,6 +1567,14 @@ export interface components {
             skippedGated?: number;
             skippedDisabled?: number;
             batchSha256?: components["schemas"]["Sha256Hex"];
+            /**
+             * @description The first 50 errors and warnings the quality checks find in the pushed sources and key names (a source
+             *     that is not valid ICU, unbalanced tags, a placeholder only one plural form uses, ...), so they are seen
+             *     at push time, before any fill fails on them. Absent when there are none.
+             */
+            sourceWarnings?: components["schemas"]["SourceWarning"][];
+            /** @description Real count of `sourceWarnings`; absent when there are none. */
+            sourceWarningsTotal?: number;
         };
         /**
          * @description Body of `POST /sync`. `dryRun` is not a body field (query only). Inside the file, an empty key or an
@@ -1745,6 +1860,14 @@ export interface components {
              *     queues them, and a translate push of their units reports them `budgetExhausted`.
              */
             budgetExhausted?: number;
+            /**
+             * @description The first 50 errors and warnings the quality checks find in the pushed sources and key names (a source
+             *     that is not valid ICU, unbalanced tags, a placeholder only one plural form uses, ...), so they are seen
+             *     at push time, before any fill fails on them. Absent when there are none.
+             */
+            sourceWarnings?: components["schemas"]["SourceWarning"][];
+            /** @description Real count of `sourceWarnings`; absent when there are none. */
+            sourceWarningsTotal?: number;
         };
         RequestRecord: {
             /** @enum {string} */
@@ -1841,6 +1964,11 @@ export interface components {
                      * @enum {boolean}
                      */
                     outdated?: true;
+                    /**
+                     * @description With `checks=true`: the quality checks' results on the value (docs/guides/checks.md), as last
+                     *     stored; absent when it passes every check.
+                     */
+                    checks?: components["schemas"]["CheckResult"][];
                 };
             };
         };
@@ -1974,6 +2102,19 @@ export interface components {
              */
             formatWarnings: string[];
             formatWarningsTotal: number;
+            /**
+             * @description The translations this version holds with at least one quality-check result of each severity (stored
+             *     results; a restore's copied values are counted as today's checks read them). Absent on the `unchanged`
+             *     answer.
+             */
+            checks?: components["schemas"]["CheckCounts"];
+            /**
+             * @description With the project's `blockPublishOnErrors`: the cells left out because a check reports an `error`, as
+             *     `key [lang]` (first 50; they fall back like a gate's refusal). Absent otherwise.
+             */
+            checksBlocked?: string[];
+            /** @description Real count of `checksBlocked`. */
+            checksBlockedTotal?: number;
         };
         /** @description The publish result plus `restoredFrom`. `icuRejected` / `markupRejected` are warnings here (cells copied verbatim that today's gates would refuse). */
         RestoreResult: components["schemas"]["PublishResult"] & {
@@ -3218,6 +3359,11 @@ export interface operations {
                  *     version without that namespace is `404 not_found`. A key read by token finds the key in any namespace.
                  */
                 namespace?: components["schemas"]["Namespace"];
+                /**
+                 * @description With `ref`: `true` adds each value's quality-check results (`checks`, docs/guides/checks.md) as last
+                 *     stored. Ignored by the other reads.
+                 */
+                checks?: "true" | "false";
             };
             header?: never;
             path: {
@@ -3255,6 +3401,54 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ExportCollision"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listCheckResults: {
+        parameters: {
+            query?: {
+                /** @description The results of one language (a target language, or the base language for sources). */
+                lang?: components["schemas"]["LanguageCode"];
+                /** @description Results of this severity only. */
+                severity?: components["schemas"]["CheckSeverity"];
+                /** @description Results of this check only (`custom:<id>` for a project's own). */
+                check?: string;
+                /** @description `nextCursor` of the page before. */
+                cursor?: string;
+                /** @description Rows per page (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckList"];
+                };
+            };
+            /** @description Invalid filter or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

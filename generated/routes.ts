@@ -206,6 +206,39 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "listCheckResults",
+    "method": "GET",
+    "path": "/projects/{projectId}/checks",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "captureUnits",
     "method": "POST",
     "path": "/projects/{projectId}/capture",
@@ -1982,6 +2015,67 @@ export const routes: RouteSpec[] = [
       "200",
       "400",
       "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalGetCheckSettings",
+    "method": "GET",
+    "path": "/projects/{projectId}/checks/settings",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalPutCheckSettings",
+    "method": "PUT",
+    "path": "/projects/{projectId}/checks/settings",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
       "404"
     ]
   },

@@ -6,6 +6,9 @@
 //   BENCH_SCOPES=read,...      the API keys' scopes; default read
 //   BENCH_SEED_KEYS=n          the first project gets n keys, translated into every language (status translated)
 //   BENCH_FORMATS=json,...     with BENCH_SEED_KEYS: the first project's output formats; default json
+//   BENCH_SEED_TEXT=real       with BENCH_SEED_KEYS: sources taken in turn from the fixture catalogs' real strings
+//                              (test/helpers/fixture-pairs.ts), each language's value the pseudo engine's, instead of
+//                              one pattern: what the quality checks read (bench/checks-recheck.ts)
 //   BENCH_PENDING_KEYS=n       the first project gets n more keys (after the seeded ones) whose every language is a
 //                              pending marker queued for a fill, as pushes of BENCH_PENDING_JOB_KEYS keys would queue
 //                              them (queue.ts's enqueueFill: one fill job per push, its estimate held); the jobs are
@@ -26,6 +29,9 @@ import { pairCost } from '../../server/domain/billing/credits.js';
 import { enqueueFill } from '../../server/domain/fill/queue.js';
 import { createProject } from '../../server/domain/project/projects.js';
 import { createWorkspace } from '../../server/domain/project/workspaces.js';
+import { pseudoLocalize } from '../../server/infra/engines/pseudo.js';
+import { isValidIcu } from '../../packages/core/src/icu.js';
+import { FIXTURE_PAIRS } from '../../test/helpers/fixture-pairs.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
 const { db, jobs } = await createApp(config);
@@ -51,11 +57,23 @@ const seed = Number(process.env.BENCH_SEED_KEYS ?? 0);
 if (seed) {
   const { projectId } = projects[0];
   const now = Date.now();
+  const real =
+    process.env.BENCH_SEED_TEXT === 'real'
+      ? [...new Set(FIXTURE_PAIRS.map((p) => p.source))].filter((s) => isValidIcu(s) && s.length < 300)
+      : null;
+  const sourceOf = (i: number) => (real ? real[i % real.length] : `Label number ${i} for {name}`);
+  const pseudo = new Map<string, string>();
+  const valueOf = (i: number, lang: string) => {
+    const k = `${i % real!.length}|${lang}`;
+    let v = pseudo.get(k);
+    if (v === undefined) pseudo.set(k, (v = pseudoLocalize(sourceOf(i), lang)));
+    return v;
+  };
   const keys = Array.from({ length: seed }, (_, i) => ({
     project_id: projectId,
     name: `screen_${Math.floor(i / 100)}.label_${i}`,
     token: `seed${i}`.padEnd(32, 'x'),
-    source: `Label number ${i} for {name}`,
+    source: sourceOf(i),
     forms: null,
     ctx: null,
     enabled: true,
@@ -73,7 +91,7 @@ if (seed) {
       key_id: id,
       lang,
       project_id: projectId,
-      value: `${lang} ${i} für {name}`,
+      value: real ? valueOf(i, lang) : `${lang} ${i} für {name}`,
       status: 'translated',
       origin: 'ai',
       job_id: null,

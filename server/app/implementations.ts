@@ -1,5 +1,6 @@
 // Implementations by operationId. A route of the spec missing here answers 501 not_implemented.
 import * as capture from '../http/routes/capture.js';
+import * as checks from '../http/routes/checks.js';
 import * as config from '../http/routes/config.js';
 import * as content from '../http/routes/content.js';
 import * as contentInternal from '../http/routes/content-internal.js';
@@ -48,6 +49,9 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   getDomainManifest: origin.getDomainManifest,
   getDomainBundle: origin.getDomainBundle,
   getTranslations: translateRead.getTranslations,
+  listCheckResults: checks.listCheckResults,
+  internalGetCheckSettings: checks.internalGetCheckSettings,
+  internalPutCheckSettings: checks.internalPutCheckSettings,
   getRequestRecord: translateRead.getRequestRecord,
   captureUnits: capture.captureUnits,
   addLanguage: config.addLanguage,

@@ -16,6 +16,9 @@ import { runFill, type FillPayload } from '../domain/fill/fill.js';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events.js';
 import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
+import { runRecheck } from '../domain/checks/recheck.js';
+import { RECHECK_JOB, type RecheckPayload } from '../domain/checks/settings.js';
+import { CHECK_KEYS_JOB, runCheckKeys, type CheckKeysPayload } from '../domain/checks/store.js';
 
 /** A job's project, read from the row its payload names (run-due scoped to a project, server/infra/jobs.ts). */
 const projectOfRow =
@@ -60,6 +63,21 @@ export function registerJobs(app: App): void {
   app.jobs.register<RunPayload>(
     CONTENT_RUN_JOB,
     (ctx) => runContent(app, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
+  // A project's re-check after its check settings changed (server/domain/checks/recheck.ts): it resumes where a
+  // failed attempt stopped, so the default retries lose no work.
+  app.jobs.register<RecheckPayload>(
+    RECHECK_JOB,
+    (ctx) => runRecheck(app, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
+  // The checks a large write left to the queue (server/domain/checks/store.ts): each transaction is a few keys'.
+  app.jobs.register<CheckKeysPayload>(
+    CHECK_KEYS_JOB,
+    (ctx) => runCheckKeys(app.db, ctx),
     {},
     (p) => Promise.resolve(p.projectId),
   );

@@ -37,6 +37,8 @@ export interface Config {
   /** 0 runs the publisher's steps on the event loop (server/domain/publish/pool.ts). */
   publishThreads: number;
   publishInlineKeys: number;
+  /** 0 runs a project's re-check on the event loop (server/domain/checks/pool.ts). */
+  checkThreads: number;
   contentParseDeadlineMs: number;
   /** The first dashboard owner `npm start` creates; its rules are the users' (server/domain/users/users.ts). */
   dashboardOwner: { email?: string; password?: string };
@@ -195,6 +197,11 @@ export const variables = z.object({
     count().default(2000),
     "projects of at most this many keys are gated and rendered on the event loop: one language takes under 50 ms, less than a thread's start",
   ),
+  CHECK_THREADS: documented(
+    count().optional(),
+    "worker threads that check a project's cells again after its check settings change ([checks guide](../guides/checks.md)); a project of at most `PUBLISH_INLINE_KEYS` keys is checked on the event loop, and `0` checks every project there",
+    'cores, at least 1',
+  ),
   CONTENT_PARSE_DEADLINE_MS: documented(
     count().default(10_000),
     "how long a content push's text may take to parse on its thread before the push is refused `413 document_too_large` ([content guide](../guides/content.md), limits)",
@@ -256,6 +263,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One core stays with the event loop.
     publishThreads: v.PUBLISH_THREADS ?? Math.max(1, availableParallelism() - 1),
     publishInlineKeys: v.PUBLISH_INLINE_KEYS,
+    // The re-check is background work that waits on nothing: it may use every core, the event loop's statements
+    // are a few milliseconds each (bench/checks-recheck.ts).
+    checkThreads: v.CHECK_THREADS ?? Math.max(1, availableParallelism()),
     contentParseDeadlineMs: v.CONTENT_PARSE_DEADLINE_MS,
     dashboardOwner: { email: v.DASHBOARD_EMAIL, password: v.DASHBOARD_PASSWORD },
   };

@@ -486,6 +486,34 @@ interface MemoryEntryRow {
   updated_at: Int64;
 }
 
+/** A cell's (or a key's source's, `lang` = base) stored quality-check results (migration 028). */
+interface CellCheckRow {
+  key_id: Int64;
+  lang: string;
+  project_id: string;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** `|check:severity|` once each, for the check filter. */
+  ids: string;
+  /** JSON array of the results as the API shows them (server/domain/checks/compute.ts). */
+  results: JsonText;
+  checked_at: Int64;
+}
+
+/** A project's check settings and the revision of what the checks read (migration 028). */
+interface ProjectCheckRow {
+  project_id: string;
+  settings: JsonText;
+  rev: number;
+  checked_rev: number;
+  /** What the checks read at checked_rev (formats, origins, settings), JSON; null when not known. */
+  checked_context: JsonText | null;
+  cursor_key: Int64;
+  cursor_rev: number;
+  updated_at: Int64;
+}
+
 interface DailyCountRow {
   project_id: string;
   kind: string;
@@ -569,5 +597,7 @@ declare module 'knex/types/tables.js' {
     term_translations: TermTranslationRow;
     memory_segments: MemorySegmentRow;
     memory_entries: MemoryEntryRow;
+    cell_checks: CellCheckRow;
+    project_checks: ProjectCheckRow;
   }
 }

@@ -20,6 +20,7 @@ import type { Session } from '../domain/users/sessions.js';
 import { formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
 import { sourceTerms } from './terms.js';
+import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
@@ -52,6 +53,9 @@ const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   retranslate: { label: 'Re-translate outdated', owner: true, done: 'outdated cells queued again' },
 };
 const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
+/** The spec's `CheckId`: a check of the catalogue, or a project's own (`custom:<id>`). */
+const CHECK_ID = /^(custom:)?[a-z0-9][a-z0-9-]{0,39}$/;
+const CHECK_SEVERITIES = ['error', 'warning', 'info'] as const;
 /** The spec's `Namespace` (spec/openapi.yaml). */
 const NAMESPACE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 /**
@@ -83,6 +87,11 @@ function filterOf(input: Record<string, unknown>): Filter {
   if (origin && Object.hasOwn(ORIGINS, origin)) f.origin = origin as Filter['origin'];
   const since = str('changedSince');
   if (since && VERSION.test(since)) f.changedSince = since;
+  const check = str('check');
+  if (check && CHECK_ID.test(check)) f.check = check;
+  const severity = str('severity');
+  if (severity && (CHECK_SEVERITIES as readonly string[]).includes(severity))
+    f.severity = severity as Filter['severity'];
   const ns = str('namespace');
   if (ns === DEFAULT_NS) f.namespace = '';
   else if (ns && NAMESPACE.test(ns)) f.namespace = ns;
@@ -117,6 +126,8 @@ function describeFilter(f: Filter): string {
   else if (f.lang) parts.push(`language ${f.lang}`);
   if (f.origin) parts.push(`origin ${ORIGINS[f.origin]}`);
   if (f.changedSince) parts.push(`changed since ${f.changedSince}`);
+  if (f.check || f.severity)
+    parts.push(`with ${f.severity ? `a check ${f.severity}` : 'a check result'}${f.check ? ` of ${f.check}` : ''}`);
   for (const k of FLAG_FIELDS) if (f[k] !== undefined) parts.push(FLAG_TEXT[k][f[k] ? 0 : 1]);
   return parts.length ? parts.join(', ') : 'all keys';
 }
@@ -197,6 +208,22 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
           pattern="[0-9]{4}\\.[0-9]{2}\\.[0-9]{2}\\.[0-9]{1,6}"
         />
       </p>
+      <p>
+        ${select(
+          'check',
+          'Check',
+          [['', 'any'], ...CHECK_IDS.map((id): [string, string] => [id, id])],
+          f.check && !CHECK_IDS.includes(f.check) ? undefined : f.check,
+        )}
+      </p>
+      <p>
+        ${select(
+          'severity',
+          'Check severity',
+          [['', 'any'], ...CHECK_SEVERITIES.map((v): [string, string] => [v, v])],
+          f.severity,
+        )}
+      </p>
       <p>${select('disabled', 'Disabled', triOptions('disabled only', 'enabled only'), tri(f, 'disabled'))}</p>
       <p>${select('captured', 'Captured', triOptions('captured only', 'not captured'), tri(f, 'captured'))}</p>
       <p>${select('conflicts', 'Sync conflicts', triOptions('with conflicts', 'without'), tri(f, 'conflicts'))}</p>
@@ -238,8 +265,8 @@ function cellsOf(cells: Cell[], lang: string | undefined): Html {
         html`<li>
           <span class="lang">${c.lang}</span>
           ${cellBadge(c)}${c.conflict ? html` <span class="warn">conflict</span>` : ''}
-          ${c.value != null ? html`<span class="value">${c.value}</span>` : ''}
-          ${c.failed ? html`<span class="error">${c.failed}</span>` : ''}
+          ${c.value != null ? html`<span class="value">${highlighted(c.value, allSpans(c.checks, 'target'))}</span>` : ''}
+          ${c.failed ? html`<span class="error">${c.failed}</span>` : ''} ${checkResults(c.checks, {})}
         </li>`,
     )}
   </ul>`;
@@ -318,7 +345,12 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
                       ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
                       ${k.captured ? html`<span class="tag">captured</span>` : ''}
                     </th>
-                    <td class="source">${k.source}${k.ctx ? html`<small class="ctx">${k.ctx}</small>` : ''}</td>
+                    <td class="source">
+                      ${highlighted(k.source, allSpans(k.sourceChecks, 'source'))}${
+                        k.ctx ? html`<small class="ctx">${k.ctx}</small>` : ''
+                      }
+                      ${checkResults(k.sourceChecks, {})}
+                    </td>
                     <td>${cellsOf(k.cells, f.lang)}</td>
                   </tr>`,
               )}
@@ -465,6 +497,8 @@ interface Draft {
   base?: string;
   gate?: Verdict;
   warnings?: string[];
+  /** The quality checks' results on the draft (internalCheckTranslation). */
+  checks?: components['schemas']['CheckResult'][];
   error?: string;
   /** The cell as another save left it since `base`: the save was refused, the person chooses. */
   theirs?: CellNow;
@@ -598,6 +632,12 @@ ${value}</textarea>
         }
       </div>
     </form>
+    ${
+      (draft ? draft.checks : c.checks)?.length
+        ? html`<h3>Checks</h3>
+            ${checkResults(draft ? draft.checks : c.checks, { target: value, source: d.source, key: d.key })}`
+        : ''
+    }
     <h3 id="${id}-preview-h">Preview</h3>
     <div id="${id}-preview" class="preview" aria-labelledby="${id}-preview-h" aria-live="polite">
       ${value ? previewHtml(value, c.lang) : html`<p>No value yet.</p>`}
@@ -675,6 +715,12 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, fla
       <dt>Source (${d.baseLang})</dt>
       ${d.sourceTerms ?? html`<dd class="source">${d.source}</dd>`}
       ${
+        d.sourceChecks?.length
+          ? html`<dt>Source checks</dt>
+              <dd class="source-checks">${checkResults(d.sourceChecks, { source: d.source, key: d.key })}</dd>`
+          : ''
+      }
+      ${
         d.ctx
           ? html`<dt>Context</dt>
               <dd class="ctx">${d.ctx}</dd>`
@@ -749,6 +795,7 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   }
   draft.gate = checked.data.gate;
   draft.warnings = checked.data.formatWarnings;
+  draft.checks = checked.data.checks;
   if (form.do === 'check') return again(200);
   if (form.do !== 'save') {
     draft.error = 'Choose Check or Save; nothing changed.';

@@ -17,6 +17,7 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
   { path: 'keys', label: 'Keys' },
   { path: 'terms', label: 'Terms' },
   { path: 'captured', label: 'Captured keys' },
+  { path: 'checks', label: 'Checks' },
   { path: 'publish', label: 'Publish' },
   { path: 'versions', label: 'Versions' },
   { path: 'operations', label: 'Operations' },

@@ -4,6 +4,7 @@ import type Hapi from '@hapi/hapi';
 import type { App } from '../infra/app.js';
 import { approvalRoutes } from './approve.js';
 import { keyRoutes } from './keys.js';
+import { checkRoutes } from './checks.js';
 import { apiKeyRoutes } from './apikeys.js';
 import { contentRoutes } from './content.js';
 import { userRoutes } from './users-page.js';
@@ -37,6 +38,7 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
     ...signinRoutes(app),
     ...approvalRoutes(app, server),
     ...keyRoutes(app, server),
+    ...checkRoutes(app, server),
     ...apiKeyRoutes(app, server),
     ...webhookRoutes(app, server),
     ...userRoutes(app, server),

@@ -30,6 +30,7 @@ import {
 import type { Output } from './output.js';
 import { readState, writeState } from './state.js';
 import { retranslateOutdated } from './outdated.js';
+import { sourceWarningLines } from './check.js';
 import { firstLangs, importThenSync, importThenTranslate, planImports, uploadTranslations } from './imports.js';
 
 export interface Ctx {
@@ -258,6 +259,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       );
       for (const c of d.conflicts ?? []) out.line(`  conflict ${JSON.stringify(c)}`);
       disabledLines(out, m.source, d, true);
+      sourceWarningLines(out, d);
       report.push({ file: m.source, sync: d });
       if (filesOf(m).length) report.push(...(await uploadTranslations(ctx, filesOf(m), true)));
       continue;
@@ -295,6 +297,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
         `  ${d.adopted} keys moved into namespace ${m.namespace ?? ''} with their translations (nothing is translated or charged again)`,
       );
     disabledLines(out, m.source, d, false);
+    sourceWarningLines(out, d);
     report.push({ file: m.source, sync: d });
     if (filesOf(m).length) {
       const token = await importThenSync(ctx, filesOf(m), body, report);
@@ -313,6 +316,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
         const r = await previewTranslate(api, cfg.projectId, b);
         if (!r.data) throw failed(`translate preview of batch ${i + 1}`, r.response.status, r.error);
         credits += r.data.estimatedCredits;
+        sourceWarningLines(out, r.data);
         report.push({ batch: i, units: b.units.length, preview: r.data });
       }
       out.line(`${units.length} units in ${batches.length} batches: estimate ${credits} mc`);
@@ -331,6 +335,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
         out.progress('push', i + 1, batches.length);
         report.push({ batch: i, units: b.units.length, result: summarize(r.data) });
         out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
+        sourceWarningLines(out, r.data);
       }
     }
   }

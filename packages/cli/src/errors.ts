@@ -7,7 +7,10 @@ export const EXIT = {
   usage: 2,
   /** An agent key's operation needs approval, or was denied or expired. */
   approval: 3,
-  /** Incomplete translations or a gate refused, with --fail-if-incomplete / --strict. */
+  /**
+   * Incomplete translations or a gate refused, with --fail-if-incomplete / --strict; a quality check reports an
+   * error, or more warnings than --max-warnings (check).
+   */
   incomplete: 4,
 } as const;
 

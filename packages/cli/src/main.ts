@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { publish, pull, push, status, versionsList, versionsRestore, wait, type Ctx } from './commands.js';
 import { loadConfig } from './config.js';
+import { check } from './check.js';
 import { CliError, EXIT } from './errors.js';
 import { apiClient } from './http.js';
 import { init } from './init.js';
@@ -24,7 +25,8 @@ Configuration: glossa.config.json or .glossarc.json, searched upward from the wo
 GLOSSA_PROJECT_ID override the file. \`glossa --version\` prints the version.
 
 Exit codes: 0 success; 1 a request failed; 2 usage or configuration error; 3 approval needed, denied or
-expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict).`;
+expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict), or a quality check
+reports an error or too many warnings (check, --max-warnings).`;
 
 export async function run(argv: string[], io: Io): Promise<number> {
   // Alone only: commander's own .version() would take `pull --version <id>` too (program options count anywhere).
@@ -181,6 +183,41 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .action(
       act((c, o: { failIfIncomplete?: boolean; gates?: boolean }) =>
         status(c, { failIfIncomplete: Boolean(o.failIfIncomplete), gates: Boolean(o.gates) }),
+      ),
+    );
+  program
+    .command('check')
+    .description("list what the project's quality checks found; exit 4 on an error (or too many warnings)")
+    .option('--lang <code>', 'one language (the base language: the sources and key names)')
+    .addOption(new Option('--severity <severity>', 'one severity only').choices(['error', 'warning', 'info']))
+    .option('--check <id>', 'one check only (custom:<id> for a project check)')
+    .option('--max-warnings <n>', 'exit 4 when more cells than this have warnings')
+    .option('--limit <n>', 'results printed at most', '200')
+    .action(
+      act(
+        (
+          c,
+          o: {
+            lang?: string;
+            severity?: 'error' | 'warning' | 'info';
+            check?: string;
+            maxWarnings?: string;
+            limit: string;
+          },
+        ) => {
+          const count = (v: string | undefined, name: string) => {
+            if (v === undefined) return undefined;
+            if (!/^\d{1,9}$/.test(v)) throw new CliError(EXIT.usage, `${name} takes a whole number.`);
+            return Number(v);
+          };
+          return check(c, {
+            lang: o.lang,
+            severity: o.severity,
+            check: o.check,
+            maxWarnings: count(o.maxWarnings, '--max-warnings'),
+            limit: Math.max(1, count(o.limit, '--limit') ?? 200),
+          });
+        },
       ),
     );
   program

@@ -5,6 +5,7 @@
 // (fill.ts, one INSERT … SELECT per stored slice) and imported values (writeImported: a sync's file, POST /imports).
 import type { Db } from '../../infra/db.js';
 import { chunks, dialectOf } from '../../infra/db.js';
+import { checkCells } from '../checks/store.js';
 
 const HISTORY_COLUMNS = 'project_id, key_id, lang, value, status, origin, actor, created_at';
 
@@ -72,7 +73,7 @@ export async function recordCellsAsStored(
  * Stores imported values (origin `import`, status `translated`) verbatim over whatever the cells held, and records
  * each in the history under `actor`: a sync's file (sync rule 3) and `POST /imports` write them alike. A value a
  * file brings is written for the source as it is now, so it is not outdated (outdated.ts), and a conflict it
- * settles is cleared.
+ * settles is cleared. Their quality-check results are stored with them.
  */
 export async function writeImported(
   trx: Db,
@@ -111,4 +112,6 @@ export async function writeImported(
       created_at: now,
     })),
   );
+  // Their check results, as stored now (server/domain/checks/store.ts).
+  await checkCells(trx, projectId, values, undefined, now);
 }

@@ -15,6 +15,8 @@ import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { liveSnapshot } from './live.js';
 import { valueIcuOk } from './file.js';
+import type { CheckResult } from '../checks/compute.js';
+import { storedChecks, whereChecked } from '../checks/read.js';
 
 type CellStatus = 'missing' | 'pending' | 'failed' | 'translated' | 'reviewed' | 'approved';
 export type Origin = 'ai' | 'memory' | 'import' | 'edit';
@@ -35,6 +37,10 @@ export interface KeyFilter {
   warnings?: boolean;
   /** The keys of one namespace (`''`: the default one). */
   namespace?: string;
+  /** Keys with a stored result of this check (server/domain/checks/read.ts), on a cell or the source. */
+  check?: string;
+  /** Keys with a stored result of this severity. */
+  severity?: 'error' | 'warning' | 'info';
 }
 
 /** The project's live target languages, in code order. */
@@ -209,6 +215,7 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
   }
   if (f.refusals !== undefined) whereIdIn(q, await refusedKeyIds(db, p, langs), f.refusals);
   if (f.warnings !== undefined) whereIdIn(q, await warnedKeyIds(db, p, langs), f.warnings);
+  whereChecked(db, q, f, langs, p.base_lang);
   return { query: q, lang, langs };
 }
 
@@ -221,6 +228,8 @@ interface ListedCell {
   conflict: boolean;
   /** Set only when true: the spec's cell reads carry it only then. */
   outdated?: true;
+  /** The stored check results of the value; absent when it passes every check. */
+  checks?: CheckResult[];
 }
 
 /** Every target language's cell of each key of a page, in `targets` order: one query for the page. */
@@ -251,6 +260,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
       db.raw('CASE WHEN conflict_value IS NULL THEN 0 ELSE 1 END AS conflict'),
     );
   const byCell = new Map(rows.map((r) => [`${r.key_id}|${r.lang}`, r]));
+  const checks = await storedChecks(db, keyIds, targets);
   for (const id of keyIds)
     out.set(
       id,
@@ -265,6 +275,9 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
           failed: status === 'failed' ? r!.fail_reason : null,
           conflict: r ? Number(r.conflict) === 1 : false,
           ...(r && r.status !== 'pending' && r.outdated_at != null ? { outdated: true as const } : {}),
+          ...(r && r.status !== 'pending' && checks.has(`${id}|${lang}`)
+            ? { checks: checks.get(`${id}|${lang}`)! }
+            : {}),
         };
       }),
     );

@@ -7,6 +7,7 @@ import type { Db } from '../../infra/db.js';
 import { chunks } from '../../infra/db.js';
 import type { ProjectRow, TranslationRow } from '../../infra/tables.js';
 import { recordHistory } from './history.js';
+import { checkCells } from '../checks/store.js';
 
 /** What a changed source does to its translations (the project setting `outdatedMode`, internalUpdateProject). */
 type OutdatedMode = 'keep' | 'retranslate';
@@ -98,6 +99,14 @@ export async function retireForRetranslation(
         });
       retired.push(...rows.map((r) => ({ keyId: Number(r.key_id), lang })));
     }
+  // A pending marker has no value, so no check results.
+  await checkCells(
+    trx,
+    projectId,
+    retired.map((c) => ({ ...c, value: null })),
+    undefined,
+    now,
+  );
   return retired;
 }
 

@@ -14,6 +14,7 @@ import { LeaseLost, type JobContext } from '../../infra/jobs.js';
 import type { App } from '../../infra/app.js';
 import { charge, release } from '../billing/credits.js';
 import { recordCellsAsStored } from '../catalog/history.js';
+import { checkCells } from '../checks/store.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
 import { rememberAfter, type MemoryProject } from '../memory/entries.js';
 import { referencesFor, type Reference } from '../memory/lookup.js';
@@ -80,6 +81,14 @@ async function storeValues(
     [...new Set(rows.map((r) => r.lang))],
     { origin: 'ai', updatedAt: now },
     'ai',
+  );
+  // The check results of what the cells hold now (a value a person set meanwhile is checked as it is).
+  await checkCells(
+    trx,
+    projectId,
+    rows.map((r) => ({ keyId: r.keyId, lang: r.lang })),
+    undefined,
+    now,
   );
 }
 

@@ -37,6 +37,14 @@ export interface GateSummary {
   markupRejected: string[];
   markupRejectedTotal: number;
   /**
+   * Cells taken in with a quality-check result of each severity (server/domain/checks/); absent in summaries
+   * prepared before they were counted.
+   */
+  checks?: { error: number; warning: number; info: number };
+  /** With the project's `blockPublishOnErrors`: the cells left out for a check error, capped, and their count. */
+  checksBlocked?: string[];
+  checksBlockedTotal?: number;
+  /**
    * Values published whose source changed since they were written (server/domain/catalog/outdated.ts): served, but
    * not complete for `require_complete`. Absent in summaries prepared before it was counted.
    */

@@ -27,6 +27,8 @@ import {
   type PublishEnv,
 } from './stream.js';
 import { mergeListed, type RecheckOutput } from './tasks.js';
+import { checkContext } from '../checks/context.js';
+import { liveCellsOf } from '../checks/read.js';
 import {
   checkDailyCap,
   currentVersion,
@@ -149,7 +151,8 @@ async function publishCandidate(app: App, b: PublishFlags, project: ProjectRow, 
   if (b.require_complete === true) {
     const exhausted = await exhaustedOf(db, g.markersByJob);
     const outdated = g.outdated ?? 0;
-    if (g.pending > 0 || exhausted > 0 || outdated > 0 || g.icuRejectedTotal || g.markupRejectedTotal) {
+    const blocked = g.checksBlockedTotal ?? 0;
+    if (g.pending > 0 || exhausted > 0 || outdated > 0 || g.icuRejectedTotal || g.markupRejectedTotal || blocked) {
       throw conflict(
         'fill_incomplete',
         `${g.pending} cells are incomplete and ${exhausted} fill markers are exhausted.` +
@@ -157,7 +160,12 @@ async function publishCandidate(app: App, b: PublishFlags, project: ProjectRow, 
         {
           pending: g.pending,
           exhausted,
-          refused: { icu: g.icuRejectedTotal, markup: g.markupRejectedTotal },
+          refused: {
+            icu: g.icuRejectedTotal,
+            markup: g.markupRejectedTotal,
+            // Only when the project blocks on check errors (spec: FillIncompleteError).
+            ...(g.checksBlockedTotal !== undefined ? { checks: blocked } : {}),
+          },
           // Only when there is one (spec: FillIncompleteError), so other refusals read as before.
           ...(outdated ? { outdated } : {}),
         },
@@ -198,7 +206,18 @@ async function publishCandidate(app: App, b: PublishFlags, project: ProjectRow, 
       markupRejected: g.markupRejected,
       markupRejectedTotal: g.markupRejectedTotal,
       ...warningsOf(minted.content),
+      ...checksOf(g),
     }),
+  };
+}
+
+/** The answer's check counts and blocked cells (spec `PublishResult`), as far as the build counted them. */
+function checksOf(g: GateSummary) {
+  return {
+    ...(g.checks ? { checks: g.checks } : {}),
+    ...(g.checksBlocked !== undefined
+      ? { checksBlocked: g.checksBlocked, checksBlockedTotal: g.checksBlockedTotal ?? g.checksBlocked.length }
+      : {}),
   };
 }
 
@@ -254,8 +273,10 @@ export async function restoreProjectVersion(
   const env = publishEnv(app);
   const stored = await openVersion(db, project.id, from.id);
   const { head } = stored;
-  // Copied verbatim; today's gates only warn about what they would refuse.
+  // Copied verbatim; today's gates only warn about what they would refuse, and today's checks are counted.
   const rechecks: RecheckOutput[] = [];
+  const checks = await checkContext(db, project.id);
+  const live = await liveCellsOf(db, project.id, head);
   for (const lang of head.languages)
     rechecks.push(
       await runTask(threadsFor(env, head.keys.length), 'recheckLanguage', {
@@ -263,6 +284,8 @@ export async function restoreProjectVersion(
         lang,
         part: (await stored.part(lang))!,
         origins: markupPolicy(project).origins,
+        checkContext: checks,
+        live: await live(lang),
       }),
     );
   const total = (f: (r: RecheckOutput) => number) => rechecks.reduce((n, r) => n + f(r), 0);
@@ -297,5 +320,10 @@ export async function restoreProjectVersion(
     icuRejectedTotal: total((r) => r.icuTotal),
     markupRejected: mergeListed(rechecks.map((r) => r.markup)),
     markupRejectedTotal: total((r) => r.markupTotal),
+    checks: {
+      error: total((r) => r.checks.error),
+      warning: total((r) => r.checks.warning),
+      info: total((r) => r.checks.info),
+    },
   });
 }

@@ -26,6 +26,7 @@ import type { ObjectStore } from '../../infra/objects.js';
 import { namespacesOf } from '../../../packages/core/src/snapshot.js';
 import { markupPolicy } from '../project/projects.js';
 import { catalogMetas, toSnapshotKey } from '../catalog/live.js';
+import { blocksPublishOnErrors, severityMasks } from '../checks/read.js';
 import { storePart, type StoredSnapshot } from './parts-store.js';
 import { runTask, threadsFor } from './pool.js';
 import { writeStaged } from './store.js';
@@ -99,6 +100,8 @@ async function readLanguage(
   const imported: number[] = [];
   const job: number[] = [];
   const outdated: number[] = [];
+  const checks: number[] = [];
+  const masks = await severityMasks(db, projectId, lang);
   const rows = await readInSlices<TranslationRow>('key_id', () =>
     db('translations')
       .where({ project_id: projectId, lang })
@@ -114,6 +117,7 @@ async function readLanguage(
     imported.push(r.origin === 'import' ? 1 : 0);
     job.push(Number(r.job_id ?? 0));
     outdated.push(r.outdated_at != null ? 1 : 0);
+    checks.push(masks.get(Number(r.key_id)) ?? 0);
   }
   return {
     index: Int32Array.from(index),
@@ -122,6 +126,7 @@ async function readLanguage(
     imported: Uint8Array.from(imported),
     job: Float64Array.from(job),
     outdated: Uint8Array.from(outdated),
+    checks: Uint8Array.from(checks),
   };
 }
 
@@ -165,6 +170,7 @@ export async function buildSnapshot(
   const langs = base.languages;
   const threads = threadsFor(env, base.keys.length);
   const { origins } = markupPolicy((await db('projects').where({ id: projectId }).first('markup_origins')) ?? {});
+  const blockErrors = await blocksPublishOnErrors(db, projectId);
   // The next language's cells are read while this one is gated on its thread.
   let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf)) : null;
   for (let i = 0; i < langs.length; i++) {
@@ -178,6 +184,7 @@ export async function buildSnapshot(
         approvedOnly: params.approvedOnly,
         po: params.formats.includes('po'),
         origins,
+        blockErrors,
         rows,
       }),
     );
@@ -216,6 +223,14 @@ export async function buildSnapshot(
       icuRejectedTotal: sum((o) => o.icuTotal),
       markupRejected: lists((o) => o.markup),
       markupRejectedTotal: sum((o) => o.markupTotal),
+      checks: {
+        error: sum((o) => o.checks.error),
+        warning: sum((o) => o.checks.warning),
+        info: sum((o) => o.checks.info),
+      },
+      ...(blockErrors
+        ? { checksBlocked: lists((o) => o.blocked), checksBlockedTotal: sum((o) => o.blockedTotal) }
+        : {}),
     },
     unapproved: { listed: lists((o) => o.unapproved), total: sum((o) => o.unapprovedTotal) },
     poGroups: [...poGroups].map(([name, keys]) => ({ name, keys: [...keys] })),

@@ -21,6 +21,8 @@ import {
 } from '../../../packages/core/src/parts.js';
 import { namespacesOf, namespaceView, snapshotCatalog } from '../../../packages/core/src/snapshot.js';
 import { cellGate } from '../catalog/gate.js';
+import { checkTranslation, type CheckContext } from '../checks/compute.js';
+import type { LiveCells } from '../checks/read.js';
 
 /**
  * The head travels as its stored body and digest: a thread parses a publish's head once and keeps it until another
@@ -66,7 +68,27 @@ export interface LanguageRows {
   job: Float64Array;
   /** 1 for a value whose source changed since it was written (migration 026). */
   outdated: Uint8Array;
+  /** The severities of the cell's stored check results, a bit each (server/domain/checks/read.ts MASK). */
+  checks: Uint8Array;
 }
+
+/** Bits of CheckCounts' severities (server/domain/checks/read.ts MASK). */
+const ERROR = 1;
+const WARNING = 2;
+const INFO = 4;
+
+/** Cells of each severity (spec `CheckCounts`). */
+export interface CheckCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+const countInto = (c: CheckCounts, mask: number) => {
+  if (mask & ERROR) c.error++;
+  if (mask & WARNING) c.warning++;
+  if (mask & INFO) c.info++;
+};
 
 interface GateInput {
   head: HeadRef;
@@ -77,6 +99,8 @@ interface GateInput {
   po: boolean;
   /** The project's markup origins (config/projects.ts `markupPolicy`). */
   origins: string[];
+  /** Leave out the cells a check reports an error for (the project's `blockPublishOnErrors`). */
+  blockErrors?: boolean;
   rows: LanguageRows;
 }
 
@@ -95,6 +119,11 @@ export interface GateOutput {
   unapproved: Listed[];
   unapprovedTotal: number;
   poGroups: Array<{ name: string; keys: string[] }>;
+  /** Cells taken into the part with a check result of each severity. */
+  checks: CheckCounts;
+  /** Cells left out for a check error (blockErrors). */
+  blocked: Listed[];
+  blockedTotal: number;
 }
 
 /** The publish rules over one language's cells (spec: `publishVersion`): what enters the snapshot, and why not. */
@@ -115,6 +144,9 @@ function gateLanguage(input: GateInput): GateOutput {
     unapproved: [],
     unapprovedTotal: 0,
     poGroups: [],
+    checks: { error: 0, warning: 0, info: 0 },
+    blocked: [],
+    blockedTotal: 0,
   };
   const seen = new Uint8Array(head.keys.length);
   for (let r = 0; r < rows.index.length; r++) {
@@ -133,8 +165,11 @@ function gateLanguage(input: GateInput): GateOutput {
         if (out.icuTotal++ < REJECTED_CAP) out.icu.push([i, label(k.name, lang)]);
       } else if (gate.markup) {
         if (out.markupTotal++ < REJECTED_CAP) out.markup.push([i, label(k.name, lang)]);
+      } else if (input.blockErrors && rows.checks[r] & ERROR) {
+        if (out.blockedTotal++ < REJECTED_CAP) out.blocked.push([i, label(k.name, lang)]);
       } else {
         part[i] = imported ? [value, status, 'imported'] : [value, status];
+        countInto(out.checks, rows.checks[r]);
         if (rows.outdated[r] === 1) out.outdated++;
         if (status !== 'approved' && out.unapprovedTotal++ < REJECTED_CAP)
           out.unapproved.push([i, label(k.name, lang)]);
@@ -176,16 +211,50 @@ export interface RecheckOutput {
   icuTotal: number;
   markup: Listed[];
   markupTotal: number;
+  /** Copied values with a check result of each severity, as today's checks read them. */
+  checks: CheckCounts;
 }
 
-/** Today's gates over a stored part (a restore copies it verbatim and only reports what they would refuse). */
-function recheckLanguage(input: { head: HeadRef; lang: string; part: string; origins: string[] }): RecheckOutput {
+interface RecheckInput {
+  head: HeadRef;
+  lang: string;
+  part: string;
+  origins: string[];
+  /** What today's checks read (server/domain/checks/context.ts), for the values the live project does not hold. */
+  checkContext?: CheckContext;
+  live?: LiveCells;
+}
+
+/** The severities today's checks find in a copied value: the live cell's when it holds the same, else computed. */
+function maskOf(input: RecheckInput, i: number, value: string): number {
+  if (input.live && input.live.value[i] === value) return input.live.checks[i];
+  if (!input.checkContext) return 0;
+  const k = headOf(input.head).keys[i];
+  let mask = 0;
+  const key = { id: 0, name: k.name, source: k.source, ctx: k.ctx, comment: k.comment };
+  for (const r of checkTranslation(input.checkContext, key, input.lang, value))
+    mask |= r.severity === 'error' ? ERROR : r.severity === 'warning' ? WARNING : INFO;
+  return mask;
+}
+
+/**
+ * Today's gates and checks over a stored part (a restore copies it verbatim and only reports what they would refuse,
+ * and what they find).
+ */
+function recheckLanguage(input: RecheckInput): RecheckOutput {
   const head = headOf(input.head);
   const part = JSON.parse(input.part) as Part;
-  const out: RecheckOutput = { icu: [], icuTotal: 0, markup: [], markupTotal: 0 };
+  const out: RecheckOutput = {
+    icu: [],
+    icuTotal: 0,
+    markup: [],
+    markupTotal: 0,
+    checks: { error: 0, warning: 0, info: 0 },
+  };
   for (let i = 0; i < part.length; i++) {
     const c = part[i];
     if (!c || c[2] === 'fallback') continue;
+    countInto(out.checks, maskOf(input, i, c[0]));
     const k = head.keys[i];
     const gate = cellGate(k.source, c[0], input.lang, c[2] === 'imported', { origins: input.origins });
     if (gate.icu) {

@@ -6,6 +6,7 @@ import type { Handler } from '../pipeline.js';
 import { baseName, contentToken, DEFAULT_NAMESPACE, freeNames, namespacedCtx } from '../../domain/catalog/keys.js';
 import { releaseDaily, reserveDaily } from '../../domain/billing/quotas.js';
 import { canonicalKey, isKeyName } from '../../domain/sync/canonical.js';
+import { checkKeys } from '../../domain/checks/store.js';
 
 const CAPTURE_DAILY_LIMIT = 5000;
 
@@ -110,9 +111,10 @@ export const captureUnits: Handler<'captureUnits'> = async (ctx) => {
       [],
       'id',
     );
-    captured = Number(
-      (await db('keys').where({ project_id: project.id, created_by: captureId }).count({ n: '*' }))[0].n,
-    );
+    const ids = (await db('keys').where({ project_id: project.id, created_by: captureId }).pluck('id')).map(Number);
+    captured = ids.length;
+    // The captured sources' check results, for the person who reviews them (server/domain/checks/).
+    await checkKeys(db, project.id, ids, now);
     // Units a concurrent push or capture registered first do not use today's quota.
     await releaseDaily(db, project.id, 'capture', take.length - captured, now);
   }

@@ -1,6 +1,6 @@
 // Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`).
 import { contentChanged } from '../../domain/project/revision.js';
-import { isUniqueViolation, type Db } from '../../infra/db.js';
+import { isUniqueViolation, retryContended, type Db } from '../../infra/db.js';
 import { recordEvent } from '../../domain/webhooks/events.js';
 import { conflict, invalidArgument } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
@@ -8,6 +8,7 @@ import { normalizeLanguage } from '../../domain/project/languages.js';
 import { projectFormats } from '../../domain/publish/versions.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { MAX_OUTPUT_FORMATS, configuredFormats, getProject } from '../../domain/project/projects.js';
+import { requestRecheck } from '../../domain/checks/settings.js';
 
 const CAS_RETRIES = 5;
 
@@ -38,6 +39,9 @@ async function casProjectChange<T>(
       await recordEvent(trx, p.id, 'project.updated', plan.event, now);
       return true;
     });
+    // Format checks run for the configured formats: stored results are checked again (server/domain/checks/).
+    if (won && plan.update.output_formats !== undefined)
+      await retryContended(() => db.transaction((trx) => requestRecheck(trx, p.id, now)));
     if (won) return plan.result;
   }
   throw conflict('output_config_conflict', 'The project configuration kept changing under this request; retry it.');

@@ -17,6 +17,10 @@ import { enqueueFill } from '../../domain/fill/queue.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
 import { rememberAfter } from '../../domain/memory/entries.js';
 import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
+import { checkTranslation } from '../../domain/checks/compute.js';
+import { checkContext } from '../../domain/checks/context.js';
+import { checkCells } from '../../domain/checks/store.js';
+import { storedChecks } from '../../domain/checks/read.js';
 
 async function keyByRef(db: Db, projectId: string, ref: string) {
   const key = await db('keys')
@@ -89,6 +93,7 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
   const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value, markupPolicy(p));
   if (unsafe) throw invalidArgument(`${unsafe}.`);
+  const checks = await checkContext(db, p.id);
   // The cell is read inside the transaction that writes it (locked on MySQL; SQLite transactions are IMMEDIATE), so
   // the comparison with the editor's base and the write are one step; a row a concurrent save inserted first is
   // another try, which then compares with it.
@@ -113,6 +118,18 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
           updated_at: Math.max(Date.now(), existing ? Number(existing.updated_at) + 1 : 0),
         };
         const changes = existing?.value !== row.value || existing?.status !== row.status;
+        // A value a check reports an error for is not approved (server/domain/checks/, docs/guides/checks.md).
+        if (changes && row.status === 'approved') {
+          const errors = checkTranslation(checks, { ...key, id: Number(key.id) }, lang, row.value).filter(
+            (r) => r.severity === 'error',
+          );
+          if (errors.length)
+            throw conflict(
+              'checks_failed',
+              `A check reports an error (${[...new Set(errors.map((r) => r.check))].join(', ')}); fix the value before approving it.`,
+              { checks: errors },
+            );
+        }
         // A save based on an older state of a cell that holds a value would overwrite what someone did since.
         const stale = base !== undefined && (existing ? Number(existing.updated_at) : null) !== base;
         if (stale && existing?.value != null && changes)
@@ -140,6 +157,8 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
               created_at: now,
             },
           ]);
+        if (existing?.value !== row.value)
+          await checkCells(trx, p.id, [{ keyId: Number(key.id), lang, value: row.value }], checks, now);
         await contentChanged(trx, p.id, now);
         return row;
       }),
@@ -182,6 +201,11 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
     rows.map((r) => Number(r.id)),
     targets,
   );
+  const sources = await storedChecks(
+    db,
+    rows.map((r) => Number(r.id)),
+    [p.base_lang],
+  );
   return {
     body: {
       total: Number(counted.n),
@@ -198,6 +222,7 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
         sourceVerified: bool(k.source_verified),
         captured: bool(k.captured),
         ...(k.namespace ? { namespace: k.namespace } : {}),
+        ...(sources.has(`${k.id}|${p.base_lang}`) ? { sourceChecks: sources.get(`${k.id}|${p.base_lang}`)! } : {}),
         cells: cells.get(Number(k.id)) ?? [],
       })),
       ...(namespaces.length ? { namespaces } : {}),

@@ -4,7 +4,8 @@ import { normalizeLanguage } from '../../domain/project/languages.js';
 import { createProject, getProject, projectView } from '../../domain/project/projects.js';
 import { createApiKey } from '../apikeys.js';
 import { changeSharing } from '../../domain/memory/entries.js';
-import { parseJson } from '../../infra/db.js';
+import { requestRecheck } from '../../domain/checks/settings.js';
+import { parseJson, retryContended } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 
@@ -52,6 +53,9 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
     // The gates read the origins: a publish prepared under the old ones no longer describes the project.
     if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
   });
+  // The markup checks read the origins: stored results are checked again (server/domain/checks/).
+  if (b.markupOrigins !== undefined)
+    await retryContended(() => db.transaction((trx) => requestRecheck(trx, p.id, Date.now())));
   return { body: await projectView(db, await getProject(db, p.id)) };
 };
 

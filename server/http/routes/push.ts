@@ -39,6 +39,9 @@ import { fillFromMemory, preTranslations, type MemoryFill } from '../../domain/m
 import type { Match } from '../../domain/memory/lookup.js';
 import { formsToIcu } from '../../../packages/core/src/icu.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
+import { checkContext } from '../../domain/checks/context.js';
+import { checkKeys } from '../../domain/checks/store.js';
+import { sourceWarnings } from '../../domain/checks/warnings.js';
 import type { components } from '../../../generated/openapi.js';
 
 type TranslateUnit = components['schemas']['TranslateUnit'];
@@ -129,6 +132,8 @@ async function findPrevious(db: Db, projectId: string, u: Unit, namespace: strin
 interface Plan {
   project: ProjectRow;
   namespace: string;
+  /** The request's units, in order (results[i] is units[i]'s). */
+  units: Unit[];
   targets: string[];
   results: UnitResult[];
   /** Units to insert as new keys (index into results). */
@@ -242,6 +247,7 @@ async function plan(
   return {
     project,
     namespace,
+    units,
     targets,
     results,
     creates,
@@ -368,8 +374,18 @@ async function dryRun(db: Db, p: Plan) {
       units: p.results,
       skippedGated: p.skippedGated,
       skippedDisabled: p.skippedDisabled,
+      ...(await warningsOf(db, p)),
     },
   };
+}
+
+/** The checks' errors and warnings on the request's sources (spec `SourceWarning`), each unit once. */
+async function warningsOf(db: Db, p: Plan) {
+  const repeated = new Set(p.duplicates.map(([i]) => i));
+  return sourceWarnings(
+    await checkContext(db, p.project.id),
+    p.units.flatMap((u, i) => (repeated.has(i) ? [] : [{ key: p.results[i].key, source: u.source, ctx: u.ctx }])),
+  );
 }
 
 async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget?: OperationBudget) {
@@ -383,6 +399,8 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
 
   // 1. Keys and pending markers. A unit that loses a race (its token or name taken meanwhile) writes nothing.
   const { queue, estimate } = await db.transaction(async (trx) => {
+    /** Keys created or given a new source: their check results are stored (server/domain/checks/). */
+    const written: number[] = [];
     if (p.creates.length) {
       const rows = p.creates.map((c): NewKey => ({
         project_id: project.id,
@@ -404,8 +422,10 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
       const mine = raw ? insertKeysRaw(raw, rows) : await insertKeys(trx, project.id, rows, pushId);
       for (const c of p.creates) {
         const id = mine.get(c.unit.token);
-        if (id !== undefined) keyIds.set(c.i, id);
-        else markContended(p, c.i);
+        if (id !== undefined) {
+          keyIds.set(c.i, id);
+          written.push(id);
+        } else markContended(p, c.i);
       }
     }
     const changedSources: number[] = [];
@@ -429,6 +449,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
         keyIds.delete(c.i);
         continue;
       }
+      written.push(Number(c.key.id));
       await trx('key_history').insert({
         key_id: c.key.id,
         project_id: project.id,
@@ -454,6 +475,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
         'sync',
       );
     }
+    await checkKeys(trx, project.id, written, now);
     const states = await cellStates(trx, [...keyIds.values()], p.targets);
     const cls = classifyPairs(p, states, (i) => keyIds.get(i) ?? null);
     const markers = cls.queue.filter((q) => !states.has(`${q.keyId}|${q.lang}`));
@@ -474,6 +496,7 @@ async function push(db: Db, p: Plan, scope: RequestScope, jobs: JobQueue, budget
     units: p.results,
     skippedGated: p.skippedGated,
     skippedDisabled: p.skippedDisabled,
+    ...(await warningsOf(db, p)),
   };
   if (!queue.length) {
     body.balance = (await readCredit(db, project.workspace_id)).available;

@@ -8,6 +8,8 @@ import { publishEnv } from '../../domain/publish/stream.js';
 import type { Handler } from '../pipeline.js';
 import { readRecord } from '../../infra/requests.js';
 import { cellStates } from '../../domain/catalog/cells.js';
+import type { CheckResult } from '../../domain/checks/compute.js';
+import { storedChecks } from '../../domain/checks/read.js';
 
 export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
   const { db } = ctx.app;
@@ -45,7 +47,13 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     if (q.lang !== undefined && !live.includes(langs[0]))
       throw invalidArgument(`${langs[0]} is not a target language of this project.`);
     const cells = await cellStates(db, [Number(key.id)], langs);
-    const translations: Record<string, { status: string; value?: string; reason?: string; outdated?: true }> = {};
+    // Asked for (`checks=true`), so a read without the flag answers as it always did.
+    const checks =
+      q.checks === 'true' ? await storedChecks(db, [Number(key.id)], langs) : new Map<string, CheckResult[]>();
+    const translations: Record<
+      string,
+      { status: string; value?: string; reason?: string; outdated?: true; checks?: CheckResult[] }
+    > = {};
     for (const lang of langs) {
       const c = cells.get(`${key.id}|${lang}`);
       // `outdated` only when set (spec: KeyTranslations), so a current value reads as before.
@@ -54,6 +62,8 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
           status: c.row.status,
           value: c.row.value,
           ...(c.row.outdated_at != null ? { outdated: true as const } : {}),
+          // Only when a check reports something (spec: KeyTranslations).
+          ...(checks.has(`${key.id}|${lang}`) ? { checks: checks.get(`${key.id}|${lang}`)! } : {}),
         };
       else if (c?.failed) translations[lang] = { status: 'failed', reason: c.failed };
       else translations[lang] = { status: 'pending' };

@@ -28,8 +28,13 @@ import { rememberAfter } from '../../domain/memory/entries.js';
 import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 import { outdatedSources } from '../../domain/catalog/outdated.js';
 import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
+import { errorCells, storedChecks } from '../../domain/checks/read.js';
+import { checkTranslation } from '../../domain/checks/compute.js';
+import { checkContext } from '../../domain/checks/context.js';
 
 const HISTORY_SHOWN = 200;
+/** Cells a bulk approval lists as refused at most (`refusedTotal` counts all). */
+const REFUSED_SHOWN = 50;
 
 async function keyByRef(db: Db, projectId: string, ref: string): Promise<KeyRow> {
   const key = await db('keys')
@@ -69,6 +74,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
   const targets = await targetLanguages(db, p);
   const id = Number(key.id);
   const listed = (await pageCells(db, [id], targets)).get(id) ?? [];
+  const sourceChecks = (await storedChecks(db, [id], [p.base_lang])).get(`${id}|${p.base_lang}`);
   const extra = new Map(
     (
       await db('translations')
@@ -112,6 +118,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
       enabled: bool(key.enabled),
       sourceVerified: bool(key.source_verified),
       captured: bool(key.captured),
+      ...(sourceChecks ? { sourceChecks } : {}),
       baseLang: p.base_lang,
       cells: listed.map((c) => {
         const row = extra.get(c.lang);
@@ -151,6 +158,7 @@ export const internalCheckTranslation: Handler<'internalCheckTranslation'> = asy
       ok: Object.keys(gate).length === 0,
       gate,
       formatWarnings: formatWarnings(p, key, lang, ctx.body.value, 'translated'),
+      checks: checkTranslation(await checkContext(db, p.id), { ...key, id: Number(key.id) }, lang, ctx.body.value),
     },
   };
 };
@@ -182,10 +190,13 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
   const now = Date.now();
   let affected = 0;
   const moved: Array<{ keyId: number; lang: string }> = [];
+  // An approval leaves out the cells a check reports an error for (server/domain/checks/), and names them.
+  const approving = ctx.body.action === 'approve';
+  const refused: Array<{ keyId: number; lang: string; checks: string[] }> = [];
   if (statuses.length && langs.length && ids.length)
     await db.transaction(async (trx) => {
       for (const part of chunks(ids)) {
-        const cells = () => {
+        const cells = (withErrors = false) => {
           const q = trx('translations')
             .whereIn('key_id', part)
             .whereIn('lang', langs)
@@ -197,8 +208,23 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
                 });
             });
           if (onlyOutdated) q.whereNotNull('outdated_at');
+          if (approving) {
+            const errors = trx('cell_checks as c')
+              .whereRaw('c.key_id = translations.key_id')
+              .whereRaw('c.lang = translations.lang')
+              .where('c.errors', '>', 0)
+              .select(trx.raw('1'));
+            if (withErrors) q.whereExists(errors);
+            else q.whereNotExists(errors);
+          }
           return q;
         };
+        if (approving) {
+          const blocked = await cells(true).select('key_id', 'lang');
+          const why = blocked.length ? await errorCells(trx, part, langs) : new Map<string, string[]>();
+          for (const b of blocked)
+            refused.push({ keyId: Number(b.key_id), lang: b.lang, checks: why.get(`${b.key_id}|${b.lang}`) ?? [] });
+        }
         const rows = await cells().select('key_id', 'lang', 'value', 'origin');
         if (!rows.length) continue;
         const history: HistoryRow[] = rows.map((r) => ({
@@ -218,7 +244,25 @@ export const internalBulkReviewKeys: Handler<'internalBulkReviewKeys'> = async (
       if (affected) await contentChanged(trx, p.id, now);
     });
   await rememberAfter(db, ctx.app.log, p, moved);
-  return { body: { affected } };
+  if (!refused.length) return { body: { affected } };
+  const listed = refused.slice(0, REFUSED_SHOWN);
+  const names = new Map(
+    (
+      await db('keys')
+        .whereIn(
+          'id',
+          listed.map((r) => r.keyId),
+        )
+        .select('id', 'name')
+    ).map((k) => [Number(k.id), k.name]),
+  );
+  return {
+    body: {
+      affected,
+      refused: listed.map((r) => ({ key: names.get(r.keyId) ?? '', lang: r.lang, checks: r.checks })),
+      refusedTotal: refused.length,
+    },
+  };
 };
 
 export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {

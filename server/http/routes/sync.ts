@@ -25,6 +25,9 @@ import type { JobQueue } from '../../infra/jobs.js';
 import { fillFromMemory, preTranslations } from '../../domain/memory/pretranslate.js';
 import { rememberCells } from '../../domain/memory/entries.js';
 import type { Match } from '../../domain/memory/lookup.js';
+import { checkContext } from '../../domain/checks/context.js';
+import { checkKeys } from '../../domain/checks/store.js';
+import { sourceWarnings } from '../../domain/checks/warnings.js';
 
 const MAX_CONFLICT_ROWS = 50;
 const MAX_DISABLED_NAMES = 50;
@@ -63,6 +66,14 @@ function result(
     ...(unsafe.length ? { markupUnsafe: capList(unsafe), markupUnsafeTotal: unsafe.length } : {}),
     ...(namespace ? { adopted: plan.adopted } : {}),
   };
+}
+
+/** The checks' errors and warnings on the file's sources and key names (spec `SourceWarning`). */
+async function warningsOf(db: Db, project: ProjectRow, plan: SyncPlan) {
+  return sourceWarnings(
+    await checkContext(db, project.id),
+    plan.entries.map((e) => ({ key: e.name, source: e.source.icu, comment: e.comment })),
+  );
 }
 
 /** The plan without the AI fill of `fillExcept`'s languages (`SyncRequest.fillExcept`): they wait for an import. */
@@ -124,6 +135,7 @@ export const syncCatalog: Handler<'syncCatalog'> = async (ctx) => {
         ),
         accepted: !holdRefusal(credit, fill.estimate) && !keyRefusal,
         batchSha256: sha,
+        ...(await warningsOf(db, project, plan)),
       },
     };
   }
@@ -249,6 +261,16 @@ async function apply(
     plan.entries.filter((e) => e.action === 'update' && e.key).map((e) => e.key!.id),
     now,
   );
+  // Keys created, or whose source or comment (a `[CHAR LIMIT]`) changed: their check results, values included.
+  await checkKeys(
+    trx,
+    project.id,
+    plan.entries
+      .filter((e) => e.action === 'create' || (e.key && (e.action === 'update' || e.key.comment !== e.comment)))
+      .map((e) => ids.get(e.name))
+      .filter((id): id is number => id !== undefined),
+    now,
+  );
   // Recorded on the key, so the overview can say which keys a sync switched off, when, and how to bring them back.
   for (const part of chunks(plan.orphans))
     await trx('keys')
@@ -316,6 +338,7 @@ async function apply(
   const body = {
     ...result(plan, project, { estimatedCredits, balance, trackingToken }, opts.namespace),
     ...(run.approval.operation ? { budgetExhausted: unreached.length } : {}),
+    ...(await warningsOf(trx, project, plan)),
   };
   if (trackingToken) await run.scope.capture(trx, { body, trackingToken });
   if (changed) await contentChanged(trx, project.id, now);

@@ -26,6 +26,7 @@ import * as m026 from './026_outdated.js';
 import * as m024 from './024_namespaces.js';
 import * as m029 from './029_terms.js';
 import * as m027 from './027_memory.js';
+import * as m028 from './028_cell_checks.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -53,6 +54,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '024_namespaces': m024,
   '029_terms': m029,
   '027_memory': m027,
+  '028_cell_checks': m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

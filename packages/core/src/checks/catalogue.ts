@@ -79,6 +79,7 @@ export const CATALOGUE: readonly CheckDefinition[] = [
   source.sourceMarkupSafety,
   source.sourcePrintf,
   source.sourcePlaceholderSyntax,
+  source.sourceBranchArguments,
   source.sourceWhitespace,
   source.sourceInvisible,
   source.sourceMaxLength,

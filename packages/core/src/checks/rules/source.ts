@@ -1,5 +1,6 @@
 // A key's source, checked before anything is translated (checkSource): what no translation can repair.
-import { isValidIcu, parseIcu } from '../../icu.js';
+import { TYPE, type MessageFormatElement, type PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
+import { isValidIcu, parseIcu, walkIcu, type IcuAst } from '../../icu.js';
 import { scanMarkup, unsafeMarkup } from '../../markup.js';
 import { printfSpecifiers } from '../../printf.js';
 import { define, found } from '../define.js';
@@ -188,6 +189,90 @@ export const sourcePlaceholderSyntax = define({
     const printf = printfSpecifiers(s).some((x) => x.spec !== '%%');
     const used = [icu && 'ICU {name}', printf && 'printf %s', i18next && 'i18next {{name}}'].filter(Boolean);
     return used.length > 1 ? { message: `mixes ${used.join(' and ')}` } : null;
+  },
+});
+
+/** Where an argument is used: its name, and its offsets in the message (spans). */
+interface ArgumentUse {
+  name: string;
+  span?: Span;
+}
+
+/** The arguments `ast` uses, by name, anywhere under it (a plural's `#` is its own argument). */
+function argumentsIn(ast: IcuAst, out: Map<string, ArgumentUse[]>): void {
+  walkIcu(ast, (el: MessageFormatElement) => {
+    if (el.type === TYPE.literal || el.type === TYPE.pound || el.type === TYPE.tag) return;
+    const loc = el.location;
+    const use = { name: el.value, ...(loc ? { span: { start: loc.start.offset, end: loc.end.offset } } : {}) };
+    const seen = out.get(el.value);
+    if (seen) seen.push(use);
+    else out.set(el.value, [use]);
+  });
+}
+
+/**
+ * Arguments that one branch of a plural or select uses and none of its other branches, nor the message around it,
+ * nor an enclosing plural's or select's own argument (the count each branch may show or not): a key's plural forms
+ * are one message, and `{cuont}` in one form alone is a name the app never passes.
+ */
+function loneArguments(ast: IcuAst): ArgumentUse[] {
+  const lone: ArgumentUse[] = [];
+  const visit = (nodes: IcuAst, outside: ReadonlySet<string>) => {
+    for (const el of nodes) {
+      if (el.type === TYPE.tag) visit(el.children, outside);
+      if (el.type !== TYPE.plural && el.type !== TYPE.select) continue;
+      const options = Object.values<PluralOrSelectOption>(el.options);
+      // Every name the rest of the message uses: the other elements of these nodes, and what encloses them.
+      const around = new Map<string, ArgumentUse[]>();
+      argumentsIn(
+        nodes.filter((n) => n !== el),
+        around,
+      );
+      const inner = new Set([...outside, ...around.keys(), el.value]);
+      const perBranch = options.map((o) => {
+        const names = new Map<string, ArgumentUse[]>();
+        argumentsIn(o.value, names);
+        return names;
+      });
+      if (options.length >= 2)
+        perBranch.forEach((names, i) => {
+          for (const [name, uses] of names)
+            if (!inner.has(name) && perBranch.every((other, j) => j === i || !other.has(name))) lone.push(uses[0]);
+        });
+      for (const o of options) visit(o.value, inner);
+    }
+  };
+  visit(ast, new Set());
+  return lone;
+}
+
+export const sourceBranchArguments = define({
+  id: 'source-branch-arguments',
+  description:
+    'An argument one plural form or select branch of the source uses, another uses too (the count aside): a `{cuont}` in one form alone is a name the app never passes.',
+  severity: 'warning',
+  category: 'placeholders',
+  field: 'source',
+  languages: 'Not language-specific.',
+  trips: [
+    { source: '{count, plural, one {{count} file} other {{cuont} files}}' },
+    { source: '{gender, select, female {{name} replied} other {{nmae} replied}}' },
+  ],
+  passes: [
+    { source: '{count, plural, one {One file} other {{count} files}}' },
+    { source: '{count, plural, one {# file in {folder}} other {# files in {folder}}}' },
+    { source: '{name}: {count, plural, one {one file} other {# files by {name}}}' },
+  ],
+  run: (cell): Finding | null => {
+    const ast = cell.srcAst;
+    if (!ast || !/\{[^{}]*,\s*(?:plural|select|selectordinal)\s*,/.test(cell.source)) return null;
+    const lone = loneArguments(ast);
+    if (!lone.length) return null;
+    const names = [...new Set(lone.map((u) => u.name))];
+    return {
+      message: `${names.map((n) => `{${n}}`).join(', ')} in one form only: no other form of the key uses ${names.length > 1 ? 'them' : 'it'}`,
+      spans: lone.flatMap((u) => (u.span ? [u.span] : [])),
+    };
   },
 });
 
