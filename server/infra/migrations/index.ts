@@ -24,9 +24,9 @@ import * as m023 from './023_daily_counts.js';
 import * as m017 from './017_dashboard_flows.js';
 import * as m026 from './026_outdated.js';
 import * as m024 from './024_namespaces.js';
-import * as m029 from './029_terms.js';
 import * as m027 from './027_memory.js';
 import * as m028 from './028_cell_checks.js';
+import * as m029 from './029_terms.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -52,9 +52,9 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '023_daily_counts': m023,
   '026_outdated': m026,
   '024_namespaces': m024,
-  '029_terms': m029,
   '027_memory': m027,
   '028_cell_checks': m028,
+  '029_terms': m029,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
