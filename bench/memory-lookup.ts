@@ -110,8 +110,11 @@ const describe = (kind: string, o: Outcome) =>
 export const scenario: Scenario = {
   name: `Translation memory: GET /memory at ${(SOURCES * TARGETS_10.length).toLocaleString('en')} entries (${SOURCES.toLocaleString('en')} sources x 10 languages), p95 (ms)`,
   async run() {
-    const results: Array<[string, Outcome]> = [['SQLite', await measure('sqlite')]];
-    if (process.env.MYSQL_URL) results.push(['MySQL', await measure('mysql')]);
+    // BENCH_MEMORY_DB=mysql (or sqlite) measures one database only.
+    const only = process.env.BENCH_MEMORY_DB;
+    const results: Array<[string, Outcome]> = [];
+    if (only !== 'mysql') results.push(['SQLite', await measure('sqlite')]);
+    if (process.env.MYSQL_URL && only !== 'sqlite') results.push(['MySQL', await measure('mysql')]);
     const worst = Math.max(...results.map(([, o]) => o.p95));
     return {
       figure: results.map(([k, o]) => describe(k, o)).join('; '),

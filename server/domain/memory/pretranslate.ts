@@ -64,7 +64,9 @@ export async function fillFromMemory(
   for (const part of chunks(keyIds))
     for (const r of await trx('translations as t')
       .join('keys as k', 'k.id', 't.key_id')
-      .where({ 't.project_id': p.id, 't.origin': 'memory', 't.updated_at': now })
+      // By the primary key alone (key_id, lang): with the project in the condition, MySQL may read the project's
+      // cells of these languages through (project_id, lang), more of them at every push.
+      .where({ 't.origin': 'memory', 't.updated_at': now })
       .whereIn('t.key_id', part)
       .whereIn('t.lang', langs)
       .select<CellRead[]>('t.key_id', 't.lang', 't.value', 't.status', 't.origin', 't.updated_at', 'k.source', 'k.ctx'))
