@@ -3,9 +3,11 @@
 // runs against its latency on the idle server just before (as bench/fill-stall.ts), with the server's own event-loop
 // delay over the re-check (GET /internal/v1/debug/metrics). The project holds real strings (the fixture catalogs'
 // sources, each language's value the pseudo engine's: BENCH_SEED_TEXT=real) in 40 languages; 2,500 keys (100,000
-// cells) by default, 50,000 keys (2,000,000 cells) with BENCH_SCALE=1. Targets: the re-check of 2,000,000 cells in
-// at most 60 s (at the default size, the rate measured is extrapolated to that size: said so in the figure), and a
-// p99 under 50 ms during it.
+// cells) by default, 50,000 keys (2,000,000 cells) with BENCH_SCALE=1. Three changes, one after the other: a custom
+// check added and then changed (every cell is checked again: the worst case, which the targets are on; the second is
+// measured, the first starts the threads), then severities changed (the stored results are remapped, no check runs).
+// Targets: the full re-check of 2,000,000 cells in at most 60 s (at the default size, the rate measured is
+// extrapolated to that size: said so in the figure), and a p99 under 50 ms during it.
 import { percentile, type Scenario } from './lib/compare.js';
 import type { components } from '../generated/internal.js';
 import { json } from './lib/http.js';
@@ -86,12 +88,15 @@ export const scenario: Scenario = {
       const custom = [
         { id: 'no-click', name: 'Say tap', pattern: '\\b(click|klick)', mode: 'must-not-match', severity: 'warning' },
       ];
-      // A check added: every key's source and values are checked again, on the inline worker and the threads.
-      const full = await change({ custom });
+      // A check added: every key's source and values are checked again, on the inline worker and the threads. The
+      // threads start with the first re-check (a second each, loading the engine): the second is the one measured.
+      await change({ custom });
+      const changed = [{ ...custom[0], pattern: '\\b(click|klick|cliquez)' }];
+      const full = await change({ custom: changed });
       const loop = await metrics(svc.info.adminUrl);
       // Then severities alone: the stored results are remapped.
       const remap = await change({
-        custom,
+        custom: changed,
         severity: { 'end-stop': 'error' },
         languages: { fr: { disabled: ['french-spacing'] } },
       });

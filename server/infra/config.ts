@@ -199,7 +199,7 @@ export const variables = z.object({
   ),
   CHECK_THREADS: documented(
     count().optional(),
-    "worker threads that check a project's cells again after its check settings change ([checks guide](../guides/checks.md)); a project of at most `PUBLISH_INLINE_KEYS` keys is checked on the event loop, and `0` checks every project there",
+    'worker threads that re-check a project after its check settings change ([checks guide](../guides/checks.md)); a project of at most `PUBLISH_INLINE_KEYS` keys, or every one with `0`, on the event loop',
     'cores, at least 1',
   ),
   CONTENT_PARSE_DEADLINE_MS: documented(

@@ -69,6 +69,11 @@ export function checkResults(results: Result[] | undefined, texts: Partial<Recor
   </ul>`;
 }
 
+/** A check's description as the catalogue writes it, its `code` spans as code. */
+function described(text: string): Html {
+  return html`${text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}`;
+}
+
 /** Every span of a cell's results, for the value shown once with all of them marked. */
 export const allSpans = (results: Result[] | undefined, field: Result['field']) =>
   (results ?? []).filter((r) => r.field === field).flatMap((r) => r.spans ?? []);
@@ -158,7 +163,7 @@ function settingsPage(s: Session, projectId: string, st: PageState): string {
             ];
             return html`<tr data-check="${d.id}">
               <th scope="row"><label for="sev-${d.id}">${d.id}</label></th>
-              <td>${d.description}</td>
+              <td>${described(d.description)}</td>
               <td>${d.severity}</td>
               <td>
                 <select id="sev-${d.id}" name="sev-${d.id}" ${st.owner ? '' : html`disabled`}>

@@ -272,6 +272,14 @@ function cellsOf(cells: Cell[], lang: string | undefined): Html {
   </ul>`;
 }
 
+/** A listed key's source, the characters its checks point at marked (the text keeps its own spaces: no template's). */
+function sourceCell(k: { source: string; ctx: string | null; sourceChecks?: Cell['checks'] }): Html {
+  const source = highlighted(k.source, allSpans(k.sourceChecks, 'source'));
+  const ctx = k.ctx ? html`<small class="ctx">${k.ctx}</small>` : '';
+  return html`<div class="source">${source}${ctx}</div>
+    ${checkResults(k.sourceChecks, {})}`;
+}
+
 function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[]): Html {
   if (!total) return html``;
   const actions = Object.entries(BULK).filter(([, a]) => !a.owner || s.user.role === 'owner');
@@ -345,12 +353,7 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
                       ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
                       ${k.captured ? html`<span class="tag">captured</span>` : ''}
                     </th>
-                    <td class="source">
-                      ${highlighted(k.source, allSpans(k.sourceChecks, 'source'))}${
-                        k.ctx ? html`<small class="ctx">${k.ctx}</small>` : ''
-                      }
-                      ${checkResults(k.sourceChecks, {})}
-                    </td>
+                    <td>${sourceCell(k)}</td>
                     <td>${cellsOf(k.cells, f.lang)}</td>
                   </tr>`,
               )}

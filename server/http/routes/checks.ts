@@ -3,7 +3,7 @@
 // `internalGetCheckSettings`, `internalPutCheckSettings`).
 import { listLanguages } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
-import { contentChanged } from '../../domain/project/revision.js';
+import { revisionMoved } from '../../domain/project/revision.js';
 import { checkContext } from '../../domain/checks/context.js';
 import { listResults } from '../../domain/checks/read.js';
 import { checkState, checking, saveSettings, validateSettings } from '../../domain/checks/settings.js';
@@ -48,8 +48,9 @@ export const internalPutCheckSettings: Handler<'internalPutCheckSettings'> = asy
   await retryContended(() =>
     db.transaction(async (trx) => {
       await saveSettings(trx, p.id, settings, now, await checkContext(trx, p.id));
-      // A publish reads `blockPublishOnErrors`, and the results it counts move with the re-check.
-      await contentChanged(trx, p.id, now);
+      // A publish reads `blockPublishOnErrors`: one prepared before does not hold. None is prepared again until the
+      // re-check has brought the results it counts up to date (it marks the content changed as it ends).
+      await revisionMoved(trx, p.id);
     }),
   );
   return { body: await settingsView(db, p.id) };
