@@ -41,10 +41,20 @@ class Browser {
   async csrfOf(path: string): Promise<string> {
     return /name="csrf" value="([^"]+)"/.exec(await (await this.fetch(path)).text())![1];
   }
+  /**
+   * The tests of this file sign the same person in at once: the sign-in throttle counts concurrent attempts one
+   * after another (server/domain/users/throttle.ts) and may answer 429 with Retry-After, which a person waits out.
+   */
   async signIn() {
-    const csrf = await this.csrfOf('/signin');
-    const r = await this.fetch('/signin', { csrf, email: WHO.email, password: WHO.password, next: '/' });
-    if (r.status !== 303) throw new Error(`sign-in: ${r.status}`);
+    for (let attempt = 0; ; attempt++) {
+      const csrf = await this.csrfOf('/signin');
+      const r = await this.fetch('/signin', { csrf, email: WHO.email, password: WHO.password, next: '/' });
+      if (r.status === 303) return;
+      if (r.status !== 429 || attempt === 3) throw new Error(`sign-in: ${r.status}`);
+      await new Promise((resolve) =>
+        setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('retry-after') ?? 1))),
+      );
+    }
   }
 }
 
