@@ -31,7 +31,6 @@ import { createProject } from '../../server/domain/project/projects.js';
 import { createWorkspace } from '../../server/domain/project/workspaces.js';
 import { pseudoLocalize } from '../../server/infra/engines/pseudo.js';
 import { isValidIcu } from '../../packages/core/src/icu.js';
-import { FIXTURE_PAIRS } from '../../test/helpers/fixture-pairs.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WORKERS: 'off', ADMIN_TOKEN: 'bench' });
 const { db, jobs } = await createApp(config);
@@ -57,9 +56,12 @@ const seed = Number(process.env.BENCH_SEED_KEYS ?? 0);
 if (seed) {
   const { projectId } = projects[0];
   const now = Date.now();
+  // Imported only here: reading the fixture catalogs is work the other scenarios' seeds need not do.
   const real =
     process.env.BENCH_SEED_TEXT === 'real'
-      ? [...new Set(FIXTURE_PAIRS.map((p) => p.source))].filter((s) => isValidIcu(s) && s.length < 300)
+      ? [...new Set((await import('../../test/helpers/fixture-pairs.js')).FIXTURE_PAIRS.map((p) => p.source))].filter(
+          (s) => isValidIcu(s) && s.length < 300,
+        )
       : null;
   const sourceOf = (i: number) => (real ? real[i % real.length] : `Label number ${i} for {name}`);
   const pseudo = new Map<string, string>();
