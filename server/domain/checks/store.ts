@@ -5,14 +5,7 @@
 import type { Db } from '../../infra/db.js';
 import { chunks, dialectOf, retryContended } from '../../infra/db.js';
 import { enqueueJob, type JobContext } from '../../infra/jobs.js';
-import {
-  checkTranslation,
-  rowOf,
-  rowsOfKey,
-  type CheckContext,
-  type CheckRow,
-  type KeyInput,
-} from './compute.js';
+import { checkTranslation, rowOf, rowsOfKey, type CheckContext, type CheckRow, type KeyInput } from './compute.js';
 import { checkContext } from './context.js';
 
 /** How long checks run before a turn of the event loop lets other requests in. */
