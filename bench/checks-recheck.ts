@@ -59,6 +59,9 @@ export const scenario: Scenario = {
       BENCH_SEED_KEYS: String(KEYS),
       BENCH_SEED_TEXT: 'real',
       BENCH_WORKERS: 'inline',
+      // The re-check alone: the prepared publish its end sets due (a cold publish of the project, measured by
+      // bench/publish-cold.ts and bench/publish-stall.ts) would otherwise run beside the next one.
+      PREPARE_DELAY_MS: String(3_600_000),
     });
     const { projectId } = svc.info.projects[0];
     const settingsUrl = `${svc.info.adminUrl}/projects/${projectId}/checks/settings`;
