@@ -12,7 +12,7 @@
 // as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createTemplate, dropMysqlTemplate } from '../test/helpers/template-db.js';
+import { createTemplate, dropMysqlTemplate, relaxMysqlFlush } from '../test/helpers/template-db.js';
 import { compiledName, testBuild } from './test-build.js';
 
 interface Totals {
@@ -130,6 +130,7 @@ lanes.push(
     await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], env, !extra.length),
   ]),
 );
+const restoreFlush = mysqlUrl ? await relaxMysqlFlush(mysqlUrl) : undefined;
 if (mysqlUrl) {
   lanes.push(
     template('mysql').then(async (env) => [await runAva('MySQL', extra.length ? extra : DATABASE_TIERS, env)]),
@@ -137,6 +138,7 @@ if (mysqlUrl) {
 }
 const runs = (await Promise.all(lanes)).flat();
 if (mysqlUrl) await dropMysqlTemplate(mysqlUrl, mysqlTemplate);
+await restoreFlush?.();
 const passed = runs.reduce((a, r) => a + r.passed, 0);
 const failed = runs.reduce((a, r) => a + r.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);

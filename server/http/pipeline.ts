@@ -140,7 +140,9 @@ function bearer(request: RequestView): string | null {
   return m ? m[1] : '';
 }
 
-function authorizationCount(raw: string[]): number {
+/** `raw` is absent on a request made by `server.inject` (server/http/inject-fetch.ts), whose headers are one object. */
+function authorizationCount(raw: string[] | undefined): number {
+  if (!raw) return 1;
   let n = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') n++;
   return n;

@@ -6,6 +6,7 @@
 import type Hapi from '@hapi/hapi';
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../generated/internal.js';
+import { injectFetch } from '../http/inject-fetch.js';
 import { ACTOR_PLUGIN, type Actor } from '../http/pipeline.js';
 import type { Session } from '../domain/users/sessions.js';
 
@@ -21,25 +22,6 @@ function actorOf(s: Session): Actor {
 /** The internal API as the person signed in to `s`. */
 export function apiFor(server: Hapi.Server, s: Session): Api {
   const actor = actorOf(s);
-  const fetch = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => (headers[k] = v));
-    const res = await server.inject({
-      method: request.method,
-      url: url.pathname + url.search,
-      headers,
-      payload,
-      plugins: { [ACTOR_PLUGIN]: actor },
-    });
-    const out = new Headers();
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v === undefined) continue;
-      for (const one of Array.isArray(v) ? v : [String(v)]) out.append(k, one);
-    }
-    const empty = res.statusCode === 204 || res.statusCode === 304;
-    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: out });
-  };
+  const fetch = injectFetch(server, { [ACTOR_PLUGIN]: actor });
   return createClient<paths>({ baseUrl: BASE, fetch });
 }

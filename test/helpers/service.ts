@@ -10,6 +10,7 @@ import type { Middleware } from 'openapi-fetch';
 import { routes } from '../../generated/routes.js';
 import { startService, type Service } from '../../server/app/app.js';
 import { loadConfig } from '../../server/infra/config.js';
+import { injectFetch } from '../../server/http/inject-fetch.js';
 import { responseValidator } from '../../server/http/validation.js';
 import {
   createClient,
@@ -133,13 +134,22 @@ export async function startTestService(
   const baseUrl = `http://127.0.0.1:${service.main.info.port}/v1`;
   const internalUrl = `http://127.0.0.1:${service.main.info.port}/internal/v1`;
   const deliveryUrl = `http://127.0.0.1:${service.delivery.info.port}/v1`;
+  // The SDK clients call the main server in-process (server.inject, server/http/inject-fetch.ts): the same
+  // pipeline without a socket. Tests of what sockets do (delivery, CORS, keep-alive, raw bytes, timeouts) reach
+  // `baseUrl` with fetch or a socket of their own.
+  const inProcess = injectFetch(service.main);
   return {
     service,
     baseUrl,
     internalUrl,
     deliveryUrl,
-    admin: createInternalClient({ baseUrl: internalUrl, adminToken: ADMIN_TOKEN, middleware: [specCheck(true)] }),
-    client: (apiKey?: string) => createClient({ baseUrl, apiKey, middleware: [specCheck()] }),
+    admin: createInternalClient({
+      baseUrl: internalUrl,
+      adminToken: ADMIN_TOKEN,
+      fetch: inProcess,
+      middleware: [specCheck(true)],
+    }),
+    client: (apiKey?: string) => createClient({ baseUrl, apiKey, fetch: inProcess, middleware: [specCheck()] }),
     dropDb: db?.drop,
     async stop() {
       await service.stop();

@@ -32,6 +32,31 @@ export async function dropMysqlTemplate(mysqlUrl: string, name: string): Promise
   await withMysql(mysqlUrl, (admin) => admin.raw(`DROP DATABASE IF EXISTS \`${name}\``));
 }
 
+/**
+ * The MySQL lane's server writes its redo log at each commit and flushes it to disk once a second
+ * (`innodb_flush_log_at_trx_commit = 2`) while the lane runs, instead of an fsync per commit: the tests check what
+ * the service does, which a crash of the database server's machine is not part of (a killed service process loses
+ * nothing either way). Three DB-heavy files took 49 s instead of 62 to 68 s (docs/decisions/0020-tests-run-compiled.md).
+ * Returns what restores the value found; without the privilege to set it, nothing changes.
+ */
+export async function relaxMysqlFlush(mysqlUrl: string): Promise<() => Promise<void>> {
+  let before: unknown;
+  try {
+    await withMysql(mysqlUrl, async (admin) => {
+      const [rows] = (await admin.raw('SELECT @@GLOBAL.innodb_flush_log_at_trx_commit AS v')) as [
+        Array<{ v: unknown }>,
+      ];
+      before = rows[0]?.v;
+      await admin.raw('SET GLOBAL innodb_flush_log_at_trx_commit = 2');
+    });
+  } catch {
+    return () => Promise.resolve();
+  }
+  const value = Number(before);
+  if (!Number.isInteger(value) || value === 2) return () => Promise.resolve();
+  return () => withMysql(mysqlUrl, (admin) => admin.raw(`SET GLOBAL innodb_flush_log_at_trx_commit = ${value}`));
+}
+
 /** A copy of the SQLite template at `file` (the template is closed, so the file alone holds it). */
 export function copySqliteTemplate(template: string, file: string): void {
   copyFileSync(template, file);

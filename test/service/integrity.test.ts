@@ -33,7 +33,8 @@ test.after.always(async () => {
 });
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const runDue = (now?: string) => svc.admin.POST('/jobs/run-due', { body: now ? { now } : {} });
+/** Runs the project's own due jobs: another test's run-due of every project may hold this one's fill meanwhile. */
+const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 /** The answer's status and JSON body (null when it has none), read as `T`: a refusal unless the call says what else. */
 const api = <T = ApiError>(p: TestProject, method: string, route: string, body?: unknown) =>
   fetch(`${svc.baseUrl}/projects/${p.projectId}${route}`, {
@@ -128,7 +129,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
     ['created', 'created'],
   );
   t.is(ok.body.units[1].key, maxKey);
-  await runDue();
+  await runDue(p);
   const listed = await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
   t.is(listed.response.status, 200);
   const plural = listed.data!.keys.find((k) => k.forms)!;
@@ -142,7 +143,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
   // Other tests of this file run jobs too: the fill may be theirs to finish.
   let poll = await api<Schemas['TranslationPoll']>(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
   for (let i = 0; i < 50 && poll.body.status !== 'done'; i++) {
-    await runDue();
+    await runDue(p);
     poll = await api<Schemas['TranslationPoll']>(p, 'GET', `/translations?trackingToken=${ok.body.trackingToken}`);
   }
   t.like(poll.body, { status: 'done', summary: { pending: 0, failed: 0 } });
@@ -223,7 +224,7 @@ test('values the API accepts are stored whole; longer free text is refused with 
 test('concurrent publishes of one project take consecutive numbers, and delivery names the newest', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Hello' }] });
-  await runDue();
+  await runDue(p);
   const answers = await Promise.all(
     Array.from({ length: 10 }, (_, i) => api<Schemas['PublishResult']>(p, 'POST', '/publish', { label: `race ${i}` })),
   );
@@ -250,7 +251,7 @@ test('concurrent publishes of one project take consecutive numbers, and delivery
 test('concurrent identical publishes with skipIfIdentical mint one version', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Once' }] });
-  await runDue();
+  await runDue(p);
   const answers = await Promise.all(
     Array.from({ length: 6 }, () => api<Schemas['PublishResult']>(p, 'POST', '/publish', { skipIfIdentical: true })),
   );
@@ -298,7 +299,7 @@ test('concurrent whole-catalog syncs are serialized: one file wins whole, as in 
 test('the manifest follows the commit: a store that refuses it leaves delivery on the previous version, and the sweep catches up', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   await api(p, 'POST', '/translate', { units: [{ source: 'Hello' }] });
-  await runDue();
+  await runDue(p);
   const first = await api<Schemas['PublishResult']>(p, 'POST', '/publish');
   t.is(first.status, 201);
   // A folder where the manifest file goes: the folder store's rename over it fails (EISDIR), a real refusal.
