@@ -2339,7 +2339,10 @@ export interface components {
             };
         };
         MemoryImportRequest: {
-            /** @description The whole TMX file, base64-encoded; decoded at most 50 MiB. */
+            /**
+             * @description The whole TMX file, base64-encoded; decoded at most 50 MiB. (No `minLength`: the validator would count
+             *     the characters of a 70 MB string on the event loop; an empty file is refused as `invalid_argument`.)
+             */
             contentBase64: string;
             /**
              * @description `project` (default): entries of this project, in the memory it uses; `workspace`: the workspace's shared memory, with no project.

@@ -15,8 +15,15 @@ import { parseTmxOffThread } from './tmx-pool.js';
 /** The most pairs one import takes: a 50 MB file of short UI strings, written in a minute or so. */
 const TMX_MAX_PAIRS = 250_000;
 
-/** Pairs per transaction of an import: short transactions, so pushes and saves interleave with a large import. */
-const WRITE_SLICE = 2_000;
+/**
+ * Pairs per transaction of an import: short transactions (tens of milliseconds), with a turn of the event loop
+ * between them, so pushes and saves interleave with a large import. On SQLite every statement runs synchronously
+ * (better-sqlite3) and a transaction's awaits are microtasks only, so without the turn nothing else would run
+ * until the whole file was written.
+ */
+const WRITE_SLICE = 200;
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const STATUSES: readonly string[] = ['translated', 'reviewed', 'approved'];
 
@@ -96,6 +103,7 @@ export async function importTmx(db: Db, p: MemoryProject, req: TmxImportRequest)
     counts.added += c.added;
     counts.updated += c.updated;
     counts.unchanged += c.unchanged;
+    await yieldTurn();
   }
   return {
     units: out.units,
