@@ -56,7 +56,7 @@ export function exportTmx(db: Db, p: MemoryProject, scope: 'memory' | 'project' 
   return tmxStream({ sourceLanguage: p.base_lang }, entriesOf(db, p, scope));
 }
 
-export interface TmxImportRequest {
+interface TmxImportRequest {
   contentBase64: string;
   scope?: 'project' | 'workspace';
   status?: EntryStatus;
