@@ -589,6 +589,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/memory/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the translation memory as a TMX 1.4b file
+         * @description The translation memory as one TMX 1.4b file (`application/x-tmx+xml`, docs/guides/memory.md "TMX"), which
+         *     CAT tools, Crowdin, Weblate and translate-toolkit read. `scope=memory` (the default) is the whole memory
+         *     the project uses: its workspace's shared memory (every shared project's entries and what was imported into
+         *     the workspace), or its own when the project is `isolated` or `off`; `scope=project` is only the entries the
+         *     project wrote or imported. One `<tu>` per entry: the source `<tuv>` first, the target second, ICU text
+         *     escaped as XML (tags and placeholders as text), the entry's `ctx`, key, project, origin and status as
+         *     `<prop type="x-glossa-...">`, its time as `changedate`. The file is streamed as it is read, in a stable
+         *     order (the memory's sources by age, each source's translations by age). Reads only.
+         */
+        get: operations["exportMemory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/memory/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a TMX file into the translation memory
+         * @description Reads a TMX file (1.4b, and 1.1 to 1.4 as Trados, memoQ, Phrase, OmegaT, Okapi, Crowdin, Weblate and
+         *     translate-toolkit write them; UTF-8 or UTF-16) into the translation memory as entries (origin `import`, no
+         *     key): never into the project's cells. `scope: project` (the default) adds them as the project's (in the
+         *     memory it uses: the workspace's when shared, so its shared siblings read them too); `scope: workspace` adds
+         *     them to the workspace's shared memory with no project, and is `400 invalid_argument` for a project whose
+         *     memory is not shared. Every entry gets `status` (default `translated`; a file this service exported keeps
+         *     the status it names unless `status` is given). An imported entry a person reviewed in another tool is
+         *     trusted: at 100 or 101 it pre-translates.
+         *
+         *     Each `<tu>`'s source is its `<tuv>` in the project's base language (`srclang`, or the header's; `en-US` is
+         *     `en` where one side names no region); every other `<tuv>` is one pair. With `scope: project` only pairs
+         *     into the project's target languages are read (`de-DE` is the project's `de`); the rest are counted in
+         *     `skipped`. An entry the memory already holds (same source, ctx, languages and target) is not added twice.
+         *     Inline codes (`<bpt>`, `<ph>`, ...) are read as the native text they hold. The file is parsed on a thread
+         *     of its own; the entries are written in several transactions once the whole file has been read and
+         *     accepted, so a refused file writes nothing.
+         *
+         *     Refused with `400`, nothing written: bad base64 (`invalid_base64`); XML that is not TMX
+         *     (`format_mismatch`); a file that is not well-formed XML, an empty file, a DOCTYPE with an internal subset
+         *     or any `<!ENTITY` (billion laughs, external entities; a DOCTYPE naming `tmx14.dtd` alone is read), an
+         *     entity XML does not define, a character XML forbids, a unit with no `<tuv>` in its source language, a
+         *     language code that is no BCP 47 tag, or markup TMX does not allow in a `<seg>` (`invalid_argument`); a
+         *     file with no pair from the project's base language into a language it takes (`language_mismatch`, naming
+         *     the pairs the file holds); more than 250,000 pairs (`too_many_entries`). Decoded file at most 50 MiB
+         *     (`413 payload_too_large`).
+         */
+        post: operations["importMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operations": {
         parameters: {
             query?: never;
@@ -2267,6 +2338,44 @@ export interface components {
                 unanalysed: number;
             };
         };
+        MemoryImportRequest: {
+            /**
+             * @description The whole TMX file, base64-encoded; decoded at most 50 MiB. (No `minLength`: the validator would count
+             *     the characters of a 70 MB string on the event loop; an empty file is refused as `invalid_argument`.)
+             */
+            contentBase64: string;
+            /**
+             * @description `project` (default): entries of this project, in the memory it uses; `workspace`: the workspace's shared memory, with no project.
+             * @enum {string}
+             */
+            scope?: "project" | "workspace";
+            /**
+             * @description The status of every imported entry (default: the status a file of ours names, else `translated`).
+             * @enum {string}
+             */
+            status?: "translated" | "reviewed" | "approved";
+        };
+        MemoryImportResult: {
+            /** @description `<tu>` elements read. */
+            units: number;
+            /** @description Pairs read in the languages taken. */
+            entries: number;
+            added: number;
+            /** @description Pairs the memory held with another status, given the new one. */
+            updated: number;
+            /** @description Pairs the memory already held. */
+            unchanged: number;
+            /** @description Pairs left out because their source or target is empty. */
+            empty: number;
+            /** @description Pairs in languages not taken, per language pair. */
+            skipped: {
+                sourceLang: string;
+                targetLang: string;
+                count: number;
+            }[];
+            /** @description The header's `creationtool`. */
+            creationTool?: string | null;
+        };
         OperationBatch: {
             index: number;
             sha256: components["schemas"]["Sha256Hex"];
@@ -2748,6 +2857,15 @@ export interface components {
         };
         /** @description Invalid request (body, types, query flags, `dryRun` where unsupported). */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid translation memory import request or file; nothing was written. */
+        MemoryImportBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3835,6 +3953,72 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportMemory: {
+        parameters: {
+            query?: {
+                /** @description `memory` (default): the whole memory the project uses; `project`: the entries it wrote or imported. */
+                scope?: "memory" | "project";
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with a `Content-Disposition` naming it `memory.tmx`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tmx+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    importMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryImportRequest"];
+            };
+        };
+        responses: {
+            /** @description What the import read and wrote. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryImportResult"];
+                };
+            };
+            400: components["responses"]["MemoryImportBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

@@ -622,6 +622,73 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "exportMemory",
+    "method": "GET",
+    "path": "/projects/{projectId}/memory/export",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "importMemory",
+    "method": "POST",
+    "path": "/projects/{projectId}/memory/import",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 73400320,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "413",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "createOperation",
     "method": "POST",
     "path": "/operations",

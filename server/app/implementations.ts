@@ -138,6 +138,8 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalListContentVersions: contentDashboard.internalListContentVersions,
   getMemorySuggestions: memory.getMemorySuggestions,
   getMemoryLeverage: memory.getMemoryLeverage,
+  exportMemory: memory.exportMemory,
+  importMemory: memory.importMemory,
   internalMemorySuggestions: memory.internalMemorySuggestions,
   internalMemoryLeverage: memory.internalMemoryLeverage,
 };

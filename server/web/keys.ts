@@ -25,7 +25,8 @@ import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
 /** A key as the editor shows it: with its source's terms marked (terms.ts), when it uses any. */
-type Detail = components['schemas']['KeyDetail'] & { sourceTerms?: Html };
+type Detail = components['schemas']['KeyDetail'] & { sourceTerms?: Html; suggestions?: Map<string, Suggestion[]> };
+type Suggestion = components['schemas']['MemoryMatch'];
 type DetailCell = Detail['cells'][number];
 type Verdict = components['schemas']['GateVerdict'];
 type CellNow = components['schemas']['CellNow'];
@@ -589,6 +590,75 @@ function retiredCandidate(s: Session, action: string, d: Detail, c: DetailCell):
   </div>`;
 }
 
+/** Matches shown beside each cell, and the keys (Alt+1 … Alt+5 in its field) that use one. */
+const SUGGESTIONS = 5;
+
+/**
+ * The translation memory's matches for the cell (internalMemorySuggestions): score, source, target, origin and
+ * status, project. "Use" puts the match in the field without saving: with dashboard.js at once (or Alt+1 … in the
+ * field), without it as a Check of that value, which shows the page again with it in the field. The person saves.
+ */
+function suggestionsOf(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
+  const matches = d.suggestions?.get(c.lang) ?? [];
+  if (!matches.length) return html``;
+  const id = `cell-${c.lang}`;
+  const status = draft?.status || ((REVIEW_STATES as readonly string[]).includes(c.status) ? c.status : 'translated');
+  return html`<section class="suggestions" aria-labelledby="${id}-tm-h">
+    <h3 id="${id}-tm-h">Memory suggestions</h3>
+    <p class="hint">
+      Use puts a match in the field (in the field, Alt+1 uses the first); nothing is saved until you save.
+    </p>
+    <table>
+      <caption class="visually-hidden">
+        Translation memory matches for ${c.lang}, best first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Score</th>
+          <th scope="col">Source</th>
+          <th scope="col">Translation</th>
+          <th scope="col">Origin</th>
+          <th scope="col">Project</th>
+          <th scope="col">Use</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${matches.map(
+          (m, i) =>
+            html`<tr>
+              <td>${m.score}%</td>
+              <td class="tm-source">${m.source}${m.ctx ? html` <small>(${m.ctx})</small>` : ''}</td>
+              <td class="tm-target" id="${id}-tm-${i}" lang="${c.lang}">${m.target}</td>
+              <td>${ORIGINS[m.origin] ?? m.origin}, ${m.status}</td>
+              <td>
+                ${m.project === projectId ? 'this project' : (m.project ?? 'workspace')}${m.key ? html` <code>${m.key}</code>` : ''}
+              </td>
+              <td>
+                <form method="post" action="${keyHref(projectId, d.key)}">
+                  <input type="hidden" name="csrf" value="${s.csrf}" />
+                  <input type="hidden" name="lang" value="${c.lang}" />
+                  <input type="hidden" name="base" value="${draft?.base ?? baseField(c)}" />
+                  <input type="hidden" name="status" value="${status}" />
+                  <input type="hidden" name="value" value="${m.target}" />
+                  <button
+                    type="submit"
+                    name="do"
+                    value="check"
+                    data-use="${id}-value"
+                    data-use-index="${i + 1}"
+                    aria-label="Use match ${i + 1} (${m.score}%) for ${c.lang}"
+                  >
+                    Use
+                  </button>
+                </form>
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`;
+}
+
 function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
@@ -641,6 +711,7 @@ ${value}</textarea>
             ${checkResults(draft ? draft.checks : c.checks, { target: value, source: d.source, key: d.key })}`
         : ''
     }
+    ${suggestionsOf(s, projectId, d, c, draft)}
     <h3 id="${id}-preview-h">Preview</h3>
     <div id="${id}-preview" class="preview" aria-labelledby="${id}-preview-h" aria-live="polite">
       ${value ? previewHtml(value, c.lang) : html`<p>No value yet.</p>`}
@@ -741,11 +812,45 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, fla
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
 }
 
-async function loadKey(api: Api, projectId: string, key: string) {
+async function loadKey(api: Api, projectId: string, key: string): Promise<Detail | undefined> {
   const r = await api.GET('/projects/{projectId}/keys/{key}', { params: { path: { projectId, key } } });
   if (r.response.status === 404) return undefined;
   if (!r.data) throw new Error(`internal API: ${r.response.status}`);
-  return { ...r.data, sourceTerms: await sourceTerms(api, projectId, r.data.source) };
+  const d = r.data;
+  const [terms, suggestions] = await Promise.all([
+    sourceTerms(api, projectId, d.source),
+    memoryMatches(api, projectId, d),
+  ]);
+  return { ...d, sourceTerms: terms, suggestions };
+}
+
+/**
+ * The memory's matches of the key's source in each of its languages, but the cell's own entry (the value it
+ * holds). A source the route does not take (over 5,000 characters) or a refusal shows none: the editor works
+ * without them.
+ */
+async function memoryMatches(api: Api, projectId: string, d: components['schemas']['KeyDetail']) {
+  const out = new Map<string, Suggestion[]>();
+  if (!d.source || d.source.length > 5000) return out;
+  await Promise.all(
+    d.cells.map(async (c) => {
+      const r = await api.GET('/projects/{projectId}/memory', {
+        params: {
+          path: { projectId },
+          query: {
+            lang: c.lang,
+            source: d.source,
+            key: d.key,
+            limit: SUGGESTIONS + 1,
+            ...(d.ctx ? { ctx: d.ctx } : {}),
+          },
+        },
+      });
+      const own = (m: Suggestion) => m.project === projectId && m.key === d.key;
+      if (r.data) out.set(c.lang, r.data.matches.filter((m) => !own(m)).slice(0, SUGGESTIONS));
+    }),
+  );
+  return out;
 }
 
 async function editorGet(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {

@@ -314,6 +314,31 @@ test('a sync pre-translates what the memory holds and queues the rest', async (t
   t.like(await cell(b, 'auth.sign.in', 'de'), { value: 'Anmelden', origin: 'memory' });
 });
 
+test('a pre-translated cell gets its check results, as any other write does (a push and a sync)', async (t) => {
+  const a = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const keys = await pushAndFill(a, [{ source: 'Save your changes.' }, { source: 'Close the window.' }]);
+  // Approved without the source's full stop: the end-stop check reports it.
+  await approve(a, keys[0], 'de', 'Speichern Sie Ihre Änderungen');
+  await approve(a, keys[1], 'de', 'Schließen Sie das Fenster');
+  const endStops = async (p: TestProject) =>
+    ok(
+      await p.client.GET('/projects/{projectId}/checks', {
+        params: { path: { projectId: p.projectId }, query: { lang: 'de', check: 'end-stop' } },
+      }),
+    ).results.map((r) => r.key);
+  t.deepEqual((await endStops(a)).sort(), [...keys].sort());
+
+  const b = await sibling(a);
+  // A sync first (a key its file does not carry would be disabled, and leave the list), then a push.
+  const file = Buffer.from(JSON.stringify({ close: 'Close the window.' })).toString('base64');
+  const synced = ok(await sync(b.client, b.projectId, { format: 'json', contentBase64: file }));
+  t.is(synced.estimatedCredits, 0);
+  t.like(await cell(b, 'close', 'de'), { origin: 'memory' });
+  const pushed = ok(await translate(b.client, b.projectId, { units: [{ source: 'Save your changes.' }] }));
+  t.deepEqual(pushed.units[0].translated, ['de']);
+  t.deepEqual((await endStops(b)).sort(), [pushed.units[0].key, 'close'].sort());
+});
+
 test('leverage counts the pairs without a value by band, and what the exact ones save', async (t) => {
   const a = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
   const keys = await pushAndFill(a, [

@@ -5,7 +5,7 @@
 // source starts a new one and leaves the old pair as it was (still a true pair); an outdated value (written for an
 // older source) adds nothing.
 import type { Db } from '../../infra/db.js';
-import { chunks, retryContended } from '../../infra/db.js';
+import { chunks, dialectOf, retryContended } from '../../infra/db.js';
 import type { Logger } from '../../infra/log.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { memoryScope, memorySettings, scopeFor, type Sharing } from './settings.js';
@@ -273,14 +273,18 @@ export interface EntryView {
   updatedAt: number;
 }
 
+interface SegmentRow {
+  id: number | string;
+  source_lang: string;
+  source: string;
+  ctx: string | null;
+}
+
 interface PageRow {
   id: number | string;
   segment_id: number | string;
-  source_lang: string;
   target_lang: string;
-  source: string;
   target: string;
-  ctx: string | null;
   project_id: string | null;
   key_name: string | null;
   origin: string;
@@ -288,11 +292,41 @@ interface PageRow {
   updated_at: number | string;
 }
 
+/** The entries of `segments` (of project `projectId` only, when given), with their key's name and project. */
+async function entriesOfSegments(db: Db, segments: number[], projectId: string | null, afterEntry = 0) {
+  const rows: PageRow[] = [];
+  for (const part of chunks(segments)) {
+    const q = db('memory_entries as e')
+      .leftJoin('keys as k', 'k.id', 'e.key_id')
+      .whereIn('e.segment_id', part)
+      .select(
+        'e.id',
+        'e.segment_id',
+        'e.target_lang',
+        'e.target',
+        db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
+        'k.name as key_name',
+        'e.origin',
+        'e.status',
+        'e.updated_at',
+      );
+    if (afterEntry) q.andWhere('e.id', '>', afterEntry);
+    if (projectId)
+      q.andWhere((w) => {
+        w.where('e.project_id', projectId).orWhere('k.project_id', projectId);
+      });
+    rows.push(...((await q) as PageRow[]));
+  }
+  return rows;
+}
+
 /**
  * One page of the entries of a workspace's shared memory (`{workspaceId}`) or of the entries a project wrote or
  * imported (`{project}`, in the memory it now belongs to), after `cursor` (null: from the start), in a stable
- * order (the memory's segments by id, each segment's entries by id) that reads one page at a time through the
- * segments' scope index. `next` is the cursor of the page after, null after the last.
+ * order (the memory's segments by id, each segment's entries by id). Each read is a range of an index: the rest of
+ * the segment the last page ended in, then the next segments by the segments' scope index and their entries by the
+ * entries' segment index (a condition on both ids at once, `s.id > ? OR (s.id = ? AND e.id > ?)`, reads the scope
+ * from its start on every page). `next` is the cursor of the page after, null after the last.
  */
 export async function pageEntries(
   db: Db,
@@ -305,52 +339,73 @@ export async function pageEntries(
     'workspaceId' in of
       ? of.workspaceId
       : scopeFor(of.project, memorySettings(of.project).sharing === 'shared' ? 'shared' : 'isolated');
-  const q = db('memory_segments as s')
-    .join('memory_entries as e', 'e.segment_id', 's.id')
-    .leftJoin('keys as k', 'k.id', 'e.key_id')
-    .where('s.scope_id', scope)
-    .andWhere((w) => {
-      w.where('s.id', '>', afterSegment).orWhere((o) => {
-        o.where('s.id', afterSegment).andWhere('e.id', '>', afterEntry);
-      });
-    })
-    .orderBy(['s.id', 'e.id'])
-    .limit(limit)
-    .select(
-      'e.id',
-      'e.segment_id',
-      's.source_lang',
-      'e.target_lang',
-      's.source',
-      'e.target',
-      's.ctx',
-      db.raw('COALESCE(e.project_id, k.project_id) AS project_id'),
-      'k.name as key_name',
-      'e.origin',
-      'e.status',
-      'e.updated_at',
+  const projectId = 'project' in of ? of.project.id : null;
+  const segments = new Map<number, SegmentRow>();
+  const rows: PageRow[] = [];
+  const byOrder = (a: PageRow, b: PageRow) =>
+    Number(a.segment_id) - Number(b.segment_id) || Number(a.id) - Number(b.id);
+  const columns = ['id', 'source_lang', 'source', 'ctx'];
+  if (afterEntry) {
+    const [seg] = await db('memory_segments')
+      .where({ id: afterSegment, scope_id: scope })
+      .select<SegmentRow[]>(...columns);
+    if (seg) {
+      segments.set(afterSegment, seg);
+      rows.push(...(await entriesOfSegments(db, [afterSegment], projectId, afterEntry)).sort(byOrder));
+    }
+  }
+  let after = afterSegment;
+  let exhausted = false;
+  while (rows.length <= limit && !exhausted) {
+    // Segments a page at a time: most hold an entry or a few (a source in each of its languages).
+    const want = Math.max(limit, 100);
+    // MariaDB reads `scope_id = ? AND id > ?` as a ref of the scope index from its start, filtering the ids (ICP),
+    // which is every earlier page again; told the index, it reads the range (scope_id, id) that follows the cursor.
+    const segs: SegmentRow[] = await db(
+      dialectOf(db) === 'mysql'
+        ? db.raw('memory_segments FORCE INDEX (memory_segments_scope_index)')
+        : 'memory_segments',
+    )
+      .where('scope_id', scope)
+      .andWhere('id', '>', after)
+      .orderBy('id')
+      .limit(want)
+      .select<SegmentRow[]>(...columns);
+    exhausted = segs.length < want;
+    if (!segs.length) break;
+    for (const g of segs) segments.set(Number(g.id), g);
+    after = Number(segs[segs.length - 1].id);
+    rows.push(
+      ...(
+        await entriesOfSegments(
+          db,
+          segs.map((g) => Number(g.id)),
+          projectId,
+        )
+      ).sort(byOrder),
     );
-  if ('project' in of)
-    q.andWhere((w) => {
-      w.where('e.project_id', of.project.id).orWhere('k.project_id', of.project.id);
-    });
-  const rows = (await q) as PageRow[];
-  const last = rows[rows.length - 1];
+  }
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const more = rows.length > limit || !exhausted;
   return {
-    entries: rows.map((r) => ({
-      id: Number(r.id),
-      sourceLang: r.source_lang,
-      targetLang: r.target_lang,
-      source: r.source,
-      target: r.target,
-      ctx: r.ctx,
-      projectId: r.project_id,
-      key: r.key_name ?? null,
-      origin: r.origin as EntryOrigin,
-      status: r.status as EntryStatus,
-      updatedAt: Number(r.updated_at),
-    })),
-    next: rows.length < limit || !last ? null : `${Number(last.segment_id)}.${Number(last.id)}`,
+    entries: page.map((r) => {
+      const seg = segments.get(Number(r.segment_id))!;
+      return {
+        id: Number(r.id),
+        sourceLang: seg.source_lang,
+        targetLang: r.target_lang,
+        source: seg.source,
+        target: r.target,
+        ctx: seg.ctx,
+        projectId: r.project_id,
+        key: r.key_name ?? null,
+        origin: r.origin as EntryOrigin,
+        status: r.status as EntryStatus,
+        updatedAt: Number(r.updated_at),
+      };
+    }),
+    next: !more ? null : last ? `${Number(last.segment_id)}.${Number(last.id)}` : `${after}.0`,
   };
 }
 

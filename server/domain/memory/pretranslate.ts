@@ -4,6 +4,7 @@
 // caller's transaction, before the fill is planned. The callers leave those pairs out of the estimate and the job.
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, dialectOf } from '../../infra/db.js';
+import { checkCells } from '../checks/store.js';
 import { rememberRows, type CellRead, type MemoryProject } from './entries.js';
 import { exactMatches, type Match, type MemoryQuery } from './lookup.js';
 import { insertRows } from './segments.js';
@@ -31,7 +32,7 @@ const COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updat
 
 /**
  * Writes `fills` over cells that have no value (no row, or a pending marker no live job holds), recorded in the
- * cells' history (actor `memory`) and mirrored in the memory. Returns the cells written; a cell that got a value or
+ * cells' history (actor `memory`), checked (their results stored) and mirrored in the memory. Returns the cells written; a cell that got a value or
  * a live job meanwhile is left alone.
  */
 export async function fillFromMemory(
@@ -87,6 +88,15 @@ export async function fillFromMemory(
     })),
   );
   await rememberRows(trx, p, rows);
+  // Their quality-check results, as every writer of a value stores them (server/domain/checks/store.ts,
+  // docs/decisions/0025-stored-check-results.md): a push checked its keys before this write filled them.
+  await checkCells(
+    trx,
+    p.id,
+    rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang, value: r.value })),
+    undefined,
+    now,
+  );
   return rows.map((r) => ({ keyId: Number(r.key_id), lang: r.lang }));
 }
 

@@ -1,6 +1,6 @@
-// The translation memory's reads (spec: getMemorySuggestions, getMemoryLeverage; the dashboard's
-// internalMemorySuggestions, internalMemoryLeverage): suggestions for a source, and the leverage analysis of the
-// pairs still to translate. The memory itself is server/domain/memory/.
+// The translation memory's routes (spec: getMemorySuggestions, getMemoryLeverage, exportMemory, importMemory; the
+// dashboard's internalMemorySuggestions, internalMemoryLeverage): suggestions for a source, the leverage analysis of
+// the pairs still to translate, and the memory as TMX. The memory itself is server/domain/memory/.
 import { normalizeLanguage } from '../../domain/project/languages.js';
 import { listLanguages } from '../../domain/project/projects.js';
 import { suggest, type Match } from '../../domain/memory/lookup.js';
@@ -10,6 +10,8 @@ import type { Db } from '../../infra/db.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import type { Handler } from '../pipeline.js';
 import { EXACT } from '../../domain/memory/score.js';
+import { exportTmx, importTmx } from '../../domain/memory/tmx.js';
+import { Readable } from 'node:stream';
 
 const DEFAULT_LIMIT = 5;
 const DEFAULT_MIN_SCORE = 50;
@@ -95,3 +97,15 @@ export const getMemoryLeverage: Handler<'getMemoryLeverage'> = (ctx) =>
 
 export const internalMemoryLeverage: Handler<'internalMemoryLeverage'> = (ctx) =>
   analysis(ctx.app.db, ctx.project, ctx.query.langs);
+
+export const exportMemory: Handler<'exportMemory'> = (ctx) => ({
+  // A stream of the file as it is read (server/domain/memory/tmx.ts): Hapi sends it chunk by chunk. The spec's
+  // type for the body is the text it becomes.
+  body: Readable.from(exportTmx(ctx.app.db, ctx.project, ctx.query.scope), { objectMode: false }) as unknown as string,
+  type: 'application/x-tmx+xml; charset=utf-8',
+  headers: { 'Content-Disposition': 'attachment; filename="memory.tmx"', 'Cache-Control': 'no-store' },
+});
+
+export const importMemory: Handler<'importMemory'> = async (ctx) => ({
+  body: await importTmx(ctx.app.db, ctx.project, ctx.body),
+});

@@ -175,3 +175,32 @@ document.addEventListener('click', (event) => {
   notice(restored.form, 'Your session had ended, so this was not saved. Your text is back: check it and send again.');
   restored.focus();
 })();
+
+// The editor's memory suggestions (server/web/keys.ts): Use puts the match in its cell's field at once (the person
+// still checks and saves), and Alt+1 … Alt+5 in the field use the first to fifth match. Without this script, Use
+// posts a Check of the match, which shows the page again with it in the field.
+(() => {
+  const use = (button) => {
+    const area = document.getElementById(button.getAttribute('data-use') || '');
+    const value = button.form ? button.form.elements.namedItem('value') : null;
+    if (!(area instanceof HTMLTextAreaElement) || !(value instanceof HTMLInputElement)) return false;
+    area.value = value.value;
+    // The preview follows, as when typed.
+    area.dispatchEvent(new CustomEvent('input', { bubbles: true }));
+    area.focus();
+    return true;
+  };
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button[data-use]') : null;
+    if (button && use(button)) event.preventDefault();
+  });
+  document.addEventListener('keydown', (event) => {
+    const area = event.target;
+    if (!(area instanceof HTMLTextAreaElement) || !event.altKey || !/^Digit[1-9]$/.test(event.code)) return;
+    const n = event.code.slice(5);
+    const button = [...document.querySelectorAll('button[data-use]')].find(
+      (b) => b.getAttribute('data-use') === area.id && b.getAttribute('data-use-index') === n,
+    );
+    if (button && use(button)) event.preventDefault();
+  });
+})();
