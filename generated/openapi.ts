@@ -650,6 +650,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operations/{operationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an operation the key asked for
+         * @description The creating key withdraws its request: a `pending_approval` operation, or an `approved` one with nothing
+         *     reserved (no batch of it is running), becomes `cancelled`. A person no longer sees it waiting, no create
+         *     reuses it, and nothing more is sent under it; what it charged stays charged. An agent whose call was
+         *     abandoned (a client that timed out or cancelled) cancels the operation it asked for, so no approval
+         *     given later spends anything. Cancelling a `cancelled` operation answers it again (200). `409
+         *     operation_not_cancellable`: it is `denied`, `expired` or `exhausted`, or a batch of it holds a
+         *     reservation. Anything else (unknown id, another key's operation, missing or foreign credentials) is
+         *     the same `404 operation_not_found` as `GET /operations/{operationId}`.
+         */
+        post: operations["cancelOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/credential": {
         parameters: {
             query?: never;
@@ -2358,8 +2385,11 @@ export interface components {
             operation_id: string;
             /** @enum {string} */
             action: "translate" | "publish" | "rollback";
-            /** @enum {string} */
-            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+            /**
+             * @description `cancelled`: withdrawn by the key that asked (`POST /operations/{operationId}/cancel`).
+             * @enum {string}
+             */
+            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted" | "cancelled";
             scope: components["schemas"]["OperationScope"];
             requested_mc: number;
             authorized_mc: number;
@@ -3893,6 +3923,44 @@ export interface operations {
                 };
             };
             404: components["responses"]["OperationNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    cancelOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An operation id; a malformed one is `404 operation_not_found` like an unknown one. */
+                operationId: components["parameters"]["OperationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            404: components["responses"]["OperationNotFound"];
+            /** @description The operation can no longer be cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        state?: "approved" | "denied" | "expired" | "exhausted";
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

@@ -698,6 +698,37 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "cancelOperation",
+    "method": "POST",
+    "path": "/operations/{operationId}/cancel",
+    "origin": "main",
+    "tag": "Operations",
+    "public": false,
+    "scopes": [
+      "*"
+    ],
+    "scopesByAction": null,
+    "authError": "operation_not_found",
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "404",
+      "409",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "getCredential",
     "method": "GET",
     "path": "/projects/{projectId}/credential",

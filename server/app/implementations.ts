@@ -59,6 +59,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   getCredential: credential.getCredential,
   createOperation: operations.createOperation,
   getOperation: operations.getOperation,
+  cancelOperation: operations.cancelOperation,
   getProjectMeta: files.getProjectMeta,
   getPricing: delivery.getPricing,
   getDeliveryHealth: delivery.getHealth,

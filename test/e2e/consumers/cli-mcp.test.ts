@@ -1,6 +1,9 @@
 // `glossa mcp` driven by the MCP SDK's own client over stdio, against a running service: read tools,
 // a push preview, and paid and publishing tools under an agent key, which send the person to the approval page as a
 // URL-mode elicitation (approved here through the internal API, as the dashboard does) and go on once approved.
+// A client without URL elicitation calls again after the approval; a client that gives up (its timeout) leaves
+// its operation cancelled and nothing spent; progress during waits; every tool described with an output schema;
+// a server without a config file answers with what is missing, and works on a project named by the environment.
 import { rmSync } from 'node:fs';
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,7 +22,12 @@ test.after.always(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: string) => Promise<void>) {
+async function connect(
+  cwd: string,
+  apiKey: string,
+  onUrl?: (url: string, id: string) => Promise<void>,
+  env: Record<string, string> = {},
+) {
   const client = new Client(
     { name: 'glossa-test', version: '1.0.0' },
     { capabilities: onUrl ? { elicitation: { url: {} } } : {} },
@@ -40,7 +48,7 @@ async function connect(cwd: string, apiKey: string, onUrl?: (url: string, id: st
     command: process.execPath,
     args: [...BIN_ARGS, '--poll', '0.05', 'mcp'],
     cwd,
-    env: { PATH: process.env.PATH ?? '', GLOSSA_API_KEY: apiKey },
+    env: { PATH: process.env.PATH ?? '', GLOSSA_API_KEY: apiKey, ...env },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -73,6 +81,10 @@ test.serial(
     t.teardown(() => client.close());
     const tools = (await client.listTools()).tools.map((x) => x.name).sort();
     t.deepEqual(tools, [
+      'cancel_operation',
+      'check_failures',
+      'memory_leverage',
+      'memory_matches',
       'preview_push',
       'publish',
       'pull_file',
@@ -81,6 +93,7 @@ test.serial(
       'rollback',
       'status',
       'sync',
+      'terms',
       'wait',
     ]);
     const st = json(await client.callTool({ name: 'status', arguments: {} }));
@@ -101,7 +114,11 @@ test.serial(
     t.is(elicited.length, 2, 'publishing went through the person too');
     t.regex(String(published.versionId), /^\d{4}\.\d{2}\.\d{2}\.1$/);
     const file = await client.callTool({ name: 'pull_file', arguments: { format: 'json', lang: 'de' } });
-    t.truthy((JSON.parse((file as Text).content[0].text) as { hello?: string }).hello);
+    const files = (file.structuredContent as { files: Array<{ text: string }> }).files;
+    t.truthy((JSON.parse(files[0].text) as { hello?: string }).hello);
+    const noLang = await client.callTool({ name: 'pull_file', arguments: { format: 'json' } });
+    t.true(noLang.isError, 'a per-language format needs lang');
+    t.regex((noLang as Text).content[0].text, /one file per language: name lang/);
     const again = json(await client.callTool({ name: 'publish', arguments: {} }));
     const rolled = json(await client.callTool({ name: 'rollback', arguments: { version: 'previous' } }));
     t.is(rolled.restoredFrom, published.versionId);
@@ -111,21 +128,147 @@ test.serial(
   },
 );
 
-test.serial('a client without URL elicitation gets the approval_url in an error result; nothing is sent', async (t) => {
+const operations = async (projectId: string, state?: 'pending_approval') =>
+  (
+    await svc.admin.GET('/projects/{projectId}/operations', {
+      params: { path: { projectId }, query: state ? { state } : {} },
+    })
+  ).data!.operations;
+
+test.serial(
+  'a client without URL elicitation: the link in an error result, nothing sent; after the approval a rerun pushes; an unchanged rerun asks nobody',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const agentKey = await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true);
+    const cwd = repo({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
+      'en.json': { hello: 'Hello' },
+    });
+    dirs.push(cwd);
+    const { client } = await connect(cwd, agentKey);
+    t.teardown(() => client.close());
+    const r = (await client.callTool({ name: 'push', arguments: {} })) as Text;
+    t.true(r.isError);
+    const body = json(r);
+    t.is(body.exitCode, 3);
+    t.regex(String(body.error), /A person must approve operation .* at http.*\/approve\/.*call this tool again/);
+    const st = json(await client.callTool({ name: 'status', arguments: {} }));
+    t.is(st.keyCount, 0, 'nothing was pushed');
+    // Asked again before anyone decided: the same operation, still one in the queue.
+    t.true((await client.callTool({ name: 'push', arguments: {} })).isError);
+    const pending = await operations(p.projectId, 'pending_approval');
+    t.is(pending.length, 1);
+    t.is(pending[0].operation_id, (body.detail as { operation_id: string }).operation_id);
+    await svc.admin.POST('/operations/{operationId}/approve', {
+      params: { path: { operationId: pending[0].operation_id } },
+    });
+    const pushed = await client.callTool({ name: 'push', arguments: {} });
+    t.falsy(pushed.isError, (pushed as Text).content[0].text);
+    t.is((pushed.structuredContent as { trackingTokens: string[] }).trackingTokens.length, 1);
+    const again = await client.callTool({ name: 'push', arguments: {} });
+    t.falsy(again.isError, (again as Text).content[0].text);
+    t.is((await operations(p.projectId)).length, 1, 'an unchanged rerun creates no operation');
+  },
+);
+
+test.serial(
+  'a client that gives up before the person approves: the operation is cancelled and nothing is spent; progress while waiting',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const agentKey = await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true);
+    const cwd = repo({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
+      'en.json': { hello: 'Hello', bye: 'Goodbye' },
+    });
+    dirs.push(cwd);
+    // The person opens the page (the elicitation is accepted) but decides only later.
+    const { client } = await connect(cwd, agentKey, async () => {});
+    t.teardown(() => client.close());
+    const balance = async () =>
+      (await svc.admin.GET('/projects/{projectId}/overview', { params: { path: { projectId: p.projectId } } })).data!
+        .workspace;
+    const before = await balance();
+    // The issue's 10 s client and 15 s person, scaled down: the client gives up at 1 s.
+    const progress: string[] = [];
+    const gaveUp = await t.throwsAsync(
+      client.callTool({ name: 'push', arguments: {} }, undefined, {
+        timeout: 1000,
+        onprogress: (n) => void progress.push(n.message ?? ''),
+      }),
+    );
+    t.regex(String(gaveUp?.message), /timed out/i);
+    t.true(progress.length > 0, 'progress was reported while waiting');
+    t.regex(progress[0], /Waiting for a person to approve operation op_/);
+    let ops = await operations(p.projectId);
+    for (let i = 0; i < 100 && ops[0]?.state !== 'cancelled'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      ops = await operations(p.projectId);
+    }
+    t.is(ops.length, 1);
+    t.is(ops[0].state, 'cancelled', 'the abandoned call withdrew its operation');
+    await new Promise((r) => setTimeout(r, 500));
+    const late = await svc.admin.POST('/operations/{operationId}/approve', {
+      params: { path: { operationId: ops[0].operation_id } },
+    });
+    t.is(late.response.status, 409, 'the person finds nothing to approve');
+    await new Promise((r) => setTimeout(r, 200));
+    t.deepEqual(await balance(), before, 'nothing spent');
+    const st = json(await client.callTool({ name: 'status', arguments: {} }));
+    t.is(st.keyCount, 0, 'nothing was pushed');
+    t.deepEqual(await operations(p.projectId, 'pending_approval'), []);
+  },
+);
+
+test.serial('every tool and every parameter is described; every tool has an output schema', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
-  const agentKey = await createTestKey(svc, p.projectId, ['translate', 'publish', 'read'], true);
-  const cwd = repo({
-    'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
-    'en.json': { hello: 'Hello' },
-  });
+  const cwd = repo({ 'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId), 'en.json': { a: 'A' } });
   dirs.push(cwd);
-  const { client } = await connect(cwd, agentKey);
+  const { client } = await connect(cwd, p.apiKey);
   t.teardown(() => client.close());
-  const r = (await client.callTool({ name: 'push', arguments: {} })) as Text;
-  t.true(r.isError);
-  const body = json(r);
-  t.is(body.exitCode, 3);
-  t.regex(String(body.error), /A person must approve operation .* at http.*\/approve\//);
-  const st = json(await client.callTool({ name: 'status', arguments: {} }));
-  t.is(st.keyCount, 0, 'nothing was pushed');
+  const { tools } = await client.listTools();
+  t.true(tools.length >= 14);
+  for (const tool of tools) {
+    t.true((tool.description ?? '').length > 20, `${tool.name} is described`);
+    t.truthy(tool.outputSchema, `${tool.name} has an output schema`);
+    t.truthy(tool.annotations, `${tool.name} is annotated`);
+    for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}))
+      t.true(((schema as { description?: string }).description ?? '').length > 5, `${tool.name}.${name} is described`);
+  }
+  const byName = new Map(tools.map((x) => [x.name, x]));
+  t.true(byName.get('push')!.annotations!.destructiveHint, 'a push disables keys gone from a file');
+  t.true(byName.get('push')!.annotations!.idempotentHint, 'a rerun of a push replays');
+  t.true(byName.get('status')!.annotations!.readOnlyHint);
+  // Structured content matches the schema (the SDK client validates it).
+  const st = await client.callTool({ name: 'status', arguments: {} });
+  t.like(st.structuredContent, { ok: true, keyCount: 0 });
+  const terms = await client.callTool({ name: 'terms', arguments: {} });
+  t.like(terms.structuredContent, { ok: true, total: 0 });
+  const lev = await client.callTool({ name: 'memory_leverage', arguments: {} });
+  t.falsy(lev.isError, (lev as Text).content[0].text);
+  const checks = await client.callTool({ name: 'check_failures', arguments: {} });
+  t.falsy(checks.isError, (checks as Text).content[0].text);
 });
+
+test.serial(
+  'no config file: the server starts and every tool says what is missing; the environment alone names a project',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const empty = repo({ 'README.md': 'no config here' });
+    dirs.push(empty);
+    const bare = await connect(empty, p.apiKey);
+    t.teardown(() => bare.client.close());
+    t.true((await bare.client.listTools()).tools.length > 0);
+    const r = await bare.client.callTool({ name: 'status', arguments: {} });
+    t.true(r.isError);
+    t.regex((r as Text).content[0].text, /No glossa\.config\.json .* GLOSSA_PROJECT_ID/);
+    const named = await connect(empty, p.apiKey, undefined, {
+      GLOSSA_BASE_URL: svc.baseUrl,
+      GLOSSA_PROJECT_ID: p.projectId,
+    });
+    t.teardown(() => named.client.close());
+    t.like(json(await named.client.callTool({ name: 'status', arguments: {} })), { ok: true, keyCount: 0 });
+    const push = await named.client.callTool({ name: 'push', arguments: {} });
+    t.true(push.isError);
+    t.regex((push as Text).content[0].text, /No files are mapped/);
+  },
+);
