@@ -1342,7 +1342,7 @@ export interface components {
         LanguageCode: string;
         /** @description Immutable version id `YYYY.MM.DD.N`. */
         VersionId: string;
-        /** @description 1 to 128 characters `[A-Za-z0-9_-]`, not of the form `__...__`; scoped to the API key; replay window 24 hours. */
+        /** @description 1 to 128 characters `[A-Za-z0-9_-]`, not of the form `__...__`; scoped to the API key; replay window 24 hours. A replayed answer (the first answer again, byte for byte) carries the response header `Glossa-Replayed: true`, so a client does not report again what the first request created or charged. */
         RequestId: string;
         /**
          * @description Output format id.
@@ -2195,6 +2195,11 @@ export interface components {
                 approved: number;
                 /** @description Values whose source changed since they were written (not in `translated`, `reviewed` or `approved`); absent when none. */
                 outdated?: number;
+                /** @description The first 20 failed pairs of the language (by key creation), each with why its last fill failed; absent when none failed. */
+                failedKeys?: {
+                    key: string;
+                    reason: string;
+                }[];
             }[];
         };
         ProjectMeta: {

@@ -32,6 +32,7 @@ import { sleep } from './http.js';
 import { readState, writeState } from './state.js';
 import { retranslateOutdated } from './outdated.js';
 import { sourceWarningLines } from './check.js';
+import { leverageLines, memoryLeverage } from './memory.js';
 import { firstLangs, importThenSync, importThenTranslate, planImports, uploadTranslations } from './imports.js';
 
 export interface Ctx {
@@ -70,6 +71,9 @@ function failed(what: string, status: number, body: unknown): CliError {
     return new CliError(EXIT.incomplete, `${msg} (pending ${String(e.pending)}, exhausted ${String(e.exhausted)})`, e);
   return new CliError(EXIT.failure, msg, e);
 }
+
+/** The service's replay of a requestId's first answer (spec: `RequestId`, `Glossa-Replayed`). */
+const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
 
 const isAuthorizationRequired = (status: number, body: unknown) =>
   status === 403 && (body as ErrorBody | undefined)?.error === 'authorization_required';
@@ -322,7 +326,7 @@ export async function push(ctx: Ctx, o: PushOptions) {
       r = await sync(api, cfg.projectId, { ...body, requestId: freeRequestId(sent.requestId) });
     }
     if (!r.data) throw failed(`sync of ${m.source}`, r.response.status, r.error);
-    await synced(ctx, m, body, r.data, filesOf(m), tokens, report);
+    await synced(ctx, m, body, r.data, filesOf(m), tokens, report, replayed(r.response));
   }
   const translateFiles = imports?.files.filter((f) => !syncedWhole(f.mapping)) ?? [];
   // While the files' languages wait for their import, the first batches name every other AI language (maybe none).
@@ -332,14 +336,36 @@ export async function push(ctx: Ctx, o: PushOptions) {
     for (let i = 0; i < units.length; i += BATCH) batches.push({ units: units.slice(i, i + BATCH), ...langs });
     if (o.dryRun) {
       let credits = 0;
+      let refused = 0;
+      let balance: number | undefined;
+      const outcomes: Record<string, number> = {};
+      const skipped = { gated: 0, disabled: 0 };
       for (const [i, b] of batches.entries()) {
         const r = await previewTranslate(api, cfg.projectId, b);
         if (!r.data) throw failed(`translate preview of batch ${i + 1}`, r.response.status, r.error);
         credits += r.data.estimatedCredits;
+        balance = r.data.balance;
+        if (!r.data.accepted) refused++;
+        for (const u of r.data.units ?? []) outcomes[u.outcome] = (outcomes[u.outcome] ?? 0) + 1;
+        skipped.gated += r.data.skippedGated ?? 0;
+        skipped.disabled += r.data.skippedDisabled ?? 0;
         sourceWarningLines(out, r.data);
         report.push({ batch: i, units: b.units.length, preview: r.data });
       }
-      out.line(`${units.length} units in ${batches.length} batches: estimate ${credits} mc`);
+      const split = [
+        `would create ${outcomes.created ?? 0}`,
+        `match ${(outcomes.matched ?? 0) + (outcomes.carriedOver ?? 0)}`,
+        ...(skipped.gated ? [`skip ${skipped.gated} gated`] : []),
+        ...(skipped.disabled ? [`skip ${skipped.disabled} disabled`] : []),
+      ].join(', ');
+      out.line(`${units.length} units in ${batches.length} batches: ${split}; estimate ${credits} mc`);
+      out.line(
+        '  pushed as units: keys of the project missing from these files are kept (no orphans are disabled); give a mapping a "namespace" to make its file the whole catalog',
+      );
+      if (refused)
+        out.line(
+          `  would be refused: ${refused} of ${batches.length} batches do not fit the balance (${balance ?? '?'} mc) or the plan's key limit`,
+        );
     } else {
       for (let i = 0; i < batches.length; i++) {
         const b = batches[i];
@@ -365,8 +391,18 @@ export async function push(ctx: Ctx, o: PushOptions) {
         if (!r.data) throw failed(`translate batch ${i + 1}`, r.response.status, r.error);
         if (r.data.trackingToken) tokens.push(r.data.trackingToken);
         out.progress('push', i + 1, batches.length);
-        report.push({ batch: i, units: b.units.length, result: summarize(r.data) });
-        out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
+        const again = replayed(r.response);
+        report.push({
+          batch: i,
+          units: b.units.length,
+          result: summarize(r.data),
+          ...(again ? { replayed: true } : {}),
+        });
+        out.line(
+          again
+            ? `batch ${i + 1}/${batches.length}: unchanged since the same push ran (replayed); nothing created or charged now`
+            : `batch ${i + 1}/${batches.length}: ${describe(r.data)}`,
+        );
         sourceWarningLines(out, r.data);
       }
     }
@@ -380,6 +416,14 @@ export async function push(ctx: Ctx, o: PushOptions) {
     const again = await retranslateOutdated(ctx, o.dryRun);
     if (again.token) tokens.push(again.token);
     report.push(again.report);
+  }
+  if (o.dryRun) {
+    // What the memory would fill at no charge of what is still to translate (memory.ts); a remark, never a failure.
+    const leverage = await memoryLeverage(ctx).catch(() => null);
+    if (leverage) {
+      for (const line of leverageLines(leverage as never)) out.line(line);
+      report.push({ memory: leverage });
+    }
   }
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
   out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
@@ -448,9 +492,16 @@ async function synced(
   files: Parameters<typeof importThenSync>[1],
   tokens: string[],
   report: Record<string, unknown>[],
+  again = false,
 ) {
   const { out } = ctx;
   if (d.trackingToken) tokens.push(d.trackingToken);
+  report.push({ file: m.source, sync: d, ...(again ? { replayed: true } : {}) });
+  if (again) {
+    // The first answer again, byte for byte: its counts are what that push did, not this one.
+    out.line(`${m.source}: unchanged since the same push ran (replayed); nothing created or charged now`);
+    return;
+  }
   out.line(
     `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
   );
@@ -460,7 +511,6 @@ async function synced(
     );
   disabledLines(out, m.source, d, false);
   sourceWarningLines(out, d);
-  report.push({ file: m.source, sync: d });
   if (files.length) {
     const token = await importThenSync(ctx, files, body, report);
     if (token) tokens.push(token);
@@ -772,6 +822,9 @@ export async function status(ctx: Ctx, o: { failIfIncomplete: boolean; gates: bo
     out.line(
       `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.outdated ? `, ${l.outdated} outdated (source changed; glossa push --retranslate-outdated)` : ''}${l.complete ? '' : '  INCOMPLETE'}`,
     );
+    const named = (l as { failedKeys?: Array<{ key: string; reason: string }> }).failedKeys ?? [];
+    for (const f of named) out.line(`  failed ${f.key} [${l.code}]: ${f.reason}`);
+    if (l.failed > named.length) out.line(`  and ${l.failed - named.length} more failed in ${l.code}`);
   }
   const refused = d.gates ? d.gates.icuRejectedTotal + d.gates.markupRejectedTotal : 0;
   if (d.gates) {

@@ -1,7 +1,12 @@
 // `glossa memory`, `push --dry-run` and the MCP tool `memory_leverage`: what the translation memory covers of the
 // pairs still to translate (spec: `getMemoryLeverage`; docs/guides/memory.md), per language and match band.
-import type { Ctx } from './commands.js';
+import type { ApiClient } from '../../client/src/index.js';
+import type { Config } from './config.js';
+import type { Output } from './output.js';
 import { CliError, EXIT } from './errors.js';
+
+/** What these need of a command's context (commands.ts `Ctx`, which imports this file). */
+type Ctx = { cfg: Pick<Config, 'projectId'>; api: ApiClient; out: Output };
 
 interface Leverage {
   preTranslate: boolean;

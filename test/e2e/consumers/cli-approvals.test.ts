@@ -218,3 +218,59 @@ function existsIn(p: string) {
     return false;
   }
 }
+
+test.serial(
+  'what the CLI says: a replayed push, the dry run split with the memory, glossa memory, wait on a terminal, failed keys named',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const cwd = project({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, [
+        { source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' },
+      ]),
+      'strings.xml': ANDROID,
+    });
+    const env = { GLOSSA_API_KEY: p.apiKey };
+    const dry = await glossa(['push', '--dry-run'], { cwd, env });
+    t.is(dry.code, 0, dry.stderr);
+    t.regex(dry.stdout, /2 units in 1 batches: would create 2, match 0; estimate \d+ mc/);
+    t.regex(dry.stdout, /no orphans are disabled/);
+    t.regex(dry.stdout, /memory de\s+\d+ pairs to translate/);
+    t.regex(dry.stdout, /memory total: /);
+    const first = await glossa(['push'], { cwd, env });
+    t.is(first.code, 0, first.stderr);
+    t.regex(first.stdout, /batch 1\/1: 2 created; \d+ mc/);
+    const again = await glossa(['push'], { cwd, env });
+    t.is(again.code, 0, again.stderr);
+    t.regex(again.stdout, /batch 1\/1: unchanged since the same push ran \(replayed\); nothing created or charged now/);
+    t.notRegex(again.stdout, /created;/);
+    const mem = await glossa(['--json', 'memory'], { cwd, env });
+    t.is(mem.code, 0, mem.stderr);
+    t.like(JSON.parse(mem.stdout), { ok: true, totals: { pairs: 2 } });
+    await svc.admin.POST('/jobs/run-due', { body: {} });
+    // On a terminal the bar is erased at the end: the outcome stays.
+    const waited = await glossa(['wait'], { cwd, env, tty: true });
+    t.is(waited.code, 0, waited.stderr);
+    t.regex(waited.stdout, /: done, 2\/2 translated, 0 failed/);
+    // A pair whose fill failed (what fill.ts records) is named with its reason.
+    const db = svc.service.app.db;
+    const key = await db('keys').where({ project_id: p.projectId, name: 'welcome' }).first<{ id: number }>('id');
+    await db('translations')
+      .where({ key_id: key.id, lang: 'de' })
+      .update({ status: 'pending', value: null, origin: null, job_id: null, fail_reason: 'engine refused the pair' });
+    const st = await glossa(['status'], { cwd, env });
+    t.is(st.code, 0, st.stderr);
+    t.regex(st.stdout, /de .* 1 failed/);
+    t.regex(st.stdout, /failed welcome \[de\]: engine refused the pair/);
+    // A workspace without credits: the dry run says the push would be refused.
+    const poor = await createTestProject(svc, { languages: [{ code: 'de' }], creditsMc: 0 });
+    const broke = project({
+      'glossa.config.json': glossaConfig(svc.baseUrl, poor.projectId, [
+        { source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' },
+      ]),
+      'strings.xml': ANDROID,
+    });
+    const refused = await glossa(['push', '--dry-run'], { cwd: broke, env: { GLOSSA_API_KEY: poor.apiKey } });
+    t.is(refused.code, 0, refused.stderr);
+    t.regex(refused.stdout, /would be refused: 1 of 1 batches do not fit the balance \(0 mc\)/);
+  },
+);
