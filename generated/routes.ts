@@ -554,6 +554,108 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "searchKeys",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "getKey",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "putTranslation",
+    "method": "PUT",
+    "path": "/projects/{projectId}/keys/{key}/translations/{lang}",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "429",
+      "500",
+      "503"
+    ]
+  },
+  {
     "operationId": "getMemorySuggestions",
     "method": "GET",
     "path": "/projects/{projectId}/memory",

@@ -501,6 +501,121 @@ export async function serveMcp(
         ),
       ),
   );
+  const keyRef = z.string().min(1).max(255).describe("The key's name (e.g. home.title) or its token.");
+  server.registerTool(
+    'search_keys',
+    {
+      title: 'Search keys',
+      description:
+        "The project's keys with each target language's value and status: by text in the name, source or a translation, by status of a language's cell (missing finds the untranslated ones), by namespace.",
+      inputSchema: {
+        q: z.string().min(1).max(200).optional().describe('Text the key name, source or a translation contains.'),
+        lang: lang('The target language status is about.').optional(),
+        status: z
+          .enum(['missing', 'pending', 'failed', 'translated', 'reviewed', 'approved', 'outdated'])
+          .optional()
+          .describe('Cells in this state (of lang, else of any target language).'),
+        namespace: z.string().max(64).optional().describe('Keys of this namespace only ("" for the default one).'),
+        limit: z.number().int().min(1).max(200).default(50).describe('At most this many keys.'),
+        offset: z.number().int().min(0).default(0).describe('Skip this many (paging).'),
+      },
+      outputSchema: output(
+        {
+          ok: z.boolean().describe('Always true on success.'),
+          total: z.number().describe('Keys matching.'),
+          keys: z
+            .array(z.looseObject({ key: z.string(), source: z.string(), cells: z.array(z.looseObject({})) }))
+            .describe('The keys with their cells.'),
+        },
+        'A page of keys.',
+      ),
+      annotations: readOnly,
+    },
+    (o, extra) =>
+      run(extra, async (c) =>
+        answered(
+          await c.api.GET('/projects/{projectId}/keys', {
+            params: {
+              ...project(c),
+              query: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never,
+            },
+          }),
+        ),
+      ),
+  );
+  server.registerTool(
+    'get_key',
+    {
+      title: 'Read a key',
+      description:
+        "One key with every language's value, status, quality check results and gate verdicts, and the history of its values (who changed what, when).",
+      inputSchema: { key: keyRef },
+      outputSchema: output(
+        {
+          ok: z.boolean().describe('Always true on success.'),
+          key: z.string().describe('The key name.'),
+          cells: z.array(z.looseObject({ lang: z.string() })).describe('One per target language.'),
+          history: z.array(z.looseObject({})).describe('Value and status changes, newest first.'),
+        },
+        'The key.',
+      ),
+      annotations: readOnly,
+    },
+    ({ key }, extra) =>
+      run(extra, async (c) =>
+        answered(
+          await c.api.GET('/projects/{projectId}/keys/{key}', { params: { path: { ...project(c).path, key } } }),
+        ),
+      ),
+  );
+  const saved = output(
+    {
+      ok: z.boolean().describe('Saved.'),
+      key: z.string().describe('The key.'),
+      lang: z.string().describe('The language.'),
+      status: z.string().describe('The status now (never approved by this tool).'),
+      value: z.string().describe('The value now.'),
+    },
+    'The translation as it now is.',
+  );
+  const put = (c: Ctx, key: string, l: string, body: Record<string, unknown>) =>
+    c.api.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { ...project(c).path, key, lang: l } },
+      body: body as never,
+    });
+  server.registerTool(
+    'set_translation',
+    {
+      title: 'Edit a translation',
+      description:
+        "Write a key's translation into one language by hand (an edit: status translated; never approved, which stays a person's). Costs nothing.",
+      inputSchema: {
+        key: keyRef,
+        lang: lang('The target language.'),
+        value: z.string().min(1).max(20000).describe('The translation.'),
+        baseUpdatedAt: z
+          .string()
+          .optional()
+          .describe("The cell's updatedAt as get_key read it: refused if someone changed it since."),
+      },
+      outputSchema: saved,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ key, lang: l, value, baseUpdatedAt }, extra) =>
+      run(extra, async (c) => answered(await put(c, key, l, { value, ...(baseUpdatedAt ? { baseUpdatedAt } : {}) }))),
+  );
+  server.registerTool(
+    'mark_reviewed',
+    {
+      title: 'Mark a translation reviewed',
+      description:
+        "Mark a key's value in one language reviewed (a translator checked it). Never approves: a person approves in the dashboard.",
+      inputSchema: { key: keyRef, lang: lang('The target language.') },
+      outputSchema: saved,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ key, lang: l }, extra) => run(extra, async (c) => answered(await put(c, key, l, { status: 'reviewed' }))),
+  );
   server.registerTool(
     'memory_matches',
     {

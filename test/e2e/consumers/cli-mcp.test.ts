@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
-import { BIN_ARGS, glossaConfig, repo } from '../../helpers/cli.js';
+import { BIN_ARGS, glossa, glossaConfig, repo } from '../../helpers/cli.js';
 
 let svc: TestService;
 const dirs: string[] = [];
@@ -83,6 +83,8 @@ test.serial(
     t.deepEqual(tools, [
       'cancel_operation',
       'check_failures',
+      'get_key',
+      'mark_reviewed',
       'memory_leverage',
       'memory_matches',
       'preview_push',
@@ -91,6 +93,8 @@ test.serial(
       'push',
       'read_key',
       'rollback',
+      'search_keys',
+      'set_translation',
       'status',
       'sync',
       'terms',
@@ -270,5 +274,65 @@ test.serial(
     const push = await named.client.callTool({ name: 'push', arguments: {} });
     t.true(push.isError);
     t.regex((push as Text).content[0].text, /No files are mapped/);
+  },
+);
+
+test.serial(
+  'an agent session: finds the untranslated keys of a namespace, fills three by hand, marks them reviewed, asks for a publish that shows exactly that',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }] });
+    const cwd = repo({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, [
+        { source: 'app/en.json', format: 'json', template: 'app/{locale}.json', namespace: 'app' },
+        { source: 'web/en.json', format: 'json', template: 'web/{locale}.json', namespace: 'web' },
+      ]),
+      'app/en.json': { title: 'Inbox', empty: 'Nothing here', retry: 'Try again', help: 'Help' },
+      'web/en.json': { title: 'Home' },
+    });
+    dirs.push(cwd);
+    const pushed = await glossa(['push'], { cwd, env: { GLOSSA_API_KEY: p.apiKey } });
+    t.is(pushed.code, 0, pushed.stderr);
+    const agentKey = await createTestKey(svc, p.projectId, ['read', 'write', 'publish'], true);
+    let plan: Record<string, unknown> | undefined;
+    const { client } = await connect(cwd, agentKey, async (_url, id) => {
+      const op = await svc.admin.GET('/operations/{operationId}', { params: { path: { operationId: id } } });
+      plan = op.data?.plan;
+      await svc.admin.POST('/operations/{operationId}/approve', { params: { path: { operationId: id } } });
+    });
+    t.teardown(() => client.close());
+    const found = await client.callTool({
+      name: 'search_keys',
+      arguments: { namespace: 'app', lang: 'de', status: 'missing' },
+    });
+    t.falsy(found.isError, (found as Text).content[0].text);
+    const keys = (found.structuredContent as { keys: Array<{ key: string; source: string }> }).keys;
+    t.deepEqual(keys.map((k) => k.key).sort(), ['empty', 'help', 'retry', 'title']);
+    const german: Record<string, string> = { title: 'Posteingang', empty: 'Hier ist nichts', retry: 'Nochmal' };
+    for (const [key, value] of Object.entries(german)) {
+      const set = await client.callTool({ name: 'set_translation', arguments: { key, lang: 'de', value } });
+      t.like(set.structuredContent, { ok: true, status: 'translated', value });
+      const reviewed = await client.callTool({ name: 'mark_reviewed', arguments: { key, lang: 'de' } });
+      t.like(reviewed.structuredContent, { ok: true, status: 'reviewed' });
+    }
+    const read = await client.callTool({ name: 'get_key', arguments: { key: 'title' } });
+    const detail = read.structuredContent as { cells: Array<{ status: string }>; history: Array<{ by: string }> };
+    t.is(detail.cells[0].status, 'reviewed');
+    t.regex(detail.history[0].by, /^key:/, 'the history names the key that edited');
+    const left = await client.callTool({
+      name: 'search_keys',
+      arguments: { namespace: 'app', lang: 'de', status: 'missing' },
+    });
+    t.deepEqual(
+      (left.structuredContent as { keys: Array<{ key: string }> }).keys.map((k) => k.key),
+      ['help'],
+    );
+    const published = await client.callTool({ name: 'publish', arguments: { incompleteMode: 'skip' } });
+    t.falsy(published.isError, (published as Text).content[0].text);
+    // The person's approval page showed exactly the three reviewed values as the change.
+    const pub = (plan as { publish: { cells_changed: number; languages: Array<Record<string, unknown>> } }).publish;
+    t.is(pub.cells_changed, 3);
+    const de = pub.languages.find((l) => l.lang === 'de' || l.code === 'de') as Record<string, unknown>;
+    t.truthy(de, JSON.stringify(pub.languages));
+    t.is(JSON.stringify(de).match(/Posteingang|Hier ist nichts|Nochmal/g)?.length, 3);
   },
 );
