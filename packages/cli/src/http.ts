@@ -38,7 +38,7 @@ function networkCause(e: unknown, timedOut: boolean, timeoutMs: number): string 
 }
 
 /** A request that never got an answer: thrown with its host and cause (http.ts header). */
-export class NetworkError extends Error {}
+class NetworkError extends Error {}
 
 /** Waits `ms`, or less when `signal` aborts (the loop then stops at its check). */
 export const sleep = (ms: number, signal?: AbortSignal) =>

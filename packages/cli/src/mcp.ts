@@ -537,7 +537,7 @@ export async function serveMcp(
           await c.api.GET('/projects/{projectId}/keys', {
             params: {
               ...project(c),
-              query: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never,
+              query: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
             },
           }),
         ),
@@ -581,7 +581,7 @@ export async function serveMcp(
   const put = (c: Ctx, key: string, l: string, body: Record<string, unknown>) =>
     c.api.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
       params: { path: { ...project(c).path, key, lang: l } },
-      body: body as never,
+      body: body,
     });
   server.registerTool(
     'set_translation',
@@ -615,6 +615,41 @@ export async function serveMcp(
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ key, lang: l }, extra) => run(extra, async (c) => answered(await put(c, key, l, { status: 'reviewed' }))),
+  );
+  server.registerTool(
+    'retranslate_outdated',
+    {
+      title: 'Translate outdated values again',
+      description:
+        "Queue the chosen keys' outdated values (their source changed since they were written) for the AI fill again; spends credits. Under an agent key the service refuses paid work without an operation and a person re-translates in the dashboard instead: the answer says so.",
+      inputSchema: {
+        keys: z.array(keyRef).min(1).max(500).optional().describe('Key names (default every key).'),
+        langs: z
+          .array(lang('A target language.'))
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Languages (default every AI one).'),
+      },
+      outputSchema: output(
+        {
+          ok: z.boolean().describe('Queued (or nothing to do).'),
+          queued: z.number().describe('Cells queued.'),
+          trackingToken: z.string().nullable().describe('The job (wait for it with the wait tool); null when none.'),
+        },
+        'What was queued.',
+      ),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ keys, langs }, extra) =>
+      run(extra, async (c) =>
+        answered(
+          await c.api.POST('/projects/{projectId}/outdated/retranslate', {
+            params: project(c),
+            body: { ...(keys ? { keys } : {}), ...(langs ? { langs } : {}) },
+          }),
+        ),
+      ),
   );
   server.registerTool(
     'memory_matches',

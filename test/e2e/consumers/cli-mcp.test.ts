@@ -92,6 +92,7 @@ test.serial(
       'pull_file',
       'push',
       'read_key',
+      'retranslate_outdated',
       'rollback',
       'search_keys',
       'set_translation',
