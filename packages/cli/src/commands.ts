@@ -51,8 +51,10 @@ export interface Ctx {
   onApproved?: (op: { operation_id: string }) => Promise<void>;
   /** Told at each poll while a person decides (the MCP server's progress notifications). */
   onWaiting?: (message: string, progress: number, total: number) => Promise<void>;
-  /** The caller gave up (an MCP call cancelled or timed out): stop waiting, send nothing more. */
+  /** The caller gave up (an MCP call cancelled or timed out, the CLI interrupted): stop waiting, send nothing more. */
   signal?: AbortSignal;
+  /** An API client not bound to `signal`: withdraws the operation a run asked for once it is interrupted. */
+  cleanupApi?: ApiClient;
 }
 
 interface ErrorBody {
@@ -153,26 +155,39 @@ async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operat
     );
   const started = Date.now();
   const until = started + ctx.approvalTimeoutMs;
-  for (;;) {
-    const r = await ctx.api.GET('/operations/{operationId}', { params: { path: { operationId: op.operation_id } } });
-    if (!r.data) throw failed('read operation', r.response.status, r.error);
-    const state = r.data.state;
-    if (state === 'approved') {
-      ctx.out.note(`Operation ${op.operation_id} approved.`);
-      await ctx.onApproved?.(op);
-      return r.data;
+  try {
+    for (;;) {
+      const r = await ctx.api.GET('/operations/{operationId}', {
+        params: { path: { operationId: op.operation_id } },
+      });
+      if (!r.data) throw failed('read operation', r.response.status, r.error);
+      const state = r.data.state;
+      if (state === 'approved') {
+        ctx.out.note(`Operation ${op.operation_id} approved.`);
+        await ctx.onApproved?.(op);
+        return r.data;
+      }
+      if (state !== 'pending_approval')
+        throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${state}.`, r.data);
+      if (Date.now() >= until) throw notYet();
+      await ctx.onWaiting?.(
+        `Waiting for a person to approve operation ${op.operation_id} at ${op.approval_url}`,
+        Math.round((Date.now() - started) / 1000),
+        Math.round(ctx.approvalTimeoutMs / 1000),
+      );
+      await sleep(Math.min(ctx.pollMs, Math.max(0, until - Date.now())), ctx.signal);
+      if (ctx.signal?.aborted) throw new CliError(EXIT.approval, 'Interrupted.');
     }
-    if (state !== 'pending_approval')
-      throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${state}.`, r.data);
-    if (Date.now() >= until) throw notYet();
-    await ctx.onWaiting?.(
-      `Waiting for a person to approve operation ${op.operation_id} at ${op.approval_url}`,
-      Math.round((Date.now() - started) / 1000),
-      Math.round(ctx.approvalTimeoutMs / 1000),
+  } catch (e) {
+    if (!ctx.signal?.aborted) throw e;
+    // Nobody waits for this decision any more: withdrawn, it leaves the person's queue and an approval given
+    // later spends nothing.
+    const withdrawn = ctx.cleanupApi && (await cancelOperation(ctx.cleanupApi, op.operation_id));
+    throw new CliError(
+      EXIT.approval,
+      `Interrupted while waiting for approval; operation ${op.operation_id} ${withdrawn ? 'is withdrawn' : 'still awaits approval'}.`,
+      { operation_id: op.operation_id, state: withdrawn ? 'cancelled' : 'pending_approval' },
     );
-    await sleep(Math.min(ctx.pollMs, Math.max(0, until - Date.now())), ctx.signal);
-    if (ctx.signal?.aborted)
-      throw new CliError(EXIT.approval, `The call was cancelled; operation ${op.operation_id} is withdrawn.`);
   }
 }
 

@@ -18,6 +18,8 @@ interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   fetch?: typeof globalThis.fetch;
+  /** Aborted when the run is interrupted (bin.ts: SIGINT, SIGTERM): nothing more is sent, an asked approval is withdrawn. */
+  signal?: AbortSignal;
 }
 
 const EPILOG = `
@@ -105,7 +107,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const num = (s: string | undefined, d: number) =>
       s !== undefined && s.trim() !== '' && Number.isFinite(Number(s)) && Number(s) >= 0 ? Number(s) : d;
     const timeout = g.requestTimeout ?? io.env.GLOSSA_REQUEST_TIMEOUT;
-    const api = apiClient({
+    const http = {
       baseUrl: cfg.baseUrl,
       apiKey: cfg.apiKey,
       out,
@@ -113,9 +115,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       maxRetryWait: num(io.env.GLOSSA_MAX_RETRY_WAIT, 60),
       backoffMs: num(io.env.GLOSSA_BACKOFF_MS, 500),
       timeoutMs: timeout === undefined ? 30_000 : Math.max(1, seconds(timeout, '--request-timeout')),
-      signal: o.signal,
       fetch: io.fetch,
-    });
+    };
+    const api = apiClient({ ...http, signal: o.signal });
     lastCfg = cfg;
     return {
       cfg,
@@ -124,6 +126,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       approvalTimeoutMs: seconds(g.approvalTimeout, '--approval-timeout'),
       pollMs: seconds(g.poll, '--poll'),
       signal: o.signal,
+      // Outlives the signal: withdrawing an operation once the run is interrupted (one attempt, short).
+      cleanupApi: o.signal ? apiClient({ ...http, retries: 0, timeoutMs: Math.min(http.timeoutMs, 5000) }) : undefined,
     };
   };
   /** `stdout`: where command lines go (the MCP server keeps stdout for the protocol and passes stderr). */
@@ -138,7 +142,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     });
     // Before the config is read: a configuration error is printed as JSON too under --json.
     lastOut = out;
-    return { out, ctx: build(out) };
+    return { out, ctx: build(out, { signal: io.signal }) };
   };
   let lastOut: Output | undefined;
   let lastCfg: { baseUrl: string } | undefined;

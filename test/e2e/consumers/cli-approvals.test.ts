@@ -2,12 +2,13 @@
 // --approval-timeout 0; an unchanged rerun asks nobody and creates no operation; one approval covers a push of two
 // files; the asking key cancels its operation (`cancelOperation`) and the person's queue shows only what waits.
 // Then what ends a CI job that would hang: a stalled server (request timeout and retry), and the smaller slips.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
-import { glossa, glossaConfig, repo } from '../../helpers/cli.js';
+import { BIN_ARGS, glossa, glossaConfig, repo } from '../../helpers/cli.js';
 
 let svc: TestService;
 const dirs: string[] = [];
@@ -274,3 +275,25 @@ test.serial(
     t.regex(refused.stdout, /would be refused: 1 of 1 batches do not fit the balance \(0 mc\)/);
   },
 );
+
+test.serial('an interrupted run (SIGINT) stops waiting and withdraws the operation it asked for', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const agentKey = await createTestKey(svc, p.projectId, ['translate', 'read'], true);
+  const cwd = project({ 'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId), 'en.json': { a: 'Apple' } });
+  const child = spawn(process.execPath, [...BIN_ARGS, '--poll', '0.05', 'push'], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', GLOSSA_API_KEY: agentKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  for (let i = 0; i < 400 && !(await operations(p.projectId, 'pending_approval')).length; i++)
+    await new Promise((r) => setTimeout(r, 25));
+  t.is((await operations(p.projectId, 'pending_approval')).length, 1, stderr);
+  child.kill('SIGINT');
+  t.is(await exited, 3, stderr);
+  t.regex(stderr, /Interrupted while waiting for approval; operation op_\w+ is withdrawn/);
+  const ops = await operations(p.projectId);
+  t.is(ops[0].state, 'cancelled');
+});
