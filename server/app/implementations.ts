@@ -13,7 +13,6 @@ import * as internalApiKeys from '../http/routes/apikeys.js';
 import * as internalDebug from '../http/routes/debug.js';
 import * as internalJobs from '../http/routes/jobs.js';
 import * as internalKeys from '../http/routes/keys.js';
-import * as translator from '../http/routes/translator.js';
 import * as memory from '../http/routes/memory.js';
 import * as internalProjects from '../http/routes/projects.js';
 import * as internalOverview from '../http/routes/overview.js';
@@ -61,9 +60,9 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   createOperation: operations.createOperation,
   getOperation: operations.getOperation,
   cancelOperation: operations.cancelOperation,
-  searchKeys: translator.searchKeys,
-  getKey: translator.getKey,
-  putTranslation: translator.putTranslation,
+  searchKeys: internalKeys.searchKeys,
+  getKey: review.getKey,
+  putTranslation: internalKeys.putTranslation,
   getProjectMeta: files.getProjectMeta,
   getPricing: delivery.getPricing,
   getDeliveryHealth: delivery.getHealth,
