@@ -389,6 +389,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/publish/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a publish now would change
+         * @description What `POST /publish` with these flags would freeze, compared with the current version per language (the base
+         *     language compares sources): keys added, changed (old and new text) and removed, each list capped at `cap`
+         *     with its total; the gate refusals, the cells left out (`pending`) and the markers no job will fill
+         *     (`exhausted`), which `require_complete` would refuse; export collisions; the format warnings of rendering
+         *     it. The dashboard's publish page and approval page show the same. It mints, charges and counts nothing and
+         *     needs no operation (an agent key previews before it asks a person to approve a publish).
+         */
+        get: operations["previewPublish"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/versions": {
         parameters: {
             query?: never;
@@ -1481,6 +1506,58 @@ export interface components {
         CheckSpan: {
             start: number;
             end: number;
+        };
+        /** @description One language's differences; a list holds at most `cap` keys, in key-name order, and its total counts all. */
+        LanguageDiff: {
+            lang: string;
+            isBase: boolean;
+            added: {
+                key: string;
+                text: string;
+            }[];
+            changed: {
+                key: string;
+                old: string;
+                new: string;
+            }[];
+            removed: {
+                key: string;
+                text: string;
+            }[];
+            addedTotal: number;
+            changedTotal: number;
+            removedTotal: number;
+        };
+        PublishPreview: {
+            currentVersion: string | null;
+            /** @description The snapshot equals the current version's: `skipIfIdentical` would mint nothing. */
+            identical: boolean;
+            keyCount: number;
+            /**
+             * @description The effective mode (`hold` is `skip`).
+             * @enum {string}
+             */
+            incompleteMode: "source" | "skip";
+            /** @description Effective (always true in a workspace that requires approval). */
+            approvedOnly: boolean;
+            formats: string[];
+            languages: components["schemas"]["LanguageDiff"][];
+            /** @description Cells left out or baked from the source: missing, pending, unapproved when only approved count, or refused. */
+            pending: number;
+            /** @description Pending markers no live job will fill. */
+            exhausted: number;
+            icuRejected: string[];
+            icuRejectedTotal: number;
+            markupRejected: string[];
+            markupRejectedTotal: number;
+            /** @description Keys that collapse to one name in an output format (a publish is refused, `409 export_collision`). */
+            collisions: {
+                format: string;
+                name: string;
+                keys: string[];
+            }[];
+            formatWarnings: string[];
+            formatWarningsTotal: number;
         };
         /** @description A key's value in one target language. */
         KeyCellView: {
@@ -3799,6 +3876,42 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    previewPublish: {
+        parameters: {
+            query?: {
+                /** @description As the publish would take it. */
+                incompleteMode?: "source" | "skip" | "hold";
+                /** @description As the publish would take it. */
+                approvedOnly?: boolean;
+                /** @description Keys each added, changed or removed list holds at most (default 100); the totals count all. */
+                cap?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listVersions: {

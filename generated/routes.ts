@@ -384,6 +384,40 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "previewPublish",
+    "method": "GET",
+    "path": "/projects/{projectId}/publish/preview",
+    "origin": "main",
+    "tag": "Publish",
+    "public": false,
+    "scopes": [
+      "read",
+      "publish"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "listVersions",
     "method": "GET",
     "path": "/projects/{projectId}/versions",

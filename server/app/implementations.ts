@@ -40,6 +40,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   syncCatalog: sync.syncCatalog,
   importTranslations: imports.importTranslations,
   publishVersion: publish.publishVersion,
+  previewPublish: publish.previewPublish,
   restoreVersion: publish.restoreVersion,
   listVersions: publishVersions.listVersions,
   getProjectStatus: translateStatus.getProjectStatus,

@@ -379,6 +379,38 @@ export async function serveMcp(
     skipIfIdentical: z.boolean().optional().describe('Mint nothing when nothing changed.'),
   };
   server.registerTool(
+    'preview_publish',
+    {
+      title: 'Preview a publish',
+      description:
+        'What a publish with these flags would change against the current version, per language (keys added, changed with old and new text, removed), what it would leave out or refuse, and whether it would mint nothing (identical). Changes nothing and needs no approval.',
+      inputSchema: {
+        incompleteMode: publishInput.incompleteMode,
+        approvedOnly: publishInput.approvedOnly,
+        cap: z.number().int().min(1).max(1000).optional().describe('Keys listed per kind and language (default 100).'),
+      },
+      outputSchema: output(
+        {
+          ok: z.boolean().describe('Always true on success.'),
+          identical: z.boolean().describe('Nothing would change: skipIfIdentical would mint nothing.'),
+          languages: z
+            .array(z.looseObject({ lang: z.string(), addedTotal: z.number(), changedTotal: z.number() }))
+            .describe('Per language: keys added, changed and removed.'),
+        },
+        'What the publish would change.',
+      ),
+      annotations: readOnly,
+    },
+    (q, extra) =>
+      run(extra, async (c) =>
+        answered(
+          await c.api.GET('/projects/{projectId}/publish/preview', {
+            params: { ...project(c), query: Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) },
+          }),
+        ),
+      ),
+  );
+  server.registerTool(
     'publish',
     {
       title: 'Publish a version',

@@ -87,6 +87,7 @@ test.serial(
       'mark_reviewed',
       'memory_leverage',
       'memory_matches',
+      'preview_publish',
       'preview_push',
       'publish',
       'pull_file',
@@ -327,6 +328,12 @@ test.serial(
       (left.structuredContent as { keys: Array<{ key: string }> }).keys.map((k) => k.key),
       ['help'],
     );
+    const preview = await client.callTool({ name: 'preview_publish', arguments: { incompleteMode: 'skip' } });
+    t.falsy(preview.isError, (preview as Text).content[0].text);
+    const previewDe = (
+      preview.structuredContent as { languages: Array<{ lang: string; addedTotal: number }> }
+    ).languages.find((l) => l.lang === 'de');
+    t.is(previewDe?.addedTotal, 3, 'the agent sees what it would publish');
     const published = await client.callTool({ name: 'publish', arguments: { incompleteMode: 'skip' } });
     t.falsy(published.isError, (published as Text).content[0].text);
     // The person's approval page showed exactly the three reviewed values as the change.
