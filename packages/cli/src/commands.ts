@@ -432,16 +432,11 @@ export async function push(ctx: Ctx, o: PushOptions) {
     if (again.token) tokens.push(again.token);
     report.push(again.report);
   }
-  if (o.dryRun) {
-    // What the memory would fill at no charge of what is still to translate (memory.ts); a remark, never a failure.
-    const leverage = await memoryLeverage(ctx).catch(() => null);
-    if (leverage) {
-      for (const line of leverageLines(leverage as never)) out.line(line);
-      report.push({ memory: leverage });
-    }
-  }
+  // What the memory would fill at no charge of what is still to translate (memory.ts); a remark, never a failure.
+  const leverage = o.dryRun ? await memoryLeverage(ctx).catch(() => null) : null;
+  if (leverage) for (const line of leverageLines(leverage as never)) out.line(line);
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
-  out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
+  out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report, ...(leverage ? { memory: leverage } : {}) });
   return EXIT.ok;
 }
 
