@@ -38,6 +38,7 @@ export const errorStatuses = {
   "last_owner": 409,
   "not_found": 404,
   "operation_not_approved": 409,
+  "operation_not_cancellable": 409,
   "operation_not_found": 404,
   "operation_not_pending": 409,
   "output_config_conflict": 409,

@@ -1258,7 +1258,7 @@ export interface components {
             /** @enum {string} */
             action: "translate" | "publish" | "rollback";
             /** @enum {string} */
-            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted" | "cancelled";
             scope: {
                 project_id: string;
             } & {
@@ -1986,7 +1986,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    state?: "approved" | "denied" | "expired" | "exhausted";
+                    state?: "approved" | "denied" | "expired" | "exhausted" | "cancelled";
                 };
             };
         };
@@ -2543,7 +2543,7 @@ export interface operations {
     internalListOperations: {
         parameters: {
             query?: {
-                state?: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+                state?: "pending_approval" | "approved" | "denied" | "expired" | "exhausted" | "cancelled";
                 offset?: number;
                 limit?: number;
             };

@@ -389,6 +389,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/publish/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a publish now would change
+         * @description What `POST /publish` with these flags would freeze, compared with the current version per language (the base
+         *     language compares sources): keys added, changed (old and new text) and removed, each list capped at `cap`
+         *     with its total; the gate refusals, the cells left out (`pending`) and the markers no job will fill
+         *     (`exhausted`), which `require_complete` would refuse; export collisions; the format warnings of rendering
+         *     it. The dashboard's publish page and approval page show the same. It mints, charges and counts nothing and
+         *     needs no operation (an agent key previews before it asks a person to approve a publish).
+         */
+        get: operations["previewPublish"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/versions": {
         parameters: {
             query?: never;
@@ -516,6 +541,82 @@ export interface paths {
          */
         get: operations["getProjectMeta"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the project's keys with each language's cell
+         * @description A translator's (or an agent's) view of the keys, in creation order, `limit` at a time from `offset`, with
+         *     `total` matching the filter; the dashboard's key list (docs/guides/dashboard.md) reads the same rows. The
+         *     filters combine with AND: `q` searches key names, sources and translation texts (case aside for ASCII
+         *     letters); `status` holds for the `lang` cell, or for at least one target language when `lang` is absent
+         *     (`missing`: no value and nothing queued; `failed`: the last fill failed; `outdated`: the source changed
+         *     since the value was written); `namespace` keeps one namespace (`""`: the default one). Disabled and
+         *     captured keys are left out. Reads only.
+         */
+        get: operations["searchKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One key with every cell, its checks and its history
+         * @description Every target language's cell with the quality checks' results (`checks`, and `sourceChecks` on the key),
+         *     the publish gates' verdicts (`gate`), any value a sync kept out (`conflictValue`), and the history of every
+         *     value and status change, newest first (at most 200 rows), each with who made it (`by`: a dashboard user
+         *     id, `key:<api key id>` for an edit through this API, `ai`, `import`, `sync` or `admin`). `key` is the
+         *     key's name or its token. Reads only.
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/{key}/translations/{lang}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a translation, or mark it reviewed
+         * @description A translator's edit through the API: `value` stores the text as an edit (`origin: edit`, status
+         *     `translated` unless `status` says `reviewed`); `status: reviewed` alone marks the cell's value reviewed.
+         *     Approval stays a person's (the dashboard): `approved` is not accepted here, and an approved cell edited
+         *     here is `translated` or `reviewed` again. Nothing is charged and no operation is needed. Markup that
+         *     would run in an app is `400 invalid_argument`; the base language is edited through a push. With
+         *     `baseUpdatedAt` (the cell's `updatedAt` as read from `getKey`), a cell that changed since is `409
+         *     edit_conflict` and nothing is written. The change is in the key's history under `key:<api key id>`.
+         */
+        put: operations["putTranslation"];
         post?: never;
         delete?: never;
         options?: never;
@@ -715,6 +816,33 @@ export interface paths {
         get: operations["getOperation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operations/{operationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an operation the key asked for
+         * @description The creating key withdraws its request: a `pending_approval` operation, or an `approved` one with nothing
+         *     reserved (no batch of it is running), becomes `cancelled`. A person no longer sees it waiting, no create
+         *     reuses it, and nothing more is sent under it; what it charged stays charged. An agent whose call was
+         *     abandoned (a client that timed out or cancelled) cancels the operation it asked for, so no approval
+         *     given later spends anything. Cancelling a `cancelled` operation answers it again (200). `409
+         *     operation_not_cancellable`: it is `denied`, `expired` or `exhausted`, or a batch of it holds a
+         *     reservation. Anything else (unknown id, another key's operation, missing or foreign credentials) is
+         *     the same `404 operation_not_found` as `GET /operations/{operationId}`.
+         */
+        post: operations["cancelOperation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1386,7 +1514,7 @@ export interface components {
         LanguageCode: string;
         /** @description Immutable version id `YYYY.MM.DD.N`. */
         VersionId: string;
-        /** @description 1 to 128 characters `[A-Za-z0-9_-]`, not of the form `__...__`; scoped to the API key; replay window 24 hours. */
+        /** @description 1 to 128 characters `[A-Za-z0-9_-]`, not of the form `__...__`; scoped to the API key; replay window 24 hours. A replayed answer (the first answer again, byte for byte) carries the response header `Glossa-Replayed: true`, so a client does not report again what the first request created or charged. */
         RequestId: string;
         /**
          * @description Output format id.
@@ -1449,6 +1577,140 @@ export interface components {
         CheckSpan: {
             start: number;
             end: number;
+        };
+        /** @description One language's differences; a list holds at most `cap` keys, in key-name order, and its total counts all. */
+        LanguageDiff: {
+            lang: string;
+            isBase: boolean;
+            added: {
+                key: string;
+                text: string;
+            }[];
+            changed: {
+                key: string;
+                old: string;
+                new: string;
+            }[];
+            removed: {
+                key: string;
+                text: string;
+            }[];
+            addedTotal: number;
+            changedTotal: number;
+            removedTotal: number;
+        };
+        PublishPreview: {
+            currentVersion: string | null;
+            /** @description The snapshot equals the current version's: `skipIfIdentical` would mint nothing. */
+            identical: boolean;
+            keyCount: number;
+            /**
+             * @description The effective mode (`hold` is `skip`).
+             * @enum {string}
+             */
+            incompleteMode: "source" | "skip";
+            /** @description Effective (always true in a workspace that requires approval). */
+            approvedOnly: boolean;
+            formats: string[];
+            languages: components["schemas"]["LanguageDiff"][];
+            /** @description Cells left out or baked from the source: missing, pending, unapproved when only approved count, or refused. */
+            pending: number;
+            /** @description Pending markers no live job will fill. */
+            exhausted: number;
+            icuRejected: string[];
+            icuRejectedTotal: number;
+            markupRejected: string[];
+            markupRejectedTotal: number;
+            /** @description Keys that collapse to one name in an output format (a publish is refused, `409 export_collision`). */
+            collisions: {
+                format: string;
+                name: string;
+                keys: string[];
+            }[];
+            formatWarnings: string[];
+            formatWarningsTotal: number;
+        };
+        /** @description A key's value in one target language. */
+        KeyCellView: {
+            lang: string;
+            /** @enum {string} */
+            status: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved";
+            value: string | null;
+            /** @enum {string|null} */
+            origin: "ai" | "memory" | "import" | "edit" | null;
+            /** @description Why the last fill failed (status `failed`). */
+            failed: string | null;
+            /** @description A sync kept a file value out of this cell. */
+            conflict: boolean;
+            /**
+             * @description The key's source changed after this value was written; absent otherwise.
+             * @enum {boolean}
+             */
+            outdated?: true;
+            /** @description The quality checks on the value; absent when it passes. */
+            checks?: components["schemas"]["CheckResult"][];
+        };
+        KeyPage: {
+            /** @description Keys matching the filter. */
+            total: number;
+            offset: number;
+            limit: number;
+            /** @description The project's target languages, in order. */
+            langs: string[];
+            /** @description The project's named namespaces; absent when it has none. */
+            namespaces?: string[];
+            keys: {
+                key: string;
+                token: string;
+                source: string;
+                forms: {
+                    [key: string]: string;
+                } | null;
+                ctx: string | null;
+                enabled: boolean;
+                sourceVerified: boolean;
+                captured: boolean;
+                /** @description The key's namespace; absent for the default one. */
+                namespace?: string;
+                sourceChecks?: components["schemas"]["CheckResult"][];
+                /** @description One per target language, in `langs` order. */
+                cells: components["schemas"]["KeyCellView"][];
+            }[];
+        };
+        /** @description One key with its cells (each with `gate`, `checks`, `updatedAt`, `conflictValue`) and its history. */
+        KeyView: {
+            key: string;
+            token: string;
+            source: string;
+            forms: {
+                [key: string]: string;
+            } | null;
+            ctx: string | null;
+            enabled: boolean;
+            sourceVerified: boolean;
+            captured: boolean;
+            /** @description The key's namespace; absent for the default one. */
+            namespace?: string;
+            baseLang: string;
+            sourceChecks?: components["schemas"]["CheckResult"][];
+            cells: (components["schemas"]["KeyCellView"] & {
+                /** Format: date-time */
+                updatedAt?: string | null;
+                /** @description The publish gates' reasons (`icu`, `markup`); empty when it passes. */
+                gate?: Record<string, never>;
+                conflictValue?: string | null;
+            })[];
+            history: {
+                lang: string;
+                value: string | null;
+                status: string;
+                origin?: string | null;
+                /** @description A dashboard user id, `key:<api key id>`, ai, import, sync or admin. */
+                by: string;
+                byName?: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         /** @description What one quality check found in a text (docs/guides/checks.md). */
         CheckResult: {
@@ -2239,6 +2501,11 @@ export interface components {
                 approved: number;
                 /** @description Values whose source changed since they were written (not in `translated`, `reviewed` or `approved`); absent when none. */
                 outdated?: number;
+                /** @description The first 20 failed pairs of the language (by key creation), each with why its last fill failed; absent when none failed. */
+                failedKeys?: {
+                    key: string;
+                    reason: string;
+                }[];
             }[];
         };
         ProjectMeta: {
@@ -2467,8 +2734,11 @@ export interface components {
             operation_id: string;
             /** @enum {string} */
             action: "translate" | "publish" | "rollback";
-            /** @enum {string} */
-            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted";
+            /**
+             * @description `cancelled`: withdrawn by the key that asked (`POST /operations/{operationId}/cancel`).
+             * @enum {string}
+             */
+            state: "pending_approval" | "approved" | "denied" | "expired" | "exhausted" | "cancelled";
             scope: components["schemas"]["OperationScope"];
             requested_mc: number;
             authorized_mc: number;
@@ -3262,6 +3532,8 @@ export interface components {
         TermId: string;
         WebhookId: string;
         DeliveryId: string;
+        /** @description The key's name or its token. */
+        KeyRef: string;
         /** @description An operation id; a malformed one is `404 operation_not_found` like an unknown one. */
         OperationIdPath: string;
         /** @description Client-chosen key making a retry return the first result instead of acting twice. */
@@ -3724,6 +3996,42 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    previewPublish: {
+        parameters: {
+            query?: {
+                /** @description As the publish would take it. */
+                incompleteMode?: "source" | "skip" | "hold";
+                /** @description As the publish would take it. */
+                approvedOnly?: boolean;
+                /** @description Keys each added, changed or removed list holds at most (default 100); the totals count all. */
+                cap?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     listVersions: {
         parameters: {
             query?: never;
@@ -3881,6 +4189,146 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    searchKeys: {
+        parameters: {
+            query?: {
+                /** @description Text the key name, source or a translation contains. */
+                q?: string;
+                /** @description The target language `status` is about. */
+                lang?: string;
+                /** @description A cell status, or `outdated`. */
+                status?: "missing" | "pending" | "failed" | "translated" | "reviewed" | "approved" | "outdated";
+                /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
+                namespace?: string;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's name or its token. */
+                key: components["parameters"]["KeyRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    putTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's name or its token. */
+                key: components["parameters"]["KeyRef"];
+                /** @description A target language. */
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The translation. */
+                    value?: string;
+                    /**
+                     * @description Default `translated` with a value; `reviewed` marks it reviewed (never approved).
+                     * @enum {string}
+                     */
+                    status?: "translated" | "reviewed";
+                    /**
+                     * Format: date-time
+                     * @description The cell's `updatedAt` the edit was based on; null when it had none.
+                     */
+                    baseUpdatedAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The translation as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        lang: string;
+                        /** @enum {string} */
+                        status: "translated" | "reviewed" | "approved";
+                        value: string;
+                        /** @enum {string} */
+                        origin: "ai" | "memory" | "import" | "edit";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The cell changed since `baseUpdatedAt`; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getMemorySuggestions: {
@@ -4077,6 +4525,44 @@ export interface operations {
                 };
             };
             404: components["responses"]["OperationNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    cancelOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An operation id; a malformed one is `404 operation_not_found` like an unknown one. */
+                operationId: components["parameters"]["OperationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operation, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            404: components["responses"]["OperationNotFound"];
+            /** @description The operation can no longer be cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        state?: "approved" | "denied" | "expired" | "exhausted";
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

@@ -384,6 +384,40 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "previewPublish",
+    "method": "GET",
+    "path": "/projects/{projectId}/publish/preview",
+    "origin": "main",
+    "tag": "Publish",
+    "public": false,
+    "scopes": [
+      "read",
+      "publish"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "listVersions",
     "method": "GET",
     "path": "/projects/{projectId}/versions",
@@ -551,6 +585,108 @@ export const routes: RouteSpec[] = [
       "404",
       "429",
       "500"
+    ]
+  },
+  {
+    "operationId": "searchKeys",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "getKey",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "read"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "putTranslation",
+    "method": "PUT",
+    "path": "/projects/{projectId}/keys/{key}/translations/{lang}",
+    "origin": "main",
+    "tag": "Keys",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "429",
+      "500",
+      "503"
     ]
   },
   {
@@ -760,6 +896,37 @@ export const routes: RouteSpec[] = [
     "statuses": [
       "200",
       "404",
+      "429",
+      "500"
+    ]
+  },
+  {
+    "operationId": "cancelOperation",
+    "method": "POST",
+    "path": "/operations/{operationId}/cancel",
+    "origin": "main",
+    "tag": "Operations",
+    "public": false,
+    "scopes": [
+      "*"
+    ],
+    "scopesByAction": null,
+    "authError": "operation_not_found",
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "404",
+      "409",
       "429",
       "500"
     ]

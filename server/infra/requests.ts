@@ -39,6 +39,8 @@ export interface RecordedAnswer {
   status: number;
   body: Recorded;
   type: string;
+  /** `Glossa-Replayed: true` on a replay (spec: `RequestId`): the body is the first answer's, nothing new was done. */
+  headers?: Record<string, string>;
 }
 
 const REPLAY_MS = 24 * 3600_000;
@@ -205,7 +207,7 @@ function answerExisting(_db: Db, row: RequestRecordRow | undefined, hash: string
       leaseUntil: new Date(Number(row.lease_until)).toISOString(),
     });
   }
-  return replay(row);
+  return { ...replay(row), headers: { 'Glossa-Replayed': 'true' } };
 }
 
 /**

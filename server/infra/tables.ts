@@ -314,7 +314,7 @@ export interface OperationRow {
   /** translate, publish, rollback */
   action: 'translate' | 'publish' | 'rollback';
   /** pending_approval, approved, denied, expired, exhausted */
-  state: 'pending_approval' | 'approved' | 'denied' | 'expired' | 'exhausted';
+  state: 'pending_approval' | 'approved' | 'denied' | 'expired' | 'exhausted' | 'cancelled';
   scope: JsonText;
   reuse_key: string | null;
   equivalence: string;

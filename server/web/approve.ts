@@ -27,6 +27,7 @@ const STATE_TEXT: Record<Operation['state'], string> = {
   denied: 'denied',
   expired: 'expired',
   exhausted: 'exhausted',
+  cancelled: 'cancelled by the agent that asked',
 };
 
 /** Millicredits as credits, with the decimals there are (1500 → "1.5"). */

@@ -20,6 +20,7 @@ const STATE_TEXT: Record<Operation['state'], string> = {
   denied: 'denied',
   expired: 'expired',
   exhausted: 'exhausted',
+  cancelled: 'cancelled by the agent that asked',
 };
 
 function operationsTable(ops: Operation[], caption: string): Html {

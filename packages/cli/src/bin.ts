@@ -8,7 +8,17 @@ for (const stream of [process.stdout, process.stderr])
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });
+// An interrupted run (Ctrl-C, a CI job cancelled) stops sending and withdraws the approval it asked for; a second
+// signal ends it at once.
+const interrupted = new AbortController();
+if (!process.argv.slice(2).includes('mcp'))
+  for (const name of ['SIGINT', 'SIGTERM'] as const)
+    process.on(name, () => {
+      if (interrupted.signal.aborted) process.exit(130);
+      interrupted.abort();
+    });
 process.exitCode = await run(process.argv.slice(2), {
+  signal: interrupted.signal,
   cwd: process.cwd(),
   env: process.env,
   stdout: process.stdout,

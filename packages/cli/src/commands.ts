@@ -28,9 +28,11 @@ import {
   type PlannedFile,
 } from './local.js';
 import type { Output } from './output.js';
+import { sleep } from './http.js';
 import { readState, writeState } from './state.js';
 import { retranslateOutdated } from './outdated.js';
 import { sourceWarningLines } from './check.js';
+import { leverageLines, memoryLeverage } from './memory.js';
 import { firstLangs, importThenSync, importThenTranslate, planImports, uploadTranslations } from './imports.js';
 
 export interface Ctx {
@@ -47,6 +49,12 @@ export interface Ctx {
   onApproval?: (op: { operation_id: string; approval_url: string }) => Promise<void>;
   /** Told once the person approved (the MCP server ends its elicitation). */
   onApproved?: (op: { operation_id: string }) => Promise<void>;
+  /** Told at each poll while a person decides (the MCP server's progress notifications). */
+  onWaiting?: (message: string, progress: number, total: number) => Promise<void>;
+  /** The caller gave up (an MCP call cancelled or timed out, the CLI interrupted): stop waiting, send nothing more. */
+  signal?: AbortSignal;
+  /** An API client not bound to `signal`: withdraws the operation a run asked for once it is interrupted. */
+  cleanupApi?: ApiClient;
 }
 
 interface ErrorBody {
@@ -65,6 +73,9 @@ function failed(what: string, status: number, body: unknown): CliError {
     return new CliError(EXIT.incomplete, `${msg} (pending ${String(e.pending)}, exhausted ${String(e.exhausted)})`, e);
   return new CliError(EXIT.failure, msg, e);
 }
+
+/** The service's replay of a requestId's first answer (spec: `RequestId`, `Glossa-Replayed`). */
+const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
 
 const isAuthorizationRequired = (status: number, body: unknown) =>
   status === 403 && (body as ErrorBody | undefined)?.error === 'authorization_required';
@@ -90,8 +101,6 @@ async function unexpired<B extends { requestId?: string }, A extends { response:
   return send({ ...body, requestId });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 // ------------------------------------------------------------------ operations (agent keys)
 
 interface Operation {
@@ -101,39 +110,84 @@ interface Operation {
 }
 
 /**
- * Creates the operation that covers what the key was refused (`403 authorization_required`), prints where a person
- * approves it, and waits for the decision. Ends with exit 3 on denial, expiry or no decision in time.
+ * Withdraws an operation nobody will use any more (the call that asked was abandoned, or the person declined to
+ * open its page): it leaves the person's queue and no approval given later spends anything
+ * (spec: `cancelOperation`). Best effort: a failure here changes nothing the caller reports.
+ */
+export async function cancelOperation(api: ApiClient, operationId: string): Promise<boolean> {
+  try {
+    const r = await api.POST('/operations/{operationId}/cancel', { params: { path: { operationId } } });
+    return r.response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the operation that covers what the key was refused (`403 authorization_required`), or finds the
+ * equivalent one a person already approved (a rerun after approval: `createOperation` reuses it), and waits for the
+ * decision. The state is read before the timeout is, so `--approval-timeout 0` after an approval goes on. Ends with
+ * exit 3 on denial, expiry or no decision in time (the operation then stays pending: approving it and running the
+ * command again goes on without asking again).
  */
 async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
   const created = await ctx.api.POST('/operations', { body: body as never });
   if (!created.data) throw failed('create operation', created.response.status, created.error);
   const op = created.data as Operation;
+  if (op.state === 'approved') {
+    ctx.out.note(`Operation ${op.operation_id} is approved already; going on.`);
+    return op;
+  }
+  if (op.state !== 'pending_approval')
+    throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${op.state}.`, op);
   if (ctx.onApproval) await ctx.onApproval(op);
   else {
     ctx.out.note(`Approval needed: ${op.approval_url}`);
     ctx.out.line(`approval_url ${op.approval_url}`);
   }
-  if (ctx.approvalTimeoutMs <= 0)
-    throw new CliError(EXIT.approval, `Operation ${op.operation_id} awaits approval at ${op.approval_url}`, op);
-  const until = Date.now() + ctx.approvalTimeoutMs;
-  for (;;) {
-    const r = await ctx.api.GET('/operations/{operationId}', { params: { path: { operationId: op.operation_id } } });
-    if (!r.data) throw failed('read operation', r.response.status, r.error);
-    const state = r.data.state;
-    if (state === 'approved') {
-      ctx.out.note(`Operation ${op.operation_id} approved.`);
-      await ctx.onApproved?.(op);
-      return r.data;
-    }
-    if (state !== 'pending_approval')
-      throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${state}.`, r.data);
-    if (Date.now() >= until)
-      throw new CliError(
-        EXIT.approval,
-        `Operation ${op.operation_id} was not decided within ${Math.round(ctx.approvalTimeoutMs / 1000)} s; approve it at ${op.approval_url} and run the command again.`,
-        r.data,
+  const notYet = () =>
+    new CliError(
+      EXIT.approval,
+      ctx.approvalTimeoutMs <= 0
+        ? `Operation ${op.operation_id} awaits approval at ${op.approval_url}; once a person approves it, run the command again.`
+        : `Operation ${op.operation_id} was not decided within ${Math.round(ctx.approvalTimeoutMs / 1000)} s; approve it at ${op.approval_url} and run the command again.`,
+      { operation_id: op.operation_id, approval_url: op.approval_url, state: 'pending_approval' },
+    );
+  const started = Date.now();
+  const until = started + ctx.approvalTimeoutMs;
+  try {
+    for (;;) {
+      const r = await ctx.api.GET('/operations/{operationId}', {
+        params: { path: { operationId: op.operation_id } },
+      });
+      if (!r.data) throw failed('read operation', r.response.status, r.error);
+      const state = r.data.state;
+      if (state === 'approved') {
+        ctx.out.note(`Operation ${op.operation_id} approved.`);
+        await ctx.onApproved?.(op);
+        return r.data;
+      }
+      if (state !== 'pending_approval')
+        throw new CliError(EXIT.approval, `Operation ${op.operation_id} was ${state}.`, r.data);
+      if (Date.now() >= until) throw notYet();
+      await ctx.onWaiting?.(
+        `Waiting for a person to approve operation ${op.operation_id} at ${op.approval_url}`,
+        Math.round((Date.now() - started) / 1000),
+        Math.round(ctx.approvalTimeoutMs / 1000),
       );
-    await sleep(ctx.pollMs);
+      await sleep(Math.min(ctx.pollMs, Math.max(0, until - Date.now())), ctx.signal);
+      if (ctx.signal?.aborted) throw new CliError(EXIT.approval, 'Interrupted.');
+    }
+  } catch (e) {
+    if (!ctx.signal?.aborted) throw e;
+    // Nobody waits for this decision any more: withdrawn, it leaves the person's queue and an approval given
+    // later spends nothing.
+    const withdrawn = ctx.cleanupApi && (await cancelOperation(ctx.cleanupApi, op.operation_id));
+    throw new CliError(
+      EXIT.approval,
+      `Interrupted while waiting for approval; operation ${op.operation_id} ${withdrawn ? 'is withdrawn' : 'still awaits approval'}.`,
+      { operation_id: op.operation_id, state: withdrawn ? 'cancelled' : 'pending_approval' },
+    );
   }
 }
 
@@ -224,6 +278,8 @@ export async function push(ctx: Ctx, o: PushOptions) {
   const tokens: string[] = [];
   const report: Record<string, unknown>[] = [];
   const units: TranslateUnit[] = [];
+  /** What an agent key was refused and must pay for: sent after one approval (pushDeferred). */
+  const deferred: Deferred[] = [];
   const mapped = cfg.files.filter((m) => !o.only || (o.only === 'sync') === syncedWhole(m));
   // The translations beside the base files go in before their languages are queued (imports.ts).
   const imports = o.importTranslations || Object.keys(state).length === 0 ? await planImports(ctx, mapped) : null;
@@ -270,39 +326,22 @@ export async function push(ctx: Ctx, o: PushOptions) {
     if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
       const preview = await previewSync(api, cfg.projectId, body);
       if (!preview.data) throw failed(`sync preview of ${m.source}`, preview.response.status, preview.error);
-      const sha = (preview.data as { batchSha256?: string }).batchSha256!;
-      let entries = 1;
-      try {
-        entries = Math.max(1, REGISTRY[m.format].module.parse(text).entries.length);
-      } catch {
-        /* the service parses it */
+      if (preview.data.estimatedCredits > 0) {
+        // Sent under the run's one operation, with every other paid batch of every file (pushDeferred).
+        deferred.push({
+          kind: 'sync',
+          mapping: m,
+          body,
+          sha: (preview.data as { batchSha256?: string }).batchSha256!,
+          units: catalogEntries(m, text),
+          mc: preview.data.estimatedCredits,
+        });
+        continue;
       }
-      const manifest = await batchManifest([{ sha256: sha, unit_count: entries }]);
-      const op = await approved(ctx, {
-        action: 'translate',
-        max_credits: Math.max(1, Math.ceil(preview.data.estimatedCredits / 1000)),
-        scope: { project_id: cfg.projectId, unit_count: entries, ...manifest },
-      });
-      const under = { ...body, operationId: op.operation_id, attemptId: randomUUID(), batchIndex: 0, batchSha256: sha };
-      r = await sync(api, cfg.projectId, { ...under, requestId: contentRequestId(under) });
+      r = await sync(api, cfg.projectId, { ...body, requestId: freeRequestId(sent.requestId) });
     }
     if (!r.data) throw failed(`sync of ${m.source}`, r.response.status, r.error);
-    const d = r.data;
-    if (d.trackingToken) tokens.push(d.trackingToken);
-    out.line(
-      `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
-    );
-    if (d.adopted)
-      out.line(
-        `  ${d.adopted} keys moved into namespace ${m.namespace ?? ''} with their translations (nothing is translated or charged again)`,
-      );
-    disabledLines(out, m.source, d, false);
-    sourceWarningLines(out, d);
-    report.push({ file: m.source, sync: d });
-    if (filesOf(m).length) {
-      const token = await importThenSync(ctx, filesOf(m), body, report);
-      if (token) tokens.push(token);
-    }
+    await synced(ctx, m, body, r.data, filesOf(m), tokens, report, replayed(r.response));
   }
   const translateFiles = imports?.files.filter((f) => !syncedWhole(f.mapping)) ?? [];
   // While the files' languages wait for their import, the first batches name every other AI language (maybe none).
@@ -312,33 +351,78 @@ export async function push(ctx: Ctx, o: PushOptions) {
     for (let i = 0; i < units.length; i += BATCH) batches.push({ units: units.slice(i, i + BATCH), ...langs });
     if (o.dryRun) {
       let credits = 0;
+      let refused = 0;
+      let balance: number | undefined;
+      const outcomes: Record<string, number> = {};
+      const skipped = { gated: 0, disabled: 0 };
       for (const [i, b] of batches.entries()) {
         const r = await previewTranslate(api, cfg.projectId, b);
         if (!r.data) throw failed(`translate preview of batch ${i + 1}`, r.response.status, r.error);
         credits += r.data.estimatedCredits;
+        balance = r.data.balance;
+        if (!r.data.accepted) refused++;
+        for (const u of r.data.units ?? []) outcomes[u.outcome] = (outcomes[u.outcome] ?? 0) + 1;
+        skipped.gated += r.data.skippedGated ?? 0;
+        skipped.disabled += r.data.skippedDisabled ?? 0;
         sourceWarningLines(out, r.data);
         report.push({ batch: i, units: b.units.length, preview: r.data });
       }
-      out.line(`${units.length} units in ${batches.length} batches: estimate ${credits} mc`);
+      const split = [
+        `would create ${outcomes.created ?? 0}`,
+        `match ${(outcomes.matched ?? 0) + (outcomes.carriedOver ?? 0)}`,
+        ...(skipped.gated ? [`skip ${skipped.gated} gated`] : []),
+        ...(skipped.disabled ? [`skip ${skipped.disabled} disabled`] : []),
+      ].join(', ');
+      out.line(`${units.length} units in ${batches.length} batches: ${split}; estimate ${credits} mc`);
+      out.line(
+        '  pushed as units: keys of the project missing from these files are kept (no orphans are disabled); give a mapping a "namespace" to make its file the whole catalog',
+      );
+      if (refused)
+        out.line(
+          `  would be refused: ${refused} of ${batches.length} batches do not fit the balance (${balance ?? '?'} mc) or the plan's key limit`,
+        );
     } else {
       for (let i = 0; i < batches.length; i++) {
         const b = batches[i];
         const sent = { ...b, requestId: contentRequestId(b) };
         out.verbose(`translate batch ${i + 1}/${batches.length} requestId ${sent.requestId}`);
-        const r = await unexpired(ctx, sent, (b) => translate(api, cfg.projectId, b));
+        let r = await unexpired(ctx, sent, (b) => translate(api, cfg.projectId, b));
         if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
-          tokens.push(...(await pushUnderOperation(ctx, batches.slice(i), i, report)));
-          break;
+          const p = await previewTranslate(api, cfg.projectId, b);
+          if (!p.data) throw failed(`translate preview of batch ${i + 1}`, p.response.status, p.error);
+          if (p.data.estimatedCredits > 0) {
+            deferred.push({
+              kind: 'translate',
+              index: i,
+              batch: b,
+              sha: p.data.batchSha256 ?? '',
+              mc: p.data.estimatedCredits,
+            });
+            continue;
+          }
+          // Nothing to pay for (a rerun whose first answer was this refusal): sent again, free, under a new id.
+          r = await translate(api, cfg.projectId, { ...b, requestId: freeRequestId(sent.requestId) });
         }
         if (!r.data) throw failed(`translate batch ${i + 1}`, r.response.status, r.error);
         if (r.data.trackingToken) tokens.push(r.data.trackingToken);
         out.progress('push', i + 1, batches.length);
-        report.push({ batch: i, units: b.units.length, result: summarize(r.data) });
-        out.line(`batch ${i + 1}/${batches.length}: ${describe(r.data)}`);
+        const again = replayed(r.response);
+        report.push({
+          batch: i,
+          units: b.units.length,
+          result: summarize(r.data),
+          ...(again ? { replayed: true } : {}),
+        });
+        out.line(
+          again
+            ? `batch ${i + 1}/${batches.length}: unchanged since the same push ran (replayed); nothing created or charged now`
+            : `batch ${i + 1}/${batches.length}: ${describe(r.data)}`,
+        );
         sourceWarningLines(out, r.data);
       }
     }
   }
+  if (deferred.length) await pushDeferred(ctx, deferred, filesOf, tokens, report);
   if (imports && translateFiles.length) {
     if (o.dryRun) report.push(...(await uploadTranslations(ctx, translateFiles, true)));
     else tokens.push(...(await importThenTranslate(ctx, imports, translateFiles, units, report)));
@@ -348,8 +432,11 @@ export async function push(ctx: Ctx, o: PushOptions) {
     if (again.token) tokens.push(again.token);
     report.push(again.report);
   }
+  // What the memory would fill at no charge of what is still to translate (memory.ts); a remark, never a failure.
+  const leverage = o.dryRun ? await memoryLeverage(ctx).catch(() => null) : null;
+  if (leverage) for (const line of leverageLines(leverage as never)) out.line(line);
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
-  out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report });
+  out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report, ...(leverage ? { memory: leverage } : {}) });
   return EXIT.ok;
 }
 
@@ -385,40 +472,113 @@ function describe(d: Translated) {
     .join(', ')}; ${d.estimatedCredits} mc${d.trackingToken ? `; tracking ${d.trackingToken}` : ''}`;
 }
 
-/** Agent keys: preview the batches, create the operation, wait for approval, send exactly those batches. */
-async function pushUnderOperation(
+/** A batch an agent key was refused: a whole catalog (sync) or a translate batch, with its preview. */
+type Deferred =
+  | { kind: 'sync'; mapping: FileMapping; body: SyncRequest; sha: string; units: number; mc: number }
+  | { kind: 'translate'; index: number; batch: TranslateRequest; sha: string; mc: number };
+
+/** The entries of a catalog file: a sync batch's `unit_count` (the service parses it when this cannot). */
+function catalogEntries(m: FileMapping, text: string): number {
+  try {
+    return Math.max(1, REGISTRY[m.format].module.parse(text).entries.length);
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * The id a body is sent under again when its first answer was a refusal that no longer holds (`403
+ * authorization_required` recorded under the content's id, and nothing to pay for now): derived, so a rerun replays
+ * it as well.
+ */
+const freeRequestId = (requestId: string) => contentRequestId({ free: requestId });
+
+/** A sync's answer: printed, reported, and the held languages' files imported (imports.ts). */
+async function synced(
   ctx: Ctx,
-  batches: TranslateRequest[],
-  first: number,
+  m: FileMapping,
+  body: SyncRequest,
+  d: NonNullable<Awaited<ReturnType<typeof sync>>['data']>,
+  files: Parameters<typeof importThenSync>[1],
+  tokens: string[],
+  report: Record<string, unknown>[],
+  again = false,
+) {
+  const { out } = ctx;
+  if (d.trackingToken) tokens.push(d.trackingToken);
+  report.push({ file: m.source, sync: d, ...(again ? { replayed: true } : {}) });
+  if (again) {
+    // The first answer again, byte for byte: its counts are what that push did, not this one.
+    out.line(`${m.source}: unchanged since the same push ran (replayed); nothing created or charged now`);
+    return;
+  }
+  out.line(
+    `${m.source}: ${d.created} created, ${d.updatedSources} sources updated, ${d.matchedSources} matched, ${d.disabledOrphans} orphans disabled, ${d.conflictsTotal} conflicts; ${d.estimatedCredits} mc`,
+  );
+  if (d.adopted)
+    out.line(
+      `  ${d.adopted} keys moved into namespace ${m.namespace ?? ''} with their translations (nothing is translated or charged again)`,
+    );
+  disabledLines(out, m.source, d, false);
+  sourceWarningLines(out, d);
+  if (files.length) {
+    const token = await importThenSync(ctx, files, body, report);
+    if (token) tokens.push(token);
+  }
+}
+
+/**
+ * Agent keys: every batch of the run that costs (each file's sync, each translate batch) in one manifest, so one
+ * approval covers the run; batches naming other languages (imports.ts holds some back) need an operation of their
+ * own, since an operation covers one set of languages (gate.ts). Then exactly those batches are sent.
+ */
+async function pushDeferred(
+  ctx: Ctx,
+  deferred: Deferred[],
+  filesOf: (m: FileMapping) => Parameters<typeof importThenSync>[1],
+  tokens: string[],
   report: Record<string, unknown>[],
 ) {
   const { api, cfg, out } = ctx;
-  const previews: Array<{ sha: string; mc: number }> = [];
-  for (const b of batches) {
-    const p = await previewTranslate(api, cfg.projectId, b);
-    if (!p.data) throw failed('translate preview', p.response.status, p.error);
-    previews.push({ sha: p.data.batchSha256 ?? '', mc: p.data.estimatedCredits });
+  const groups = new Map<string, Deferred[]>();
+  for (const d of deferred) {
+    const langs = d.kind === 'translate' && d.batch.langs ? [...d.batch.langs].sort().join(',') : '*';
+    groups.set(langs, [...(groups.get(langs) ?? []), d]);
   }
-  const manifest = await batchManifest(
-    previews.map((p, i) => ({ sha256: p.sha, unit_count: batches[i].units.length })),
-  );
-  const mc = previews.reduce((n, p) => n + p.mc, 0);
-  const op = await approved(ctx, {
-    action: 'translate',
-    max_credits: Math.max(1, Math.ceil(mc / 1000)),
-    scope: { project_id: cfg.projectId, unit_count: batches.reduce((n, b) => n + b.units.length, 0), ...manifest },
-  });
-  const attemptId = randomUUID();
-  const tokens: string[] = [];
-  for (const [i, b] of batches.entries()) {
-    const under = { ...b, operationId: op.operation_id, attemptId, batchIndex: i, batchSha256: previews[i].sha };
-    const r = await translate(api, cfg.projectId, { ...under, requestId: contentRequestId(under) });
-    if (!r.data) throw failed(`translate batch ${first + i + 1} under ${op.operation_id}`, r.response.status, r.error);
-    if (r.data.trackingToken) tokens.push(r.data.trackingToken);
-    report.push({ batch: first + i, operationId: op.operation_id, result: summarize(r.data) });
-    out.line(`batch ${first + i + 1} (operation ${op.operation_id}): ${describe(r.data)}`);
+  for (const group of groups.values()) {
+    const unitsOfBatch = (d: Deferred) => (d.kind === 'sync' ? d.units : d.batch.units.length);
+    const manifest = await batchManifest(group.map((d) => ({ sha256: d.sha, unit_count: unitsOfBatch(d) })));
+    const mc = group.reduce((n, d) => n + d.mc, 0);
+    const langs = group[0].kind === 'translate' ? group[0].batch.langs : undefined;
+    const op = await approved(ctx, {
+      action: 'translate',
+      max_credits: Math.max(1, Math.ceil(mc / 1000)),
+      scope: {
+        project_id: cfg.projectId,
+        ...(langs ? { langs } : {}),
+        unit_count: group.reduce((n, d) => n + unitsOfBatch(d), 0),
+        ...manifest,
+      },
+    });
+    const attemptId = randomUUID();
+    for (const [i, d] of group.entries()) {
+      if (ctx.signal?.aborted) throw new CliError(EXIT.failure, 'The call was cancelled; nothing more was sent.');
+      const under = { operationId: op.operation_id, attemptId, batchIndex: i, batchSha256: d.sha };
+      if (d.kind === 'sync') {
+        const body = { ...d.body, ...under };
+        const r = await sync(api, cfg.projectId, { ...body, requestId: contentRequestId(body) });
+        if (!r.data) throw failed(`sync of ${d.mapping.source} under ${op.operation_id}`, r.response.status, r.error);
+        await synced(ctx, d.mapping, d.body, r.data, filesOf(d.mapping), tokens, report);
+        continue;
+      }
+      const body = { ...d.batch, ...under };
+      const r = await translate(api, cfg.projectId, { ...body, requestId: contentRequestId(body) });
+      if (!r.data) throw failed(`translate batch ${d.index + 1} under ${op.operation_id}`, r.response.status, r.error);
+      if (r.data.trackingToken) tokens.push(r.data.trackingToken);
+      report.push({ batch: d.index, operationId: op.operation_id, result: summarize(r.data) });
+      out.line(`batch ${d.index + 1} (operation ${op.operation_id}): ${describe(r.data)}`);
+    }
   }
-  return tokens;
 }
 
 // ------------------------------------------------------------------ wait
@@ -451,8 +611,12 @@ export async function wait(ctx: Ctx, o: { tokens?: string[]; timeoutMs: number; 
       }
       if (Date.now() >= until)
         throw new CliError(EXIT.failure, `${token} not finished within ${o.timeoutMs / 1000} s (${d.status}).`);
-      await sleep(ctx.pollMs);
+      await ctx.onWaiting?.(line, d.summary.translated + d.summary.failed, d.summary.total);
+      await sleep(ctx.pollMs, ctx.signal);
+      if (ctx.signal?.aborted) throw new CliError(EXIT.failure, 'The call was cancelled.');
     }
+    // A terminal's bar is erased at the end: each job's outcome stays as a line.
+    if (out.tty) out.line(lastLine);
   }
   out.clearBar();
   const failedPairs = results.reduce((n, r) => n + r.summary.failed, 0);
@@ -668,6 +832,9 @@ export async function status(ctx: Ctx, o: { failIfIncomplete: boolean; gates: bo
     out.line(
       `${l.code.padEnd(8)} ${String(pct).padStart(3)}%  ${done}/${d.keyCount} done, ${l.pending} pending, ${l.failed} failed, ${l.missing} missing${l.outdated ? `, ${l.outdated} outdated (source changed; glossa push --retranslate-outdated)` : ''}${l.complete ? '' : '  INCOMPLETE'}`,
     );
+    const named = (l as { failedKeys?: Array<{ key: string; reason: string }> }).failedKeys ?? [];
+    for (const f of named) out.line(`  failed ${f.key} [${l.code}]: ${f.reason}`);
+    if (l.failed > named.length) out.line(`  and ${l.failed - named.length} more failed in ${l.code}`);
   }
   const refused = d.gates ? d.gates.icuRejectedTotal + d.gates.markupRejectedTotal : 0;
   if (d.gates) {

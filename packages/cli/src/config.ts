@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FormatId } from '../../core/src/catalog.js';
+import { REGISTRY } from '../../core/src/formats/index.js';
 import { CliError, EXIT } from './errors.js';
 
 const CONFIG_NAMES = ['glossa.config.json', '.glossarc.json'];
@@ -51,10 +52,21 @@ function findConfig(cwd: string): string | null {
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
-export function loadConfig(opts: { cwd: string; env: NodeJS.ProcessEnv; configPath?: string }): Config {
+export function loadConfig(opts: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  configPath?: string;
+  /** No config file is needed when the environment names the project (the MCP server without a repository). */
+  withoutFiles?: boolean;
+}): Config {
   const file = opts.configPath ? path.resolve(opts.cwd, opts.configPath) : findConfig(opts.cwd);
+  if (!file && !opts.configPath && opts.withoutFiles && opts.env.GLOSSA_BASE_URL && opts.env.GLOSSA_PROJECT_ID)
+    return projectOnly(opts.cwd, opts.env);
   if (!file || !existsSync(file))
-    throw new CliError(EXIT.usage, `No ${CONFIG_NAMES.join(' or ')} found in ${opts.cwd} or any folder above it.`);
+    throw new CliError(
+      EXIT.usage,
+      `No ${CONFIG_NAMES.join(' or ')} found in ${opts.cwd} or any folder above it${opts.withoutFiles ? ' (or set GLOSSA_BASE_URL, GLOSSA_PROJECT_ID and GLOSSA_API_KEY to work on a project without one)' : ''}.`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -84,12 +96,19 @@ export function loadConfig(opts: { cwd: string; env: NodeJS.ProcessEnv; configPa
   if (!baseUrl) throw new CliError(EXIT.usage, 'No base URL: set baseUrl in the config file or GLOSSA_BASE_URL.');
   if (!projectId) throw new CliError(EXIT.usage, 'No project: set projectId in the config file or GLOSSA_PROJECT_ID.');
   if (!apiKey) throw new CliError(EXIT.usage, 'No API key: set GLOSSA_API_KEY (the config file never holds it).');
-  for (const m of c.files)
+  for (const m of c.files) {
     if (m.format !== 'xcstrings' && !m.template)
       throw new CliError(
         EXIT.usage,
         `${file}: the mapping of ${m.source} needs a template (e.g. locales/{locale}.json).`,
       );
+    // Every language would be written to the one path, each over the last.
+    if (m.template && !REGISTRY[m.format].multiLanguage && !PLACEHOLDER.test(m.template))
+      throw new CliError(
+        EXIT.usage,
+        `${file}: the template ${m.template} of ${m.source} has no language placeholder ({locale}, {android}, {apple} or {posix}), so every language would be written to one file.`,
+      );
+  }
   return {
     file,
     dir: path.dirname(file),
@@ -97,9 +116,39 @@ export function loadConfig(opts: { cwd: string; env: NodeJS.ProcessEnv; configPa
     projectId,
     apiKey,
     files: mappingNamespaces(file, c.files),
-    languageMap: c.languageMap ?? {},
+    languageMap: languageMap(file, c.languageMap ?? {}),
     includeBase: c.includeBase ?? false,
   };
+}
+
+/** The project's side of the config file and the key, from the environment alone: no files to push or pull. */
+function projectOnly(cwd: string, env: NodeJS.ProcessEnv): Config {
+  if (!env.GLOSSA_API_KEY)
+    throw new CliError(EXIT.usage, 'No API key: set GLOSSA_API_KEY (the config file never holds it).');
+  return {
+    file: '',
+    dir: path.resolve(cwd),
+    baseUrl: env.GLOSSA_BASE_URL!.replace(/\/+$/, ''),
+    projectId: env.GLOSSA_PROJECT_ID!,
+    apiKey: env.GLOSSA_API_KEY,
+    files: [],
+    languageMap: {},
+    includeBase: false,
+  };
+}
+
+/**
+ * `languageMap` keyed by the API's spelling of a code, lowercase (`pt-br`): a key written `pt-BR` matched nothing
+ * and was silently ignored. Two keys naming one code are refused.
+ */
+function languageMap(file: string, raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const code = k.toLowerCase().replace(/_/g, '-');
+    if (code in out) throw new CliError(EXIT.usage, `${file}: languageMap names ${code} twice (${k}).`);
+    out[code] = v;
+  }
+  return out;
 }
 
 /** A template's placeholders (files.ts `expandTemplate`). */

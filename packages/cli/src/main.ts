@@ -7,6 +7,7 @@ import { check } from './check.js';
 import { CliError, EXIT } from './errors.js';
 import { apiClient } from './http.js';
 import { init } from './init.js';
+import { memory } from './memory.js';
 import { serveMcp } from './mcp.js';
 import { jsonLine, Output, printable } from './output.js';
 import { VERSION } from './version.js';
@@ -17,6 +18,8 @@ interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   fetch?: typeof globalThis.fetch;
+  /** Aborted when the run is interrupted (bin.ts: SIGINT, SIGTERM): nothing more is sent, an asked approval is withdrawn. */
+  signal?: AbortSignal;
 }
 
 const EPILOG = `
@@ -28,9 +31,32 @@ Exit codes: 0 success; 1 a request failed; 2 usage or configuration error; 3 app
 expired (agent keys); 4 incomplete or refused by a gate (--fail-if-incomplete, --strict), or a quality check
 reports an error or too many warnings (check, --max-warnings).`;
 
+const COMMANDS = new Set([
+  'push',
+  'wait',
+  'publish',
+  'pull',
+  'status',
+  'check',
+  'init',
+  'mcp',
+  'versions',
+  'memory',
+  'help',
+]);
+
+/** A 404 for an unknown route from a base URL without its version: the usual slip, said how to fix. */
+function routeHint(message: string, baseUrl: string | undefined): string {
+  if (!baseUrl || /\/v1$/.test(baseUrl) || !/: 404 not_found\b/.test(message)) return message;
+  return `${message} (the base URL ${baseUrl} has no /v1: the API lives under ${baseUrl}/v1; set baseUrl or GLOSSA_BASE_URL to it)`;
+}
+
 export async function run(argv: string[], io: Io): Promise<number> {
   // Alone only: commander's own .version() would take `pull --version <id>` too (program options count anywhere).
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // Before any command word: `glossa --json --version` too, never `glossa pull --version <id>`.
+  const versionAt = argv.findIndex((a) => a === '--version' || a === '-V');
+  const commandAt = argv.findIndex((a) => COMMANDS.has(a));
+  if (versionAt >= 0 && (commandAt < 0 || versionAt < commandAt)) {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
@@ -43,6 +69,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .option('--no-progress', 'plain lines instead of progress bars')
     .option('--approval-timeout <seconds>', 'agent keys: how long to wait for a decision (0: exit 3 at once)', '900')
     .option('--poll <seconds>', 'interval between polls', '2')
+    .option(
+      '--request-timeout <seconds>',
+      'deadline of each request before it is retried (GLOSSA_REQUEST_TIMEOUT; default 30)',
+    )
     .addHelpText('after', EPILOG)
     .exitOverride()
     .configureOutput({
@@ -50,16 +80,59 @@ export async function run(argv: string[], io: Io): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  /** `stdout`: where command lines go (the MCP server keeps stdout for the protocol and passes stderr). */
-  const ctx = (stdout = io.stdout): { ctx: Ctx; out: Output } => {
-    const g = program.opts<{
+  const globals = () =>
+    program.opts<{
       config?: string;
       json?: boolean;
       verbose?: boolean;
       progress: boolean;
       approvalTimeout: string;
       poll: string;
+      requestTimeout?: string;
     }>();
+  const seconds = (s: string, name: string) => {
+    const n = Number(s);
+    if (s.trim() === '' || !Number.isFinite(n) || n < 0)
+      throw new CliError(EXIT.usage, `${name} takes a number of seconds.`);
+    return n * 1000;
+  };
+  /**
+   * The context of one command (or one MCP call): the config, an API client and the waits. `signal`: the MCP call's
+   * (nothing is sent after it aborts); `withoutFiles`: no config file is needed when GLOSSA_BASE_URL and
+   * GLOSSA_PROJECT_ID say where the project is (the MCP server on a project without a repository).
+   */
+  const build = (out: Output, o: { signal?: AbortSignal; withoutFiles?: boolean } = {}): Ctx => {
+    const g = globals();
+    const cfg = loadConfig({ cwd: io.cwd, env: io.env, configPath: g.config, withoutFiles: o.withoutFiles });
+    const num = (s: string | undefined, d: number) =>
+      s !== undefined && s.trim() !== '' && Number.isFinite(Number(s)) && Number(s) >= 0 ? Number(s) : d;
+    const timeout = g.requestTimeout ?? io.env.GLOSSA_REQUEST_TIMEOUT;
+    const http = {
+      baseUrl: cfg.baseUrl,
+      apiKey: cfg.apiKey,
+      out,
+      retries: num(io.env.GLOSSA_RETRIES, 4),
+      maxRetryWait: num(io.env.GLOSSA_MAX_RETRY_WAIT, 60),
+      backoffMs: num(io.env.GLOSSA_BACKOFF_MS, 500),
+      timeoutMs: timeout === undefined ? 30_000 : Math.max(1, seconds(timeout, '--request-timeout')),
+      fetch: io.fetch,
+    };
+    const api = apiClient({ ...http, signal: o.signal });
+    lastCfg = cfg;
+    return {
+      cfg,
+      api,
+      out,
+      approvalTimeoutMs: seconds(g.approvalTimeout, '--approval-timeout'),
+      pollMs: seconds(g.poll, '--poll'),
+      signal: o.signal,
+      // Outlives the signal: withdrawing an operation once the run is interrupted (one attempt, short).
+      cleanupApi: o.signal ? apiClient({ ...http, retries: 0, timeoutMs: Math.min(http.timeoutMs, 5000) }) : undefined,
+    };
+  };
+  /** `stdout`: where command lines go (the MCP server keeps stdout for the protocol and passes stderr). */
+  const ctx = (stdout = io.stdout): { ctx: Ctx; out: Output } => {
+    const g = globals();
     const out = new Output({
       json: Boolean(g.json),
       verbose: Boolean(g.verbose),
@@ -67,39 +140,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
       stdout,
       stderr: io.stderr,
     });
-    const cfg = loadConfig({ cwd: io.cwd, env: io.env, configPath: g.config });
-    const num = (s: string | undefined, d: number) => (s !== undefined && Number.isFinite(Number(s)) ? Number(s) : d);
-    const api = apiClient({
-      baseUrl: cfg.baseUrl,
-      apiKey: cfg.apiKey,
-      out,
-      retries: num(io.env.GLOSSA_RETRIES, 4),
-      maxRetryWait: num(io.env.GLOSSA_MAX_RETRY_WAIT, 60),
-      backoffMs: num(io.env.GLOSSA_BACKOFF_MS, 500),
-      fetch: io.fetch,
-    });
-    const seconds = (s: string, name: string) => {
-      const n = Number(s);
-      if (!Number.isFinite(n) || n < 0) throw new CliError(EXIT.usage, `${name} takes a number of seconds.`);
-      return n * 1000;
-    };
-    return {
-      out,
-      ctx: {
-        cfg,
-        api,
-        out,
-        approvalTimeoutMs: seconds(g.approvalTimeout, '--approval-timeout'),
-        pollMs: seconds(g.poll, '--poll'),
-      },
-    };
+    // Before the config is read: a configuration error is printed as JSON too under --json.
+    lastOut = out;
+    return { out, ctx: build(out, { signal: io.signal }) };
   };
   let lastOut: Output | undefined;
+  let lastCfg: { baseUrl: string } | undefined;
   const act =
     <A extends unknown[]>(fn: (c: Ctx, ...a: A) => Promise<number>) =>
     async (...a: A) => {
-      const { ctx: c, out } = ctx();
-      lastOut = out;
+      const { ctx: c } = ctx();
       code = await fn(c, ...a);
     };
 
@@ -221,6 +271,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       ),
     );
   program
+    .command('memory')
+    .description('what the translation memory covers of the pairs still to translate, per language and match band')
+    .option('--lang <codes>', 'comma-separated target languages (default all)')
+    .action(act((c, o: { lang?: string }) => memory(c, { langs: o.lang?.split(',').filter(Boolean) })));
+  program
     .command('init')
     .description('write glossa.config.json by looking at the repository (Android, Apple, Flutter, JSON, PO)')
     .option('--base <lang>', 'the base language of the source files', 'en')
@@ -243,8 +298,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .command('mcp')
     .description('run a Model Context Protocol server over stdio (tools: status, push, wait, publish, ...)')
     .action(async () => {
-      const { ctx: c } = ctx(io.stderr);
-      code = await serveMcp(c, io.stderr);
+      code = await serveMcp((out, signal) => build(out, { signal, withoutFiles: true }), io.stderr);
     });
   const versions = program.command('versions').description('list or restore published versions');
   versions
@@ -267,9 +321,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     lastOut?.clearBar();
     if (e instanceof CliError) {
-      io.stderr.write(`glossa: ${printable(e.message)}\n`);
+      const message = routeHint(e.message, lastCfg?.baseUrl);
+      io.stderr.write(`glossa: ${printable(message)}\n`);
       if (lastOut?.opts.json)
-        io.stdout.write(`${jsonLine({ ok: false, exitCode: e.exitCode, error: e.message, detail: e.detail })}\n`);
+        io.stdout.write(`${jsonLine({ ok: false, exitCode: e.exitCode, error: message, detail: e.detail })}\n`);
       return e.exitCode;
     }
     io.stderr.write(`glossa: ${printable((e as Error).message ?? String(e))}\n`);

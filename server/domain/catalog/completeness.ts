@@ -80,3 +80,43 @@ export async function enabledKeyCount(db: Db, projectId: string): Promise<number
     .first()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
+
+/** Failed pairs named per language (spec: ProjectStatus `failedKeys`). */
+const FAILED_LISTED = 20;
+
+/**
+ * The first failed pairs of each language in `langs` (enabled, non-captured keys, by creation) with why their last
+ * fill failed: `glossa status` names them instead of only counting. A marker a live job holds again is not failed.
+ */
+export async function failedKeys(
+  db: Db,
+  projectId: string,
+  langs: string[],
+): Promise<Map<string, Array<{ key: string; reason: string }>>> {
+  const out = new Map<string, Array<{ key: string; reason: string }>>();
+  for (const lang of langs) {
+    const rows: Array<{ name: string; reason: string; job: number | string | null }> = await db('translations as t')
+      .join('keys as k', 'k.id', 't.key_id')
+      .where({
+        't.project_id': projectId,
+        't.lang': lang,
+        't.status': 'pending',
+        'k.enabled': true,
+        'k.captured': false,
+      })
+      .whereNotNull('t.fail_reason')
+      .orderBy('k.id')
+      .limit(FAILED_LISTED * 2)
+      .select('k.name as name', 't.fail_reason as reason', 't.job_id as job');
+    const live = await liveJobIds(
+      db,
+      rows.filter((r) => r.job != null).map((r) => Number(r.job)),
+    );
+    const failed = rows
+      .filter((r) => !(r.job != null && live.has(Number(r.job))))
+      .slice(0, FAILED_LISTED)
+      .map((r) => ({ key: r.name, reason: r.reason }));
+    if (failed.length) out.set(lang, failed);
+  }
+  return out;
+}

@@ -221,3 +221,25 @@ async function planOf(app: App, row: OperationRow, now: number): Promise<Plan> {
     },
   };
 }
+
+/**
+ * The asking key withdraws its operation (spec: `cancelOperation`): pending, or approved with nothing reserved (no
+ * batch of it running), it becomes `cancelled` and leaves the person's queue; no create reuses it. A cancelled one
+ * is answered again. The caller has checked that the key is the one that asked.
+ */
+export async function cancelOperation(db: Db, row: OperationRow, now = Date.now()): Promise<void> {
+  const state = await effectiveState(db, row, now);
+  if (state === 'cancelled') return;
+  const refuse = (s: string, why = `is ${s}`) =>
+    new Refusal('operation_not_cancellable', `The operation ${why}; it can no longer be cancelled.`, { state: s });
+  if (state !== 'pending_approval' && state !== 'approved') throw refuse(state);
+  const n = await db('operations')
+    .where({ id: row.id, state: row.state, reserved_mc: 0 })
+    .andWhere('expires_at', '>', now)
+    .update({ state: 'cancelled', reuse_key: null });
+  if (n === 1) return;
+  const again = (await readOperation(db, row.id))!;
+  const s = await effectiveState(db, again, now);
+  if (s === 'cancelled') return;
+  throw refuse(s, s === 'approved' ? 'holds a reservation: a batch of it is running' : `is ${s}`);
+}

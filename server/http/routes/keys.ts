@@ -296,3 +296,38 @@ export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
   });
   return { body };
 };
+
+// Keys group of the public API (spec: `searchKeys`, `putTranslation`; `getKey` is in review.ts): a translator's (or
+// an agent's) work through a key, on the rows and rules of the dashboard's list and editor above. An edit through a
+// key is recorded under `key:<api key id>` and never approves: approval stays a person's.
+
+/** The dashboard's list without disabled and captured keys: what a publish takes, what a translator works on. */
+export const searchKeys: Handler<'searchKeys'> = (ctx) =>
+  internalListKeys({ ...ctx, query: { ...ctx.query, disabled: false, captured: false } });
+
+export const putTranslation: Handler<'putTranslation'> = async (ctx) => {
+  if ((ctx.body as { status?: string }).status === 'approved')
+    throw invalidArgument("Approval is a person's: mark it reviewed, and a person approves it in the dashboard.");
+  const p = ctx.principal!;
+  // Marking reviewed never moves an approved value down (as the dashboard's bulk review): it is answered as it is.
+  if (ctx.body.value === undefined && ctx.body.status === 'reviewed') {
+    const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+    const lang = normalizeLanguage(ctx.params.lang);
+    const cell = await ctx.app.db('translations').where({ key_id: key.id, lang }).first('status', 'value', 'origin');
+    if (cell?.status === 'approved' && cell.value != null)
+      return {
+        body: {
+          key: key.name,
+          lang,
+          status: 'approved' as const,
+          value: cell.value,
+          origin: (cell.origin ?? 'edit') as 'ai' | 'memory' | 'import' | 'edit',
+        },
+      };
+  }
+  // The editor's save, as the key that made it (its history's `by`), never with a person's role.
+  return internalPutTranslation({
+    ...ctx,
+    actor: { userId: `key:${p.keyId}`, name: `API key ${p.keyId}`, role: 'reviewer' },
+  } as never);
+};

@@ -2,6 +2,7 @@
 // run.ts, which the dashboard's internal routes share.
 import type { Handler } from '../pipeline.js';
 import { publishProject, restoreProjectVersion } from '../../domain/publish/run.js';
+import { previewPublish as preview } from '../../domain/publish/diff.js';
 
 export const publishVersion: Handler<'publishVersion'> = (ctx) =>
   publishProject(ctx.app, ctx.project, ctx.body ?? {}).then(({ minted, version }) =>
@@ -13,3 +14,8 @@ export const restoreVersion: Handler<'restoreVersion'> = (ctx) =>
     status: 201,
     body: version,
   }));
+
+/** What a publish would change (spec: `previewPublish`), as the dashboard's publish page computes it. */
+export const previewPublish: Handler<'previewPublish'> = async (ctx) => ({
+  body: await preview(ctx.app, ctx.project, ctx.query, ctx.query.cap),
+});

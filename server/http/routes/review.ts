@@ -378,3 +378,6 @@ export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (
   });
   return { body: { affected } };
 };
+
+/** Keys group (spec: `getKey`): the key page's read, for a key of the project (`key:<api key id>` in the history). */
+export const getKey: Handler<'getKey'> = (ctx) => internalGetKey(ctx) as never;

@@ -4,7 +4,7 @@ import { listLanguages } from '../../domain/project/projects.js';
 import type { Handler } from '../pipeline.js';
 import { defaultParams } from '../../domain/publish/build.js';
 import { buildSnapshot, publishEnv } from '../../domain/publish/stream.js';
-import { completeness, enabledKeyCount } from '../../domain/catalog/completeness.js';
+import { completeness, enabledKeyCount, failedKeys } from '../../domain/catalog/completeness.js';
 
 const LISTED = 50;
 
@@ -13,6 +13,12 @@ export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
   const p = ctx.project;
   const keyCount = await enabledKeyCount(db, p.id);
   const of = await completeness(db, p, keyCount);
+  const languages = await listLanguages(db, p.id);
+  const failing = await failedKeys(
+    db,
+    p.id,
+    languages.map((l) => l.code).filter((code) => of(code).failed > 0),
+  );
   let gates;
   if (ctx.query.gates === 'true') {
     const g = (await buildSnapshot(publishEnv(ctx.app), p.id, await defaultParams(db, p))).gates;
@@ -28,7 +34,7 @@ export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
       baseLang: p.base_lang,
       keyCount,
       currentVersion: p.current_version,
-      languages: (await listLanguages(db, p.id)).map((l) => {
+      languages: languages.map((l) => {
         // `outdated` only when there is one (spec: ProjectStatus), so a project without changed sources reads as before.
         const { outdated, ...c } = of(l.code);
         return {
@@ -37,6 +43,7 @@ export const getProjectStatus: Handler<'getProjectStatus'> = async (ctx) => {
           complete: c.missing + c.pending + c.failed + outdated === 0,
           ...c,
           ...(outdated ? { outdated } : {}),
+          ...(failing.has(l.code) ? { failedKeys: failing.get(l.code) } : {}),
         };
       }),
       ...(gates ? { gates } : {}),
