@@ -1899,6 +1899,8 @@ export interface components {
             memorySharing?: components["schemas"]["MemorySharing"];
             memoryPreTranslate?: boolean;
             memoryThreshold?: number;
+            /** @description The style guide the AI fill is told with every batch; null when there is none. */
+            fillInstructions?: components["schemas"]["FillInstructions"] | null;
             languages: {
                 code: string;
                 isBase: boolean;
@@ -1906,6 +1908,17 @@ export interface components {
                 fillMode: "ai" | "manual";
                 removed: boolean;
             }[];
+        };
+        /**
+         * @description What the AI engine is told with every batch of the project (docs/guides/translation.md): `project` for every
+         *     language (formality, tone, the product's voice), `languages` for one target language each (locale
+         *     conventions: `du` or `Sie`, quotation marks, date style). Plain text; empty texts are dropped.
+         */
+        FillInstructions: {
+            project?: string;
+            languages?: {
+                [key: string]: string;
+            };
         };
         MemoryMatch: {
             score: number;
@@ -2302,6 +2315,8 @@ export interface operations {
                     memoryPreTranslate?: boolean;
                     /** @description The least score of a match the engine gets as a reference (default 75). */
                     memoryThreshold?: number;
+                    /** @description Replaces the style guide the AI fill is told with every batch (docs/guides/translation.md); null removes it. */
+                    fillInstructions?: components["schemas"]["FillInstructions"] | null;
                 };
             };
         };

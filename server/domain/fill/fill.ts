@@ -18,6 +18,8 @@ import { checkCells } from '../checks/store.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
 import { rememberAfter, type MemoryProject } from '../memory/entries.js';
 import { referencesFor, type Reference } from '../memory/lookup.js';
+import type { ProjectRow } from '../../infra/tables.js';
+import { instructionsFor, itemTerms, keyContexts, type KeyContext } from './context.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
@@ -184,9 +186,12 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 interface KeyInfo {
   id: number;
   name: string;
+  namespace: string;
   token: string;
   source: string;
   ctx: string | null;
+  comment: string | null;
+  meta: string | null;
   enabled: unknown;
 }
 
@@ -197,8 +202,13 @@ interface FillRun {
   jobId: number;
   job: { project_id: string; workspace_id: string; operation_id: string | null };
   baseLang: string;
-  /** The project, for its translation memory: references for the engine, and the values it stores as entries. */
-  project: MemoryProject;
+  /**
+   * The project: its translation memory (references for the engine, the values it stores as entries), its
+   * termbase and its style guide (context.ts).
+   */
+  project: MemoryProject & ProjectRow;
+  /** What the engine reported using and no write has added to the job yet. */
+  usage: { promptTokens: number; completionTokens: number; requests: number };
 }
 
 type PairRow = Pair & { state: string };
@@ -233,7 +243,9 @@ async function readKeys(db: Db, pairs: Pair[]): Promise<Map<number, KeyInfo>> {
   const ids = [...new Set(pairs.map((p) => Number(p.key_id)))];
   const keys = new Map<number, KeyInfo>();
   for (const part of chunks(ids, PAIR_SLICE))
-    for (const k of await db('keys').whereIn('id', part).select('id', 'name', 'token', 'source', 'ctx', 'enabled'))
+    for (const k of await db('keys')
+      .whereIn('id', part)
+      .select('id', 'name', 'namespace', 'token', 'source', 'ctx', 'comment', 'meta', 'enabled'))
       keys.set(Number(k.id), k as KeyInfo);
   return keys;
 }
@@ -251,12 +263,15 @@ async function translateBatch(
   pairs: Pair[],
   keys: Map<number, KeyInfo>,
   references: Map<string, Reference[]>,
+  contexts: Map<number, KeyContext>,
 ): Promise<Result[]> {
   const { engine } = run;
   const lang = pairs[0].lang;
   const items = pairs.map((p, n) => {
     const k = keys.get(Number(p.key_id));
     const refs = references.get(`${p.key_id}|${lang}`);
+    const c = contexts.get(Number(p.key_id));
+    const terms = c ? itemTerms(c.terms, lang) : [];
     return {
       id: String(n),
       key: k?.name ?? '',
@@ -265,10 +280,23 @@ async function translateBatch(
       sourceLang: run.baseLang,
       targetLang: lang,
       ...(refs ? { references: refs } : {}),
+      ...(c?.comment ? { comment: c.comment } : {}),
+      ...(c?.maxLength ? { maxLength: c.maxLength } : {}),
+      ...(terms.length ? { terms } : {}),
+      ...(c?.related.length ? { related: c.related } : {}),
     };
   });
   const byId = new Map<string, TranslationOutcome>();
-  for (const o of await engine.translate(items)) byId.set(o.id, o);
+  const instructions = instructionsFor(run.project, lang);
+  const outcomes = await engine.translate(items, {
+    ...(instructions ? { instructions } : {}),
+    onUsage: (u) => {
+      run.usage.promptTokens += u.promptTokens;
+      run.usage.completionTokens += u.completionTokens;
+      run.usage.requests++;
+    },
+  });
+  for (const o of outcomes) byId.set(o.id, o);
   const results: Result[] = [];
   for (let n = 0; n < pairs.length; n++) {
     const pair = pairs[n];
@@ -298,7 +326,9 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
   const fromKey = Number(results[0].pair.key_id);
   const toKey = Number(results[results.length - 1].pair.key_id);
   const now = Date.now();
-  return app.db.transaction(async (trx) => {
+  // What the engine used so far is added with these results (kept for the next write if this one rolls back).
+  const usage = { ...run.usage };
+  const stored = await app.db.transaction(async (trx) => {
     await ctx.fence(trx);
     // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
     const mine = await stillPending(trx, jobId, fromKey, toKey);
@@ -339,11 +369,20 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
         failed: trx.raw('failed + ?', [nFailed]),
         charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
         held_mc: trx.raw('held_mc - ?', [releaseMc]),
+        prompt_tokens: trx.raw('prompt_tokens + ?', [usage.promptTokens]),
+        completion_tokens: trx.raw('completion_tokens + ?', [usage.completionTokens]),
+        engine_requests: trx.raw('engine_requests + ?', [usage.requests]),
         updated_at: now,
       });
     if (values.length) await contentChanged(trx, job.project_id, now);
     return values;
   });
+  if (stored) {
+    run.usage.promptTokens -= usage.promptTokens;
+    run.usage.completionTokens -= usage.completionTokens;
+    run.usage.requests -= usage.requests;
+  }
+  return stored;
 }
 
 /**
@@ -368,10 +407,11 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     [...keys.values()].map((k) => ({ keyId: Number(k.id), source: k.source, ctx: k.ctx, name: k.name })),
     [...byLang.keys()],
   );
+  const contexts = await keyContexts(run.app.db, run.project, [...keys.values()]);
   const resultOf = new Map<Pair, Result>();
   for (const list of byLang.values())
     for (const batch of chunks(list, engine.maxBatch)) {
-      for (const r of await translateBatch(run, batch, keys, references)) resultOf.set(r.pair, r);
+      for (const r of await translateBatch(run, batch, keys, references, contexts)) resultOf.set(r.pair, r);
       await yieldTurn();
     }
   const writePairs = WRITE_PAIRS[dialectOf(run.app.db)];
@@ -415,7 +455,16 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
     await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
   });
   const project = (await db('projects').where({ id: job.project_id }).first())!;
-  const run: FillRun = { app, ctx, engine, jobId, job, baseLang: project.base_lang, project };
+  const run: FillRun = {
+    app,
+    ctx,
+    engine,
+    jobId,
+    job,
+    baseLang: project.base_lang,
+    project,
+    usage: { promptTokens: 0, completionTokens: 0, requests: 0 },
+  };
   try {
     // Passes over the job's pairs in primary-key order until none is pending (one pass, unless a pair was left
     // pending by a write that did not move it).

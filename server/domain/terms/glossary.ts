@@ -39,15 +39,19 @@ async function glossaryOf(db: Db, project: ProjectRow): Promise<Glossary> {
   return g;
 }
 
-/** The terms of `project` found in `text`, left to right, not overlapping, with the translation into `lang`. */
-export async function matchTerms(db: Db, project: ProjectRow, text: string, lang?: string) {
-  const target = lang === undefined ? undefined : normalizeLanguage(lang);
-  const g = await glossaryOf(db, project);
+function indexOf(g: Glossary, project: ProjectRow): TermIndex {
   g.index ??= new TermIndex(
     g.terms.map((t) => ({ text: t.text, caseSensitive: t.caseSensitive, exact: t.abbreviation })),
     project.base_lang,
   );
-  return leftmostLongest(g.index.find(text)).map((h) => {
+  return g.index;
+}
+
+/** The terms of `project` found in `text`, left to right, not overlapping, with the translation into `lang`. */
+export async function matchTerms(db: Db, project: ProjectRow, text: string, lang?: string) {
+  const target = lang === undefined ? undefined : normalizeLanguage(lang);
+  const g = await glossaryOf(db, project);
+  return leftmostLongest(indexOf(g, project).find(text)).map((h) => {
     const term = g.terms[h.pattern];
     const translation = target === undefined ? undefined : (term.translations[target] ?? null);
     return { start: h.start, end: h.end, term, ...(translation === undefined ? {} : { translation }) };
@@ -74,4 +78,18 @@ export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): 
     g.forChecks.set(target, terms);
   }
   return terms;
+}
+
+/**
+ * Every term `text` uses, overlapping ones too, and with each the other terms of the same text (`account` of a bank
+ * and of a user; a forbidden translation beside the required one): what the AI fill tells its engine
+ * (server/domain/fill/context.ts), as the glossary check holds the answer to them together.
+ */
+export async function termsUsed(db: Db, project: ProjectRow, text: string): Promise<TermView[]> {
+  const g = await glossaryOf(db, project);
+  const hits = indexOf(g, project).find(text);
+  if (!hits.length) return [];
+  const same = (t: TermView) => t.text.normalize('NFC').trim().toLowerCase();
+  const used = new Set(hits.map((h) => same(g.terms[h.pattern])));
+  return g.terms.filter((t) => used.has(same(t)));
 }

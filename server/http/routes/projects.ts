@@ -1,7 +1,7 @@
 // Projects, their languages and API keys, as the dashboard manages them.
 import { contentChanged } from '../../domain/project/revision.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
-import { createProject, getProject, projectView } from '../../domain/project/projects.js';
+import { createProject, getProject, normalizeFillInstructions, projectView } from '../../domain/project/projects.js';
 import { createApiKey } from '../apikeys.js';
 import { changeSharing } from '../../domain/memory/entries.js';
 import { requestRecheck } from '../../domain/checks/settings.js';
@@ -46,6 +46,7 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   if (b.memoryPreTranslate !== undefined) row.memory_pretranslate = b.memoryPreTranslate;
   if (b.memoryThreshold !== undefined) row.memory_threshold = b.memoryThreshold;
   if (b.memorySharing !== undefined) row.memory_sharing = b.memorySharing;
+  if (b.fillInstructions !== undefined) row.fill_instructions = normalizeFillInstructions(b.fillInstructions);
   await db.transaction(async (trx) => {
     await trx('projects').where({ id: p.id }).update(row);
     // The entries the project wrote follow it into the memory it now belongs to.

@@ -7,6 +7,7 @@ import { checkFill } from '../../../packages/core/src/gates.js';
 import { conformPlurals, pluralCategories } from '../../../packages/core/src/icu.js';
 import {
   EngineUnavailableError,
+  type TranslateOptions,
   type TranslationEngine,
   type TranslationItem,
   type TranslationOutcome,
@@ -88,6 +89,9 @@ function retryAfterMs(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/** A token count an answer reports, or 0 for anything that is not one. */
+const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
+
 /** The text of one part of a message's content. */
 function partText(part: unknown): string {
   if (typeof part === 'string') return part;
@@ -141,14 +145,17 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   return null;
 }
 
-function systemPrompt(sourceLang: string, targetLang: string): string {
+function systemPrompt(sourceLang: string, targetLang: string, instructions?: string): string {
   const src = languageName(sourceLang);
   const tgt = languageName(targetLang);
   const cats = pluralCategories(targetLang).join(', ');
   return [
     `You translate the user-interface strings of a software product from ${src} to ${tgt}.`,
-    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "references"?, "problem"?}]}.',
-    '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
+    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "glossary"?, "items": [{"id", "key", "context", "comment"?, "maxLength"?, "terms"?, "related"?, "source", "references"?, "problem"?}]}.',
+    '"key" is the string\'s identifier in the code, "context" and "comment" notes from its developers (where and how the text is shown): use them only to understand the text; never translate or copy them into the answer.',
+    '"related" lists other strings shown beside the item (keys of the same screen or group), so wording stays consistent; do not translate them.',
+    'An item\'s "maxLength" is the most characters its translation may have as the reader sees it (each placeholder counts as one character, each plural branch on its own): stay within it, abbreviating naturally if you must.',
+    'The "glossary" is the team\'s termbase for the terms the items use (an item\'s "terms" names the ones it uses): where the source uses a term, use its "translation" (inflected as the sentence needs); never use a translation marked "avoid"; a term marked "keep" is a name that stays exactly as written.',
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
     '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
     '- Keep markup tags such as <b>...</b>, <link>...</link> or <a href="...">...</a> with the same names, attributes and nesting; translate the text between them, never attribute values.',
@@ -161,7 +168,31 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
     'An item\'s "references" are earlier translations of similar sources from the team\'s translation memory, each {"source", "translation", "score"} (100: the same text; less: similar text): follow their wording and terminology where the item says the same thing, and translate what differs; never copy a part its source does not say.',
     'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
     'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
+    ...(instructions
+      ? [
+          "The team's style guide follows; apply it unless it contradicts the rules above:",
+          '<style-guide>',
+          instructions.replace(/<\/?style-guide>/gi, ''),
+          '</style-guide>',
+        ]
+      : []),
   ].join('\n');
+}
+
+/** The glossary of a request: each distinct entry of its items' terms once, so a batch pays for a term once. */
+function glossaryOf(items: TranslationItem[]) {
+  const seen = new Map<string, Record<string, unknown>>();
+  for (const it of items)
+    for (const t of it.terms ?? []) {
+      const entry = {
+        term: t.source,
+        ...(t.nonTranslatable ? { keep: true } : t.forbidden ? { avoid: t.targets } : { translation: t.targets[0] }),
+        ...(t.description ? { description: t.description } : {}),
+      };
+      const id = JSON.stringify(entry);
+      if (!seen.has(id)) seen.set(id, entry);
+    }
+  return [...seen.values()];
 }
 
 interface Attempted {
@@ -211,7 +242,7 @@ export class OpenAIEngine implements TranslationEngine {
     this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
   }
 
-  async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
+  async translate(items: TranslationItem[], options: TranslateOptions = {}): Promise<TranslationOutcome[]> {
     const results = new Map<TranslationItem, TranslationOutcome>();
     const askable = items.filter((item) => {
       try {
@@ -225,7 +256,7 @@ export class OpenAIEngine implements TranslationEngine {
     });
     const settled = await Promise.allSettled(
       this.chunks(askable).map(async (chunk) => {
-        for (const o of await this.translateChunk(chunk)) results.set(o.item, o.outcome);
+        for (const o of await this.translateChunk(chunk, options)) results.set(o.item, o.outcome);
       }),
     );
     // Waiting for every chunk first means nothing of this call is still running once it rejects.
@@ -254,8 +285,9 @@ export class OpenAIEngine implements TranslationEngine {
 
   private async translateChunk(
     items: TranslationItem[],
+    options: TranslateOptions,
   ): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
-    let attempts = this.judge(items, await this.ask(items, new Map()));
+    let attempts = this.judge(items, await this.ask(items, new Map(), options));
     const retry = attempts.filter((a) => a.problem);
     if (retry.length) {
       const problems = new Map(retry.map((a) => [a.item, a.problem!]));
@@ -266,6 +298,7 @@ export class OpenAIEngine implements TranslationEngine {
           await this.ask(
             retry.map((a) => a.item),
             problems,
+            options,
           ),
         );
       } catch (e) {
@@ -302,16 +335,23 @@ export class OpenAIEngine implements TranslationEngine {
   private async ask(
     items: TranslationItem[],
     problems: Map<TranslationItem, string>,
+    options: TranslateOptions,
   ): Promise<Map<string, unknown> | string> {
     const { sourceLang, targetLang } = items[0];
+    const glossary = glossaryOf(items);
     const payload = {
       sourceLanguage: sourceLang,
       targetLanguage: targetLang,
       pluralCategories: pluralCategories(targetLang),
+      ...(glossary.length ? { glossary } : {}),
       items: items.map((it) => ({
         id: it.id,
         key: it.key,
         context: it.ctx ?? null,
+        ...(it.comment ? { comment: it.comment } : {}),
+        ...(it.maxLength ? { maxLength: it.maxLength } : {}),
+        ...(it.terms?.length ? { terms: [...new Set(it.terms.map((t) => t.source))] } : {}),
+        ...(it.related?.length ? { related: it.related } : {}),
         source: it.source,
         ...(it.references?.length
           ? { references: it.references.map((r) => ({ source: r.source, translation: r.target, score: r.score })) }
@@ -320,10 +360,12 @@ export class OpenAIEngine implements TranslationEngine {
       })),
     };
     const messages = [
-      { role: 'system', content: systemPrompt(sourceLang, targetLang) },
+      { role: 'system', content: systemPrompt(sourceLang, targetLang, options.instructions) },
       { role: 'user', content: JSON.stringify(payload, null, 1) },
     ];
     const answer = await this.post(messages);
+    const usage = (answer as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+    options.onUsage?.({ promptTokens: count(usage?.prompt_tokens), completionTokens: count(usage?.completion_tokens) });
     const choice = (
       answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }
     )?.choices?.[0];
