@@ -11,6 +11,7 @@ import {
   type CheckSettings,
   type CustomCheck,
   type Severity,
+  type Term,
 } from '../../../packages/core/src/checks/index.js';
 
 /** A result as the API shows and the database stores it (spec `CheckResult`). */
@@ -44,6 +45,11 @@ export interface CheckContext {
   /** The project's markup origins (server/domain/project/projects.ts `markupPolicy`). */
   origins: string[];
   settings: StoredSettings;
+  /**
+   * The termbase's entries by target language (server/domain/terms/glossary.ts checkTermsFor), for the glossary
+   * check; absent or empty: the check passes.
+   */
+  terms?: Record<string, Term[]>;
 }
 
 /** A key as the checks read it. */
@@ -119,6 +125,7 @@ export function checkTranslation(ctx: CheckContext, key: KeyInput, lang: string,
     formats: ctx.formats,
     settings: engineSettings(ctx, lang),
     markup: { origins: ctx.origins },
+    ...(ctx.terms?.[lang]?.length ? { terms: ctx.terms[lang] } : {}),
   }).map(toApi);
 }
 

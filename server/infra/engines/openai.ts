@@ -3,8 +3,8 @@
 // ones that fail it get one more chance in a follow-up request carrying the reason.
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
-import { checkFill } from '../../../packages/core/src/gates.js';
-import { conformPlurals, pluralCategories } from '../../../packages/core/src/icu.js';
+import { judgeValue, maskSource, unmask, type Masked } from '../../../packages/core/src/guard.js';
+import { pluralCategories } from '../../../packages/core/src/icu.js';
 import {
   EngineUnavailableError,
   type TranslateOptions,
@@ -39,8 +39,12 @@ const RESPONSE_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { id: { type: 'string' }, value: { type: 'string' } },
-        required: ['id', 'value'],
+        properties: {
+          id: { type: 'string' },
+          value: { type: 'string' },
+          confidence: { type: 'number', description: 'How sure you are of the translation, 0 to 1.' },
+        },
+        required: ['id', 'value', 'confidence'],
         // OpenAI's strict mode refuses a schema whose objects allow extra properties.
         additionalProperties: false,
       },
@@ -111,7 +115,7 @@ function errorSnippet(text: string): string {
 }
 
 /** id → value from an answer's message content: strict JSON, JSON in ``` fences, or JSON after a preamble. */
-export function parseTranslations(content: string): Map<string, unknown> | null {
+export function parseTranslations(content: string, confidence?: Map<string, number>): Map<string, unknown> | null {
   let text = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
   const fenced = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
   if (fenced) text = fenced[1].trim();
@@ -132,8 +136,11 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   const out = new Map<string, unknown>();
   if (Array.isArray(list)) {
     for (const entry of list as unknown[]) {
-      if (entry && typeof entry === 'object' && 'id' in entry)
+      if (entry && typeof entry === 'object' && 'id' in entry) {
         out.set(String(entry.id), (entry as { value?: unknown }).value);
+        const c = (entry as { confidence?: unknown }).confidence;
+        if (typeof c === 'number' && c >= 0 && c <= 1) confidence?.set(String(entry.id), c);
+      }
     }
     return out;
   }
@@ -166,8 +173,10 @@ function systemPrompt(sourceLang: string, targetLang: string, instructions?: str
     "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
     '- Keep leading and trailing spaces and line breaks; use punctuation and capitalization natural for the target language.',
     'An item\'s "references" are earlier translations of similar sources from the team\'s translation memory, each {"source", "translation", "score"} (100: the same text; less: similar text): follow their wording and terminology where the item says the same thing, and translate what differs; never copy a part its source does not say.',
-    'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
-    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
+    "- A token such as ⟦1⟧ stands for a placeholder, a markup tag, a format specifier or a name that stays as written: copy each token exactly, as often as the source has it (in every plural branch where the source's branches have it), moved where the sentence needs it; never translate, renumber, add or drop one.",
+    'If an item has a "problem", your previous translation of it was rejected for that reason: fix exactly that, keeping the rest.',
+    'Give each translation a "confidence" from 0 to 1: how sure you are that it is correct, natural and follows the glossary.',
+    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>", "confidence": <0 to 1>}]}, exactly one entry for every item.',
     ...(instructions
       ? [
           "The team's style guide follows; apply it unless it contradicts the rules above:",
@@ -198,7 +207,18 @@ function glossaryOf(items: TranslationItem[]) {
 interface Attempted {
   item: TranslationItem;
   value?: string;
+  /** Why the value may not be stored (hard: tokens, ICU, markup, printf), or why no value came. */
   problem?: string;
+  /** What the value does against the termbase or the length limit. */
+  soft?: string[];
+  repaired?: boolean;
+  confidence?: number;
+}
+
+/** An answer's translations and the engine's own confidence in each, by item id. */
+interface Answers {
+  values: Map<string, unknown>;
+  confidence: Map<string, number>;
 }
 
 export class OpenAIEngine implements TranslationEngine {
@@ -287,10 +307,13 @@ export class OpenAIEngine implements TranslationEngine {
     items: TranslationItem[],
     options: TranslateOptions,
   ): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
-    let attempts = this.judge(items, await this.ask(items, new Map(), options));
-    const retry = attempts.filter((a) => a.problem);
+    // What the engine must not change goes to it as tokens (packages/core/src/guard.ts); null: sent as written.
+    const masks = new Map(items.map((it) => [it, maskSource(it.source, it.sourceLang, it.terms)]));
+    let attempts = this.judge(items, await this.ask(items, new Map(), options, masks), masks, false);
+    // One repair request for every value with a problem, hard or soft, naming exactly what was wrong.
+    const retry = attempts.filter((a) => a.problem || a.soft?.length);
     if (retry.length) {
-      const problems = new Map(retry.map((a) => [a.item, a.problem!]));
+      const problems = new Map(retry.map((a) => [a.item, a.problem ?? a.soft!.join('; ')]));
       let second: Attempted[];
       try {
         second = this.judge(
@@ -299,35 +322,70 @@ export class OpenAIEngine implements TranslationEngine {
             retry.map((a) => a.item),
             problems,
             options,
+            masks,
           ),
+          masks,
+          true,
         );
       } catch (e) {
-        // The good answers of the first request stand; only the items that needed a second chance fail.
-        second = retry.map((a) => ({
-          item: a.item,
-          problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}`,
-        }));
+        // The good answers of the first request stand; only the items that needed a second chance fail, and a
+        // value with only soft problems keeps its first answer, recorded with them.
+        second = retry.map((a) =>
+          a.problem
+            ? { item: a.item, problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}` }
+            : { ...a, repaired: true },
+        );
       }
       const byItem = new Map(second.map((a) => [a.item, a]));
       attempts = attempts.map((a) => byItem.get(a.item) ?? a);
     }
     return attempts.map((a) => ({
       item: a.item,
-      outcome: a.problem ? { id: a.item.id, error: a.problem } : { id: a.item.id, value: a.value! },
+      outcome: a.problem
+        ? { id: a.item.id, error: a.problem }
+        : {
+            id: a.item.id,
+            value: a.value!,
+            ...(a.soft?.length ? { failures: a.soft } : {}),
+            ...(a.repaired ? { repaired: true } : {}),
+            ...(a.confidence !== undefined ? { confidence: a.confidence } : {}),
+          },
     }));
   }
 
-  /** Runs each answer through the fill gate (ICU, markup, printf). */
-  private judge(items: TranslationItem[], answers: Map<string, unknown> | string): Attempted[] {
+  /**
+   * Each answer with its tokens put back and held to the guards (packages/core/src/guard.ts): tokens, ICU with the
+   * language's plural categories, markup, printf (hard), terms and length (soft). `repaired`: the answers of the
+   * repair request, whose soft problems are kept with the value rather than asked about again.
+   */
+  private judge(
+    items: TranslationItem[],
+    answers: Answers | string,
+    masks: Map<TranslationItem, Masked | null>,
+    repaired: boolean,
+  ): Attempted[] {
     return items.map((item) => {
       if (typeof answers === 'string') return { item, problem: answers };
-      if (!answers.has(item.id)) return { item, problem: 'no translation returned' };
-      const raw = answers.get(item.id);
+      if (!answers.values.has(item.id)) return { item, problem: 'no translation returned' };
+      const raw = answers.values.get(item.id);
       if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
-      if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
-      const value = conformPlurals(raw, item.targetLang);
-      const problem = checkFill(item.source, value, item.targetLang, item.markup);
-      return problem ? { item, problem } : { item, value };
+      const mask = masks.get(item);
+      let text = raw;
+      if (mask) {
+        const back = unmask(raw, mask);
+        if ('problem' in back) return { item, problem: back.problem };
+        text = back.value;
+      }
+      const verdict = judgeValue(text, item);
+      if (verdict.hard) return { item, problem: verdict.hard };
+      const confidence = answers.confidence.get(item.id);
+      return {
+        item,
+        value: verdict.value!,
+        soft: verdict.soft,
+        ...(repaired ? { repaired } : {}),
+        ...(confidence !== undefined ? { confidence } : {}),
+      };
     });
   }
 
@@ -336,7 +394,8 @@ export class OpenAIEngine implements TranslationEngine {
     items: TranslationItem[],
     problems: Map<TranslationItem, string>,
     options: TranslateOptions,
-  ): Promise<Map<string, unknown> | string> {
+    masks: Map<TranslationItem, Masked | null>,
+  ): Promise<Answers | string> {
     const { sourceLang, targetLang } = items[0];
     const glossary = glossaryOf(items);
     const payload = {
@@ -352,7 +411,7 @@ export class OpenAIEngine implements TranslationEngine {
         ...(it.maxLength ? { maxLength: it.maxLength } : {}),
         ...(it.terms?.length ? { terms: [...new Set(it.terms.map((t) => t.source))] } : {}),
         ...(it.related?.length ? { related: it.related } : {}),
-        source: it.source,
+        source: masks.get(it)?.text ?? it.source,
         ...(it.references?.length
           ? { references: it.references.map((r) => ({ source: r.source, translation: r.target, score: r.score })) }
           : {}),
@@ -378,8 +437,9 @@ export class OpenAIEngine implements TranslationEngine {
         ? `the model refused: ${refusal.slice(0, 200)}`
         : 'the answer has no message content';
     }
-    const parsed = parseTranslations(content);
-    if (parsed) return parsed;
+    const confidence = new Map<string, number>();
+    const parsed = parseTranslations(content, confidence);
+    if (parsed) return { values: parsed, confidence };
     return choice?.finish_reason === 'length'
       ? 'the answer was cut off (finish_reason length)'
       : 'the answer is not the requested JSON';

@@ -66,6 +66,15 @@ export interface TranslationOutcome {
   id: string;
   value?: string;
   error?: string;
+  /**
+   * With a value: what it still does against the termbase or the length limit after the repair request
+   * (packages/core/src/guard.ts, soft problems); the value is stored and these are recorded with it.
+   */
+  failures?: string[];
+  /** With a value: it is the answer to a repair request (the first answer had a problem). */
+  repaired?: boolean;
+  /** With a value: the engine's own assessment, 0 to 1, when it gave one. */
+  confidence?: number;
 }
 
 export interface TranslationEngine {
