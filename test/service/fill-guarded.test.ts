@@ -282,3 +282,83 @@ test.serial(
     );
   },
 );
+
+test.serial(
+  'every AI value is scored; the list filters low scores; a project rule holds them from the publish',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    await term(p, { text: 'account', translations: { de: 'Konto' } });
+    await term(p, { text: 'account', forbidden: true, translations: { de: 'Account' } });
+    fake.setHandler(adversary);
+    const units = [
+      { key: 'g.hello', source: 'Hello {name}' },
+      { key: 'g.open', source: 'Open your account' },
+      { key: 'g.save', source: 'Save changes', ctx: 'Button [CHAR LIMIT=12]' },
+      { key: 'g.read', source: 'Read <b>the {doc}</b>' },
+    ];
+    await translate(p.client, p.projectId, { units });
+    await runJobs(p);
+    const read = async (key: string) =>
+      (
+        (
+          await p.client.GET('/projects/{projectId}/translations', {
+            params: { path: { projectId: p.projectId }, query: { ref: key, lang: 'de', checks: 'true' } },
+          })
+        ).data as Schemas['KeyTranslations']
+      ).translations.de;
+    t.like(await read('g.read'), { aiScore: 1, aiReason: 'placeholders, terms and length checked' });
+    t.like(await read('g.hello'), { aiScore: 0.9, aiReason: 'needed a repair request' });
+    const open = await read('g.open');
+    t.is(open.aiScore, 0.4, open.aiReason);
+    t.regex(open.aiReason ?? '', /^2 terms not followed; needed a repair request: term: “Account” is not to be used/);
+    const save = await read('g.save');
+    t.is(save.aiScore, 0.6, save.aiReason);
+    t.regex(
+      save.aiReason ?? '',
+      /over the length limit; needed a repair request: length: 18 characters; the limit is 12/,
+    );
+
+    const list = async (query: { aiScoreBelow: number }) =>
+      (
+        await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId }, query } })
+      ).data?.keys.map((k) => k.key);
+    t.deepEqual(await list({ aiScoreBelow: 0.7 }), ['g.open', 'g.save'], 'AI values scored below 0.7');
+    t.deepEqual(await list({ aiScoreBelow: 0 }), []);
+    const bad = await svc.admin.GET('/projects/{projectId}/keys', {
+      params: { path: { projectId: p.projectId }, query: { aiScoreBelow: 1.5 } },
+    });
+    t.is(bad.response.status, 400);
+    const cells = (
+      await svc.admin.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId }, query: {} } })
+    ).data!.keys.find((k) => k.key === 'g.save')!.cells;
+    t.is(cells[0].aiScore, 0.6, 'the list shows the score');
+
+    // The rule: values below 0.7 wait for a person.
+    const path = { params: { path: { projectId: p.projectId } } };
+    const set = await svc.admin.PATCH('/projects/{projectId}', { ...path, body: { aiReviewBelow: 0.7 } });
+    t.is(set.data?.aiReviewBelow, 0.7);
+    const published = async () => {
+      const v = await p.client.POST('/projects/{projectId}/publish', { ...path, body: { incompleteMode: 'skip' } });
+      t.truthy(v.data?.versionId, JSON.stringify(v.error));
+      const file = await p.client.GET('/projects/{projectId}/translations', {
+        params: { path: { projectId: p.projectId }, query: { version: v.data!.versionId, format: 'json', lang: 'de' } },
+        parseAs: 'text',
+      });
+      return Object.keys(JSON.parse(file.data as unknown as string) as object).sort();
+    };
+    const held = JSON.stringify(await published());
+    t.false(held.includes('open'), held);
+    t.false(held.includes('save'), held);
+    t.true(held.includes('hello'), held);
+    // A person reviews the value: it is published, and it is a person's now (no score).
+    const reviewed = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'g.open', lang: 'de' } },
+      body: { status: 'reviewed' },
+    });
+    t.is(reviewed.response.status, 200, JSON.stringify(reviewed.error));
+    t.true(JSON.stringify(await published()).includes('open'));
+    t.false(JSON.stringify(await published()).includes('save'), 'the other one still waits');
+    await svc.admin.PATCH('/projects/{projectId}', { ...path, body: { aiReviewBelow: null } });
+    t.true(JSON.stringify(await published()).includes('save'), 'without the rule every value is published');
+  },
+);

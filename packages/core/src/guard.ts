@@ -222,3 +222,62 @@ export function judgeValue(raw: string, input: GuardInput): Verdict {
   }
   return { value, soft };
 }
+
+/** What a stored AI value is scored from (docs/guides/translation.md, "The score"). */
+export interface ScoreInput {
+  value: string;
+  /** Soft problems the value still has (terms, length): `term: …`, `length: …`. */
+  failures?: readonly string[];
+  /** The value answers a repair request: its first answer had a problem. */
+  repaired?: boolean;
+  /** The engine's own assessment, 0 to 1, when it gave one. */
+  confidence?: number;
+  /** The translation memory's matches sent with the item: {target, score 0-100}. */
+  references?: ReadonlyArray<{ target: string; score: number }>;
+}
+
+/** Penalties of the deterministic part, each taken once per kind (a term's per failing term, at most two). */
+export const SCORE_PENALTY = { term: 0.25, length: 0.3, repaired: 0.1, memory: 0.15 } as const;
+/** The least memory match whose translation a value is expected to agree with. */
+const AGREEING_MATCH = 95;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * A score from 0 to 1 and its short reason: 1 less the penalties of what the checks found (each failing term, the
+ * length limit, a repair request needed, disagreement with a memory match of 95 or more), then, when the engine gave
+ * its own confidence c, the lower of that and 0.6·deterministic + 0.4·c: the engine can lower a score, never raise
+ * it past what the checks allow.
+ */
+export function scoreValue(input: ScoreInput): { score: number; reason: string } {
+  const reasons: string[] = [];
+  let score = 1;
+  const terms = (input.failures ?? []).filter((f) => f.startsWith('term:'));
+  if (terms.length) {
+    score -= SCORE_PENALTY.term * Math.min(2, terms.length);
+    reasons.push(terms.length === 1 ? 'a term not followed' : `${terms.length} terms not followed`);
+  }
+  if ((input.failures ?? []).some((f) => f.startsWith('length:'))) {
+    score -= SCORE_PENALTY.length;
+    reasons.push('over the length limit');
+  }
+  if (input.repaired) {
+    score -= SCORE_PENALTY.repaired;
+    reasons.push('needed a repair request');
+  }
+  const best = [...(input.references ?? [])].sort((a, b) => b.score - a.score)[0];
+  if (best && best.score >= AGREEING_MATCH) {
+    if (best.target.trim() === input.value.trim()) reasons.push(`agrees with a ${best.score}% memory match`);
+    else {
+      score -= SCORE_PENALTY.memory;
+      reasons.push(`differs from a ${best.score}% memory match`);
+    }
+  }
+  score = Math.max(0, score);
+  if (input.confidence !== undefined) {
+    score = Math.min(score, 0.6 * score + 0.4 * input.confidence);
+    reasons.push(`engine confidence ${round2(input.confidence)}`);
+  }
+  if (!reasons.length) reasons.push('placeholders, terms and length checked');
+  return { score: round2(score), reason: reasons.join('; ') };
+}

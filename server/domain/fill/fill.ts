@@ -10,6 +10,7 @@ import type { Db } from '../../infra/db.js';
 import { bool, chunks, dialectOf } from '../../infra/db.js';
 import { EngineUnavailableError, type TranslationEngine, type TranslationOutcome } from '../../infra/engines/types.js';
 import { checkFill } from '../../../packages/core/src/gates.js';
+import { scoreValue } from '../../../packages/core/src/guard.js';
 import { LeaseLost, type JobContext } from '../../infra/jobs.js';
 import type { App } from '../../infra/app.js';
 import { charge, release } from '../billing/credits.js';
@@ -46,31 +47,26 @@ async function recordFailures(trx: Db, jobId: number, failures: Array<{ pair: Pa
       .update({ fail_reason: shortReason(failure.reason), fail_token: failure.token, updated_at: now });
 }
 
-const STORE_COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at)';
+const STORE_COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at, ai_score, ai_reason)';
 // Rows per statement. SQLite runs a statement synchronously on the event loop, so its slices stay a millisecond
 // or two (the same text for every full slice: db.ts reuses the prepared statement); MySQL's run on the server
 // while the loop is free, and fewer round trips matter more there.
 const STORE_SLICE = { sqlite: 100, mysql: 500 };
 
 /** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
-async function storeValues(
-  trx: Db,
-  projectId: string,
-  rows: Array<{ keyId: number; lang: string; value: string }>,
-  now: number,
-) {
+async function storeValues(trx: Db, projectId: string, rows: StoredValue[], now: number) {
   const mysql = dialectOf(trx) === 'mysql';
   for (const part of chunks(rows, STORE_SLICE[dialectOf(trx)])) {
     // A multi-row VALUES list written here: Knex writes SQLite's multi-row insert as a SELECT ... UNION ALL chain,
     // several times slower to compile and run.
     const bindings: Array<string | number> = [];
-    for (const r of part) bindings.push(r.keyId, r.lang, r.value);
-    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)})`;
+    for (const r of part) bindings.push(r.keyId, r.lang, r.value, r.score, r.reason);
+    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)}, ?, ?)`;
     const head = `INSERT INTO translations ${STORE_COLUMNS} VALUES ${Array(part.length).fill(values).join(', ')}`;
     const sql = mysql
       ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
-        `${head} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
-      : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
+        `${head} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), ai_score = IF(status = 'pending', VALUES(ai_score), ai_score), ai_reason = IF(status = 'pending', VALUES(ai_reason), ai_reason), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
+      : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at, ai_score = excluded.ai_score, ai_reason = excluded.ai_reason WHERE translations.status = 'pending'`;
     await trx.raw(sql, bindings);
     // SQLite runs each statement synchronously: a turn between them lets other requests in.
     await yieldTurn();
@@ -250,11 +246,23 @@ async function readKeys(db: Db, pairs: Pair[]): Promise<Map<number, KeyInfo>> {
   return keys;
 }
 
-/** What became of one pair: a value to store, or why it failed. */
+/** What became of one pair: a value to store with its score, or why it failed. */
 interface Result {
   pair: Pair;
   value?: string;
+  /** The value's score (per mille, translations.ai_score) and its reason (packages/core/src/guard.ts scoreValue). */
+  score?: number;
+  reason?: string;
   failure?: Failure;
+}
+
+/** A value the fill stores, with its score. */
+interface StoredValue {
+  keyId: number;
+  lang: string;
+  value: string;
+  score: number;
+  reason: string;
 }
 
 /** Asks the engine for `pairs` (one language) and judges each answer; results in the pairs' order. */
@@ -310,7 +318,12 @@ async function translateBatch(
       // The fill gate before storing, unless the engine ran this very gate on this value: a value that would be
       // refused is never written.
       const problem = engine.checksFill ? null : checkFill(k.source, o.value, lang);
-      results.push(problem ? { pair, failure: { reason: problem, token: k.token } } : { pair, value: o.value });
+      if (problem) results.push({ pair, failure: { reason: problem, token: k.token } });
+      else {
+        const { score, reason } = scoreValue({ ...o, value: o.value, references: items[n].references });
+        const said = o.failures?.length ? `${reason}: ${o.failures.join('; ')}` : reason;
+        results.push({ pair, value: o.value, score: Math.round(score * 1000), reason: shortReason(said) });
+      }
     }
   }
   return results;
@@ -333,7 +346,7 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
     // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
     const mine = await stillPending(trx, jobId, fromKey, toKey);
     await yieldTurn();
-    const values: Array<{ keyId: number; lang: string; value: string }> = [];
+    const values: StoredValue[] = [];
     const failed: Array<{ pair: Pair; failure: Failure }> = [];
     let chargeMc = 0;
     let releaseMc = 0;
@@ -343,7 +356,13 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
       if (r.failure) failed.push({ pair: r.pair, failure: r.failure });
       else {
         chargeMc += Number(r.pair.cost_mc);
-        values.push({ keyId: Number(r.pair.key_id), lang: r.pair.lang, value: r.value! });
+        values.push({
+          keyId: Number(r.pair.key_id),
+          lang: r.pair.lang,
+          value: r.value!,
+          score: r.score ?? 1000,
+          reason: r.reason ?? '',
+        });
       }
     }
     if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;

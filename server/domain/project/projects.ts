@@ -96,6 +96,7 @@ export async function projectView(db: Db, p: ProjectRow) {
     memoryThreshold: p.memory_threshold == null ? 75 : Number(p.memory_threshold),
     // migration 030; server/domain/fill/ reads it.
     fillInstructions: fillInstructionsOf(p),
+    aiReviewBelow: p.ai_review_below == null ? null : Number(p.ai_review_below) / 1000,
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),
