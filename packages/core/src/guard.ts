@@ -58,7 +58,12 @@ function keptIndex(terms: readonly Term[], lang: string): TermIndex {
  * The masked form of `source`, or null when it cannot be masked (it does not parse, or already holds the token
  * brackets): the engine then gets the source as it is and the checks afterwards still hold.
  */
-export function maskSource(source: string, sourceLang: string, terms: readonly Term[] = []): Masked | null {
+export function maskSource(
+  source: string,
+  sourceLang: string,
+  terms: readonly Term[] = [],
+  only: 'all' | 'kept' = 'all',
+): Masked | null {
   if (source.includes('⟦') || source.includes('⟧')) return null;
   let ast: IcuAst;
   try {
@@ -100,12 +105,16 @@ export function maskSource(source: string, sourceLang: string, terms: readonly T
     }
   };
   walk(ast);
+  // `kept`: the names alone (the pseudo engine keeps the rest itself, as written).
+  if (only === 'kept') spans.length = 0;
   // Inside the text: printf specifiers, markup the ICU reading takes as text, names kept as they are.
   const kept = terms.some((t) => t.nonTranslatable) ? keptIndex(terms, sourceLang) : null;
   for (const [from, to] of literals) {
     const text = source.slice(from, to);
-    for (const p of printfSpecifiers(text)) spans.push([from + p.index, from + p.index + p.spec.length]);
-    for (const m of text.matchAll(TAG)) spans.push([from + m.index, from + m.index + m[0].length]);
+    if (only === 'all') {
+      for (const p of printfSpecifiers(text)) spans.push([from + p.index, from + p.index + p.spec.length]);
+      for (const m of text.matchAll(TAG)) spans.push([from + m.index, from + m.index + m[0].length]);
+    }
     if (kept) for (const h of kept.find(text)) spans.push([from + h.start, from + h.end]);
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
