@@ -2648,7 +2648,7 @@ export interface operations {
                             strings: number;
                             promptTokens: number;
                             completionTokens: number;
-                            /** @description Engine requests */
+                            /** @description Engine requests, repair requests included. */
                             requests: number;
                             chargedMc: number;
                         }[];
@@ -2657,7 +2657,7 @@ export interface operations {
                             promptTokens: number;
                             completionTokens: number;
                             requests: number;
-                            /** @description Whole credits (1 */
+                            /** @description Whole credits (1,000 millicredits each). */
                             credits: number;
                         } | null;
                     };

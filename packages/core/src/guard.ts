@@ -162,7 +162,7 @@ export function unmask(answer: string, masked: Masked): { value: string } | { pr
 }
 
 /** What a value is held to besides its source. */
-export interface GuardInput {
+interface GuardInput {
   source: string;
   sourceLang: string;
   targetLang: string;
@@ -171,7 +171,7 @@ export interface GuardInput {
   maxLength?: number | null;
 }
 
-export interface Verdict {
+interface Verdict {
   /** The value to store (its plural categories conformed), when it has no hard problem. */
   value?: string;
   /** Why it may not be stored as translated: tokens, ICU (plural categories included), markup, printf. */
@@ -233,7 +233,7 @@ export function judgeValue(raw: string, input: GuardInput): Verdict {
 }
 
 /** What a stored AI value is scored from (docs/guides/translation.md, "The score"). */
-export interface ScoreInput {
+interface ScoreInput {
   value: string;
   /** Soft problems the value still has (terms, length): `term: …`, `length: …`. */
   failures?: readonly string[];
@@ -246,7 +246,7 @@ export interface ScoreInput {
 }
 
 /** Penalties of the deterministic part, each taken once per kind (a term's per failing term, at most two). */
-export const SCORE_PENALTY = { term: 0.25, length: 0.3, repaired: 0.1, memory: 0.15 } as const;
+const SCORE_PENALTY = { term: 0.25, length: 0.3, repaired: 0.1, memory: 0.15 } as const;
 /** The least memory match whose translation a value is expected to agree with. */
 const AGREEING_MATCH = 95;
 

@@ -11,7 +11,7 @@ import { termsUsed } from '../terms/glossary.js';
 import type { TermView } from '../terms/store.js';
 
 /** A key as the fill reads it (keys table). */
-export interface FillKey {
+interface FillKey {
   id: number;
   name: string;
   namespace: string;

@@ -42,7 +42,7 @@ export function effectiveFormats(p: ProjectRow, versionFormats: string[][] = [])
 }
 
 /** The fill's style guide (spec internal `FillInstructions`): a project text and one per target language. */
-export interface FillInstructions {
+interface FillInstructions {
   project?: string;
   languages?: Record<string, string>;
 }
