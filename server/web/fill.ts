@@ -92,7 +92,7 @@ function fillPage(s: Session, projectId: string, st: PageState): string {
     ${st.error ? html`<p class="error" role="alert">${st.error}</p>` : ''}
     <p>
       <a id="low-scores" href="${projectPath(projectId, 'keys')}?aiScoreBelow=${LOW}"
-        >${st.low} keys with AI values scored below ${LOW}</a
+        >${st.low} ${st.low === 1 ? 'key' : 'keys'} with AI values scored below ${LOW}</a
       >
     </p>
     <form method="post" action="${here(projectId)}">
