@@ -6,7 +6,7 @@ import type { Db } from '../../infra/db.js';
 import { parseJson } from '../../infra/db.js';
 import { notFound } from '../../infra/errors.js';
 import { effectiveFormats, listLanguages, markupPolicy } from '../project/projects.js';
-import { checkTermsFor } from '../terms/glossary.js';
+import { checkTermsForMany } from '../terms/glossary.js';
 import type { CheckContext } from './compute.js';
 import { checkState } from './settings.js';
 
@@ -21,12 +21,13 @@ export async function checkContext(db: Db, projectId: string): Promise<CheckCont
       );
   const state = await checkState(db, projectId);
   // The glossary check's terms per target language: the same lists until the termbase changes (glossary.ts).
-  const terms: Record<string, Term[]> = {};
-  if (await db('terms').where({ workspace_id: p.workspace_id }).first('id'))
-    for (const l of await listLanguages(db, projectId)) {
-      const list = await checkTermsFor(db, p, l.code);
-      if (list.length) terms[l.code] = list;
-    }
+  const terms: Record<string, Term[]> = (await db('terms').where({ workspace_id: p.workspace_id }).first('id'))
+    ? await checkTermsForMany(
+        db,
+        p,
+        (await listLanguages(db, projectId)).map((l) => l.code),
+      )
+    : {};
   return {
     baseLang: p.base_lang,
     formats: effectiveFormats(p, versions) as FormatId[],

@@ -65,7 +65,12 @@ async function siblings(db: Db, projectId: string, namespace: string, prefix: st
 export async function keyContexts(db: Db, project: ProjectRow, keys: FillKey[]): Promise<Map<number, KeyContext>> {
   const byPrefix = new Map<string, Array<{ name: string; source: string }>>();
   const out = new Map<number, KeyContext>();
-  for (const k of keys) {
+  const used = await termsUsed(
+    db,
+    project,
+    keys.map((k) => k.source),
+  );
+  for (const [n, k] of keys.entries()) {
     const dot = k.name.lastIndexOf('.');
     let related: KeyContext['related'] = [];
     if (dot > 0) {
@@ -78,7 +83,7 @@ export async function keyContexts(db: Db, project: ProjectRow, keys: FillKey[]):
         .slice(0, RELATED_MAX)
         .map((r) => ({ key: r.name, source: cut(r.source, RELATED_CHARS) }));
     }
-    const terms = await termsUsed(db, project, k.source);
+    const terms = used[n];
     out.set(Number(k.id), {
       comment: k.comment ? cut(k.comment, COMMENT_CHARS) : null,
       maxLength: lengthLimit(metaMaxLength(k.meta), k.comment, k.ctx),

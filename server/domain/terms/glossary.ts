@@ -63,8 +63,19 @@ export async function matchTerms(db: Db, project: ProjectRow, text: string, lang
  * types.ts `Term`): the same list object for every cell until the termbase changes.
  */
 export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): Promise<Term[]> {
-  const target = normalizeLanguage(lang);
+  return termsForLanguage(await glossaryOf(db, project), lang);
+}
+
+/** checkTermsFor for several languages, the termbase's stamp read once (the checks' context, every language). */
+export async function checkTermsForMany(db: Db, project: ProjectRow, langs: string[]): Promise<Record<string, Term[]>> {
   const g = await glossaryOf(db, project);
+  const out: Record<string, Term[]> = {};
+  if (g.terms.length) for (const lang of langs) out[lang] = termsForLanguage(g, lang);
+  return out;
+}
+
+function termsForLanguage(g: Glossary, lang: string): Term[] {
+  const target = normalizeLanguage(lang);
   let terms = g.forChecks.get(target);
   if (!terms) {
     terms = g.terms.map((t) => ({
@@ -85,11 +96,16 @@ export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): 
  * and of a user; a forbidden translation beside the required one): what the AI fill tells its engine
  * (server/domain/fill/context.ts), as the glossary check holds the answer to them together.
  */
-export async function termsUsed(db: Db, project: ProjectRow, text: string): Promise<TermView[]> {
+export async function termsUsed(db: Db, project: ProjectRow, texts: readonly string[]): Promise<TermView[][]> {
+  // One read of the termbase's stamp for all the texts (a fill asks for a whole batch of keys).
   const g = await glossaryOf(db, project);
-  const hits = indexOf(g, project).find(text);
-  if (!hits.length) return [];
+  if (!g.terms.length) return texts.map(() => []);
+  const index = indexOf(g, project);
   const same = (t: TermView) => t.text.normalize('NFC').trim().toLowerCase();
-  const used = new Set(hits.map((h) => same(g.terms[h.pattern])));
-  return g.terms.filter((t) => used.has(same(t)));
+  return texts.map((text) => {
+    const hits = index.find(text);
+    if (!hits.length) return [];
+    const used = new Set(hits.map((h) => same(g.terms[h.pattern])));
+    return g.terms.filter((t) => used.has(same(t)));
+  });
 }
