@@ -54,3 +54,29 @@ test('pseudo: kept names stay as written; a missed term or limit is stored, reco
   t.true(save.checks?.some((c) => c.check === 'max-length'));
   t.like(await read('a.plain'), { status: 'translated', value: '[Ĥéļļö {name}~~]', aiScore: 1 });
 });
+
+test('the background re-check holds values to the termbase as the writers do', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+  await term(p, { text: 'account', translations: { de: 'Konto', fr: 'compte' } });
+  await translate(p.client, p.projectId, { units: [{ key: 'b.account', source: 'Open your account' }] });
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  const glossaryLangs = async () =>
+    (
+      (
+        await p.client.GET('/projects/{projectId}/checks', {
+          params: { path: { projectId: p.projectId }, query: { check: 'glossary' } },
+        })
+      ).data as unknown as { results: Array<{ lang: string }> }
+    ).results
+      .map((r) => r.lang)
+      .sort();
+  t.deepEqual(await glossaryLangs(), ['de', 'fr']);
+  // A settings change re-checks the whole project in the background (on threads, server/domain/checks/recheck.ts).
+  const put = await svc.admin.PUT('/projects/{projectId}/checks/settings', {
+    params: { path: { projectId: p.projectId } },
+    body: { expansionFactor: 4 },
+  });
+  t.is(put.response.status, 200, JSON.stringify(put.error));
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  t.deepEqual(await glossaryLangs(), ['de', 'fr']);
+});

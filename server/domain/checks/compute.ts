@@ -50,6 +50,11 @@ export interface CheckContext {
    * check; absent or empty: the check passes.
    */
   terms?: Record<string, Term[]>;
+  /**
+   * What `terms` were read at (the termbase's stamp): a worker thread, which gets a copy of the context with every
+   * slice, keeps the first copy for a stamp, so the matcher's indexes (built per list) are built once, not per slice.
+   */
+  termsStamp?: string;
 }
 
 /** A key as the checks read it. */

@@ -21,19 +21,20 @@ export async function checkContext(db: Db, projectId: string): Promise<CheckCont
       );
   const state = await checkState(db, projectId);
   // The glossary check's terms per target language: the same lists until the termbase changes (glossary.ts).
-  const terms: Record<string, Term[]> = (await db('terms').where({ workspace_id: p.workspace_id }).first('id'))
+  const glossary = (await db('terms').where({ workspace_id: p.workspace_id }).first('id'))
     ? await checkTermsForMany(
         db,
         p,
         (await listLanguages(db, projectId)).map((l) => l.code),
       )
-    : {};
+    : { stamp: '', terms: {} as Record<string, Term[]> };
+  const terms = glossary.terms;
   return {
     baseLang: p.base_lang,
     formats: effectiveFormats(p, versions) as FormatId[],
     origins: markupPolicy(p).origins,
     settings: state.settings,
-    ...(Object.keys(terms).length ? { terms } : {}),
+    ...(Object.keys(terms).length ? { terms, termsStamp: glossary.stamp } : {}),
     rev: state.rev,
   };
 }

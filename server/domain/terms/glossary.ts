@@ -67,11 +67,15 @@ export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): 
 }
 
 /** checkTermsFor for several languages, the termbase's stamp read once (the checks' context, every language). */
-export async function checkTermsForMany(db: Db, project: ProjectRow, langs: string[]): Promise<Record<string, Term[]>> {
+export async function checkTermsForMany(
+  db: Db,
+  project: ProjectRow,
+  langs: string[],
+): Promise<{ stamp: string; terms: Record<string, Term[]> }> {
   const g = await glossaryOf(db, project);
-  const out: Record<string, Term[]> = {};
-  if (g.terms.length) for (const lang of langs) out[lang] = termsForLanguage(g, lang);
-  return out;
+  const terms: Record<string, Term[]> = {};
+  if (g.terms.length) for (const lang of langs) terms[lang] = termsForLanguage(g, lang);
+  return { stamp: `${project.id}:${g.stamp}`, terms };
 }
 
 function termsForLanguage(g: Glossary, lang: string): Term[] {
