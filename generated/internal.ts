@@ -283,6 +283,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/fill/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the project's last AI fills cost (the engine's tokens and the credits, per 1,000 strings)
+         * @description The last 20 fill jobs of the project, newest first, each with the strings it translated, the tokens the
+         *     engine reported (prompt and completion; 0 for an engine that reports none, such as the pseudo engine), the
+         *     engine requests and the credits charged; and the same summed over them, per 1,000 translated strings
+         *     (docs/guides/translation.md, "Cost").
+         */
+        get: operations["internalGetFillUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/checks/settings": {
         parameters: {
             query?: never;
@@ -1596,6 +1621,7 @@ export interface components {
             warnings?: boolean;
             check?: components["schemas"]["CheckId"];
             severity?: components["schemas"]["CheckSeverity"];
+            aiScoreBelow?: number;
             /** @description The namespace (`""`: the default one). */
             namespace?: string;
         };
@@ -1617,6 +1643,10 @@ export interface components {
             outdated?: true;
             /** @description The quality checks' results on the value, as last stored; absent when it passes every check. */
             checks?: components["schemas"]["CheckResult"][];
+            /** @description How sure the AI fill is of its value (docs/guides/translation.md); absent unless the value is the fill's. */
+            aiScore?: number;
+            /** @description What the score rests on. */
+            aiReason?: string;
         };
         /** @description The publish gates' reasons; an empty object passes. */
         GateVerdict: {
@@ -1899,6 +1929,10 @@ export interface components {
             memorySharing?: components["schemas"]["MemorySharing"];
             memoryPreTranslate?: boolean;
             memoryThreshold?: number;
+            /** @description The style guide the AI fill is told with every batch; null when there is none. */
+            fillInstructions?: components["schemas"]["FillInstructions"] | null;
+            /** @description AI values scored below this wait for a person's review before they are published; null when there is no such rule. */
+            aiReviewBelow?: number | null;
             languages: {
                 code: string;
                 isBase: boolean;
@@ -1906,6 +1940,17 @@ export interface components {
                 fillMode: "ai" | "manual";
                 removed: boolean;
             }[];
+        };
+        /**
+         * @description What the AI engine is told with every batch of the project (docs/guides/translation.md): `project` for every
+         *     language (formality, tone, the product's voice), `languages` for one target language each (locale
+         *     conventions: `du` or `Sie`, quotation marks, date style). Plain text; empty texts are dropped.
+         */
+        FillInstructions: {
+            project?: string;
+            languages?: {
+                [key: string]: string;
+            };
         };
         MemoryMatch: {
             score: number;
@@ -2302,6 +2347,10 @@ export interface operations {
                     memoryPreTranslate?: boolean;
                     /** @description The least score of a match the engine gets as a reference (default 75). */
                     memoryThreshold?: number;
+                    /** @description Replaces the style guide the AI fill is told with every batch (docs/guides/translation.md); null removes it. */
+                    fillInstructions?: components["schemas"]["FillInstructions"] | null;
+                    /** @description AI values scored below this are not published until a person reviews, approves or edits them; null: no such rule. */
+                    aiReviewBelow?: number | null;
                 };
             };
         };
@@ -2568,6 +2617,52 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalGetFillUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fills: {
+                            trackingToken: string;
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Pairs translated. */
+                            strings: number;
+                            promptTokens: number;
+                            completionTokens: number;
+                            /** @description Engine requests, repair requests included. */
+                            requests: number;
+                            chargedMc: number;
+                        }[];
+                        /** @description Over the listed fills, per 1,000 translated strings; null when they translated none. */
+                        perThousand: {
+                            promptTokens: number;
+                            completionTokens: number;
+                            requests: number;
+                            /** @description Whole credits (1,000 millicredits each). */
+                            credits: number;
+                        } | null;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
@@ -2868,6 +2963,8 @@ export interface operations {
                 warnings?: boolean;
                 check?: components["schemas"]["CheckId"];
                 severity?: components["schemas"]["CheckSeverity"];
+                /** @description Keys with an AI value (still the fill's) scored below this, 0 to 1 (`aiScore` on the cell). */
+                aiScoreBelow?: number;
                 /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
                 namespace?: string;
                 offset?: number;

@@ -2291,6 +2291,14 @@ export interface components {
                     /** @description Why the fill failed (`failed` only). */
                     reason?: string;
                     /**
+                     * @description With `checks=true`: how sure the AI fill is of the value it stored, 0 to 1
+                     *     (docs/guides/translation.md, "The score"); present while the value is the fill's (an edit or an
+                     *     import removes it).
+                     */
+                    aiScore?: number;
+                    /** @description What the score rests on (with `aiScore`). */
+                    aiReason?: string;
+                    /**
                      * @description The key's source changed after this value was written (absent otherwise): the value is still
                      *     served but counts as not done in `GET /status` and `require_complete` until it is re-translated
                      *     (`POST /projects/{projectId}/outdated/retranslate`), edited or approved.

@@ -2253,6 +2253,36 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalGetFillUsage",
+    "method": "GET",
+    "path": "/projects/{projectId}/fill/usage",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalGetCheckSettings",
     "method": "GET",
     "path": "/projects/{projectId}/checks/settings",

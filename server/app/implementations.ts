@@ -73,6 +73,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalCreateProject: internalProjects.internalCreateProject,
   internalGetProject: internalProjects.internalGetProject,
   internalUpdateProject: internalProjects.internalUpdateProject,
+  internalGetFillUsage: internalProjects.internalGetFillUsage,
   internalListEvents: internalProjects.internalListEvents,
   internalRemoveLanguage: internalProjects.internalRemoveLanguage,
   internalCreateApiKey: internalProjects.internalCreateApiKey,

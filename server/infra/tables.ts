@@ -56,6 +56,10 @@ export interface ProjectRow {
   memory_pretranslate?: Flag;
   /** The least score of a fuzzy match sent to the engine as a reference. */
   memory_threshold?: number;
+  /** The fill's style guide, JSON `{project, languages}` (migration 030). */
+  fill_instructions?: JsonText | null;
+  /** AI values scored below this (per mille) wait for a person's review before they are published. */
+  ai_review_below?: number | null;
   /** Ordered list of configured output format ids. */
   output_formats: JsonText;
   /** The compare-and-set token of the configuration. */
@@ -187,6 +191,9 @@ export interface TranslationRow {
   outdated_at?: Int64 | null;
   /** The file's value a sync kept out of the cell (migration 014); a person's save clears it. */
   conflict_value?: string | null;
+  /** The fill's score of its value, per mille (migration 030); meaningful while `origin` is `ai`. */
+  ai_score?: number | null;
+  ai_reason?: string | null;
 }
 
 interface FillJobRow {
@@ -206,6 +213,10 @@ interface FillJobRow {
   finished_at: Int64 | null;
   /** The operation whose budget the job reserved (migration 010), or null. */
   operation_id: string | null;
+  /** What the engine reported using (migration 030). */
+  prompt_tokens?: Int64;
+  completion_tokens?: Int64;
+  engine_requests?: number;
 }
 
 interface FillPairRow {

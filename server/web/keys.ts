@@ -36,6 +36,8 @@ const STATUSES = ['missing', 'pending', 'failed', 'translated', 'reviewed', 'app
 const ORIGINS = { ai: 'AI', memory: 'memory', import: 'imported', edit: 'person' } as const;
 const REVIEW_STATES = ['translated', 'reviewed', 'approved'] as const;
 const LIMITS = [25, 50, 100, 200];
+/** The key list's AI score thresholds (internalListKeys `aiScoreBelow`). */
+const AI_SCORES = ['0.5', '0.7', '0.9'];
 const FLAG_FIELDS = ['disabled', 'captured', 'conflicts', 'refusals', 'warnings'] as const;
 /** How a flag reads in a filter's description: when it is asked for, and when its absence is. */
 const FLAG_TEXT: Record<(typeof FLAG_FIELDS)[number], [string, string]> = {
@@ -93,6 +95,8 @@ function filterOf(input: Record<string, unknown>): Filter {
   const severity = str('severity');
   if (severity && (CHECK_SEVERITIES as readonly string[]).includes(severity))
     f.severity = severity as Filter['severity'];
+  const below = Number(str('aiScoreBelow'));
+  if (str('aiScoreBelow') && below >= 0 && below <= 1) f.aiScoreBelow = below;
   const ns = str('namespace');
   if (ns === DEFAULT_NS) f.namespace = '';
   else if (ns && NAMESPACE.test(ns)) f.namespace = ns;
@@ -129,6 +133,7 @@ function describeFilter(f: Filter): string {
   if (f.changedSince) parts.push(`changed since ${f.changedSince}`);
   if (f.check || f.severity)
     parts.push(`with ${f.severity ? `a check ${f.severity}` : 'a check result'}${f.check ? ` of ${f.check}` : ''}`);
+  if (f.aiScoreBelow !== undefined) parts.push(`AI values scored below ${f.aiScoreBelow}`);
   for (const k of FLAG_FIELDS) if (f[k] !== undefined) parts.push(FLAG_TEXT[k][f[k] ? 0 : 1]);
   return parts.length ? parts.join(', ') : 'all keys';
 }
@@ -225,6 +230,14 @@ function filterForm(projectId: string, f: Filter, langs: string[], limit: number
           f.severity,
         )}
       </p>
+      <p>
+        ${select(
+          'aiScoreBelow',
+          'AI score',
+          [['', 'any'], ...AI_SCORES.map((v): [string, string] => [v, `AI values scored below ${v}`])],
+          f.aiScoreBelow === undefined ? undefined : String(f.aiScoreBelow),
+        )}
+      </p>
       <p>${select('disabled', 'Disabled', triOptions('disabled only', 'enabled only'), tri(f, 'disabled'))}</p>
       <p>${select('captured', 'Captured', triOptions('captured only', 'not captured'), tri(f, 'captured'))}</p>
       <p>${select('conflicts', 'Sync conflicts', triOptions('with conflicts', 'without'), tri(f, 'conflicts'))}</p>
@@ -258,6 +271,14 @@ function cellBadge(c: Cell): Html {
     }`;
 }
 
+/** The score the AI fill gave its value (docs/guides/translation.md, "The score"), with what it rests on. */
+function aiScore(c: Cell): Html {
+  if (c.aiScore === undefined) return html``;
+  return html`<span class="ai-score" data-low="${c.aiScore < 0.7 ? 'yes' : 'no'}"
+    >AI score ${c.aiScore.toFixed(2)}${c.aiReason ? html` (${c.aiReason})` : ''}</span
+  >`;
+}
+
 function cellsOf(cells: Cell[], lang: string | undefined): Html {
   const shown = lang ? cells.filter((c) => c.lang === lang) : cells;
   return html`<ul class="plain cells">
@@ -267,7 +288,7 @@ function cellsOf(cells: Cell[], lang: string | undefined): Html {
           <span class="lang">${c.lang}</span>
           ${cellBadge(c)}${c.conflict ? html` <span class="warn">conflict</span>` : ''}
           ${c.value != null ? html`<span class="value">${highlighted(c.value, allSpans(c.checks, 'target'))}</span>` : ''}
-          ${c.failed ? html`<span class="error">${c.failed}</span>` : ''} ${checkResults(c.checks, {})}
+          ${c.failed ? html`<span class="error">${c.failed}</span>` : ''} ${aiScore(c)} ${checkResults(c.checks, {})}
         </li>`,
     )}
   </ul>`;

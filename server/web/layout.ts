@@ -18,6 +18,7 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
   { path: 'terms', label: 'Terms' },
   { path: 'captured', label: 'Captured keys' },
   { path: 'checks', label: 'Checks' },
+  { path: 'fill', label: 'AI fill' },
   { path: 'publish', label: 'Publish' },
   { path: 'versions', label: 'Versions' },
   { path: 'operations', label: 'Operations' },

@@ -5,6 +5,7 @@ import type { App } from '../infra/app.js';
 import { approvalRoutes } from './approve.js';
 import { keyRoutes } from './keys.js';
 import { checkRoutes } from './checks.js';
+import { fillRoutes } from './fill.js';
 import { apiKeyRoutes } from './apikeys.js';
 import { contentRoutes } from './content.js';
 import { userRoutes } from './users-page.js';
@@ -39,6 +40,7 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
     ...approvalRoutes(app, server),
     ...keyRoutes(app, server),
     ...checkRoutes(app, server),
+    ...fillRoutes(app, server),
     ...apiKeyRoutes(app, server),
     ...webhookRoutes(app, server),
     ...userRoutes(app, server),

@@ -16,9 +16,12 @@ import { createTestProject, startTestService, type TestProject, type TestService
 let svc: TestService;
 let fake: FakeOpenAI;
 
-/** Translates every item, except that a source holding `BREAK` loses its markup tags (`<x0>…</x0>`). */
+/**
+ * Translates every item, except that a source holding `BREAK` loses its markup tags (`<x0>…</x0>`, which the engine
+ * gets as tokens: packages/core/src/guard.ts).
+ */
 const breaking = translateAll((item) =>
-  item.source.includes('BREAK') ? `fr: ${item.source.replace(/<\/?x\d+>/g, '')}` : `fr: ${item.source}`,
+  item.source.includes('BREAK') ? `fr: ${item.source.replace(/<\/?x\d+>|⟦\d+⟧/g, '')}` : `fr: ${item.source}`,
 );
 
 test.before(async () => {

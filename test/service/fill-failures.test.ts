@@ -7,6 +7,7 @@ import { previewSync, previewTranslate, sync, translate, type TranslateUnit } fr
 import { requestItems, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { pollJob, readKey } from '../helpers/typed.js';
+import { maskSource } from '../../packages/core/src/guard.js';
 
 const LANGS = ['de', 'fr', 'ja', 'ar', 'pl', 'ru', 'zh-Hans', 'pt-BR'];
 const TERMS = 'By continuing you accept the <a href="/terms">terms</a>';
@@ -41,7 +42,10 @@ const workspace = async (svc: TestService, p: TestProject) => {
 };
 
 /** The fake model: `DE <source>`, except that it drops every `%lld` (a model "translating" the specifier away). */
-const dropsLld = translateAll((item) => `DE ${item.source.replace(/%lld/g, 'many')}`);
+// The engine gets %lld as the token ⟦1⟧ (packages/core/src/guard.ts): this answer drops it.
+const dropsLld = translateAll((item) => `DE ${item.source.replace(/%lld|⟦1⟧/g, 'many')}`);
+/** PRINTF as the engine gets it: every specifier and the placeholder as a token. */
+const PRINTF_SENT = maskSource(PRINTF, 'en')!.text;
 
 test.serial('pseudo: a source with markup fills in every language, keeping the tag and its attribute', async (t) => {
   const p = await createTestProject(pseudo, { languages: LANGS.map((code) => ({ code })) });
@@ -74,8 +78,8 @@ test.serial(
     fake.setHandler(
       translateAll((item) => {
         // The first answer for the printf source loses its %lld; the retry (which names the problem) keeps it.
-        if (item.source === PRINTF && !item.problem) return `DE ${item.source.replace('%lld', 'viele')}`;
-        if (item.source === PRINTF) asked++;
+        if (item.source === PRINTF_SENT && !item.problem) return `DE ${item.source.replace('⟦1⟧', 'viele')}`;
+        if (item.source === PRINTF_SENT) asked++;
         return `DE ${item.source}`;
       }),
     );
@@ -95,7 +99,7 @@ test.serial(
       .flatMap(requestItems)
       .filter((i) => i.problem);
     t.true(
-      retried.every((i) => /^printf specifiers differ: missing %lld$/.test(i.problem!)),
+      retried.every((i) => /^tokens: ⟦1⟧ \(%lld\) is missing;/.test(i.problem!)),
       JSON.stringify(retried),
     );
   },
@@ -147,7 +151,7 @@ test.serial(
     const read = (await readKey(p.client, p.projectId, 'files.left')).data!.translations;
     for (const lang of ['de', 'fr']) {
       t.is(read[lang]?.status, 'failed');
-      t.regex(read[lang]?.reason ?? '', /^printf specifiers differ: missing %lld$/);
+      t.regex(read[lang]?.reason ?? '', /^tokens: ⟦1⟧ \(%lld\) is missing;/);
       t.is(read[lang]?.value, undefined);
     }
     t.deepEqual((await readKey(p.client, p.projectId, 'files.left', 'de')).data!.translations, {
@@ -247,7 +251,7 @@ test.serial(
     ]);
     await runDue(openai);
     const reason = (await readLang(p, 'files.left', 'de'))?.reason;
-    t.regex(reason ?? '', /^printf specifiers differ: missing %lld$/);
+    t.regex(reason ?? '', /^tokens: ⟦1⟧ \(%lld\) is missing;/);
     fake.setHandler(translateAll((item) => `DE ${item.source}`));
     const asked = fake.requests.length;
     const before = await workspace(openai, p);
@@ -316,7 +320,7 @@ test.serial('a retry that fails again reads failed with its reason, and the next
   });
   t.deepEqual(await readLang(p, 'items', 'de'), {
     status: 'failed',
-    reason: 'printf specifiers differ: missing %lld',
+    reason: 'tokens: ⟦1⟧ (%lld) is missing; keep every ⟦n⟧ exactly as in the source',
   });
   const credits = await workspace(openai, p);
   const pushed = await push(p, units);

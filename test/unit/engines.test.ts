@@ -254,7 +254,9 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   const fake = await withFake(
     t,
     translateAll((it) =>
-      it.source === PLURAL_EN ? '{count, plural, one {# plik} other {# plików}}' : `PL ${it.source}`,
+      it.source === PLURAL_EN
+        ? '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku} zero {# plików}}'
+        : `PL ${it.source}`,
     ),
   );
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, apiKey: 'sk-test-123' });
@@ -278,7 +280,8 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   for (const needle of [
     'key.a',
     'context of b',
-    'Hello <b>{name}</b>',
+    // Sent as tokens the engine copies (packages/core/src/guard.ts), put back in the answer.
+    'Hello ⟦1⟧⟦2⟧⟦3⟧',
     'ICU MessageFormat',
     'one, few, many, other',
     'Polish',
@@ -293,8 +296,8 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   t.deepEqual(out, [
     { id: 'a', value: 'PL Save' },
     { id: 'b', value: 'PL Hello <b>{name}</b>' },
-    // The answer had English categories; the engine conformed it to Polish.
-    { id: 'c', value: '{count, plural, one {# plik} few {# plików} many {# plików} other {# plików}}' },
+    // The answer had a category Polish lacks; the engine dropped it.
+    { id: 'c', value: '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}' },
     { id: 'd', value: 'PL Bye' },
   ]);
 });
@@ -336,8 +339,8 @@ test('openai: broken or missing answers are retried once, only those items, then
   const fake = await withFake(
     t,
     sequence([
-      translateAll((it) => ({ a: 'Zapisz', b: 'Cześć {name', d: 'Cześć' })[it.id]),
-      translateAll((it) => ({ b: 'Cześć {imie}', c: 'Żegnaj <b>{name}</b>' })[it.id]),
+      translateAll((it) => ({ a: 'Zapisz', b: 'Cześć ⟦1⟧ {', d: 'Cześć' })[it.id]),
+      translateAll((it) => ({ b: 'Cześć {imie}', c: 'Żegnaj ⟦1⟧⟦2⟧⟦3⟧' })[it.id]),
     ]),
   );
   const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url });
@@ -351,11 +354,11 @@ test('openai: broken or missing answers are retried once, only those items, then
   );
   t.regex(followUp[0].problem ?? '', /invalid ICU syntax/);
   t.regex(followUp[1].problem ?? '', /no translation returned/);
-  t.regex(followUp[2].problem ?? '', /missing placeholder \{name\}/);
+  t.regex(followUp[2].problem ?? '', /⟦1⟧ \(\{name\}\) is missing/);
   t.deepEqual(out[0], { id: 'a', value: 'Zapisz' });
   t.is(out[1].id, 'b');
-  t.regex(out[1].error ?? '', /placeholder/);
-  t.deepEqual(out[2], { id: 'c', value: 'Żegnaj <b>{name}</b>' });
+  t.regex(out[1].error ?? '', /⟦1⟧ \(\{name\}\) is missing/);
+  t.deepEqual(out[2], { id: 'c', value: 'Żegnaj <b>{name}</b>', repaired: true });
   t.regex(out[3].error ?? '', /no translation returned/);
   t.is(out[1].value, undefined);
 });

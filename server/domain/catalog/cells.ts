@@ -8,7 +8,16 @@ const LIVE_JOB = ['queued', 'running'];
 
 type CellRow = Pick<
   TranslationRow,
-  'key_id' | 'lang' | 'value' | 'status' | 'origin' | 'job_id' | 'fail_reason' | 'outdated_at'
+  | 'key_id'
+  | 'lang'
+  | 'value'
+  | 'status'
+  | 'origin'
+  | 'job_id'
+  | 'fail_reason'
+  | 'outdated_at'
+  | 'ai_score'
+  | 'ai_reason'
 >;
 export interface CellState {
   row: CellRow;
@@ -49,6 +58,8 @@ export async function cellStates(db: Db, keyIds: number[], langs?: string[]): Pr
         'translations.job_id',
         'translations.fail_reason',
         'translations.outdated_at',
+        'translations.ai_score',
+        'translations.ai_reason',
         db.raw(
           'CASE WHEN translations.fail_token IS NOT NULL AND translations.fail_token = keys.token THEN 1 ELSE 0 END AS stuck',
         ),
@@ -74,4 +85,10 @@ export async function cellStates(db: Db, keyIds: number[], langs?: string[]): Pr
     });
   }
   return out;
+}
+
+/** An AI value's score as the API shows it (0 to 1) and its reason; null unless the fill stored the value as it is. */
+export function aiScoreOf(row: Pick<TranslationRow, 'origin' | 'status' | 'ai_score' | 'ai_reason'>) {
+  if (row.origin !== 'ai' || row.status === 'pending' || row.ai_score == null) return null;
+  return { aiScore: Number(row.ai_score) / 1000, aiReason: row.ai_reason ?? '' };
 }

@@ -14,6 +14,7 @@ import { chunks, type Db } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { liveSnapshot } from './live.js';
+import { aiScoreOf } from './cells.js';
 import { valueIcuOk } from './file.js';
 import type { CheckResult } from '../checks/compute.js';
 import { storedChecks, whereChecked } from '../checks/read.js';
@@ -41,6 +42,8 @@ export interface KeyFilter {
   check?: string;
   /** Keys with a stored result of this severity. */
   severity?: 'error' | 'warning' | 'info';
+  /** Keys with an AI value (still the fill's) scored below this, 0 to 1 (translations.ai_score, migration 030). */
+  aiScoreBelow?: number;
 }
 
 /** The project's live target languages, in code order. */
@@ -196,6 +199,14 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
       }),
     );
   }
+  if (f.aiScoreBelow !== undefined) {
+    const below = Math.round(f.aiScoreBelow * 1000);
+    q.whereExists(
+      cell((c) => {
+        c.where('t.origin', 'ai').whereNot('t.status', 'pending').where('t.ai_score', '<', below);
+      }),
+    );
+  }
   if (f.conflicts !== undefined) {
     const has = cell((c) => {
       c.whereNotNull('t.conflict_value');
@@ -230,6 +241,9 @@ interface ListedCell {
   outdated?: true;
   /** The stored check results of the value; absent when it passes every check. */
   checks?: CheckResult[];
+  /** An AI value's score, 0 to 1, and its reason (cells.ts aiScoreOf). */
+  aiScore?: number;
+  aiReason?: string;
 }
 
 /** Every target language's cell of each key of a page, in `targets` order: one query for the page. */
@@ -245,6 +259,8 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
     fail_reason: string | null;
     conflict: number | string;
     outdated_at: number | string | null;
+    ai_score: number | null;
+    ai_reason: string | null;
   }
   const rows = await db('translations')
     .whereIn('key_id', keyIds)
@@ -257,6 +273,8 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
       'origin',
       'fail_reason',
       'outdated_at',
+      'ai_score',
+      'ai_reason',
       db.raw('CASE WHEN conflict_value IS NULL THEN 0 ELSE 1 END AS conflict'),
     );
   const byCell = new Map(rows.map((r) => [`${r.key_id}|${r.lang}`, r]));
@@ -275,6 +293,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
           failed: status === 'failed' ? r!.fail_reason : null,
           conflict: r ? Number(r.conflict) === 1 : false,
           ...(r && r.status !== 'pending' && r.outdated_at != null ? { outdated: true as const } : {}),
+          ...(r ? aiScoreOf(r) : {}),
           ...(r && r.status !== 'pending' && checks.has(`${id}|${lang}`)
             ? { checks: checks.get(`${id}|${lang}`)! }
             : {}),

@@ -11,6 +11,7 @@ import {
   type CheckSettings,
   type CustomCheck,
   type Severity,
+  type Term,
 } from '../../../packages/core/src/checks/index.js';
 
 /** A result as the API shows and the database stores it (spec `CheckResult`). */
@@ -44,6 +45,16 @@ export interface CheckContext {
   /** The project's markup origins (server/domain/project/projects.ts `markupPolicy`). */
   origins: string[];
   settings: StoredSettings;
+  /**
+   * The termbase's entries by target language (server/domain/terms/glossary.ts checkTermsFor), for the glossary
+   * check; absent or empty: the check passes.
+   */
+  terms?: Record<string, Term[]>;
+  /**
+   * What `terms` were read at (the termbase's stamp): a worker thread, which gets a copy of the context with every
+   * slice, keeps the first copy for a stamp, so the matcher's indexes (built per list) are built once, not per slice.
+   */
+  termsStamp?: string;
 }
 
 /** A key as the checks read it. */
@@ -119,6 +130,7 @@ export function checkTranslation(ctx: CheckContext, key: KeyInput, lang: string,
     formats: ctx.formats,
     settings: engineSettings(ctx, lang),
     markup: { origins: ctx.origins },
+    ...(ctx.terms?.[lang]?.length ? { terms: ctx.terms[lang] } : {}),
   }).map(toApi);
 }
 

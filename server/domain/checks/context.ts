@@ -1,10 +1,12 @@
 // What a project's cells are checked with, read from the database: its base language, its effective output formats
 // (format-specific checks run for these), its markup origins and its check settings, with the settings' revision.
 import type { FormatId } from '../../../packages/core/src/catalog.js';
+import type { Term } from '../../../packages/core/src/checks/types.js';
 import type { Db } from '../../infra/db.js';
 import { parseJson } from '../../infra/db.js';
 import { notFound } from '../../infra/errors.js';
-import { effectiveFormats, markupPolicy } from '../project/projects.js';
+import { effectiveFormats, listLanguages, markupPolicy } from '../project/projects.js';
+import { checkTermsForMany } from '../terms/glossary.js';
 import type { CheckContext } from './compute.js';
 import { checkState } from './settings.js';
 
@@ -18,11 +20,21 @@ export async function checkContext(db: Db, projectId: string): Promise<CheckCont
         parseJson<string[]>(r.formats, []),
       );
   const state = await checkState(db, projectId);
+  // The glossary check's terms per target language: the same lists until the termbase changes (glossary.ts).
+  const glossary = (await db('terms').where({ workspace_id: p.workspace_id }).first('id'))
+    ? await checkTermsForMany(
+        db,
+        p,
+        (await listLanguages(db, projectId)).map((l) => l.code),
+      )
+    : { stamp: '', terms: {} as Record<string, Term[]> };
+  const terms = glossary.terms;
   return {
     baseLang: p.base_lang,
     formats: effectiveFormats(p, versions) as FormatId[],
     origins: markupPolicy(p).origins,
     settings: state.settings,
+    ...(Object.keys(terms).length ? { terms, termsStamp: glossary.stamp } : {}),
     rev: state.rev,
   };
 }

@@ -9,8 +9,20 @@ export interface SliceInput {
   cells: Array<[number, string, string]>;
 }
 
+/** The termbase lists this thread has seen, by stamp (compute.ts `termsStamp`): the last few. */
+const seenTerms = new Map<string, NonNullable<CheckContext['terms']>>();
+
 /** The rows of a slice of keys (their sources and values), in key order. */
 export function checkSlice(input: SliceInput): CheckRow[] {
+  const stamp = input.ctx.termsStamp;
+  if (stamp && input.ctx.terms) {
+    const known = seenTerms.get(stamp);
+    if (known) input.ctx.terms = known;
+    else {
+      if (seenTerms.size >= 4) seenTerms.delete(seenTerms.keys().next().value!);
+      seenTerms.set(stamp, input.ctx.terms);
+    }
+  }
   const byKey = input.keys.map(() => [] as Array<{ lang: string; value: string }>);
   for (const [i, lang, value] of input.cells) byKey[i].push({ lang, value });
   return input.keys.flatMap((k, i) => rowsOfKey(input.ctx, k, byKey[i], true));

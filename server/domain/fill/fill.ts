@@ -10,6 +10,7 @@ import type { Db } from '../../infra/db.js';
 import { bool, chunks, dialectOf } from '../../infra/db.js';
 import { EngineUnavailableError, type TranslationEngine, type TranslationOutcome } from '../../infra/engines/types.js';
 import { checkFill } from '../../../packages/core/src/gates.js';
+import { scoreValue } from '../../../packages/core/src/guard.js';
 import { LeaseLost, type JobContext } from '../../infra/jobs.js';
 import type { App } from '../../infra/app.js';
 import { charge, release } from '../billing/credits.js';
@@ -18,6 +19,8 @@ import { checkCells } from '../checks/store.js';
 import { chargeOperation, releaseOperation } from '../operations/budget.js';
 import { rememberAfter, type MemoryProject } from '../memory/entries.js';
 import { referencesFor, type Reference } from '../memory/lookup.js';
+import type { ProjectRow } from '../../infra/tables.js';
+import { instructionsFor, itemTerms, keyContexts, type KeyContext } from './context.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
@@ -44,31 +47,26 @@ async function recordFailures(trx: Db, jobId: number, failures: Array<{ pair: Pa
       .update({ fail_reason: shortReason(failure.reason), fail_token: failure.token, updated_at: now });
 }
 
-const STORE_COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at)';
+const STORE_COLUMNS = '(key_id, lang, project_id, value, status, origin, job_id, updated_at, ai_score, ai_reason)';
 // Rows per statement. SQLite runs a statement synchronously on the event loop, so its slices stay a millisecond
 // or two (the same text for every full slice: db.ts reuses the prepared statement); MySQL's run on the server
 // while the loop is free, and fewer round trips matter more there.
 const STORE_SLICE = { sqlite: 100, mysql: 500 };
 
 /** Stores AI values over pending markers only: a value a person set meanwhile is never overwritten. */
-async function storeValues(
-  trx: Db,
-  projectId: string,
-  rows: Array<{ keyId: number; lang: string; value: string }>,
-  now: number,
-) {
+async function storeValues(trx: Db, projectId: string, rows: StoredValue[], now: number) {
   const mysql = dialectOf(trx) === 'mysql';
   for (const part of chunks(rows, STORE_SLICE[dialectOf(trx)])) {
     // A multi-row VALUES list written here: Knex writes SQLite's multi-row insert as a SELECT ... UNION ALL chain,
     // several times slower to compile and run.
     const bindings: Array<string | number> = [];
-    for (const r of part) bindings.push(r.keyId, r.lang, r.value);
-    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)})`;
+    for (const r of part) bindings.push(r.keyId, r.lang, r.value, r.score, r.reason);
+    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)}, ?, ?)`;
     const head = `INSERT INTO translations ${STORE_COLUMNS} VALUES ${Array(part.length).fill(values).join(', ')}`;
     const sql = mysql
       ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.
-        `${head} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
-      : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending'`;
+        `${head} ON DUPLICATE KEY UPDATE value = IF(status = 'pending', VALUES(value), value), origin = IF(status = 'pending', VALUES(origin), origin), ai_score = IF(status = 'pending', VALUES(ai_score), ai_score), ai_reason = IF(status = 'pending', VALUES(ai_reason), ai_reason), job_id = IF(status = 'pending', NULL, job_id), updated_at = IF(status = 'pending', VALUES(updated_at), updated_at), status = IF(status = 'pending', VALUES(status), status)`
+      : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, updated_at = excluded.updated_at, ai_score = excluded.ai_score, ai_reason = excluded.ai_reason WHERE translations.status = 'pending'`;
     await trx.raw(sql, bindings);
     // SQLite runs each statement synchronously: a turn between them lets other requests in.
     await yieldTurn();
@@ -184,9 +182,12 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 interface KeyInfo {
   id: number;
   name: string;
+  namespace: string;
   token: string;
   source: string;
   ctx: string | null;
+  comment: string | null;
+  meta: string | null;
   enabled: unknown;
 }
 
@@ -197,8 +198,13 @@ interface FillRun {
   jobId: number;
   job: { project_id: string; workspace_id: string; operation_id: string | null };
   baseLang: string;
-  /** The project, for its translation memory: references for the engine, and the values it stores as entries. */
-  project: MemoryProject;
+  /**
+   * The project: its translation memory (references for the engine, the values it stores as entries), its
+   * termbase and its style guide (context.ts).
+   */
+  project: MemoryProject & ProjectRow;
+  /** What the engine reported using and no write has added to the job yet. */
+  usage: { promptTokens: number; completionTokens: number; requests: number };
 }
 
 type PairRow = Pair & { state: string };
@@ -233,16 +239,30 @@ async function readKeys(db: Db, pairs: Pair[]): Promise<Map<number, KeyInfo>> {
   const ids = [...new Set(pairs.map((p) => Number(p.key_id)))];
   const keys = new Map<number, KeyInfo>();
   for (const part of chunks(ids, PAIR_SLICE))
-    for (const k of await db('keys').whereIn('id', part).select('id', 'name', 'token', 'source', 'ctx', 'enabled'))
+    for (const k of await db('keys')
+      .whereIn('id', part)
+      .select('id', 'name', 'namespace', 'token', 'source', 'ctx', 'comment', 'meta', 'enabled'))
       keys.set(Number(k.id), k as KeyInfo);
   return keys;
 }
 
-/** What became of one pair: a value to store, or why it failed. */
+/** What became of one pair: a value to store with its score, or why it failed. */
 interface Result {
   pair: Pair;
   value?: string;
+  /** The value's score (per mille, translations.ai_score) and its reason (packages/core/src/guard.ts scoreValue). */
+  score?: number;
+  reason?: string;
   failure?: Failure;
+}
+
+/** A value the fill stores, with its score. */
+interface StoredValue {
+  keyId: number;
+  lang: string;
+  value: string;
+  score: number;
+  reason: string;
 }
 
 /** Asks the engine for `pairs` (one language) and judges each answer; results in the pairs' order. */
@@ -251,12 +271,15 @@ async function translateBatch(
   pairs: Pair[],
   keys: Map<number, KeyInfo>,
   references: Map<string, Reference[]>,
+  contexts: Map<number, KeyContext>,
 ): Promise<Result[]> {
   const { engine } = run;
   const lang = pairs[0].lang;
   const items = pairs.map((p, n) => {
     const k = keys.get(Number(p.key_id));
     const refs = references.get(`${p.key_id}|${lang}`);
+    const c = contexts.get(Number(p.key_id));
+    const terms = c ? itemTerms(c.terms, lang) : [];
     return {
       id: String(n),
       key: k?.name ?? '',
@@ -265,10 +288,23 @@ async function translateBatch(
       sourceLang: run.baseLang,
       targetLang: lang,
       ...(refs ? { references: refs } : {}),
+      ...(c?.comment ? { comment: c.comment } : {}),
+      ...(c?.maxLength ? { maxLength: c.maxLength } : {}),
+      ...(terms.length ? { terms } : {}),
+      ...(c?.related.length ? { related: c.related } : {}),
     };
   });
   const byId = new Map<string, TranslationOutcome>();
-  for (const o of await engine.translate(items)) byId.set(o.id, o);
+  const instructions = instructionsFor(run.project, lang);
+  const outcomes = await engine.translate(items, {
+    ...(instructions ? { instructions } : {}),
+    onUsage: (u) => {
+      run.usage.promptTokens += u.promptTokens;
+      run.usage.completionTokens += u.completionTokens;
+      run.usage.requests++;
+    },
+  });
+  for (const o of outcomes) byId.set(o.id, o);
   const results: Result[] = [];
   for (let n = 0; n < pairs.length; n++) {
     const pair = pairs[n];
@@ -282,7 +318,12 @@ async function translateBatch(
       // The fill gate before storing, unless the engine ran this very gate on this value: a value that would be
       // refused is never written.
       const problem = engine.checksFill ? null : checkFill(k.source, o.value, lang);
-      results.push(problem ? { pair, failure: { reason: problem, token: k.token } } : { pair, value: o.value });
+      if (problem) results.push({ pair, failure: { reason: problem, token: k.token } });
+      else {
+        const { score, reason } = scoreValue({ ...o, value: o.value, references: items[n].references });
+        const said = o.failures?.length ? `${reason}: ${o.failures.join('; ')}` : reason;
+        results.push({ pair, value: o.value, score: Math.round(score * 1000), reason: shortReason(said) });
+      }
     }
   }
   return results;
@@ -298,12 +339,14 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
   const fromKey = Number(results[0].pair.key_id);
   const toKey = Number(results[results.length - 1].pair.key_id);
   const now = Date.now();
-  return app.db.transaction(async (trx) => {
+  // What the engine used so far is added with these results (kept for the next write if this one rolls back).
+  const usage = { ...run.usage };
+  const stored = await app.db.transaction(async (trx) => {
     await ctx.fence(trx);
     // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
     const mine = await stillPending(trx, jobId, fromKey, toKey);
     await yieldTurn();
-    const values: Array<{ keyId: number; lang: string; value: string }> = [];
+    const values: StoredValue[] = [];
     const failed: Array<{ pair: Pair; failure: Failure }> = [];
     let chargeMc = 0;
     let releaseMc = 0;
@@ -313,7 +356,13 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
       if (r.failure) failed.push({ pair: r.pair, failure: r.failure });
       else {
         chargeMc += Number(r.pair.cost_mc);
-        values.push({ keyId: Number(r.pair.key_id), lang: r.pair.lang, value: r.value! });
+        values.push({
+          keyId: Number(r.pair.key_id),
+          lang: r.pair.lang,
+          value: r.value!,
+          score: r.score ?? 1000,
+          reason: r.reason ?? '',
+        });
       }
     }
     if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
@@ -339,11 +388,20 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
         failed: trx.raw('failed + ?', [nFailed]),
         charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
         held_mc: trx.raw('held_mc - ?', [releaseMc]),
+        prompt_tokens: trx.raw('prompt_tokens + ?', [usage.promptTokens]),
+        completion_tokens: trx.raw('completion_tokens + ?', [usage.completionTokens]),
+        engine_requests: trx.raw('engine_requests + ?', [usage.requests]),
         updated_at: now,
       });
     if (values.length) await contentChanged(trx, job.project_id, now);
     return values;
   });
+  if (stored) {
+    run.usage.promptTokens -= usage.promptTokens;
+    run.usage.completionTokens -= usage.completionTokens;
+    run.usage.requests -= usage.requests;
+  }
+  return stored;
 }
 
 /**
@@ -368,10 +426,11 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     [...keys.values()].map((k) => ({ keyId: Number(k.id), source: k.source, ctx: k.ctx, name: k.name })),
     [...byLang.keys()],
   );
+  const contexts = await keyContexts(run.app.db, run.project, [...keys.values()]);
   const resultOf = new Map<Pair, Result>();
   for (const list of byLang.values())
     for (const batch of chunks(list, engine.maxBatch)) {
-      for (const r of await translateBatch(run, batch, keys, references)) resultOf.set(r.pair, r);
+      for (const r of await translateBatch(run, batch, keys, references, contexts)) resultOf.set(r.pair, r);
       await yieldTurn();
     }
   const writePairs = WRITE_PAIRS[dialectOf(run.app.db)];
@@ -415,7 +474,16 @@ export async function runFill(app: App, ctx: JobContext<FillPayload>): Promise<v
     await trx('fill_jobs').where({ id: jobId, status: 'queued' }).update({ status: 'running', updated_at: Date.now() });
   });
   const project = (await db('projects').where({ id: job.project_id }).first())!;
-  const run: FillRun = { app, ctx, engine, jobId, job, baseLang: project.base_lang, project };
+  const run: FillRun = {
+    app,
+    ctx,
+    engine,
+    jobId,
+    job,
+    baseLang: project.base_lang,
+    project,
+    usage: { promptTokens: 0, completionTokens: 0, requests: 0 },
+  };
   try {
     // Passes over the job's pairs in primary-key order until none is pending (one pass, unless a pair was left
     // pending by a write that did not move it).

@@ -41,6 +41,34 @@ export function effectiveFormats(p: ProjectRow, versionFormats: string[][] = [])
   return union;
 }
 
+/** The fill's style guide (spec internal `FillInstructions`): a project text and one per target language. */
+interface FillInstructions {
+  project?: string;
+  languages?: Record<string, string>;
+}
+
+/** A project's stored style guide, or null when it has none. */
+export function fillInstructionsOf(p: Pick<ProjectRow, 'fill_instructions'>): FillInstructions | null {
+  const stored = parseJson<FillInstructions | null>(p.fill_instructions ?? null, null);
+  return stored && (stored.project || Object.keys(stored.languages ?? {}).length) ? stored : null;
+}
+
+/**
+ * A style guide as stored: texts trimmed, empty ones dropped, language codes canonical (400 for one that is not
+ * BCP 47); null when nothing is left.
+ */
+export function normalizeFillInstructions(input: FillInstructions | null): string | null {
+  if (!input) return null;
+  const out: FillInstructions = {};
+  const project = input.project?.trim();
+  if (project) out.project = project;
+  const languages: Record<string, string> = {};
+  for (const [code, text] of Object.entries(input.languages ?? {}))
+    if (text.trim()) languages[normalizeLanguage(code)] = text.trim();
+  if (Object.keys(languages).length) out.languages = languages;
+  return out.project || out.languages ? JSON.stringify(out) : null;
+}
+
 const sharingOf = (s: string | undefined): 'shared' | 'isolated' | 'off' =>
   s === 'isolated' || s === 'off' ? s : 'shared';
 
@@ -66,6 +94,9 @@ export async function projectView(db: Db, p: ProjectRow) {
     memorySharing: sharingOf(p.memory_sharing),
     memoryPreTranslate: p.memory_pretranslate === undefined ? true : bool(p.memory_pretranslate),
     memoryThreshold: p.memory_threshold == null ? 75 : Number(p.memory_threshold),
+    // migration 030; server/domain/fill/ reads it.
+    fillInstructions: fillInstructionsOf(p),
+    aiReviewBelow: p.ai_review_below == null ? null : Number(p.ai_review_below) / 1000,
     languages: [
       { code: p.base_lang, isBase: true, fillMode: 'ai' as const, removed: false },
       ...langs.map((l) => ({ code: l.code, isBase: false, fillMode: l.fill_mode, removed: l.removed_at != null })),

@@ -93,6 +93,7 @@ async function readLanguage(
   projectId: string,
   lang: string,
   indexOf: Map<number, number>,
+  reviewBelow: number | null,
 ): Promise<LanguageRows> {
   const index: number[] = [];
   const value: Array<string | null> = [];
@@ -105,14 +106,22 @@ async function readLanguage(
   const rows = await readInSlices<TranslationRow>('key_id', () =>
     db('translations')
       .where({ project_id: projectId, lang })
-      .select('key_id', 'value', 'status', 'origin', 'job_id', 'outdated_at'),
+      .select('key_id', 'value', 'status', 'origin', 'job_id', 'outdated_at', 'ai_score'),
   );
   for (const r of rows) {
     const i = indexOf.get(Number(r.key_id));
     // Disabled and captured keys have cells too; they are not published.
     if (i === undefined) continue;
     index.push(i);
-    value.push(r.value);
+    // An AI value scored below the project's rule (projects.ai_review_below) waits for a person: left out as a
+    // cell without a value is, until a review, an approval or an edit moves it.
+    const held =
+      reviewBelow !== null &&
+      r.origin === 'ai' &&
+      r.status === 'translated' &&
+      r.ai_score != null &&
+      Number(r.ai_score) < reviewBelow;
+    value.push(held ? null : r.value);
     status.push(r.status);
     imported.push(r.origin === 'import' ? 1 : 0);
     job.push(Number(r.job_id ?? 0));
@@ -169,10 +178,12 @@ export async function buildSnapshot(
   const now = Date.now();
   const langs = base.languages;
   const threads = threadsFor(env, base.keys.length);
-  const { origins } = markupPolicy((await db('projects').where({ id: projectId }).first('markup_origins')) ?? {});
+  const projectRow = await db('projects').where({ id: projectId }).first('markup_origins', 'ai_review_below');
+  const { origins } = markupPolicy(projectRow ?? {});
+  const reviewBelow = projectRow?.ai_review_below == null ? null : Number(projectRow.ai_review_below);
   const blockErrors = await blocksPublishOnErrors(db, projectId);
   // The next language's cells are read while this one is gated on its thread.
-  let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf)) : null;
+  let nextRows = langs.length ? later(readLanguage(db, projectId, langs[0], indexOf, reviewBelow)) : null;
   for (let i = 0; i < langs.length; i++) {
     const lang = langs[i];
     const rows = await nextRows!;
@@ -188,7 +199,7 @@ export async function buildSnapshot(
         rows,
       }),
     );
-    if (i + 1 < langs.length) nextRows = later(readLanguage(db, projectId, langs[i + 1], indexOf));
+    if (i + 1 < langs.length) nextRows = later(readLanguage(db, projectId, langs[i + 1], indexOf, reviewBelow));
     const out = await gating;
     await storePart(db, projectId, out.digest, out.body, now);
     parts[lang] = out.digest;

@@ -39,15 +39,19 @@ async function glossaryOf(db: Db, project: ProjectRow): Promise<Glossary> {
   return g;
 }
 
-/** The terms of `project` found in `text`, left to right, not overlapping, with the translation into `lang`. */
-export async function matchTerms(db: Db, project: ProjectRow, text: string, lang?: string) {
-  const target = lang === undefined ? undefined : normalizeLanguage(lang);
-  const g = await glossaryOf(db, project);
+function indexOf(g: Glossary, project: ProjectRow): TermIndex {
   g.index ??= new TermIndex(
     g.terms.map((t) => ({ text: t.text, caseSensitive: t.caseSensitive, exact: t.abbreviation })),
     project.base_lang,
   );
-  return leftmostLongest(g.index.find(text)).map((h) => {
+  return g.index;
+}
+
+/** The terms of `project` found in `text`, left to right, not overlapping, with the translation into `lang`. */
+export async function matchTerms(db: Db, project: ProjectRow, text: string, lang?: string) {
+  const target = lang === undefined ? undefined : normalizeLanguage(lang);
+  const g = await glossaryOf(db, project);
+  return leftmostLongest(indexOf(g, project).find(text)).map((h) => {
     const term = g.terms[h.pattern];
     const translation = target === undefined ? undefined : (term.translations[target] ?? null);
     return { start: h.start, end: h.end, term, ...(translation === undefined ? {} : { translation }) };
@@ -59,8 +63,23 @@ export async function matchTerms(db: Db, project: ProjectRow, text: string, lang
  * types.ts `Term`): the same list object for every cell until the termbase changes.
  */
 export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): Promise<Term[]> {
-  const target = normalizeLanguage(lang);
+  return termsForLanguage(await glossaryOf(db, project), lang);
+}
+
+/** checkTermsFor for several languages, the termbase's stamp read once (the checks' context, every language). */
+export async function checkTermsForMany(
+  db: Db,
+  project: ProjectRow,
+  langs: string[],
+): Promise<{ stamp: string; terms: Record<string, Term[]> }> {
   const g = await glossaryOf(db, project);
+  const terms: Record<string, Term[]> = {};
+  if (g.terms.length) for (const lang of langs) terms[lang] = termsForLanguage(g, lang);
+  return { stamp: `${project.id}:${g.stamp}`, terms };
+}
+
+function termsForLanguage(g: Glossary, lang: string): Term[] {
+  const target = normalizeLanguage(lang);
   let terms = g.forChecks.get(target);
   if (!terms) {
     terms = g.terms.map((t) => ({
@@ -74,4 +93,23 @@ export async function checkTermsFor(db: Db, project: ProjectRow, lang: string): 
     g.forChecks.set(target, terms);
   }
   return terms;
+}
+
+/**
+ * Every term `text` uses, overlapping ones too, and with each the other terms of the same text (`account` of a bank
+ * and of a user; a forbidden translation beside the required one): what the AI fill tells its engine
+ * (server/domain/fill/context.ts), as the glossary check holds the answer to them together.
+ */
+export async function termsUsed(db: Db, project: ProjectRow, texts: readonly string[]): Promise<TermView[][]> {
+  // One read of the termbase's stamp for all the texts (a fill asks for a whole batch of keys).
+  const g = await glossaryOf(db, project);
+  if (!g.terms.length) return texts.map(() => []);
+  const index = indexOf(g, project);
+  const same = (t: TermView) => t.text.normalize('NFC').trim().toLowerCase();
+  return texts.map((text) => {
+    const hits = index.find(text);
+    if (!hits.length) return [];
+    const used = new Set(hits.map((h) => same(g.terms[h.pattern])));
+    return g.terms.filter((t) => used.has(same(t)));
+  });
 }

@@ -1,13 +1,14 @@
 // Projects, their languages and API keys, as the dashboard manages them.
 import { contentChanged } from '../../domain/project/revision.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
-import { createProject, getProject, projectView } from '../../domain/project/projects.js';
+import { createProject, getProject, normalizeFillInstructions, projectView } from '../../domain/project/projects.js';
 import { createApiKey } from '../apikeys.js';
 import { changeSharing } from '../../domain/memory/entries.js';
 import { requestRecheck } from '../../domain/checks/settings.js';
 import { parseJson, retryContended } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
+import { fillUsage } from '../../domain/fill/usage.js';
 
 export const internalCreateProject: Handler<'internalCreateProject'> = async (ctx) => ({
   status: 201,
@@ -46,12 +47,16 @@ export const internalUpdateProject: Handler<'internalUpdateProject'> = async (ct
   if (b.memoryPreTranslate !== undefined) row.memory_pretranslate = b.memoryPreTranslate;
   if (b.memoryThreshold !== undefined) row.memory_threshold = b.memoryThreshold;
   if (b.memorySharing !== undefined) row.memory_sharing = b.memorySharing;
+  if (b.fillInstructions !== undefined) row.fill_instructions = normalizeFillInstructions(b.fillInstructions);
+  if (b.aiReviewBelow !== undefined)
+    row.ai_review_below = b.aiReviewBelow === null ? null : Math.round(b.aiReviewBelow * 1000);
   await db.transaction(async (trx) => {
     await trx('projects').where({ id: p.id }).update(row);
     // The entries the project wrote follow it into the memory it now belongs to.
     if (b.memorySharing !== undefined) await changeSharing(trx, p, b.memorySharing);
-    // The gates read the origins: a publish prepared under the old ones no longer describes the project.
-    if (b.markupOrigins !== undefined) await contentChanged(trx, p.id, Date.now());
+    // The gates read the origins, and the publish holds AI values scored below aiReviewBelow: a publish prepared
+    // under the old ones no longer describes the project.
+    if (b.markupOrigins !== undefined || b.aiReviewBelow !== undefined) await contentChanged(trx, p.id, Date.now());
   });
   // The markup checks read the origins: stored results are checked again (server/domain/checks/).
   if (b.markupOrigins !== undefined)
@@ -115,3 +120,7 @@ export const internalRevokeApiKey: Handler<'internalRevokeApiKey'> = async (ctx)
   if (!n) throw notFound('No such live key in this project.');
   return { status: 204 };
 };
+
+export const internalGetFillUsage: Handler<'internalGetFillUsage'> = async (ctx) => ({
+  body: await fillUsage(ctx.app.db, ctx.project.id),
+});

@@ -7,7 +7,7 @@ import { pullVersionFile } from '../../domain/publish/pull.js';
 import { publishEnv } from '../../domain/publish/stream.js';
 import type { Handler } from '../pipeline.js';
 import { readRecord } from '../../infra/requests.js';
-import { cellStates } from '../../domain/catalog/cells.js';
+import { aiScoreOf, cellStates } from '../../domain/catalog/cells.js';
 import type { CheckResult } from '../../domain/checks/compute.js';
 import { storedChecks } from '../../domain/checks/read.js';
 
@@ -52,7 +52,15 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
       q.checks === 'true' ? await storedChecks(db, [Number(key.id)], langs) : new Map<string, CheckResult[]>();
     const translations: Record<
       string,
-      { status: string; value?: string; reason?: string; outdated?: true; checks?: CheckResult[] }
+      {
+        status: string;
+        value?: string;
+        reason?: string;
+        outdated?: true;
+        checks?: CheckResult[];
+        aiScore?: number;
+        aiReason?: string;
+      }
     > = {};
     for (const lang of langs) {
       const c = cells.get(`${key.id}|${lang}`);
@@ -62,6 +70,8 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
           status: c.row.status,
           value: c.row.value,
           ...(c.row.outdated_at != null ? { outdated: true as const } : {}),
+          // An AI value's score (spec: KeyTranslations), while the value is the fill's; asked for with the checks.
+          ...(q.checks === 'true' ? aiScoreOf(c.row) : null),
           // Only when a check reports something (spec: KeyTranslations).
           ...(checks.has(`${key.id}|${lang}`) ? { checks: checks.get(`${key.id}|${lang}`)! } : {}),
         };

@@ -3,10 +3,11 @@
 // ones that fail it get one more chance in a follow-up request carrying the reason.
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
-import { checkFill } from '../../../packages/core/src/gates.js';
-import { conformPlurals, pluralCategories } from '../../../packages/core/src/icu.js';
+import { judgeValue, maskSource, unmask, type Masked } from '../../../packages/core/src/guard.js';
+import { pluralCategories } from '../../../packages/core/src/icu.js';
 import {
   EngineUnavailableError,
+  type TranslateOptions,
   type TranslationEngine,
   type TranslationItem,
   type TranslationOutcome,
@@ -38,8 +39,12 @@ const RESPONSE_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { id: { type: 'string' }, value: { type: 'string' } },
-        required: ['id', 'value'],
+        properties: {
+          id: { type: 'string' },
+          value: { type: 'string' },
+          confidence: { type: 'number', description: 'How sure you are of the translation, 0 to 1.' },
+        },
+        required: ['id', 'value', 'confidence'],
         // OpenAI's strict mode refuses a schema whose objects allow extra properties.
         additionalProperties: false,
       },
@@ -88,6 +93,9 @@ function retryAfterMs(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/** A token count an answer reports, or 0 for anything that is not one. */
+const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
+
 /** The text of one part of a message's content. */
 function partText(part: unknown): string {
   if (typeof part === 'string') return part;
@@ -107,7 +115,7 @@ function errorSnippet(text: string): string {
 }
 
 /** id → value from an answer's message content: strict JSON, JSON in ``` fences, or JSON after a preamble. */
-export function parseTranslations(content: string): Map<string, unknown> | null {
+export function parseTranslations(content: string, confidence?: Map<string, number>): Map<string, unknown> | null {
   let text = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
   const fenced = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
   if (fenced) text = fenced[1].trim();
@@ -128,8 +136,11 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   const out = new Map<string, unknown>();
   if (Array.isArray(list)) {
     for (const entry of list as unknown[]) {
-      if (entry && typeof entry === 'object' && 'id' in entry)
+      if (entry && typeof entry === 'object' && 'id' in entry) {
         out.set(String(entry.id), (entry as { value?: unknown }).value);
+        const c = (entry as { confidence?: unknown }).confidence;
+        if (typeof c === 'number' && c >= 0 && c <= 1) confidence?.set(String(entry.id), c);
+      }
     }
     return out;
   }
@@ -141,14 +152,17 @@ export function parseTranslations(content: string): Map<string, unknown> | null 
   return null;
 }
 
-function systemPrompt(sourceLang: string, targetLang: string): string {
+function systemPrompt(sourceLang: string, targetLang: string, instructions?: string): string {
   const src = languageName(sourceLang);
   const tgt = languageName(targetLang);
   const cats = pluralCategories(targetLang).join(', ');
   return [
     `You translate the user-interface strings of a software product from ${src} to ${tgt}.`,
-    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "items": [{"id", "key", "context", "source", "references"?, "problem"?}]}.',
-    '"key" is the string\'s identifier in the code and "context" a note from its developers: use them only to understand where and how the text is shown; never translate or copy them into the answer.',
+    'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "glossary"?, "items": [{"id", "key", "context", "comment"?, "maxLength"?, "terms"?, "related"?, "source", "references"?, "problem"?}]}.',
+    '"key" is the string\'s identifier in the code, "context" and "comment" notes from its developers (where and how the text is shown): use them only to understand the text; never translate or copy them into the answer.',
+    '"related" lists other strings shown beside the item (keys of the same screen or group), so wording stays consistent; do not translate them.',
+    'An item\'s "maxLength" is the most characters its translation may have as the reader sees it (each placeholder counts as one character, each plural branch on its own): stay within it, abbreviating naturally if you must.',
+    'The "glossary" is the team\'s termbase for the terms the items use (an item\'s "terms" names the ones it uses): where the source uses a term, use its "translation" (inflected as the sentence needs); never use a translation marked "avoid"; a term marked "keep" is a name that stays exactly as written.',
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
     '- Keep every placeholder exactly as written, e.g. {name}, {count, number}, {when, date, short}: never translate, rename, add or remove them.',
     '- Keep markup tags such as <b>...</b>, <link>...</link> or <a href="...">...</a> with the same names, attributes and nesting; translate the text between them, never attribute values.',
@@ -159,15 +173,52 @@ function systemPrompt(sourceLang: string, targetLang: string): string {
     "- An apostrophe before { } < > or # starts quoted text in ICU; write '' where a literal apostrophe is directly followed by one of those characters.",
     '- Keep leading and trailing spaces and line breaks; use punctuation and capitalization natural for the target language.',
     'An item\'s "references" are earlier translations of similar sources from the team\'s translation memory, each {"source", "translation", "score"} (100: the same text; less: similar text): follow their wording and terminology where the item says the same thing, and translate what differs; never copy a part its source does not say.',
-    'If an item has a "problem", your previous translation of it was rejected for that reason: fix it.',
-    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>"}]}, exactly one entry for every item.',
+    "- A token such as ⟦1⟧ stands for a placeholder, a markup tag, a format specifier or a name that stays as written: copy each token exactly, as often as the source has it (in every plural branch where the source's branches have it), moved where the sentence needs it; never translate, renumber, add or drop one.",
+    'If an item has a "problem", your previous translation of it was rejected for that reason: fix exactly that, keeping the rest.',
+    'Give each translation a "confidence" from 0 to 1: how sure you are that it is correct, natural and follows the glossary.',
+    'Answer with JSON only: {"translations": [{"id": "<the item\'s id>", "value": "<the translation>", "confidence": <0 to 1>}]}, exactly one entry for every item.',
+    ...(instructions
+      ? [
+          "The team's style guide follows; apply it unless it contradicts the rules above:",
+          '<style-guide>',
+          instructions.replace(/<\/?style-guide>/gi, ''),
+          '</style-guide>',
+        ]
+      : []),
   ].join('\n');
+}
+
+/** The glossary of a request: each distinct entry of its items' terms once, so a batch pays for a term once. */
+function glossaryOf(items: TranslationItem[]) {
+  const seen = new Map<string, Record<string, unknown>>();
+  for (const it of items)
+    for (const t of it.terms ?? []) {
+      const entry = {
+        term: t.source,
+        ...(t.nonTranslatable ? { keep: true } : t.forbidden ? { avoid: t.targets } : { translation: t.targets[0] }),
+        ...(t.description ? { description: t.description } : {}),
+      };
+      const id = JSON.stringify(entry);
+      if (!seen.has(id)) seen.set(id, entry);
+    }
+  return [...seen.values()];
 }
 
 interface Attempted {
   item: TranslationItem;
   value?: string;
+  /** Why the value may not be stored (hard: tokens, ICU, markup, printf), or why no value came. */
   problem?: string;
+  /** What the value does against the termbase or the length limit. */
+  soft?: string[];
+  repaired?: boolean;
+  confidence?: number;
+}
+
+/** An answer's translations and the engine's own confidence in each, by item id. */
+interface Answers {
+  values: Map<string, unknown>;
+  confidence: Map<string, number>;
 }
 
 export class OpenAIEngine implements TranslationEngine {
@@ -211,7 +262,7 @@ export class OpenAIEngine implements TranslationEngine {
     this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
   }
 
-  async translate(items: TranslationItem[]): Promise<TranslationOutcome[]> {
+  async translate(items: TranslationItem[], options: TranslateOptions = {}): Promise<TranslationOutcome[]> {
     const results = new Map<TranslationItem, TranslationOutcome>();
     const askable = items.filter((item) => {
       try {
@@ -225,7 +276,7 @@ export class OpenAIEngine implements TranslationEngine {
     });
     const settled = await Promise.allSettled(
       this.chunks(askable).map(async (chunk) => {
-        for (const o of await this.translateChunk(chunk)) results.set(o.item, o.outcome);
+        for (const o of await this.translateChunk(chunk, options)) results.set(o.item, o.outcome);
       }),
     );
     // Waiting for every chunk first means nothing of this call is still running once it rejects.
@@ -254,11 +305,15 @@ export class OpenAIEngine implements TranslationEngine {
 
   private async translateChunk(
     items: TranslationItem[],
+    options: TranslateOptions,
   ): Promise<{ item: TranslationItem; outcome: TranslationOutcome }[]> {
-    let attempts = this.judge(items, await this.ask(items, new Map()));
-    const retry = attempts.filter((a) => a.problem);
+    // What the engine must not change goes to it as tokens (packages/core/src/guard.ts); null: sent as written.
+    const masks = new Map(items.map((it) => [it, maskSource(it.source, it.sourceLang, it.terms)]));
+    let attempts = this.judge(items, await this.ask(items, new Map(), options, masks), masks, false);
+    // One repair request for every value with a problem, hard or soft, naming exactly what was wrong.
+    const retry = attempts.filter((a) => a.problem || a.soft?.length);
     if (retry.length) {
-      const problems = new Map(retry.map((a) => [a.item, a.problem!]));
+      const problems = new Map(retry.map((a) => [a.item, a.problem ?? a.soft!.join('; ')]));
       let second: Attempted[];
       try {
         second = this.judge(
@@ -266,35 +321,71 @@ export class OpenAIEngine implements TranslationEngine {
           await this.ask(
             retry.map((a) => a.item),
             problems,
+            options,
+            masks,
           ),
+          masks,
+          true,
         );
       } catch (e) {
-        // The good answers of the first request stand; only the items that needed a second chance fail.
-        second = retry.map((a) => ({
-          item: a.item,
-          problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}`,
-        }));
+        // The good answers of the first request stand; only the items that needed a second chance fail, and a
+        // value with only soft problems keeps its first answer, recorded with them.
+        second = retry.map((a) =>
+          a.problem
+            ? { item: a.item, problem: `${a.problem}; the follow-up request failed: ${(e as Error).message}` }
+            : { ...a, repaired: true },
+        );
       }
       const byItem = new Map(second.map((a) => [a.item, a]));
       attempts = attempts.map((a) => byItem.get(a.item) ?? a);
     }
     return attempts.map((a) => ({
       item: a.item,
-      outcome: a.problem ? { id: a.item.id, error: a.problem } : { id: a.item.id, value: a.value! },
+      outcome: a.problem
+        ? { id: a.item.id, error: a.problem }
+        : {
+            id: a.item.id,
+            value: a.value!,
+            ...(a.soft?.length ? { failures: a.soft } : {}),
+            ...(a.repaired ? { repaired: true } : {}),
+            ...(a.confidence !== undefined ? { confidence: a.confidence } : {}),
+          },
     }));
   }
 
-  /** Runs each answer through the fill gate (ICU, markup, printf). */
-  private judge(items: TranslationItem[], answers: Map<string, unknown> | string): Attempted[] {
+  /**
+   * Each answer with its tokens put back and held to the guards (packages/core/src/guard.ts): tokens, ICU with the
+   * language's plural categories, markup, printf (hard), terms and length (soft). `repaired`: the answers of the
+   * repair request, whose soft problems are kept with the value rather than asked about again.
+   */
+  private judge(
+    items: TranslationItem[],
+    answers: Answers | string,
+    masks: Map<TranslationItem, Masked | null>,
+    repaired: boolean,
+  ): Attempted[] {
     return items.map((item) => {
       if (typeof answers === 'string') return { item, problem: answers };
-      if (!answers.has(item.id)) return { item, problem: 'no translation returned' };
-      const raw = answers.get(item.id);
+      if (!answers.values.has(item.id)) return { item, problem: 'no translation returned' };
+      const raw = answers.values.get(item.id);
       if (typeof raw !== 'string') return { item, problem: 'translation is not a string' };
-      if (!raw.trim() && item.source.trim()) return { item, problem: 'empty translation' };
-      const value = conformPlurals(raw, item.targetLang);
-      const problem = checkFill(item.source, value, item.targetLang, item.markup);
-      return problem ? { item, problem } : { item, value };
+      const mask = masks.get(item);
+      let text = raw;
+      if (mask) {
+        const back = unmask(raw, mask);
+        if ('problem' in back) return { item, problem: back.problem };
+        text = back.value;
+      }
+      const verdict = judgeValue(text, item);
+      if (verdict.hard) return { item, problem: verdict.hard };
+      const confidence = answers.confidence.get(item.id);
+      return {
+        item,
+        value: verdict.value!,
+        soft: verdict.soft,
+        ...(repaired ? { repaired } : {}),
+        ...(confidence !== undefined ? { confidence } : {}),
+      };
     });
   }
 
@@ -302,17 +393,25 @@ export class OpenAIEngine implements TranslationEngine {
   private async ask(
     items: TranslationItem[],
     problems: Map<TranslationItem, string>,
-  ): Promise<Map<string, unknown> | string> {
+    options: TranslateOptions,
+    masks: Map<TranslationItem, Masked | null>,
+  ): Promise<Answers | string> {
     const { sourceLang, targetLang } = items[0];
+    const glossary = glossaryOf(items);
     const payload = {
       sourceLanguage: sourceLang,
       targetLanguage: targetLang,
       pluralCategories: pluralCategories(targetLang),
+      ...(glossary.length ? { glossary } : {}),
       items: items.map((it) => ({
         id: it.id,
         key: it.key,
         context: it.ctx ?? null,
-        source: it.source,
+        ...(it.comment ? { comment: it.comment } : {}),
+        ...(it.maxLength ? { maxLength: it.maxLength } : {}),
+        ...(it.terms?.length ? { terms: [...new Set(it.terms.map((t) => t.source))] } : {}),
+        ...(it.related?.length ? { related: it.related } : {}),
+        source: masks.get(it)?.text ?? it.source,
         ...(it.references?.length
           ? { references: it.references.map((r) => ({ source: r.source, translation: r.target, score: r.score })) }
           : {}),
@@ -320,10 +419,12 @@ export class OpenAIEngine implements TranslationEngine {
       })),
     };
     const messages = [
-      { role: 'system', content: systemPrompt(sourceLang, targetLang) },
+      { role: 'system', content: systemPrompt(sourceLang, targetLang, options.instructions) },
       { role: 'user', content: JSON.stringify(payload, null, 1) },
     ];
     const answer = await this.post(messages);
+    const usage = (answer as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+    options.onUsage?.({ promptTokens: count(usage?.prompt_tokens), completionTokens: count(usage?.completion_tokens) });
     const choice = (
       answer as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }
     )?.choices?.[0];
@@ -336,8 +437,9 @@ export class OpenAIEngine implements TranslationEngine {
         ? `the model refused: ${refusal.slice(0, 200)}`
         : 'the answer has no message content';
     }
-    const parsed = parseTranslations(content);
-    if (parsed) return parsed;
+    const confidence = new Map<string, number>();
+    const parsed = parseTranslations(content, confidence);
+    if (parsed) return { values: parsed, confidence };
     return choice?.finish_reason === 'length'
       ? 'the answer was cut off (finish_reason length)'
       : 'the answer is not the requested JSON';

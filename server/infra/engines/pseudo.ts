@@ -3,6 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import { TYPE, type LiteralElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { checkFill } from '../../../packages/core/src/gates.js';
+import { judgeValue, maskSource, unmask } from '../../../packages/core/src/guard.js';
 import { conformAst, parseIcu, pluralCategories, printIcu, type IcuAst } from '../../../packages/core/src/icu.js';
 import { coverManyNumbers, manyNumbers } from '../../../packages/core/src/plural-coverage.js';
 import { printfSpecifiers } from '../../../packages/core/src/printf.js';
@@ -125,7 +126,33 @@ function pseudoMessage(ast: IcuAst, targetLang: string): string {
 const BRANCHES = /plural|select/;
 const passed = new LRUCache<string, string>({ max: 20_000 });
 
+/**
+ * An item the termbase or a length limit concerns: the names the termbase keeps go through as tokens (so they are
+ * not accented), and the value is held to the same guards as an engine's answer (packages/core/src/guard.ts): a term
+ * or a length it does not meet is reported with it (`failures`), as the OpenAI engine reports what its repair
+ * request did not fix.
+ */
+function pseudoGuarded(item: TranslationItem): TranslationOutcome {
+  const mask = maskSource(item.source, item.sourceLang, item.terms, 'kept');
+  let value: string;
+  try {
+    value = pseudoLocalize(mask?.text ?? item.source, item.targetLang);
+  } catch (e) {
+    const err = e as Error;
+    return { id: item.id, error: err instanceof SyntaxError ? `source is not valid ICU: ${err.message}` : err.message };
+  }
+  if (mask) {
+    const back = unmask(value, mask);
+    if ('problem' in back) return { id: item.id, error: back.problem };
+    value = back.value;
+  }
+  const verdict = judgeValue(value, item);
+  if (verdict.hard) return { id: item.id, error: verdict.hard };
+  return { id: item.id, value: verdict.value!, ...(verdict.soft.length ? { failures: verdict.soft } : {}) };
+}
+
 function pseudoOne(item: TranslationItem): TranslationOutcome {
+  if (item.terms?.length || item.maxLength) return pseudoGuarded(item);
   let memo: string | undefined;
   try {
     // Without the words plural and select, the source has no branches to conform: one entry for every language.

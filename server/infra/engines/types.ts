@@ -1,4 +1,5 @@
 // The one interface every translation engine implements; the fill talks only to this.
+import type { Term } from '../../../packages/core/src/checks/types.js';
 import type { MarkupPolicy } from '../../../packages/core/src/markup.js';
 
 export interface TranslationItem {
@@ -17,6 +18,36 @@ export interface TranslationItem {
    * first: the engine should follow their wording and terms where the source says the same thing.
    */
   references?: TranslationReference[];
+  /**
+   * The comment the developers left on the key in the synced catalog (xcstrings `comment`, the Android XML comment
+   * before the resource, ARB `@key.description`, PO extracted comments).
+   */
+  comment?: string | null;
+  /** Visible characters the value may take: the key's `maxLength`, else `[CHAR LIMIT=n]` in its comment or ctx. */
+  maxLength?: number | null;
+  /** The termbase entries the source uses, with their required translation into targetLang (`targets`). */
+  terms?: ItemTerm[];
+  /** Keys the key's name puts beside it (the same name up to its last dot), for context: their names and sources. */
+  related?: Array<{ key: string; source: string }>;
+}
+
+/** A termbase entry as an item carries it: the glossary check's `Term` and which meaning it has. */
+export interface ItemTerm extends Term {
+  description?: string | null;
+}
+
+/** What holds for a whole translate() call: said once per request, not per item. */
+export interface TranslateOptions {
+  /** The project's and the target language's style guide (projects.fill_instructions). */
+  instructions?: string;
+  /** Called with what each engine request reported using. */
+  onUsage?: (usage: EngineUsage) => void;
+}
+
+/** What one engine request reported using (OpenAI's `usage`). */
+export interface EngineUsage {
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** A translation memory match sent with an item: a stored source, its translation, and how alike (0-100). */
@@ -35,6 +66,15 @@ export interface TranslationOutcome {
   id: string;
   value?: string;
   error?: string;
+  /**
+   * With a value: what it still does against the termbase or the length limit after the repair request
+   * (packages/core/src/guard.ts, soft problems); the value is stored and these are recorded with it.
+   */
+  failures?: string[];
+  /** With a value: it is the answer to a repair request (the first answer had a problem). */
+  repaired?: boolean;
+  /** With a value: the engine's own assessment, 0 to 1, when it gave one. */
+  confidence?: number;
 }
 
 export interface TranslationEngine {
@@ -50,7 +90,7 @@ export interface TranslationEngine {
    * One outcome per item, in the items' order. Rejects only when the whole batch failed in a way worth retrying
    * later (EngineUnavailableError: endpoint down or refusing after retries).
    */
-  translate(items: TranslationItem[]): Promise<TranslationOutcome[]>;
+  translate(items: TranslationItem[], options?: TranslateOptions): Promise<TranslationOutcome[]>;
 }
 
 /** A whole-batch failure; `retryable` is false for answers that will not change by waiting (401, 404, 400). */

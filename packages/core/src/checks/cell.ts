@@ -128,8 +128,13 @@ export class Cell {
 
   /** The key's length limit: `maxLength`, else Android's `[CHAR LIMIT=n]` in the comment or the context. */
   get limit(): number | null {
-    if (this.maxLength !== null && this.maxLength > 0) return this.maxLength;
-    const m = /\[CHAR[ _-]?LIMIT\s*=\s*(\d+)\s*\]/i.exec(`${this.comment}\n${this.ctx}`);
-    return m ? Number(m[1]) : null;
+    return lengthLimit(this.maxLength, this.comment, this.ctx);
   }
+}
+
+/** A key's length limit: `maxLength`, else Android's `[CHAR LIMIT=n]` in the comment or the context; null: none. */
+export function lengthLimit(maxLength: number | null | undefined, comment?: string | null, ctx?: string | null) {
+  if (maxLength != null && maxLength > 0) return maxLength;
+  const m = /\[CHAR[ _-]?LIMIT\s*=\s*(\d+)\s*\]/i.exec(`${comment ?? ''}\n${ctx ?? ''}`);
+  return m && Number(m[1]) > 0 ? Number(m[1]) : null;
 }

@@ -1,0 +1,117 @@
+// What the engine is told about each key beside its source (docs/guides/translation.md, "What the engine is told"):
+// the comment the developers left in the synced catalog, the length limit, the termbase entries the source uses,
+// and the keys its name puts beside it; and, once per batch, the project's and the language's style guide.
+import { lengthLimit } from '../../../packages/core/src/checks/cell.js';
+import type { Db } from '../../infra/db.js';
+import { parseJson } from '../../infra/db.js';
+import type { ItemTerm } from '../../infra/engines/types.js';
+import type { ProjectRow } from '../../infra/tables.js';
+import { fillInstructionsOf } from '../project/projects.js';
+import { termsUsed } from '../terms/glossary.js';
+import type { TermView } from '../terms/store.js';
+
+/** A key as the fill reads it (keys table). */
+interface FillKey {
+  id: number;
+  name: string;
+  namespace: string;
+  source: string;
+  ctx: string | null;
+  comment: string | null;
+  meta: string | null;
+}
+
+/** What an item of the key carries besides its source, whatever the language. */
+export interface KeyContext {
+  comment: string | null;
+  maxLength: number | null;
+  terms: TermView[];
+  related: Array<{ key: string; source: string }>;
+}
+
+/** Keys beside a key, at most; each source cut to RELATED_CHARS: context, not a second item to pay for in full. */
+const RELATED_MAX = 5;
+const RELATED_CHARS = 160;
+/** Comments longer than this are cut: a catalog's comment may hold a whole paragraph of notes. */
+const COMMENT_CHARS = 1_000;
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A key's `maxLength` as a synced catalog's metadata may carry it, else null. */
+function metaMaxLength(meta: string | null): number | null {
+  const m = parseJson<Record<string, unknown> | null>(meta, null);
+  const n = m && typeof m === 'object' ? m.maxLength : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/**
+ * The keys whose name is `prefix` and one more segment (`settings.account.title` beside `settings.account.save`),
+ * in the namespace: one range of the unique index (project_id, namespace, name), `.` < name < `/` bounding the
+ * names that start with `prefix.` ('/' follows '.' in ASCII), so no LIKE pattern has to be escaped.
+ */
+async function siblings(db: Db, projectId: string, namespace: string, prefix: string) {
+  const rows: Array<{ name: string; source: string }> = await db('keys')
+    .where({ project_id: projectId, namespace })
+    .andWhere('name', '>', `${prefix}.`)
+    .andWhere('name', '<', `${prefix}/`)
+    .andWhere('enabled', true)
+    .orderBy('name')
+    .limit(4 * RELATED_MAX)
+    .select('name', 'source');
+  return rows.filter((r) => !r.name.slice(prefix.length + 1).includes('.'));
+}
+
+/** Each key's context (by id); `related` reads one range per distinct name prefix. */
+export async function keyContexts(db: Db, project: ProjectRow, keys: FillKey[]): Promise<Map<number, KeyContext>> {
+  const byPrefix = new Map<string, Array<{ name: string; source: string }>>();
+  const out = new Map<number, KeyContext>();
+  const used = await termsUsed(
+    db,
+    project,
+    keys.map((k) => k.source),
+  );
+  for (const [n, k] of keys.entries()) {
+    const dot = k.name.lastIndexOf('.');
+    let related: KeyContext['related'] = [];
+    if (dot > 0) {
+      const prefix = k.name.slice(0, dot);
+      const group = `${k.namespace}\0${prefix}`;
+      let list = byPrefix.get(group);
+      if (!list) byPrefix.set(group, (list = await siblings(db, project.id, k.namespace, prefix)));
+      related = list
+        .filter((r) => r.name !== k.name)
+        .slice(0, RELATED_MAX)
+        .map((r) => ({ key: r.name, source: cut(r.source, RELATED_CHARS) }));
+    }
+    const terms = used[n];
+    out.set(Number(k.id), {
+      comment: k.comment ? cut(k.comment, COMMENT_CHARS) : null,
+      maxLength: lengthLimit(metaMaxLength(k.meta), k.comment, k.ctx),
+      terms,
+      related,
+    });
+  }
+  return out;
+}
+
+/** A key's terms as an item into `lang` carries them: the required translation into that language, if any. */
+export function itemTerms(terms: TermView[], lang: string): ItemTerm[] {
+  return terms.map((t) => ({
+    source: t.text,
+    targets: t.translations[lang] === undefined ? [] : [t.translations[lang]],
+    caseSensitive: t.caseSensitive,
+    forbidden: t.forbidden,
+    nonTranslatable: t.nonTranslatable,
+    abbreviation: t.abbreviation,
+    description: t.description,
+  }));
+}
+
+/** The style guide for a batch into `lang`: the project's text, then the language's (or its base language's). */
+export function instructionsFor(project: Pick<ProjectRow, 'fill_instructions'>, lang: string): string | undefined {
+  const guide = fillInstructionsOf(project);
+  if (!guide) return undefined;
+  const own = guide.languages?.[lang] ?? guide.languages?.[lang.split('-')[0]];
+  const parts = [guide.project, own ? `For ${lang}: ${own}` : undefined].filter((s): s is string => !!s);
+  return parts.length ? parts.join('\n\n') : undefined;
+}

@@ -1,0 +1,71 @@
+// The AI fill page in Debian's Chromium (playwright-core), axe-clean: the style guide typed and the review rule set
+// with the keyboard, the link to the AI values scored below 0.7, and the key list showing each score with its reason
+// (server/web/fill.ts, server/web/keys.ts; the embedded pseudo engine under the fill's guards).
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { translate } from '../../../packages/client/src/index.js';
+import { seriousViolations } from '../../helpers/axe.js';
+import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import { signIn } from '../../helpers/signin.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+
+let svc: TestService;
+let browser: Chromium | undefined;
+let page: Page;
+let origin: string;
+const OWNER = { email: 'owner-fill@example.test', password: 'a long enough password', name: 'Fern Filler' };
+
+test.before(async () => {
+  svc = await startTestService();
+  origin = svc.internalUrl.replace('/internal/v1', '');
+  svc.service.app.config.publicAppUrl = origin;
+  await svc.admin.POST('/users', { body: { ...OWNER, role: 'owner' } });
+  browser = await launchChromium();
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+});
+test.after.always(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
+
+test('the style guide and the review rule saved with the keyboard; low AI scores listed with their reasons', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  await translate(p.client, p.projectId, {
+    units: [
+      { key: 'button.save', source: 'Save changes', ctx: 'Button [CHAR LIMIT=12]' },
+      { key: 'button.cancel', source: 'Cancel' },
+    ],
+  });
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  await signIn(page, origin, OWNER, `/projects/${p.projectId}`);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'AI fill' }).click();
+  await page.waitForURL(/\/fill$/);
+  t.deepEqual(await seriousViolations(page), []);
+  await page.getByLabel('For every language').focus();
+  await page.keyboard.type('Short, friendly sentences.');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Du, never Sie.');
+  await page.getByLabel(/Hold AI values scored below/).fill('0.7');
+  await page.getByRole('button', { name: 'Save' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('p.notice', { hasText: 'Saved.' }).waitFor();
+  const project = (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } }))
+    .data!;
+  t.deepEqual(project.fillInstructions, { project: 'Short, friendly sentences.', languages: { de: 'Du, never Sie.' } });
+  t.is(project.aiReviewBelow, 0.7);
+  t.deepEqual(await seriousViolations(page), []);
+  // The over-long button scores 0.70 (1 − 0.30): not below 0.7, below 0.9.
+  await page.getByRole('link', { name: '0 keys with AI values scored below 0.7' }).click();
+  await page.waitForURL(/aiScoreBelow=0.7/);
+  await page.getByLabel('AI score', { exact: true }).selectOption('0.9');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/aiScoreBelow=0.9/);
+  await page
+    .locator('#key-count')
+    .filter({ hasText: /\b1 key matches/ })
+    .waitFor();
+  t.regex(await page.locator('#key-count').innerText(), /AI values scored below 0.9/);
+  t.deepEqual(await page.locator('table.keys tbody th a').allInnerTexts(), ['button.save']);
+  t.regex(await page.locator('.ai-score').first().innerText(), /AI score 0\.70 \(over the length limit: length: /);
+  t.deepEqual(await seriousViolations(page), []);
+});
