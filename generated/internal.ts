@@ -924,15 +924,93 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a dashboard user
+         * @description The person's account, sessions and known devices are deleted; decisions recorded under their id keep the
+         *     id. The last active owner cannot be removed (`409 last_owner`). To keep the account for later, deactivate
+         *     it instead (`PATCH` with `active: false`).
+         */
+        delete: operations["internalDeleteUser"];
         options?: never;
         head?: never;
         /**
-         * Change a dashboard user's role
-         * @description The last owner cannot become a reviewer (`409 last_owner`): someone must always be able to manage keys,
-         *     webhooks and users. The change applies to the person's open sessions at their next request.
+         * Change a dashboard user's role, or deactivate or reactivate them
+         * @description `role` changes the role; the change applies to the person's open sessions at their next request.
+         *     `active: false` deactivates the person: their sessions end at once and they cannot sign in until
+         *     `active: true` again (their account, role and the decisions recorded under them stay). The last active
+         *     owner can neither become a reviewer nor be deactivated (`409 last_owner`): someone must always be able to
+         *     manage keys, webhooks and users.
          */
         patch: operations["internalUpdateUser"];
+        trace?: never;
+    };
+    "/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a dashboard user's password (an owner's reset)
+         * @description The new password follows the rules of `internalCreateUser` (at least 12 characters, not the email). The
+         *     person's sessions end: they sign in again with the new password, which the owner hands over.
+         */
+        put: operations["internalResetUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End every session of a dashboard user
+         * @description Signs the person out in every browser (a lost laptop). They can sign in again with their password.
+         */
+        delete: operations["internalEndUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in person's own password
+         * @description For a person signed in to the dashboard (the admin token is nobody: `400 invalid_argument`; an owner
+         *     resets another person's password with `PUT /users/{userId}/password`). `currentPassword` must be the
+         *     password now (`403 wrong_password`, nothing changed); the new one follows the rules of
+         *     `internalCreateUser`. Every session of the person ends, the one that asked included: the dashboard opens a
+         *     fresh one for the browser that changed it.
+         */
+        post: operations["internalChangeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/projects/{projectId}/webhooks": {
@@ -1229,14 +1307,15 @@ export interface components {
             name: string;
             /** Format: email */
             email: string;
-            /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
-            password: string;
+            password: components["schemas"]["NewPassword"];
             /**
              * @description Default `reviewer`.
              * @enum {string}
              */
             role?: "owner" | "reviewer";
         };
+        /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
+        NewPassword: string;
         User: {
             userId: string;
             name: string;
@@ -1246,6 +1325,13 @@ export interface components {
             role: "owner" | "reviewer";
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the person was deactivated (they cannot sign in); null while active.
+             */
+            deactivatedAt: string | null;
+            /** @description The person's live dashboard sessions. */
+            sessions: number;
         };
         /** @description Who decided (a dashboard user id, or a script's name); default `admin` (the admin token). */
         DecidedBy: string;
@@ -2053,8 +2139,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The last owner cannot become a reviewer. */
+        /** @description The last active owner cannot become a reviewer, be deactivated or be removed. */
         LastOwner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The current password given is not the person's password; or the role may not do this. */
+        WrongPassword: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3642,6 +3737,30 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    internalDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+        };
+    };
     internalUpdateUser: {
         parameters: {
             query?: never;
@@ -3655,7 +3774,8 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    role: "owner" | "reviewer";
+                    role?: "owner" | "reviewer";
+                    active?: boolean;
                 };
             };
         };
@@ -3674,6 +3794,91 @@ export interface operations {
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["LastOwner"];
+        };
+    };
+    internalResetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: components["schemas"]["NewPassword"];
+                };
+            };
+        };
+        responses: {
+            /** @description Set; the person's sessions ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalEndUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalChangeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    password: components["schemas"]["NewPassword"];
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; the person's sessions ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WrongPassword"];
         };
     };
     internalListWebhooks: {

@@ -2988,6 +2988,129 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalDeleteUser",
+    "method": "DELETE",
+    "path": "/users/{userId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalResetUserPassword",
+    "method": "PUT",
+    "path": "/users/{userId}/password",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "400",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalEndUserSessions",
+    "method": "DELETE",
+    "path": "/users/{userId}/sessions",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalChangeOwnPassword",
+    "method": "POST",
+    "path": "/me/password",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "204",
+      "400",
+      "401",
+      "403"
+    ]
+  },
+  {
     "operationId": "internalListWebhooks",
     "method": "GET",
     "path": "/projects/{projectId}/webhooks",

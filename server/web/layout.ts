@@ -35,6 +35,7 @@ function navOf(s: Session, where: Where): Html {
   const top = [
     item('/', 'Projects', !where.projectId && where.section === 'projects'),
     s.user.role === 'owner' ? item('/users', 'Users', where.section === 'users') : '',
+    item('/account', 'Your account', where.section === 'account'),
   ];
   const pending = where.projectId ? pendingOperationsOf(s, where.projectId) : undefined;
   const label = (x: (typeof PROJECT_SECTIONS)[number]) =>
