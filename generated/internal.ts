@@ -112,6 +112,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (or revive) a target language, as the public `addLanguage` does
+         * @description The dashboard's way to the public `addLanguage` (openapi.yaml): the same rules, normalization, event and
+         *     answers, without an API key. `code` is a BCP 47 locale (`PT_BR` becomes `pt-br`); the base language is
+         *     `400 invalid_argument`; re-adding a live one keeps its mode unless `fillMode` names another.
+         */
+        post: operations["internalAddLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/output-formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Configure an output format, as the public `addOutputFormat` does
+         * @description The dashboard's way to the public `addOutputFormat` (openapi.yaml): the same rules (`mode: add` or
+         *     `adopt`, at most two formats), event and answers, without an API key.
+         */
+        post: operations["internalAddOutputFormat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/languages/{code}": {
         parameters: {
             query?: never;
@@ -2441,6 +2488,101 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalAddLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    fillMode?: "ai" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description The language as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        isBase: boolean;
+                        /** @enum {string} */
+                        fillMode: "ai" | "manual";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    internalAddOutputFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
+                    /** @enum {string} */
+                    mode?: "add" | "adopt";
+                };
+            };
+        };
+        responses: {
+            /** @description The stored format ids and whether the configuration changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        formats: string[];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Invalid output-format request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description Output-format rules. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     internalRemoveLanguage: {

@@ -1839,6 +1839,70 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalAddLanguage",
+    "method": "POST",
+    "path": "/projects/{projectId}/languages",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalAddOutputFormat",
+    "method": "POST",
+    "path": "/projects/{projectId}/output-formats",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
     "operationId": "internalRemoveLanguage",
     "method": "DELETE",
     "path": "/projects/{projectId}/languages/{code}",

@@ -70,6 +70,8 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalUpdateProject: internalProjects.internalUpdateProject,
   internalListEvents: internalProjects.internalListEvents,
   internalRemoveLanguage: internalProjects.internalRemoveLanguage,
+  internalAddLanguage: config.internalAddLanguage,
+  internalAddOutputFormat: config.internalAddOutputFormat,
   internalCreateApiKey: internalProjects.internalCreateApiKey,
   internalRevokeApiKey: internalProjects.internalRevokeApiKey,
   internalRunDueJobs: internalJobs.internalRunDueJobs,

@@ -24,6 +24,7 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
   { path: 'content', label: 'Content' },
   { path: 'api-keys', label: 'API keys', owner: true },
   { path: 'webhooks', label: 'Webhooks', owner: true },
+  { path: 'settings', label: 'Settings', owner: true },
 ];
 
 export const projectPath = (projectId: string, section = '') =>

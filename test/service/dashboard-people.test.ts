@@ -7,6 +7,7 @@
 import test from 'ava';
 import { verifyPassword } from '../../server/domain/users/users.js';
 import { asPerson } from '../helpers/actor.js';
+import { FormBrowser } from '../helpers/form-browser.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -21,38 +22,9 @@ const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a different long password';
 const HOSTILE = `<img src=x onerror="window.pwned=1">'"`;
 
-/** A browser in miniature: a cookie jar, no redirects followed. */
-class Browser {
-  jar = new Map<string, string>();
-  async fetch(path: string, form?: Record<string, string>): Promise<Response> {
-    const headers = new Headers();
-    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    if (form) {
-      headers.set('content-type', 'application/x-www-form-urlencoded');
-      headers.set('origin', origin);
-    }
-    const r = await fetch(origin + path, {
-      method: form ? 'POST' : 'GET',
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const c of r.headers.getSetCookie()) {
-      const [name, value] = c.split(';')[0].split('=');
-      if (!value || /Max-Age=0/.test(c)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-    return r;
-  }
-  async csrfOf(path: string): Promise<string> {
-    return /name="csrf" value="([^"]+)"/.exec(await (await this.fetch(path)).text())![1];
-  }
-  async signIn(email: string, password: string): Promise<Response> {
-    const csrf = await this.csrfOf('/signin');
-    return this.fetch('/signin', { csrf, email, password, next: '/' });
-  }
-  async post(path: string, form: Record<string, string> = {}, from = path): Promise<Response> {
-    return this.fetch(path, { csrf: await this.csrfOf(from), ...form });
+class Browser extends FormBrowser {
+  constructor() {
+    super(origin);
   }
 }
 
