@@ -44,7 +44,7 @@ const statusOf = (u: User): Html | string =>
 
 /** The new-password field pair of the reset and change forms (the rules: spec/internal.yaml NewPassword). */
 const newPasswordField = (id: string, label: string): Html =>
-  html`<label for="${id}">${label} (at least 12 characters, not the email)</label>
+  html`<label for="${id}">${label}</label>
     <input
       id="${id}"
       name="password"
@@ -131,7 +131,7 @@ async function usersPage(
             <input id="user-name" name="name" type="text" dir="auto" required maxlength="200" value="${f.name ?? ''}" />
             <label for="user-email">Email</label>
             <input id="user-email" name="email" type="email" required maxlength="254" value="${f.email ?? ''}" />
-            ${newPasswordField('user-password', 'First password')}
+            ${newPasswordField('user-password', 'First password (at least 12 characters; they sign in with it)')}
             <label for="user-role">Role</label>
             ${roleSelect('user-role', isRole(f.role) ? f.role : 'reviewer')}
             <p><button type="submit">Add user</button></p>
@@ -178,7 +178,7 @@ function personPage(s: Session, u: User, extra: { error?: string; flashes?: Flas
         <h2>Reset the password</h2>
         <p>Sets a new password and ends their sessions: they sign in again with it. Hand it over yourself.</p>
         <form method="post" action="${p}/password">
-          ${csrfField(s)} ${newPasswordField('reset-password', 'New password')}
+          ${csrfField(s)} ${newPasswordField('reset-password', 'New password (at least 12 characters)')}
           <p><button type="submit">Reset the password</button></p>
         </form>
       </section>
@@ -265,7 +265,7 @@ function accountPage(s: Session, extra: { error?: string; flashes?: Flash[] } = 
             maxlength="256"
             autocomplete="current-password"
           />
-          ${newPasswordField('new-password', 'New password')}
+          ${newPasswordField('new-password', 'New password (at least 12 characters)')}
           <p><button type="submit">Change the password</button></p>
         </form>
       </section>`,
