@@ -1145,6 +1145,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the webhook a `webhook.test` event
+         * @description Records a `webhook.test` event (openapi.yaml webhooks) and one delivery of it to this webhook only,
+         *     whatever events it subscribes to, sent by the delivery job like any other (signature, retries, the log).
+         *     The delivery log then shows the body sent (`payload`).
+         */
+        post: operations["internalTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend": {
         parameters: {
             query?: never;
@@ -1965,6 +1990,8 @@ export interface components {
             nextAttemptAt: string | null;
             lastStatusCode: number | null;
             lastError: string | null;
+            /** @description The JSON body the delivery sends (the event as recorded); in the delivery log only. */
+            payload?: string | null;
         };
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -4179,6 +4206,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             401: components["responses"]["Unauthorized"];

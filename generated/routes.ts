@@ -3358,6 +3358,36 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalTestWebhook",
+    "method": "POST",
+    "path": "/projects/{projectId}/webhooks/{webhookId}/test",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "202",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalResendWebhookDelivery",
     "method": "POST",
     "path": "/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend",

@@ -140,6 +140,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalRotateWebhookSecret: webhooks.internalRotateWebhookSecret,
   internalListWebhookDeliveries: webhooks.internalListWebhookDeliveries,
   internalResendWebhookDelivery: webhooks.internalResendWebhookDelivery,
+  internalTestWebhook: webhooks.internalTestWebhook,
   internalListContent: contentDashboard.internalListContent,
   internalListContentVersions: contentDashboard.internalListContentVersions,
   getMemorySuggestions: memory.getMemorySuggestions,

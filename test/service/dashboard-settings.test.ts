@@ -3,24 +3,35 @@
 // language and configures output formats through the internal API the pages call (the public rules: the base
 // language refused, at most two formats), each refusal writing nothing; a reviewer is refused them. The API keys
 // page says what each scope opens as the server enforces it: a write-only key is refused push and sync (403), and
-// the page lists neither under `write`.
+// the page lists neither under `write`. A test event goes to one webhook, signed, and its log shows the body sent.
 import test from 'ava';
 import { FormBrowser } from '../helpers/form-browser.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { asPerson } from '../helpers/actor.js';
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
 
 let svc: TestService;
 let origin: string;
 let owner: FormBrowser;
+let ca: TestCa;
+let rx: Receiver;
 test.before(async () => {
-  svc = await startTestService();
+  ca = makeTestCa();
+  rx = await startReceiver(ca);
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_CA_FILE: ca.caFile });
+  svc.service.app.webhookResolver = (host) =>
+    host === 'hooks.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error('NXDOMAIN'));
   origin = svc.internalUrl.replace('/internal/v1', '');
   const email = 'settings-owner@example.test';
   await svc.admin.POST('/users', { body: { name: 'Owner', email, password: PASSWORD, role: 'owner' } });
   owner = new FormBrowser(origin);
   await owner.signIn(email, PASSWORD);
 });
-test.after.always(() => svc?.stop());
+test.after.always(async () => {
+  await svc?.stop();
+  await rx?.close();
+  ca?.remove();
+});
 
 const PASSWORD = 'correct horse battery staple';
 const HOSTILE = `<img src=x onerror="window.pwned=1">`;
@@ -163,4 +174,46 @@ test('the API keys page says what each scope opens, as the server enforces it', 
   t.true(callsOf('publish').includes('POST /v1/projects/{projectId}/publish<'));
   t.true(callsOf('capture').includes('POST /v1/projects/{projectId}/capture<'));
   t.false(callsOf('read').includes('POST '));
+});
+
+test('a test event is delivered to the one webhook and the log shows the body it sent, escaped', async (t) => {
+  const p = await createTestProject(svc);
+  const path = { projectId: p.projectId };
+  const hookUrl = `https://hooks.test:${rx.port}/test-${p.projectId}`;
+  const other = await svc.admin.POST('/projects/{projectId}/webhooks', {
+    params: { path },
+    body: { url: `${hookUrl}-other`, events: ['strings.published'] },
+  });
+  const made = await svc.admin.POST('/projects/{projectId}/webhooks', {
+    params: { path },
+    body: { url: hookUrl, events: ['content.published'] },
+  });
+  const webhookId = made.data!.webhookId;
+  const page = `/projects/${p.projectId}/webhooks/${webhookId}`;
+  const sent = await owner.post(`${page}/test`, {}, page);
+  t.is(sent.status, 303);
+  t.is(sent.headers.get('location'), page);
+  await svc.admin.POST('/jobs/run-due', { body: {} });
+  const got = rx.at(`/test-${p.projectId}`);
+  t.is(got.length, 1);
+  t.is(rx.at(`/test-${p.projectId}-other`).length, 0, 'only the webhook tested');
+  const body = JSON.parse(got[0].body.toString()) as { type: string; data: { webhookId: string } };
+  t.like(body, { type: 'webhook.test', data: { webhookId } });
+  t.regex(got[0].headers['x-glossa-signature'], /^t=\d+,v1=[0-9a-f]{64}/, 'signed like every delivery');
+
+  const log = await svc.admin.GET('/projects/{projectId}/webhooks/{webhookId}/deliveries', {
+    params: { path: { ...path, webhookId } },
+  });
+  const d = log.data!.deliveries[0];
+  t.like(d, { eventType: 'webhook.test', status: 'delivered', payload: got[0].body.toString() });
+  const html = await (await owner.fetch(page)).text();
+  t.regex(html, /A test event is queued/);
+  t.regex(html, /<summary>Body sent/);
+  t.true(html.includes('&quot;type&quot;: &quot;webhook.test&quot;'));
+  t.is(other.response.status, 201);
+  // Another project's webhook, or none: 404, nothing recorded.
+  const none = await svc.admin.POST('/projects/{projectId}/webhooks/{webhookId}/test', {
+    params: { path: { projectId: p.projectId, webhookId: 'whk_none' } },
+  });
+  t.is(none.response.status, 404);
 });
