@@ -64,7 +64,8 @@ export const errorStatuses = {
   "unknown_language": 400,
   "unsupported_media_type": 415,
   "version_not_approved": 409,
-  "webhook_limit": 409
+  "webhook_limit": 409,
+  "wrong_password": 403
 } as const;
 /** A documented error code: what a `Refusal` may carry. */
 export type ErrorCode = keyof typeof errorStatuses;

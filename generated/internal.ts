@@ -112,6 +112,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (or revive) a target language, as the public `addLanguage` does
+         * @description The dashboard's way to the public `addLanguage` (openapi.yaml): the same rules, normalization, event and
+         *     answers, without an API key. `code` is a BCP 47 locale (`PT_BR` becomes `pt-br`); the base language is
+         *     `400 invalid_argument`; re-adding a live one keeps its mode unless `fillMode` names another.
+         */
+        post: operations["internalAddLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/output-formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Configure an output format, as the public `addOutputFormat` does
+         * @description The dashboard's way to the public `addOutputFormat` (openapi.yaml): the same rules (`mode: add` or
+         *     `adopt`, at most two formats), event and answers, without an API key.
+         */
+        post: operations["internalAddOutputFormat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/languages/{code}": {
         parameters: {
             query?: never;
@@ -949,15 +996,93 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a dashboard user
+         * @description The person's account, sessions and known devices are deleted; decisions recorded under their id keep the
+         *     id. The last active owner cannot be removed (`409 last_owner`). To keep the account for later, deactivate
+         *     it instead (`PATCH` with `active: false`).
+         */
+        delete: operations["internalDeleteUser"];
         options?: never;
         head?: never;
         /**
-         * Change a dashboard user's role
-         * @description The last owner cannot become a reviewer (`409 last_owner`): someone must always be able to manage keys,
-         *     webhooks and users. The change applies to the person's open sessions at their next request.
+         * Change a dashboard user's role, or deactivate or reactivate them
+         * @description `role` changes the role; the change applies to the person's open sessions at their next request.
+         *     `active: false` deactivates the person: their sessions end at once and they cannot sign in until
+         *     `active: true` again (their account, role and the decisions recorded under them stay). The last active
+         *     owner can neither become a reviewer nor be deactivated (`409 last_owner`): someone must always be able to
+         *     manage keys, webhooks and users.
          */
         patch: operations["internalUpdateUser"];
+        trace?: never;
+    };
+    "/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a dashboard user's password (an owner's reset)
+         * @description The new password follows the rules of `internalCreateUser` (at least 12 characters, not the email). The
+         *     person's sessions end: they sign in again with the new password, which the owner hands over.
+         */
+        put: operations["internalResetUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End every session of a dashboard user
+         * @description Signs the person out in every browser (a lost laptop). They can sign in again with their password.
+         */
+        delete: operations["internalEndUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in person's own password
+         * @description For a person signed in to the dashboard (the admin token is nobody: `400 invalid_argument`; an owner
+         *     resets another person's password with `PUT /users/{userId}/password`). `currentPassword` must be the
+         *     password now (`403 wrong_password`, nothing changed); the new one follows the rules of
+         *     `internalCreateUser`. Every session of the person ends, the one that asked included: the dashboard opens a
+         *     fresh one for the browser that changed it.
+         */
+        post: operations["internalChangeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/projects/{projectId}/webhooks": {
@@ -1039,6 +1164,31 @@ export interface paths {
         get: operations["internalListWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the webhook a `webhook.test` event
+         * @description Records a `webhook.test` event (openapi.yaml webhooks) and one delivery of it to this webhook only,
+         *     whatever events it subscribes to, sent by the delivery job like any other (signature, retries, the log).
+         *     The delivery log then shows the body sent (`payload`).
+         */
+        post: operations["internalTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1254,14 +1404,15 @@ export interface components {
             name: string;
             /** Format: email */
             email: string;
-            /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
-            password: string;
+            password: components["schemas"]["NewPassword"];
             /**
              * @description Default `reviewer`.
              * @enum {string}
              */
             role?: "owner" | "reviewer";
         };
+        /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
+        NewPassword: string;
         User: {
             userId: string;
             name: string;
@@ -1271,6 +1422,13 @@ export interface components {
             role: "owner" | "reviewer";
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the person was deactivated (they cannot sign in); null while active.
+             */
+            deactivatedAt: string | null;
+            /** @description The person's live dashboard sessions. */
+            sessions: number;
         };
         /** @description Who decided (a dashboard user id, or a script's name); default `admin` (the admin token). */
         DecidedBy: string;
@@ -1862,6 +2020,8 @@ export interface components {
             nextAttemptAt: string | null;
             lastStatusCode: number | null;
             lastError: string | null;
+            /** @description The JSON body the delivery sends (the event as recorded); in the delivery log only. */
+            payload?: string | null;
         };
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -2098,8 +2258,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The last owner cannot become a reviewer. */
+        /** @description The last active owner cannot become a reviewer, be deactivated or be removed. */
         LastOwner: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The current password given is not the person's password; or the role may not do this. */
+        WrongPassword: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2395,6 +2564,101 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalAddLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @enum {string} */
+                    fillMode?: "ai" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description The language as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        isBase: boolean;
+                        /** @enum {string} */
+                        fillMode: "ai" | "manual";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    internalAddOutputFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
+                    /** @enum {string} */
+                    mode?: "add" | "adopt";
+                };
+            };
+        };
+        responses: {
+            /** @description The stored format ids and whether the configuration changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        formats: string[];
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Invalid output-format request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description Output-format rules. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     internalRemoveLanguage: {
@@ -3739,6 +4003,30 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    internalDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LastOwner"];
+        };
+    };
     internalUpdateUser: {
         parameters: {
             query?: never;
@@ -3752,7 +4040,8 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    role: "owner" | "reviewer";
+                    role?: "owner" | "reviewer";
+                    active?: boolean;
                 };
             };
         };
@@ -3771,6 +4060,91 @@ export interface operations {
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["LastOwner"];
+        };
+    };
+    internalResetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: components["schemas"]["NewPassword"];
+                };
+            };
+        };
+        responses: {
+            /** @description Set; the person's sessions ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalEndUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalChangeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    password: components["schemas"]["NewPassword"];
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; the person's sessions ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["WrongPassword"];
         };
     };
     internalListWebhooks: {
@@ -3929,6 +4303,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             401: components["responses"]["Unauthorized"];

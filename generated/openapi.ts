@@ -1414,6 +1414,29 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event webhook.test (outbound)
+         * @description Sent to one webhook only, when an owner asks for a test from the dashboard (internal
+         *     `internalTestWebhook`), whatever events it subscribes to; nothing changed in the project. Signature,
+         *     retries and deduplication as `strings.published`; a receiver that does not know the type should answer
+         *     2xx and ignore it.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3098,6 +3121,14 @@ export interface components {
                 label: string | null;
                 keyCount: number;
                 languages: components["schemas"]["LanguageRef"][];
+            };
+        };
+        WebhookTestEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type: "webhook.test";
+            data: {
+                webhookId: string;
+                message: string;
             };
         };
         ContentPublishedEvent: components["schemas"]["EventEnvelope"] & {
@@ -5513,6 +5544,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ContentPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Accepted by the receiver (any 2xx within 10 seconds). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`; carries two `v1` values during secret rotation. */
+                "X-Glossa-Signature": components["parameters"]["SignatureHeader"];
+                /** @description Same as `id` in the body. */
+                "X-Glossa-Event-Id": components["parameters"]["EventIdHeader"];
+                /** @description Id of the webhook being delivered to. */
+                "X-Glossa-Webhook-Id": components["parameters"]["WebhookIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };
         responses: {

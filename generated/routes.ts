@@ -2006,6 +2006,70 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalAddLanguage",
+    "method": "POST",
+    "path": "/projects/{projectId}/languages",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalAddOutputFormat",
+    "method": "POST",
+    "path": "/projects/{projectId}/output-formats",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
     "operationId": "internalRemoveLanguage",
     "method": "DELETE",
     "path": "/projects/{projectId}/languages/{code}",
@@ -3185,6 +3249,129 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalDeleteUser",
+    "method": "DELETE",
+    "path": "/users/{userId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalResetUserPassword",
+    "method": "PUT",
+    "path": "/users/{userId}/password",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "400",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalEndUserSessions",
+    "method": "DELETE",
+    "path": "/users/{userId}/sessions",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalChangeOwnPassword",
+    "method": "POST",
+    "path": "/me/password",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": false,
+    "rateLimited": false,
+    "hasParams": false,
+    "statuses": [
+      "204",
+      "400",
+      "401",
+      "403"
+    ]
+  },
+  {
     "operationId": "internalListWebhooks",
     "method": "GET",
     "path": "/projects/{projectId}/webhooks",
@@ -3362,6 +3549,36 @@ export const routes: RouteSpec[] = [
     "hasParams": true,
     "statuses": [
       "200",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalTestWebhook",
+    "method": "POST",
+    "path": "/projects/{projectId}/webhooks/{webhookId}/test",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "202",
       "401",
       "403",
       "404"

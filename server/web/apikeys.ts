@@ -3,10 +3,12 @@
 // list, which shows the secret once from the post's one-time flash (flash.ts: sealed for the session, taken by the
 // first read); revoke, asked first on `…/api-keys/{keyId}/revoke` with what stops working. Data from the internal
 // API only (internalListApiKeys, internalCreateApiKey, internalRevokeApiKey); a reviewer's call is refused by the
-// API (403).
+// API (403). Below the form, what each scope opens, from the route table the server enforces.
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
+import { routes } from '../../generated/routes.js';
+import { hasScope } from '../http/apikeys.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
@@ -20,14 +22,65 @@ import { sessionOf, signedIn } from './auth.js';
 type ApiKey = components['schemas']['ApiKeyInfo'];
 type Scope = ApiKey['scopes'][number];
 
+// What each scope opens, as the server enforces it: the hints say it in words, and the page lists the calls from
+// the generated route table (spec/openapi.yaml `x-scopes`, checked by server/http/apikeys.ts `hasScope`), so the
+// list cannot drift from the server. Pushing and syncing need `translate` (they translate), not `write`.
 const SCOPES: Array<{ scope: Scope; hint: string }> = [
-  { scope: 'read', hint: 'read strings and files' },
-  { scope: 'write', hint: 'push and sync without translating' },
-  { scope: 'capture', hint: 'report strings seen at run time' },
-  { scope: 'translate', hint: 'spend credits on translation' },
-  { scope: 'publish', hint: 'publish, restore, webhooks' },
-  { scope: 'admin', hint: 'every scope' },
+  {
+    scope: 'read',
+    hint: 'pull translations; read versions, status, check results, the memory, the termbase and content documents',
+  },
+  {
+    scope: 'write',
+    hint: 'add languages and output formats, import translated files, push content documents, change terms and import memory; not push or sync (those need translate)',
+  },
+  { scope: 'capture', hint: 'report strings the app shows untranslated' },
+  {
+    scope: 'translate',
+    hint: 'push and sync (which translate and spend credits), translate outdated cells again, start content runs, pull translations, ask for translate operations',
+  },
+  {
+    scope: 'publish',
+    hint: 'publish and restore versions, manage webhooks, read versions and status, ask for publish and rollback operations',
+  },
+  { scope: 'admin', hint: 'every call of every scope' },
 ];
+
+/** The public API's keyed calls (not the delivery origin's, not the public ones). */
+const keyedRoutes = routes.filter((r) => r.origin === 'main' && !r.public);
+const callOf = (r: (typeof routes)[number]) => `${r.method} /v1${r.path}`;
+
+/** The calls a key holding only `scope` may make beyond those of any key. */
+const callsOf = (scope: Scope): string[] =>
+  keyedRoutes.filter((r) => !r.scopes.includes('*') && hasScope([scope], r.scopes)).map(callOf);
+
+function scopeTable(): Html {
+  return html`<section aria-labelledby="scopes-title">
+    <h2 id="scopes-title">What each scope opens</h2>
+    <p>
+      A key may make a call when it holds one of the call's scopes; any key of the project may also make
+      ${keyedRoutes
+        .filter((r) => r.scopes.includes('*'))
+        .map((r, i) => html`${i ? ', ' : ''}<code>${callOf(r)}</code>`)}.
+      Any other call answers <code>403</code>.
+    </p>
+    <dl class="scopes">
+      ${SCOPES.map(
+        ({ scope, hint }) =>
+          html`<dt><code>${scope}</code></dt>
+            <dd>
+              ${hint}.
+              <details>
+                <summary>The calls <code>${scope}</code> allows</summary>
+                <ul>
+                  ${callsOf(scope).map((c) => html`<li><code>${c}</code></li>`)}
+                </ul>
+              </details>
+            </dd>`,
+      )}
+    </dl>
+  </section>`;
+}
 
 const section = 'api-keys';
 /** What a reviewer may not do on these pages (the internal API's routes of API keys are owners' only). */
@@ -141,9 +194,9 @@ function revokePage(s: Session, projectId: string, k: ApiKey): string {
 
 const EFFECTS: Record<Scope, string> = {
   read: 'pulls of strings and files (CI, builds)',
-  write: 'pushes and syncs',
+  write: 'adding languages and output formats, file imports, content and term changes',
   capture: "apps' capture of missing strings",
-  translate: 'translation requests',
+  translate: 'pushes, syncs and translation requests',
   publish: 'publishes, restores and webhook changes',
   admin: 'everything the key could do',
 };
@@ -181,7 +234,8 @@ async function keysPage(
         <section>
           <h2>Create a key</h2>
           ${createForm(s, projectId)}
-        </section>`,
+        </section>
+        ${scopeTable()}`,
       { projectId, section },
     ),
   };

@@ -25,6 +25,7 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
   { path: 'content', label: 'Content' },
   { path: 'api-keys', label: 'API keys', owner: true },
   { path: 'webhooks', label: 'Webhooks', owner: true },
+  { path: 'settings', label: 'Settings', owner: true },
 ];
 
 export const projectPath = (projectId: string, section = '') =>
@@ -36,6 +37,7 @@ function navOf(s: Session, where: Where): Html {
   const top = [
     item('/', 'Projects', !where.projectId && where.section === 'projects'),
     s.user.role === 'owner' ? item('/users', 'Users', where.section === 'users') : '',
+    item('/account', 'Your account', where.section === 'account'),
   ];
   const pending = where.projectId ? pendingOperationsOf(s, where.projectId) : undefined;
   const label = (x: (typeof PROJECT_SECTIONS)[number]) =>

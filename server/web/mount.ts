@@ -17,6 +17,7 @@ import { publishRoutes } from './publish.js';
 import { versionRoutes } from './versions.js';
 import { operationRoutes } from './operations.js';
 import { termRoutes } from './terms.js';
+import { settingsRoutes } from './settings.js';
 import { registerDashboardAuth } from './auth.js';
 
 /** Form posts: URL-encoded, small, and read by Hapi (these routes are not the API's pipeline). */
@@ -50,6 +51,7 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
     ...versionRoutes(app, server),
     ...operationRoutes(app, server),
     ...termRoutes(app, server),
+    ...settingsRoutes(app, server),
   ]) {
     server.route({
       ...route,

@@ -49,12 +49,14 @@ function listBody(
     contentEnabled: boolean;
   }>,
   truncated: boolean,
+  owner: boolean,
 ): Html {
   return html`<section>
     <h1>Projects</h1>
+    ${owner ? html`<p><a class="button" href="/projects/new">New project</a></p>` : ''}
     ${
       projects.length === 0
-        ? html`<p>There are no projects yet. Create one with <code>POST /internal/v1/projects</code>.</p>`
+        ? html`<p>There are no projects yet.${owner ? '' : ' An owner creates them.'}</p>`
         : html`<table>
             <thead>
               <tr>
@@ -238,7 +240,9 @@ export function projectRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     return htmlReply(
       h,
       200,
-      appPage(session, 'Projects', listBody(list.projects, list.truncated), { section: 'projects' }),
+      appPage(session, 'Projects', listBody(list.projects, list.truncated, session.user.role === 'owner'), {
+        section: 'projects',
+      }),
     );
   };
 

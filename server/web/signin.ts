@@ -100,6 +100,13 @@ export function signinRoutes(app: App): ServerRoute[] {
     }
     if (!right) return htmlReply(h, 401, signinPage(next, csrf, { email, error: 'Wrong email or password.' }));
     await attemptSucceeded(db, subjects);
+    // Told only to someone who knows the password: a deactivated person learns why they cannot sign in.
+    if (user!.deactivated_at !== null)
+      return htmlReply(
+        h,
+        403,
+        signinPage(next, csrf, { email, error: 'This account is deactivated; ask an owner to reactivate it.' }),
+      );
     const session = await openSession(db, user!.id);
     const device = await rememberDevice(db, user!.id, deviceToken);
     h.state(names.session, session.token);

@@ -152,6 +152,15 @@ async function listPage(api: Api, s: Session, projectId: string, extra: Extra = 
   };
 }
 
+/** The body a delivery sends, indented for reading (the signed bytes are the stored text, unindented). */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 function deliveryTable(s: Session, projectId: string, webhookId: string, deliveries: Delivery[]): Html {
   if (!deliveries.length) return html`<p>Nothing was delivered to this webhook yet.</p>`;
   return html`<table>
@@ -174,7 +183,17 @@ function deliveryTable(s: Session, projectId: string, webhookId: string, deliver
       ${deliveries.map(
         (d) =>
           html`<tr>
-            <td>${d.eventType}<br /><code>${d.eventId}</code></td>
+            <td>
+              ${d.eventType}<br /><code>${d.eventId}</code>
+              ${
+                d.payload
+                  ? html`<details>
+                      <summary>Body sent<span class="visually-hidden"> of ${d.deliveryId}</span></summary>
+                      <pre class="mono">${prettyJson(d.payload)}</pre>
+                    </details>`
+                  : ''
+              }
+            </td>
             <td>${d.publishId ? html`<code>${d.publishId}</code>` : '—'}</td>
             <td><span class="state" data-state="${d.status}">${d.status}</span></td>
             <td>${d.attempts}</td>
@@ -282,6 +301,13 @@ async function hookPage(
         </section>
         <section>
           <h2>Deliveries</h2>
+          <form method="post" action="${hookPath(projectId, webhookId, '/test')}">
+            ${csrfField(s)}
+            <p>
+              <button type="submit">Send a test event</button> A <code>webhook.test</code> event to this webhook only,
+              signed and retried like any delivery; its body shows in the log below.
+            </p>
+          </form>
           ${deliveryTable(s, projectId, webhookId, deliveries)}
         </section>
         <section>
@@ -476,6 +502,25 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     });
   };
 
+  const sendTest = async (request: Request, h: ResponseToolkit) => {
+    const { projectId, webhookId } = ids(request);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
+    const r = await api.POST('/projects/{projectId}/webhooks/{webhookId}/test', {
+      params: { path: { projectId, webhookId } },
+    });
+    if (r.response.status === 403) return htmlReply(h, 403, ownersOnly(session, 'test webhooks; nothing was sent'));
+    if (!r.data)
+      return reply(
+        h,
+        await hookPage(api, session, projectId, webhookId, { error: `${apiMessage(r.error)} Nothing was sent.` }),
+        r.response.status,
+      );
+    return redirectWithFlash(app, h, session, hookPath(projectId, webhookId), {
+      notice: `A test event is queued (delivery ${r.data.deliveryId}); reload to see its answer.`,
+    });
+  };
+
   const P = '/projects/{projectId}/webhooks';
   const listPath = (r: Request) => projectPath(ids(r).projectId, section);
   const hook = (r: Request) => hookPath(ids(r).projectId, ids(r).webhookId);
@@ -518,6 +563,12 @@ export function webhookRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: `${P}/{webhookId}/deliveries/{deliveryId}/resend`,
       options: signedIn(hook, { owners: 'resend deliveries; nothing changed' }),
       handler: resend,
+    },
+    {
+      method: 'POST',
+      path: `${P}/{webhookId}/test`,
+      options: signedIn(hook, { owners: 'test webhooks; nothing was sent' }),
+      handler: sendTest,
     },
   ];
 }

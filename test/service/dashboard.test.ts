@@ -87,7 +87,7 @@ const PASSWORD = 'correct horse battery staple';
 test('users: created by the internal API without the hash; duplicates, weak and invalid input refused', async (t) => {
   const email = uniqueEmail();
   const u = await createUser({ name: 'Ada', email: email.toUpperCase(), password: PASSWORD });
-  t.deepEqual(Object.keys(u).sort(), ['createdAt', 'email', 'name', 'role', 'userId']);
+  t.deepEqual(Object.keys(u).sort(), ['createdAt', 'deactivatedAt', 'email', 'name', 'role', 'sessions', 'userId']);
   t.is(u.email, email, 'stored lowercased');
   t.is(u.role, 'reviewer', 'reviewer by default');
   const owner = await createUser({ name: 'Bo', email: uniqueEmail(), password: PASSWORD, role: 'owner' });

@@ -52,6 +52,8 @@ export async function readSession(db: Db, token: string | undefined, now = Date.
     .where('s.token_hash', sha256(token))
     .andWhere('s.expires_at', '>', now)
     .andWhere('s.idle_expires_at', '>', now)
+    // Deactivating deletes the sessions too; this keeps a session opened by a racing sign-in from admitting them.
+    .whereNull('u.deactivated_at')
     .first<(UserRow & { expires_at: number | string; idle_expires_at: number | string }) | undefined>(
       'u.*',
       's.expires_at',

@@ -17,6 +17,8 @@ export interface UserRow {
   password_hash: string;
   created_at: number | string;
   updated_at: number | string;
+  /** When an owner deactivated the person (migration 033): they cannot sign in; null while active. */
+  deactivated_at: number | string | null;
 }
 
 interface UserView {
@@ -25,6 +27,8 @@ interface UserView {
   email: string;
   role: Role;
   createdAt: string;
+  deactivatedAt: string | null;
+  sessions: number;
 }
 
 // N = 2^15, r = 8, p = 1: 32 MiB of memory and some 50 ms of one core per hash (libsodium's "interactive" level).
@@ -90,14 +94,41 @@ export async function verifyPassword(password: string, stored: string | undefine
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-function userView(u: UserRow): UserView {
+const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function userView(u: UserRow, sessions = 0): UserView {
   return {
     userId: u.id,
     name: u.name,
     email: u.email,
     role: u.role,
-    createdAt: new Date(Number(u.created_at)).toISOString(),
+    createdAt: isoOf(u.created_at)!,
+    deactivatedAt: isoOf(u.deactivated_at ?? null),
+    sessions,
   };
+}
+
+/** Live sessions per user (sessions.ts: a session lives until its absolute and its idle expiry). */
+async function liveSessions(db: Db, userIds?: string[], now = Date.now()): Promise<Map<string, number>> {
+  const q = db('dashboard_sessions')
+    .where('expires_at', '>', now)
+    .andWhere('idle_expires_at', '>', now)
+    .groupBy('user_id')
+    .select('user_id')
+    .count({ n: '*' });
+  if (userIds) q.whereIn('user_id', userIds);
+  const rows = (await q) as Array<{ user_id: string; n: number | string }>;
+  return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+}
+
+/** Ends every session of a person; how many were live or stale. */
+async function endSessions(db: Db, userId: string): Promise<number> {
+  return db('dashboard_sessions').where({ user_id: userId }).delete();
+}
+
+function checkNewPassword(password: string, email: string) {
+  if (password.length < 12) throw invalidArgument('body/password must have at least 12 characters');
+  if (normalizeEmail(password) === email) throw invalidArgument('body/password must not be the email');
 }
 
 export async function createUser(
@@ -107,8 +138,7 @@ export async function createUser(
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
   if (!name) throw invalidArgument('body/name must not be blank');
-  if (input.password.length < 12) throw invalidArgument('body/password must have at least 12 characters');
-  if (normalizeEmail(input.password) === email) throw invalidArgument('body/password must not be the email');
+  checkNewPassword(input.password, email);
   const now = Date.now();
   const row: UserRow = {
     id: newId('usr'),
@@ -118,6 +148,7 @@ export async function createUser(
     password_hash: await hashPassword(input.password),
     created_at: now,
     updated_at: now,
+    deactivated_at: null,
   };
   try {
     await db('dashboard_users').insert(row);
@@ -168,27 +199,104 @@ export async function ensureFirstUser(
   }
 }
 
-/** Every dashboard user, by name then email. */
+/** Every dashboard user, by name then email, with their live sessions. */
 export async function listUsers(db: Db): Promise<UserView[]> {
   const rows = await db<UserRow>('dashboard_users').orderBy('name').orderBy('email');
-  return rows.map(userView);
+  const sessions = await liveSessions(db);
+  return rows.map((u) => userView(u, sessions.get(u.id) ?? 0));
 }
 
 /**
- * Sets a user's role. The last owner cannot become a reviewer (`409 last_owner`): the owners are read under a lock
- * (SQLite's transactions are IMMEDIATE, MySQL locks the owners' rows), so two owners demoting each other at once
- * leave one of them owner.
+ * Runs `change` on a user with the active owners read under a lock (SQLite's transactions are IMMEDIATE, MySQL
+ * locks the owners' rows), so two owners demoting, deactivating or removing each other at once leave one of them
+ * an active owner. `change` is told whether the user is the last active owner.
  */
-export async function setUserRole(db: Db, userId: string, role: Role): Promise<UserView> {
+function withOwners<T>(
+  db: Db,
+  userId: string,
+  change: (trx: Db, user: UserRow, lastOwner: boolean) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (trx) => {
-    const owners = trx<UserRow>('dashboard_users').where({ role: 'owner' }).select('id');
+    const owners = trx<UserRow>('dashboard_users').where({ role: 'owner' }).whereNull('deactivated_at').select('id');
     if (dialectOf(trx) === 'mysql') owners.forUpdate();
     const ownerIds = (await owners).map((r) => r.id);
     const user = await trx<UserRow>('dashboard_users').where({ id: userId }).first();
     if (!user) throw notFound('No such dashboard user.');
-    if (role !== 'owner' && user.role === 'owner' && ownerIds.length <= 1)
-      throw conflict('last_owner', 'The last owner cannot become a reviewer.');
-    if (user.role !== role) await trx('dashboard_users').where({ id: userId }).update({ role, updated_at: Date.now() });
-    return userView({ ...user, role });
+    return change(trx, user, ownerIds.length <= 1 && ownerIds.includes(user.id));
   });
+}
+
+/**
+ * Sets a user's role and whether they are active. The last active owner can neither become a reviewer nor be
+ * deactivated (`409 last_owner`). Deactivating ends the person's sessions in the same transaction: no request of
+ * theirs is admitted after the answer.
+ */
+export async function updateUser(db: Db, userId: string, change: { role?: Role; active?: boolean }): Promise<UserView> {
+  const user = await withOwners(db, userId, async (trx, u, lastOwner) => {
+    if (lastOwner && change.role === 'reviewer')
+      throw conflict('last_owner', 'The last owner cannot become a reviewer.');
+    if (lastOwner && change.active === false) throw conflict('last_owner', 'The last owner cannot be deactivated.');
+    const now = Date.now();
+    const next: UserRow = { ...u, role: change.role ?? u.role };
+    if (change.active === false && u.deactivated_at === null) next.deactivated_at = now;
+    if (change.active === true) next.deactivated_at = null;
+    if (next.role !== u.role || next.deactivated_at !== u.deactivated_at)
+      await trx('dashboard_users')
+        .where({ id: userId })
+        .update({ role: next.role, deactivated_at: next.deactivated_at, updated_at: now });
+    if (next.deactivated_at !== null) await endSessions(trx, userId);
+    return next;
+  });
+  return userView(user, (await liveSessions(db, [userId])).get(userId) ?? 0);
+}
+
+/** Removes a user with their sessions and known devices (cascade). The last active owner stays (`409 last_owner`). */
+export async function removeUser(db: Db, userId: string): Promise<void> {
+  await withOwners(db, userId, async (trx, _u, lastOwner) => {
+    if (lastOwner) throw conflict('last_owner', 'The last owner cannot be removed.');
+    await endSessions(trx, userId);
+    await trx('dashboard_users').where({ id: userId }).delete();
+  });
+}
+
+/** An owner's reset: a new password, and the person's sessions end. */
+export async function resetPassword(db: Db, userId: string, password: string): Promise<void> {
+  const user = await db<UserRow>('dashboard_users').where({ id: userId }).first();
+  if (!user) throw notFound('No such dashboard user.');
+  checkNewPassword(password, user.email);
+  const hash = await hashPassword(password);
+  await db.transaction(async (trx) => {
+    const n = await trx('dashboard_users')
+      .where({ id: userId })
+      .update({ password_hash: hash, updated_at: Date.now() });
+    if (!n) throw notFound('No such dashboard user.');
+    await endSessions(trx, userId);
+  });
+}
+
+/**
+ * A person changes their own password: `current` must be the password now (`403 wrong_password`, nothing changed).
+ * Every session of theirs ends; the caller opens a fresh one for the browser that asked.
+ */
+export async function changeOwnPassword(db: Db, userId: string, current: string, password: string): Promise<void> {
+  const user = await db<UserRow>('dashboard_users').where({ id: userId }).whereNull('deactivated_at').first();
+  if (!user) throw notFound('No such dashboard user.');
+  let right: boolean;
+  try {
+    right = await verifyPassword(current, user.password_hash);
+  } catch (err) {
+    if (err instanceof HashQueueFull)
+      throw new Refusal('unavailable', 'Too many password checks are waiting; try again.');
+    throw err;
+  }
+  if (!right) throw new Refusal('wrong_password', 'The current password is not right; nothing changed.');
+  checkNewPassword(password, user.email);
+  await resetPassword(db, userId, password);
+}
+
+/** Ends a person's sessions: they sign in again in every browser. */
+export async function endUserSessions(db: Db, userId: string): Promise<number> {
+  const user = await db<UserRow>('dashboard_users').where({ id: userId }).first('id');
+  if (!user) throw notFound('No such dashboard user.');
+  return endSessions(db, userId);
 }

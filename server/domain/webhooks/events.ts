@@ -38,7 +38,48 @@ async function fanOut(trx: Db, projectId: string, type: string, eventId: string,
   const hooks = await trx('webhooks').where({ project_id: projectId, enabled: true }).select('id', 'events');
   const subscribed = hooks.filter((h) => parseJson<string[]>(h.events, []).includes(type));
   if (!subscribed.length) return;
-  const rows = subscribed.map((h) => ({
+  await deliverTo(trx, projectId, subscribed, type, eventId, data, now);
+}
+
+/**
+ * A `webhook.test` event (openapi.yaml webhooks) delivered to the one webhook `hook` whatever it subscribes to, by
+ * the same job as every delivery; returns the delivery's id.
+ */
+export async function recordTestEvent(
+  trx: Db,
+  project: { id: string; handle: string; slug: string },
+  webhookId: string,
+  now = Date.now(),
+): Promise<string> {
+  const id = newEventId();
+  const data = {
+    id,
+    type: 'webhook.test',
+    schemaVersion: 1,
+    createdAt: new Date(now).toISOString(),
+    project: { id: project.id, handle: project.handle, slug: project.slug },
+    data: { webhookId, message: 'A test event sent from the dashboard; nothing changed in the project.' },
+  };
+  await trx('events').insert({
+    id,
+    project_id: project.id,
+    type: 'webhook.test',
+    payload: JSON.stringify(data),
+    created_at: now,
+  });
+  return (await deliverTo(trx, project.id, [{ id: webhookId }], 'webhook.test', id, data, now))[0];
+}
+
+async function deliverTo(
+  trx: Db,
+  projectId: string,
+  hooks: Array<{ id: string }>,
+  type: string,
+  eventId: string,
+  data: unknown,
+  now: number,
+): Promise<string[]> {
+  const rows = hooks.map((h) => ({
     id: newId('dlv', 12),
     webhook_id: h.id,
     project_id: projectId,
@@ -59,6 +100,7 @@ async function fanOut(trx: Db, projectId: string, type: string, eventId: string,
     rows.map((r) => ({ payload: { deliveryId: r.id }, uniqueKey: deliveryJobKey(r.id), shareKey: projectId })),
     { maxAttempts: WEBHOOK_ATTEMPTS, now },
   );
+  return rows.map((r) => r.id);
 }
 
 export const newEventId = () => newId('evt', 12);

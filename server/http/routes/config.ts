@@ -1,4 +1,5 @@
-// Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`).
+// Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`), and
+// the same changes the dashboard makes through the internal API (`internalAddLanguage`, `internalAddOutputFormat`).
 import { contentChanged } from '../../domain/project/revision.js';
 import { isUniqueViolation, retryContended, type Db } from '../../infra/db.js';
 import { recordEvent } from '../../domain/webhooks/events.js';
@@ -47,11 +48,35 @@ async function casProjectChange<T>(
   throw conflict('output_config_conflict', 'The project configuration kept changing under this request; retry it.');
 }
 
-export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
-  const { db } = ctx.app;
-  const code = normalizeLanguage(ctx.body.code);
-  const requested: 'ai' | 'manual' | undefined = ctx.body.fillMode;
-  const p = ctx.project;
+export const addLanguage: Handler<'addLanguage'> = async (ctx) => ({
+  status: 201,
+  body: await addLanguageTo(ctx.app.db, ctx.project, ctx.body),
+});
+
+export const addOutputFormat: Handler<'addOutputFormat'> = async (ctx) => ({
+  status: 200,
+  body: await addOutputFormatTo(ctx.app.db, ctx.project, ctx.body),
+});
+
+// The dashboard's way to the same changes, without an API key (spec/internal.yaml): one implementation, so a
+// refusal reads the same on both.
+export const internalAddLanguage: Handler<'internalAddLanguage'> = async (ctx) => ({
+  status: 201,
+  body: await addLanguageTo(ctx.app.db, ctx.project, ctx.body),
+});
+
+export const internalAddOutputFormat: Handler<'internalAddOutputFormat'> = async (ctx) => ({
+  body: await addOutputFormatTo(ctx.app.db, ctx.project, ctx.body),
+});
+
+/** Adds, revives or re-modes a target language (spec `addLanguage`, `internalAddLanguage`). */
+async function addLanguageTo(
+  db: Db,
+  p: ProjectRow,
+  body: { code: string; fillMode?: 'ai' | 'manual' },
+): Promise<{ code: string; isBase: false; fillMode: 'ai' | 'manual' }> {
+  const code = normalizeLanguage(body.code);
+  const requested: 'ai' | 'manual' | undefined = body.fillMode;
   if (code === p.base_lang) throw invalidArgument(`${code} is the project's base language.`);
   const now = Date.now();
   const result = await db.transaction(
@@ -118,46 +143,44 @@ export const addLanguage: Handler<'addLanguage'> = async (ctx) => {
   // Lost an insert race: read what the winner stored, outside the finished transaction's snapshot.
   const fillMode =
     result.fillMode ?? (await db('project_languages').where({ project_id: p.id, code }).first())!.fill_mode;
-  return { status: 201, body: { code, isBase: false, fillMode } };
-};
+  return { code, isBase: false, fillMode };
+}
 
-export const addOutputFormat: Handler<'addOutputFormat'> = async (ctx) => {
-  const format: string = ctx.body.format;
-  const mode: 'add' | 'adopt' = ctx.body.mode ?? 'add';
-  return {
-    status: 200,
-    body: await casProjectChange(
-      ctx.app.db,
-      ctx.project,
-      async (p): Promise<CasPlan<{ formats: string[]; created: boolean }>> => {
-        const configured = configuredFormats(p);
-        // An already configured id is a no-op, even in a legacy list over the cap.
-        if (configured.includes(format)) return { result: { formats: configured, created: false } };
-        const effective: string[] = await projectFormats(ctx.app.db, p);
-        let next: string[];
-        if (mode === 'adopt') {
-          if (effective.length && !effective.includes(format)) {
-            throw conflict(
-              'output_format_conflict',
-              `adopt accepts only an already effective format (${effective.join(', ')}) or an empty list.`,
-            );
-          }
-          next = effective.length ? effective : [format];
-        } else {
-          next = [...effective, format];
-        }
-        if (next.length > MAX_OUTPUT_FORMATS) {
-          throw conflict(
-            'too_many_formats',
-            `A project has at most ${MAX_OUTPUT_FORMATS} output formats (configured: ${effective.join(', ')}).`,
-          );
-        }
-        return {
-          update: { output_formats: JSON.stringify(next) },
-          event: { projectId: p.id, change: 'output_formats', outputFormats: next, previous: configured },
-          result: { formats: next, created: true },
-        };
-      },
-    ),
-  };
-};
+/** Configures an output format (spec `addOutputFormat`, `internalAddOutputFormat`). */
+async function addOutputFormatTo(
+  db: Db,
+  project: ProjectRow,
+  body: { format: string; mode?: 'add' | 'adopt' },
+): Promise<{ formats: string[]; created: boolean }> {
+  const format = body.format;
+  const mode: 'add' | 'adopt' = body.mode ?? 'add';
+  return casProjectChange(db, project, async (p): Promise<CasPlan<{ formats: string[]; created: boolean }>> => {
+    const configured = configuredFormats(p);
+    // An already configured id is a no-op, even in a legacy list over the cap.
+    if (configured.includes(format)) return { result: { formats: configured, created: false } };
+    const effective: string[] = await projectFormats(db, p);
+    let next: string[];
+    if (mode === 'adopt') {
+      if (effective.length && !effective.includes(format)) {
+        throw conflict(
+          'output_format_conflict',
+          `adopt accepts only an already effective format (${effective.join(', ')}) or an empty list.`,
+        );
+      }
+      next = effective.length ? effective : [format];
+    } else {
+      next = [...effective, format];
+    }
+    if (next.length > MAX_OUTPUT_FORMATS) {
+      throw conflict(
+        'too_many_formats',
+        `A project has at most ${MAX_OUTPUT_FORMATS} output formats (configured: ${effective.join(', ')}).`,
+      );
+    }
+    return {
+      update: { output_formats: JSON.stringify(next) },
+      event: { projectId: p.id, change: 'output_formats', outputFormats: next, previous: configured },
+      result: { formats: next, created: true },
+    };
+  });
+}

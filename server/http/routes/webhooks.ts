@@ -5,7 +5,12 @@
 import type { App } from '../../infra/app.js';
 import { lockProject, newId } from '../../infra/db.js';
 import { conflict, invalidArgument, notFound } from '../../infra/errors.js';
-import { deliveryJobKey, WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../../domain/webhooks/events.js';
+import {
+  deliveryJobKey,
+  recordTestEvent,
+  WEBHOOK_ATTEMPTS,
+  WEBHOOK_DELIVER_JOB,
+} from '../../domain/webhooks/events.js';
 import type { Handler } from '../pipeline.js';
 import { newSecret } from '../../domain/webhooks/sign.js';
 import {
@@ -169,8 +174,39 @@ export const internalDeleteWebhook: Handler<'internalDeleteWebhook'> = (ctx) => 
 export const internalRotateWebhookSecret: Handler<'internalRotateWebhookSecret'> = (ctx) =>
   rotateWebhookSecret({ ...ctx });
 
-export const internalListWebhookDeliveries: Handler<'internalListWebhookDeliveries'> = (ctx) =>
-  listWebhookDeliveries({ ...ctx });
+/** The public delivery log, with the body each delivery sends (the event as recorded): the dashboard shows it. */
+export const internalListWebhookDeliveries: Handler<'internalListWebhookDeliveries'> = async (ctx) => {
+  const { db } = ctx.app;
+  const { projectId, webhookId } = ctx.params;
+  await readWebhook(db, projectId, webhookId);
+  const rows = await db('webhook_deliveries')
+    .where({ webhook_id: webhookId })
+    .orderBy('seq', 'desc')
+    .limit(DELIVERY_LOG);
+  const busy = await inFlight(
+    db,
+    rows.map((r) => r.id),
+  );
+  const ids = [...new Set(rows.map((r) => r.event_id))];
+  const events = ids.length
+    ? await db('events').whereIn('id', ids).select<Array<{ id: string; payload: string }>>('id', 'payload')
+    : [];
+  const payloads = new Map(events.map((e) => [e.id, e.payload]));
+  return {
+    body: {
+      deliveries: rows.map((r) => ({ ...deliveryView(r, busy.has(r.id)), payload: payloads.get(r.event_id) ?? null })),
+    },
+  };
+};
+
+export const internalTestWebhook: Handler<'internalTestWebhook'> = async (ctx) => {
+  const { db } = ctx.app;
+  const { webhookId } = ctx.params;
+  await readWebhook(db, ctx.project.id, webhookId);
+  const deliveryId = await db.transaction((trx) => recordTestEvent(trx, ctx.project, webhookId));
+  const row = (await db('webhook_deliveries').where({ id: deliveryId }).first())!;
+  return { status: 202, body: deliveryView(row) };
+};
 
 export const internalResendWebhookDelivery: Handler<'internalResendWebhookDelivery'> = (ctx) =>
   resendWebhookDelivery({ ...ctx });

@@ -28,6 +28,7 @@ import * as m027 from './027_memory.js';
 import * as m028 from './028_cell_checks.js';
 import * as m029 from './029_terms.js';
 import * as m030 from './030_guarded_fill.js';
+import * as m033 from './033_user_deactivation.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -57,6 +58,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '028_cell_checks': m028,
   '029_terms': m029,
   '030_guarded_fill': m030,
+  '033_user_deactivation': m033,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
