@@ -35,6 +35,19 @@ export class FormBrowser {
     return this.fetch('/signin', { csrf, email, password, next: '/' });
   }
 
+  /**
+   * Signs `who` in as a person would when the sign-in throttle (server/domain/users/throttle.ts) answers 429 to
+   * tests signing the same person in at once: waits out its Retry-After, at most four attempts.
+   */
+  async signInWaiting(who: { email: string; password: string }): Promise<this> {
+    for (let attempt = 0; ; attempt++) {
+      const r = await this.signIn(who.email, who.password);
+      if (r.status === 303) return this;
+      if (r.status !== 429 || attempt === 3) throw new Error(`sign-in: ${r.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get('retry-after') ?? 1)));
+    }
+  }
+
   /** Posts `form` to `path` with the CSRF token of the page at `from`. */
   async post(path: string, form: Record<string, string> = {}, from = path): Promise<Response> {
     return this.fetch(path, { csrf: await this.csrfOf(from), ...form });

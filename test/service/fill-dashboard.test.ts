@@ -5,6 +5,7 @@ import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
 import { openAiEnv, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
+import { FormBrowser } from '../helpers/form-browser.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -29,48 +30,14 @@ test.after.always(async () => {
   await fake?.close();
 });
 
-/** A browser in miniature: a cookie jar, no redirects followed (test/service/terms-dashboard.test.ts has the same). */
-class Browser {
-  jar = new Map<string, string>();
-  async fetch(path: string, form?: Record<string, string>): Promise<Response> {
-    const headers = new Headers();
-    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    if (form) {
-      headers.set('content-type', 'application/x-www-form-urlencoded');
-      headers.set('origin', origin);
-    }
-    const r = await fetch(origin + path, {
-      method: form ? 'POST' : 'GET',
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const c of r.headers.getSetCookie()) {
-      const [name, value] = c.split(';')[0].split('=');
-      if (!value || /Max-Age=0/.test(c)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-    return r;
-  }
-  async csrfOf(path: string): Promise<string> {
-    return /name="csrf" value="([^"]+)"/.exec(await (await this.fetch(path)).text())![1];
-  }
-  async signIn(who: { email: string; password: string }) {
-    for (let attempt = 0; ; attempt++) {
-      const csrf = await this.csrfOf('/signin');
-      const r = await this.fetch('/signin', { csrf, email: who.email, password: who.password, next: '/' });
-      if (r.status === 303) return this;
-      if (r.status !== 429 || attempt === 3) throw new Error(`sign-in: ${r.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get('retry-after') ?? 1)));
-    }
-  }
-}
+/** The dashboard over real HTTP, signed in as `who` (test/helpers/form-browser.ts). */
+const signedIn = (who: { email: string; password: string }) => new FormBrowser(origin).signInWaiting(who);
 
 test.serial(
   'an owner saves the style guide and the review rule; a bad threshold and a reviewer change nothing',
   async (t) => {
     const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
-    const owner = await new Browser().signIn(OWNER);
+    const owner = await signedIn(OWNER);
     const path = `/projects/${p.projectId}/fill`;
     const page = await (await owner.fetch(path)).text();
     t.regex(page, /<label for="guide-de">For de<\/label>/);
@@ -98,7 +65,7 @@ test.serial(
     t.regex(shown, /Formal\. &lt;script&gt;alert\(1\)&lt;\/script&gt;<\/textarea/);
     t.false(shown.includes('<script>alert'));
     t.regex(shown, /value="0.7"/);
-    const reviewer = await new Browser().signIn(REVIEWER);
+    const reviewer = await signedIn(REVIEWER);
     const ro = await (await reviewer.fetch(path)).text();
     t.regex(ro, /Only an owner can change these\./);
     csrf = await reviewer.csrfOf(path);
@@ -133,7 +100,7 @@ test.serial(
       requests: 500,
       credits: (usage.fills[0].chargedMc * 1000) / 4 / 1000,
     });
-    const owner = await new Browser().signIn(OWNER);
+    const owner = await signedIn(OWNER);
     const page = (await (await owner.fetch(`/projects/${p.projectId}/fill`)).text()).replace(/\s+/g, ' ');
     t.regex(
       page,

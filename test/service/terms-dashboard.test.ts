@@ -4,6 +4,7 @@
 import test from 'ava';
 import { sync } from '../../packages/client/src/index.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { FormBrowser } from '../helpers/form-browser.js';
 
 let svc: TestService;
 let origin: string;
@@ -15,46 +16,13 @@ test.before(async () => {
 });
 test.after.always(() => svc?.stop());
 
-/** A browser in miniature: a cookie jar, no redirects followed (test/service/dashboard.test.ts has the same). */
-class Browser {
-  jar = new Map<string, string>();
-  async fetch(path: string, form?: Record<string, string>): Promise<Response> {
-    const headers = new Headers();
-    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    if (form) {
-      headers.set('content-type', 'application/x-www-form-urlencoded');
-      headers.set('origin', origin);
-    }
-    const r = await fetch(origin + path, {
-      method: form ? 'POST' : 'GET',
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const c of r.headers.getSetCookie()) {
-      const [name, value] = c.split(';')[0].split('=');
-      if (!value || /Max-Age=0/.test(c)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-    return r;
+/** The dashboard over real HTTP as WHO (test/helpers/form-browser.ts). */
+class Browser extends FormBrowser {
+  constructor() {
+    super(origin);
   }
-  async csrfOf(path: string): Promise<string> {
-    return /name="csrf" value="([^"]+)"/.exec(await (await this.fetch(path)).text())![1];
-  }
-  /**
-   * The tests of this file sign the same person in at once: the sign-in throttle counts concurrent attempts one
-   * after another (server/domain/users/throttle.ts) and may answer 429 with Retry-After, which a person waits out.
-   */
-  async signIn() {
-    for (let attempt = 0; ; attempt++) {
-      const csrf = await this.csrfOf('/signin');
-      const r = await this.fetch('/signin', { csrf, email: WHO.email, password: WHO.password, next: '/' });
-      if (r.status === 303) return;
-      if (r.status !== 429 || attempt === 3) throw new Error(`sign-in: ${r.status}`);
-      await new Promise((resolve) =>
-        setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('retry-after') ?? 1))),
-      );
-    }
+  signInAs() {
+    return this.signInWaiting(WHO);
   }
 }
 
@@ -68,7 +36,7 @@ const termsOf = async (p: TestProject) =>
 test('a refused term is shown on the form with what was typed, and nothing is added', async (t) => {
   const p = await createTestProject(svc);
   const b = new Browser();
-  await b.signIn();
+  await b.signInAs();
   const path = `/projects/${p.projectId}/terms`;
   const csrf = await b.csrfOf(path);
   const empty = await b.fetch(path, { csrf, text: '  ', tr_de: 'Konto' });
@@ -93,7 +61,7 @@ test('an edit refused shows the edit form again; unknown projects and terms are 
   });
   const termPath = `/projects/${p.projectId}/terms/${made.data!.termId}`;
   const b = new Browser();
-  await b.signIn();
+  await b.signInAs();
   const csrf = await b.csrfOf(termPath);
   const r = await b.fetch(termPath, { csrf, text: '', tr_de: 'Faktura' });
   t.is(r.status, 400);
@@ -120,7 +88,7 @@ test('the list pages by 50 and keeps its filter in the page links', async (t) =>
       body: { text: `word${String(i).padStart(2, '0')}`, translations: i % 2 ? { de: `Wort${i}` } : {} },
     });
   const b = new Browser();
-  await b.signIn();
+  await b.signInAs();
   const first = await (await b.fetch(`/projects/${p.projectId}/terms`)).text();
   t.regex(first, /Terms 1 to 50 of 55/);
   t.regex(first, /href="\/projects\/[^"]+\/terms\?offset=50">Next page/);
@@ -144,7 +112,7 @@ test('term texts are escaped on the Terms page and in the key editor’s marks',
     fileName: 'en.json',
   });
   const b = new Browser();
-  await b.signIn();
+  await b.signInAs();
   const list = await (await b.fetch(`/projects/${p.projectId}/terms`)).text();
   t.false(list.includes(evil));
   t.true(list.includes('&lt;img src=x onerror=alert(1)&gt;'));
