@@ -6,11 +6,11 @@
 //
 // The tools are Debian packages (`apt-get install -y translate-toolkit`): a missing tool fails the run.
 import test, { type ExecutionContext } from 'ava';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { translate } from '../../../packages/client/src/index.js';
+import { readTmxWithToolkit, run } from '../../helpers/translate-toolkit.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
@@ -27,43 +27,12 @@ function tmp(t: ExecutionContext) {
   return dir;
 }
 
-function run(cmd: string, args: string[]) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.error) throw new Error(`${cmd} is missing (apt-get install -y translate-toolkit): ${r.error.message}`);
-  return r;
-}
-
-const PY_READ = `
-import json, sys
-from translate.storage import tmx
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-store = tmx.tmxfile.parsefile(sys.argv[1])
-print(json.dumps({"srclang": store.sourcelanguage, "units": [{
-  "source": u.source, "target": u.target,
-  "langs": [n.get(XML_LANG) for n in u.getlanguageNodes()],
-  "props": {p.get("type"): p.text for p in u.xmlelement.findall("prop")},
-} for u in store.units]}))
-`;
-
-interface PyUnit {
-  source: string;
-  target: string;
-  langs: string[];
-  props: Record<string, string>;
-}
-
 async function exportTo(p: TestProject, file: string) {
   const res = await fetch(`${svc.baseUrl}/projects/${p.projectId}/memory/export`, {
     headers: { authorization: `Bearer ${p.apiKey}` },
   });
   if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-}
-
-function pyRead(file: string) {
-  const r = run('/usr/bin/python3', ['-c', PY_READ, file]);
-  if (r.status !== 0) throw new Error(r.stderr);
-  return JSON.parse(r.stdout) as { srclang: string; units: PyUnit[] };
 }
 
 /** Source, ctx, key and a person's translations, approved. */
@@ -109,7 +78,7 @@ test("translate-toolkit's reader gets every entry of an exported memory intact",
     }
   const file = path.join(tmp(t), 'memory.tmx');
   await exportTo(p, file);
-  const read = pyRead(file);
+  const read = readTmxWithToolkit(file);
   t.is(read.srclang, 'en');
   const want = STRINGS.flatMap((s) =>
     Object.entries(s.values).map(([lang, value]) => [s.source, value, ['en', lang], s.ctx ?? null, s.key, 'approved']),
@@ -177,7 +146,7 @@ test('a TMX po2tmx writes imports with every translated message, which the memor
   // And the export holds them all, read by translate-toolkit again.
   const file = path.join(dir, 'back.tmx');
   await exportTo(p, file);
-  const back = pyRead(file).units.filter((u) => u.props['x-glossa-origin'] === 'import');
+  const back = readTmxWithToolkit(file).units.filter((u) => u.props['x-glossa-origin'] === 'import');
   t.deepEqual(
     back.map((u) => [u.source, u.target, u.langs]).sort(),
     messages.map(([s, v]) => [s, v, ['en', 'ja']]).sort(),

@@ -6,10 +6,10 @@
 //
 // The tools are Debian packages (`apt-get install -y translate-toolkit gettext`): a missing tool fails the run.
 import test, { type ExecutionContext } from 'ava';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readTmxWithToolkit, run } from '../../helpers/translate-toolkit.js';
 import { parseTmx, writeTmx, type TmxEntry } from '../../../packages/core/src/formats/tmx.js';
 
 /** A memory of several target languages: ICU arguments and plurals, tags as text, scripts of every direction. */
@@ -51,33 +51,10 @@ function tmp(t: ExecutionContext) {
   return dir;
 }
 
-function run(cmd: string, args: string[]) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.error) throw new Error(`${cmd} is missing (apt-get install -y translate-toolkit gettext): ${r.error.message}`);
-  return r;
-}
-
-const PY_READ = `
-import json, sys
-from translate.storage import tmx
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-store = tmx.tmxfile.parsefile(sys.argv[1])
-print(json.dumps({"srclang": store.sourcelanguage, "units": [{
-  "source": u.source, "target": u.target,
-  "langs": [n.get(XML_LANG) for n in u.getlanguageNodes()],
-  "props": {p.get("type"): p.text for p in u.xmlelement.findall("prop")},
-} for u in store.units]}))
-`;
-
 test("translate-toolkit's Python reader gets every unit of a TMX we write: sources, targets, languages, props", (t) => {
   const file = path.join(tmp(t), 'memory.tmx');
   fs.writeFileSync(file, writeTmx({ sourceLanguage: 'en' }, MEMORY));
-  const r = run('/usr/bin/python3', ['-c', PY_READ, file]);
-  t.is(r.status, 0, r.stderr);
-  const read = JSON.parse(r.stdout) as {
-    srclang: string;
-    units: Array<{ source: string; target: string; langs: string[]; props: Record<string, string> }>;
-  };
+  const read = readTmxWithToolkit(file);
   t.is(read.srclang, 'en');
   t.deepEqual(
     read.units.map((u) => [u.source, u.target, u.langs]),
