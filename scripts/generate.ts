@@ -221,24 +221,22 @@ async function main() {
   const errorStatuses = new Map<string, number>();
   const exportsBody: Record<string, string> = {};
   const exportsParams: Record<string, string> = {};
-  const bodyAjv = new Ajv2020({
-    strict: false,
-    verbose: true,
-    validateSchema: false,
-    code: { source: true, lines: false },
-  });
-  const paramsAjv = new Ajv2020({
-    strict: false,
-    verbose: true,
-    validateSchema: false,
-    coerceTypes: true,
-    code: { source: true, lines: false },
-  });
+  // Responses apart from request bodies: only the tests validate responses, so the service never loads them.
+  const exportsResponses: Record<string, string> = {};
+  const options = { strict: false, validateSchema: false, code: { source: true, lines: false } } as const;
+  // Requests: verbose, as the pipeline reads the failing node's `x-error-codes` from the error's `parentSchema`.
+  const bodyAjv = new Ajv2020({ ...options, verbose: true });
+  const paramsAjv = new Ajv2020({ ...options, verbose: true, coerceTypes: true });
+  // Responses, which only the tests validate: verbose errors would make their code several times larger, and
+  // every test process parses it on start.
+  const responsesAjv = new Ajv2020(options);
   addFormats.default(bodyAjv);
+  addFormats.default(responsesAjv);
   addFormats.default(paramsAjv);
   for (const s of specs) {
     const bodyDefs: Record<string, Schema> = {};
     const paramDefs: Record<string, Schema> = {};
+    const responseDefs: Record<string, Schema> = {};
     const rootId = `${s.name}.json`;
     for (const o of collectOperations(s)) {
       const id = o.op.operationId;
@@ -262,8 +260,8 @@ async function main() {
         }
         const rs = jsonSchemaOf(resolveRef<Response | undefined>(s.doc, r)?.content);
         if (rs) {
-          bodyDefs[`${id}__${status}`] = rs;
-          exportsBody[`${id}__${status}`] = `${rootId}#/$defs/${id}__${status}`;
+          responseDefs[`${id}__${status}`] = rs;
+          exportsResponses[`${id}__${status}`] = `${rootId}#/$defs/${id}__${status}`;
         }
       }
       const origin = s.name === 'internal' ? 'internal' : (o.op['x-origin'] ?? 'main');
@@ -304,12 +302,18 @@ async function main() {
         statuses: Object.keys(o.op.responses ?? {}),
       });
     }
-    bodyAjv.addSchema({ $id: rootId, components: s.doc.components ?? {}, $defs: bodyDefs });
-    paramsAjv.addSchema({ $id: `${s.name}.params.json`, components: s.doc.components ?? {}, $defs: paramDefs });
+    const components = s.doc.components ?? {};
+    bodyAjv.addSchema({ $id: rootId, components, $defs: bodyDefs });
+    responsesAjv.addSchema({ $id: rootId, components, $defs: responseDefs });
+    paramsAjv.addSchema({ $id: `${s.name}.params.json`, components, $defs: paramDefs });
     for (const k of Object.keys(paramDefs)) exportsParams[k] = `${s.name}.params.json#/$defs/${k}`;
   }
   await writeFile(path.join(out, 'validators-body.cjs'), HEADER + standaloneCode.default(bodyAjv, exportsBody));
   await writeFile(path.join(out, 'validators-params.cjs'), HEADER + standaloneCode.default(paramsAjv, exportsParams));
+  await writeFile(
+    path.join(out, 'validators-responses.cjs'),
+    HEADER + standaloneCode.default(responsesAjv, exportsResponses),
+  );
 
   const routeType = `export interface RouteSpec {
   operationId: string;

@@ -326,7 +326,14 @@ export class JobQueue {
     retry: Partial<RetryPolicy> = {},
     perProject?: ProjectSweep,
   ): void {
-    this.kinds.set(kind, { handler, retry: { ...SWEEP_RETRY, ...retry }, sweepEveryMs: everyMs, perProject });
+    // A sweep is housekeeping that may run again at any time, so one that lost an InnoDB deadlock to a concurrent
+    // writer (a publish, a claim) runs again at once instead of failing its turn and logging an error.
+    this.kinds.set(kind, {
+      handler: (ctx) => retryContended(() => handler(ctx)),
+      retry: { ...SWEEP_RETRY, ...retry },
+      sweepEveryMs: everyMs,
+      perProject: perProject && ((ctx) => retryContended(() => perProject(ctx))),
+    });
   }
 
   /** The policy of `kind`: its own if this process registered it, else the default. */

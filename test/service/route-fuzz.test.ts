@@ -1083,7 +1083,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
     }
     closingMs += Date.now() - t0;
   };
-  // The cases run in FUZZ_CONCURRENCY streams (3 on SQLite, 1 on MySQL, unless set) that take the next case in the seeded order, each
+  // The cases run in FUZZ_CONCURRENCY streams (3 unless set) that take the next case in the seeded order, each
   // on fuzz projects of its own: a request waits mostly on the database, so on MySQL three streams take well under
   // half the time of one. A server error is pinned to its case by the log lines written while it ran, which with
   // several streams may also hold another stream's: FUZZ_CONCURRENCY=1 replays the exact attribution.
@@ -1166,9 +1166,7 @@ test('every route answers hostile input without a 5xx, with JSON errors, and lea
     if (process.env.FUZZ_VERBOSE && new RegExp(process.env.FUZZ_VERBOSE).test(`${c.route.operationId} ${c.label}`))
       t.log(`${c.route.operationId} [${c.label}] → ${res.status} ${res.text.slice(0, 160)}`);
   };
-  // One stream on MySQL: there a fuzz case's run-due of every project (`now` far ahead) met another stream's writes in
-  // an InnoDB deadlock that the sweep logs as an error, which fails the fuzz; that is to be handled in the sweep.
-  const streams = Math.max(1, Number(process.env.FUZZ_CONCURRENCY ?? (process.env.TEST_DB === 'mysql' ? 1 : 3)));
+  const streams = Math.max(1, Number(process.env.FUZZ_CONCURRENCY ?? 3));
   await Promise.all(Array.from({ length: streams }, stream));
   const fuzzMs = Date.now() - started;
 
