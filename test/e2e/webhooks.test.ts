@@ -15,6 +15,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { recordEvent, newEventId, deliveryJobKey, WEBHOOK_DELIVER_JOB } from '../../server/domain/webhooks/events.js';
 import { JobQueue } from '../../server/infra/jobs.js';
+import { entryArgs } from '../helpers/entry.js';
 import { deliverAttempt, RETRY_BACKOFF_MS } from '../../server/domain/webhooks/deliver.js';
 import {
   createTestKey,
@@ -644,7 +645,7 @@ test.serial('two worker processes on one database never send the same attempt tw
   // Two `npm run worker` processes on this test's database; this process runs no worker loop.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'glossa-workers-'));
   const workers = [0, 1].map(() => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+    const child = spawn(process.execPath, entryArgs(path.resolve('scripts/worker.ts')), {
       env: {
         ...process.env,
         DATABASE_URL: svc.service.app.config.databaseUrl,

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { run } from '../../packages/cli/src/main.js';
+import { entryArgs } from './entry.js';
 
 /**
- * `node` arguments running the executable's source (packages/cli/src/bin.ts) through tsx, from any working folder.
- * The built bin (dist/glossa.js) is what test/e2e/standalone/packages.test.ts installs and runs.
+ * `node` arguments running the executable (packages/cli/src/bin.ts), from any working folder. The built bin
+ * (dist/glossa.js) is what test/e2e/standalone/packages.test.ts installs and runs.
  */
-export const BIN_ARGS = ['--import', import.meta.resolve('tsx'), path.resolve('packages/cli/src/bin.ts')];
+export const BIN_ARGS = entryArgs(path.resolve('packages/cli/src/bin.ts'));
 
 interface CliRun {
   code: number;

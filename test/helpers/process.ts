@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { entryArgs } from './entry.js';
 import { ADMIN_TOKEN } from './service.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,7 +26,7 @@ export interface Proc {
 
 export async function startProcess(env: Record<string, string>): Promise<Proc> {
   const [port, deliveryPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child = spawn(process.execPath, entryArgs(path.join(ROOT, 'scripts/start.ts')), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
