@@ -64,7 +64,7 @@ interface ErrorBody {
 }
 
 /** A failed answer as the CLI ends on it: 409 fill_incomplete is exit 4, anything else exit 1. */
-function failed(what: string, status: number, body: unknown): CliError {
+export function failed(what: string, status: number, body: unknown): CliError {
   const e = (body ?? {}) as ErrorBody;
   const code = e.error ?? 'error';
   let msg = `${what}: ${status} ${code}${e.message ? `: ${e.message}` : ''}`;
@@ -75,20 +75,20 @@ function failed(what: string, status: number, body: unknown): CliError {
 }
 
 /** The service's replay of a requestId's first answer (spec: `RequestId`, `Glossa-Replayed`). */
-const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
+export const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
 
-const isAuthorizationRequired = (status: number, body: unknown) =>
+export const isAuthorizationRequired = (status: number, body: unknown) =>
   status === 403 && (body as ErrorBody | undefined)?.error === 'authorization_required';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A requestId derived from what is sent: the same content sends the same id, so a rerun replays, never repeats. */
-const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
+export const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
 /**
  * Sends a body under its content-derived requestId; if the service answers `409 request_expired` (the same content
  * was sent more than 24 hours ago, so the first answer is gone), sends it again under that id and today's date:
  * registering is deduplicated by content, so the resend matches what exists and charges nothing new.
  */
-async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
+export async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
   ctx: Ctx,
   body: B,
   send: (b: B) => Promise<A>,
@@ -130,7 +130,7 @@ export async function cancelOperation(api: ApiClient, operationId: string): Prom
  * exit 3 on denial, expiry or no decision in time (the operation then stays pending: approving it and running the
  * command again goes on without asking again).
  */
-async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
+export async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
   const created = await ctx.api.POST('/operations', { body: body as never });
   if (!created.data) throw failed('create operation', created.response.status, created.error);
   const op = created.data as Operation;
@@ -491,7 +491,7 @@ function catalogEntries(m: FileMapping, text: string): number {
  * authorization_required` recorded under the content's id, and nothing to pay for now): derived, so a rerun replays
  * it as well.
  */
-const freeRequestId = (requestId: string) => contentRequestId({ free: requestId });
+export const freeRequestId = (requestId: string) => contentRequestId({ free: requestId });
 
 /** A sync's answer: printed, reported, and the held languages' files imported (imports.ts). */
 async function synced(
