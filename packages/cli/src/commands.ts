@@ -377,6 +377,9 @@ export async function push(ctx: Ctx, o: PushOptions) {
       out.line(
         '  pushed as units: keys of the project missing from these files are kept (no orphans are disabled); give a mapping a "namespace" to make its file the whole catalog',
       );
+      const orphans = await unitOrphans(ctx, units);
+      orphanLines(out, orphans);
+      report.push({ orphans });
       if (refused)
         out.line(
           `  would be refused: ${refused} of ${batches.length} batches do not fit the balance (${balance ?? '?'} mc) or the plan's key limit`,
@@ -438,6 +441,58 @@ export async function push(ctx: Ctx, o: PushOptions) {
   if (!o.dryRun) writeState(cfg.dir, { trackingTokens: tokens });
   out.result({ ok: true, dryRun: o.dryRun, trackingTokens: tokens, report, ...(leverage ? { memory: leverage } : {}) });
   return EXIT.ok;
+}
+
+/** Keys listed by name in a dry run's orphan lines; the counts count all. */
+const ORPHANS_NAMED = 20;
+/** Pages of the project's keys a dry run reads for its orphans (200 keys each). */
+const ORPHAN_PAGES = 50;
+
+interface UnitOrphans {
+  /** Enabled keys of the default namespace that no file pushed as units carries: kept by this push. */
+  kept: string[];
+  keptTotal: number;
+  /** The project has more keys than the dry run read: `keptTotal` is at least this. */
+  partial?: true;
+}
+
+/**
+ * The translate path's orphans: the enabled keys of the default namespace (where units go) that the file no longer
+ * carries. A push of units disables none of them (only a sync, the whole catalog of a namespace, does; and a config
+ * of several files gives each its own namespace, config.ts), so the dry run names them as kept: what a "namespace"
+ * mapping would disable, and what a deleted string leaves behind.
+ */
+async function unitOrphans(ctx: Ctx, units: TranslateUnit[]): Promise<UnitOrphans> {
+  const carried = new Set(units.map((u) => u.key).filter((k): k is string => k !== undefined));
+  const kept: string[] = [];
+  let total = 0;
+  let offset = 0;
+  let pages = 0;
+  for (; pages < ORPHAN_PAGES; pages++) {
+    const r = await ctx.api.GET('/projects/{projectId}/keys', {
+      params: { path: { projectId: ctx.cfg.projectId }, query: { namespace: '', limit: 200, offset } },
+    });
+    if (!r.data) throw failed('list keys', r.response.status, r.error);
+    for (const k of r.data.keys) if (!carried.has(k.key)) kept.push(k.key);
+    offset += r.data.keys.length;
+    total = r.data.total;
+    if (!r.data.keys.length || offset >= total) break;
+  }
+  return {
+    kept: kept.slice(0, ORPHANS_NAMED),
+    keptTotal: kept.length,
+    ...(offset < total ? { partial: true as const } : {}),
+  };
+}
+
+function orphanLines(out: Output, o: UnitOrphans) {
+  const names = (keys: string[], total: number) =>
+    `${keys.join(', ')}${total > keys.length ? ` and ${total - keys.length}${o.partial ? '+' : ''} more` : ''}`;
+  if (o.keptTotal)
+    out.line(
+      `  orphans: ${o.keptTotal}${o.partial ? '+' : ''} keys of the project are in none of these files, and stay enabled: ${names(o.kept, o.keptTotal)}`,
+    );
+  else out.line('  orphans: none (every key of the project is in these files)');
 }
 
 /** A multi-language file's languages the project has not: left out of the push and kept by a pull, said on stderr. */
