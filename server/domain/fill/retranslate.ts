@@ -89,7 +89,7 @@ export async function retranslate(
 }
 
 /** A cell a caller chose to translate again (spec: `RetranslateCellsRequest`). */
-export interface ChosenCell {
+interface ChosenCell {
   key: string;
   lang: string;
   namespace?: string;
@@ -104,7 +104,7 @@ export interface ChosenOutcome {
 }
 
 /** The chosen cells resolved: the pairs to queue with their cost, each cell's outcome, the sources for a preview. */
-export interface ChosenPlan {
+interface ChosenPlan {
   pairs: RetranslatePair[];
   /** Pairs with no translation row yet: they get a pending marker before the claim. */
   unborn: RetranslatePair[];
