@@ -3,7 +3,8 @@
 // and the keys its name puts beside it; and, once per batch, the project's and the language's style guide.
 import { lengthLimit } from '../../../packages/core/src/checks/cell.js';
 import type { Db } from '../../infra/db.js';
-import { parseJson } from '../../infra/db.js';
+import type { Knex } from 'knex';
+import { dialectOf, parseJson } from '../../infra/db.js';
 import type { ItemTerm } from '../../infra/engines/types.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { fillInstructionsOf } from '../project/projects.js';
@@ -58,19 +59,26 @@ async function siblings(db: Db, projectId: string, groups: Array<{ namespace: st
   const out = new Map<number, Array<{ name: string; source: string }>>();
   for (let from = 0; from < groups.length; from += PREFIXES_PER_QUERY) {
     const parts = groups.slice(from, from + PREFIXES_PER_QUERY).map((g, i) =>
-      db.select('*').from(
-        db('keys')
-          .where({ project_id: projectId, namespace: g.namespace })
-          .andWhere('name', '>', `${g.prefix}.`)
-          .andWhere('name', '<', `${g.prefix}/`)
-          .andWhere('enabled', true)
-          .orderBy('name')
-          .limit(4 * RELATED_MAX)
-          .select(db.raw('? as grp', [from + i]), 'name', 'source')
-          .as(`g${i}`),
-      ),
+      db('keys')
+        .where({ project_id: projectId, namespace: g.namespace })
+        .andWhere('name', '>', `${g.prefix}.`)
+        .andWhere('name', '<', `${g.prefix}/`)
+        .andWhere('enabled', true)
+        .orderBy('name')
+        .limit(4 * RELATED_MAX)
+        .select(db.raw('? as grp', [from + i]), 'name', 'source')
+        .toSQL(),
     );
-    const rows = (await (parts.length > 1 ? parts[0].unionAll(parts.slice(1)) : parts[0])) as Array<{
+    // MySQL takes each part in parentheses (as derived tables MariaDB materialises each, several times slower);
+    // SQLite takes no parentheses in a compound SELECT, but a part with its own LIMIT as a subquery.
+    const mysql = dialectOf(db) === 'mysql';
+    const sql = parts.map((q, i) => (mysql ? `(${q.sql})` : `SELECT * FROM (${q.sql}) AS g${i}`)).join(' UNION ALL ');
+    const answer: unknown = await db.raw(
+      sql,
+      parts.flatMap((q) => q.bindings as Knex.Value[]),
+    );
+    // Knex hands back mysql2's [rows, fields], and SQLite's rows.
+    const rows = (mysql ? (answer as [unknown])[0] : answer) as Array<{
       grp: number | string;
       name: string;
       source: string;
