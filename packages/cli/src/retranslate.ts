@@ -30,8 +30,13 @@ export async function retranslateCells(ctx: Ctx, cells: Cell[], requestId?: stri
       params: { path, query: dryRun ? { dryRun: 'true' } : {} },
       body: b as typeof body,
     });
-  const first = { ...body, requestId: requestId ?? contentRequestId(body) };
-  let r = await unexpired(ctx, first, send);
+  // The id the first answer is under (a day's own after the content's expired): the run under an operation derives
+  // its id from it, so a rerun that day finds that run, and one days later asks afresh.
+  let first = { ...body, requestId: requestId ?? contentRequestId(body) };
+  let r = await unexpired(ctx, first, (b) => {
+    first = b;
+    return send(b);
+  });
   let operationId: string | undefined;
   if (!r.data && isAuthorizationRequired(r.response.status, r.error)) {
     const underId = contentRequestId({ underOperation: first.requestId });
