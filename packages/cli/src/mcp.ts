@@ -654,7 +654,7 @@ export async function serveMcp(
     {
       title: 'Translate outdated values again',
       description:
-        "Queue the chosen keys' outdated values (their source changed since they were written) for the AI fill again; spends credits. Under an agent key the service refuses paid work without an operation and a person re-translates in the dashboard instead: the answer says so.",
+        "Queue the chosen keys' outdated values (their source changed since they were written) for the AI fill again; spends credits. Under an agent key the service refuses paid work without an operation (the answer says so): retranslate_cells, naming the cells, asks a person to approve instead.",
       inputSchema: {
         keys: z.array(keyRef).min(1).max(500).optional().describe('Key names (default every key).'),
         langs: z
