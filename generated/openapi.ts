@@ -491,6 +491,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/retranslate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate chosen cells again
+         * @description Queues the chosen cells (`cells`: a key by name or token, in its namespace, and an AI-filled target
+         *     language) for the AI fill, whatever their state: a translator or agent asks for a new machine
+         *     translation of values it judged wrong. Each value is kept in the cell's history (status `outdated`, by
+         *     `key:<api key id>`) and the cell reads `pending` until its new value arrives; a cell a fill job already
+         *     holds is left in flight (`in_flight`) and costs nothing. One job, estimated and held exactly as a push's
+         *     (`402`, nothing changed). Every cell is checked before anything is written: a key the project does not
+         *     have is `404 not_found`, a disabled key or one awaiting source verification `409 conflict`, the base
+         *     language or a language the project does not have `400 invalid_argument`, a language in manual fill mode
+         *     `400 fill_mode_manual`, a cell named twice `400 invalid_argument`, more than 500 cells
+         *     `400 too_many_units`; nothing is written on any refusal.
+         *
+         *     * `dryRun` in the query, as on `POST /translate`: writes nothing, answers what would be queued with
+         *       `accepted` (the balance covers it) and `batchSha256` (the hash of this body, for an operation's batch
+         *       manifest; the approval page shows the previewed cells as `key [lang]: source`).
+         *     * `requestId` records the request and replays it as on `POST /translate`.
+         *     * Agent keys: paid work without `operationId` is `403 authorization_required` with `estimatedCredits`
+         *       (recorded under the `requestId`). The request is then one batch of a `translate` operation (`POST
+         *       /operations`: `scope.langs` the cells' languages, one batch whose `sha256` is the dry run's
+         *       `batchSha256` and whose `unit_count` is the number of cells); once a person approved it, the same body
+         *       is sent with `operationId`, `requestId`, `attemptId`, `batchIndex: 0` and `batchSha256`. The operation's
+         *       remaining budget must cover the whole estimate (`409 budget_exhausted`, nothing written).
+         */
+        post: operations["retranslateCells"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/versions/{versionId}/restore": {
         parameters: {
             query?: never;
@@ -2293,6 +2333,53 @@ export interface components {
             estimatedCredits: number;
             /** @description Available millicredits after the hold. */
             balance: number;
+        };
+        /**
+         * @description Body of `POST /retranslate`. Under an approved operation it also carries `operationId`, `requestId`,
+         *     `attemptId`, `batchIndex` and `batchSha256`, as a translate batch does. `dryRun` is not a body field.
+         */
+        RetranslateCellsRequest: {
+            /** @description The cells to translate again, at most 500 (`400 too_many_units`), each named once. */
+            cells: {
+                /** @description The key name, or its token. */
+                key: string;
+                lang: components["schemas"]["LanguageCode"];
+                /** @description The key's namespace (absent: the default one). */
+                namespace?: components["schemas"]["Namespace"];
+            }[];
+            requestId?: components["schemas"]["RequestId"];
+            /** @description An approved `translate` operation. Ignored by dry runs. */
+            operationId?: string;
+            attemptId?: string;
+            batchIndex?: number;
+            batchSha256?: string;
+        };
+        RetranslateCellsResult: {
+            /** @description Cells queued for the fill (a dry run: that would be). */
+            queued: number;
+            /** @description Poll it like a push's; null when nothing was queued and in a dry run. */
+            trackingToken: string | null;
+            /** @description Millicredits held for the job (a dry run: that would be). */
+            estimatedCredits: number;
+            /** @description Available millicredits after the hold. */
+            balance: number;
+            /** @description Dry run only: whether the balance covers the estimate. */
+            accepted?: boolean;
+            /** @description Dry run only: the hash of this body for an operation's batch manifest (`TranslateDryRunResult`). */
+            batchSha256?: components["schemas"]["Sha256Hex"];
+            /** @description Each requested cell, in the order sent. */
+            cells: {
+                /** @description The key name. */
+                key: string;
+                /** @description Absent for the default namespace. */
+                namespace?: string;
+                lang: string;
+                /**
+                 * @description `in_flight`: a fill job already holds the cell; it was left to that job and costs nothing here.
+                 * @enum {string}
+                 */
+                outcome: "queued" | "in_flight";
+            }[];
         };
         /** @description Live translations of one key (not published ones). */
         KeyTranslations: {
@@ -4160,6 +4247,57 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["ForbiddenOrAuthorizationRequiredWithEstimate"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["TranslationUnavailable"];
+        };
+    };
+    retranslateCells: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Preview flag, exactly `true` or `false`. Any other spelling (`True`, `1`, `yes`, empty `?dryRun=`),
+                 *     a variant name (`dryrun`, `dry_run`, `dry-run`, ...) or `dryRun` in the body is `400 invalid_argument`.
+                 */
+                dryRun?: components["parameters"]["DryRunQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetranslateCellsRequest"];
+            };
+        };
+        responses: {
+            /** @description What was queued (or, in a dry run, would be). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetranslateCellsResult"];
+                };
+            };
+            400: components["responses"]["TranslateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["ForbiddenOrAuthorizationRequiredWithEstimate"];
+            404: components["responses"]["NotFound"];
+            /** @description A key that cannot be translated now, or an operation, batch or request-record conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestInProgressError"] | components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["TranslationUnavailable"];

@@ -521,6 +521,43 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "retranslateCells",
+    "method": "POST",
+    "path": "/projects/{projectId}/retranslate",
+    "origin": "main",
+    "tag": "Translate",
+    "public": false,
+    "scopes": [
+      "translate"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": "query",
+    "operationAction": "translate",
+    "recorded": true,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "409",
+      "413",
+      "429",
+      "500",
+      "503"
+    ]
+  },
+  {
     "operationId": "restoreVersion",
     "method": "POST",
     "path": "/projects/{projectId}/versions/{versionId}/restore",

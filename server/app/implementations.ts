@@ -45,6 +45,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   listVersions: publishVersions.listVersions,
   getProjectStatus: translateStatus.getProjectStatus,
   retranslateOutdated: outdated.retranslateOutdated,
+  retranslateCells: outdated.retranslateCells,
   getManifest: origin.getManifest,
   getBundle: origin.getBundle,
   getDomainManifest: origin.getDomainManifest,

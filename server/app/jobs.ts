@@ -17,6 +17,7 @@ import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events
 import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
 import { runRecheck } from '../domain/checks/recheck.js';
+import { runTermsRecheck, TERMS_RECHECK_JOB, type TermsRecheckPayload } from '../domain/checks/terms.js';
 import { RECHECK_JOB, type RecheckPayload } from '../domain/checks/settings.js';
 import { CHECK_KEYS_JOB, runCheckKeys, type CheckKeysPayload } from '../domain/checks/store.js';
 
@@ -78,6 +79,13 @@ export function registerJobs(app: App): void {
   app.jobs.register<CheckKeysPayload>(
     CHECK_KEYS_JOB,
     (ctx) => runCheckKeys(app.db, ctx),
+    {},
+    (p) => Promise.resolve(p.projectId),
+  );
+  // The keys whose sources use a term that changed (server/domain/checks/terms.ts): checked again, a few a transaction.
+  app.jobs.register<TermsRecheckPayload>(
+    TERMS_RECHECK_JOB,
+    (ctx) => runTermsRecheck(app.db, ctx),
     {},
     (p) => Promise.resolve(p.projectId),
   );

@@ -124,6 +124,74 @@ test.serial(
   },
 );
 
+test.serial(
+  "the neighbouring keys of a request's keys are read in one statement, whatever their name prefixes",
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const units = [
+      // Four prefixes (one of them in another namespace below), a name without one, and a deeper name that is no
+      // neighbour of its prefix's keys.
+      { key: 'menu.file.open', source: 'Open' },
+      { key: 'menu.file.close', source: 'Close' },
+      { key: 'menu.file.recent.clear', source: 'Clear recent' },
+      { key: 'menu.edit.copy', source: 'Copy' },
+      { key: 'menu.edit.paste', source: 'Paste' },
+      { key: 'dialog.ok', source: 'OK' },
+      { key: 'dialog.cancel', source: 'Cancel' },
+      { key: 'standalone', source: 'Alone' },
+    ];
+    for (let i = 0; i < 30; i++) units.push({ key: `errors.e${String(i).padStart(2, '0')}`, source: `Error ${i}` });
+    const first = await translate(p.client, p.projectId, { units });
+    t.truthy(first.data, JSON.stringify(first.error));
+    const second = await translate(p.client, p.projectId, {
+      namespace: 'web',
+      units: [
+        { key: 'dialog.ok', source: 'Fine' },
+        { key: 'dialog.help', source: 'Help' },
+      ],
+    });
+    t.truthy(second.data, JSON.stringify(second.error));
+    // Every statement the fill sends while the jobs run: the reads of neighbours are the ranges over key names.
+    const statements: string[] = [];
+    const record = (q: { sql: string }) => void statements.push(q.sql);
+    const db = svc.service.app.db;
+    db.on('query', record);
+    fake.setHandler(translateAll());
+    const before = fake.requests.length;
+    try {
+      await runJobs(p);
+    } finally {
+      db.off('query', record);
+    }
+    const sent = fake.requests.slice(before);
+    const ranges = statements.filter((sql) => /name["`]? > \?/.test(sql));
+    // One statement per fill read (each job here is one), not one per prefix (five prefixes).
+    const jobs = await db('fill_jobs').where({ project_id: p.projectId }).count({ n: '*' });
+    t.is(ranges.length, Number(jobs[0].n), ranges.join('\n'));
+    t.is(ranges.length, 2);
+    type Related = Array<{ key: string; source: string }> | undefined;
+    const all = sent.flatMap((r) => requestItems(r) as unknown as Array<{ key: string; related?: Related }>);
+    const related = (key: string) => all.find((i) => i.key === key)!.related;
+    t.deepEqual(
+      related('menu.file.open')!.map((r) => r.key),
+      ['menu.file.close'],
+    );
+    t.deepEqual(related('menu.edit.copy'), [{ key: 'menu.edit.paste', source: 'Paste' }]);
+    t.deepEqual(related('menu.file.recent.clear') ?? [], []);
+    t.is(related('errors.e07')!.length, 5, 'a large flat group still gives five');
+    t.false(related('errors.e07')!.some((r) => r.key === 'errors.e07'));
+    t.is(related('standalone'), undefined);
+    // Each namespace's own neighbours: the default namespace's dialog.ok sees dialog.cancel, the web one dialog.help.
+    t.deepEqual(
+      all
+        .filter((i) => i.key === 'dialog.ok')
+        .map((i) => i.related!.map((r) => r.key))
+        .sort(),
+      [['dialog.cancel'], ['dialog.help']],
+    );
+  },
+);
+
 test.serial('a style guide is refused with 400 for a language code that is none, and removed with null', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   const path = { params: { path: { projectId: p.projectId } } };

@@ -64,7 +64,7 @@ interface ErrorBody {
 }
 
 /** A failed answer as the CLI ends on it: 409 fill_incomplete is exit 4, anything else exit 1. */
-function failed(what: string, status: number, body: unknown): CliError {
+export function failed(what: string, status: number, body: unknown): CliError {
   const e = (body ?? {}) as ErrorBody;
   const code = e.error ?? 'error';
   let msg = `${what}: ${status} ${code}${e.message ? `: ${e.message}` : ''}`;
@@ -75,20 +75,20 @@ function failed(what: string, status: number, body: unknown): CliError {
 }
 
 /** The service's replay of a requestId's first answer (spec: `RequestId`, `Glossa-Replayed`). */
-const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
+export const replayed = (res: Response) => res.headers.get('glossa-replayed') === 'true';
 
-const isAuthorizationRequired = (status: number, body: unknown) =>
+export const isAuthorizationRequired = (status: number, body: unknown) =>
   status === 403 && (body as ErrorBody | undefined)?.error === 'authorization_required';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A requestId derived from what is sent: the same content sends the same id, so a rerun replays, never repeats. */
-const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
+export const contentRequestId = (body: object) => `glossa-${sha256(stableStringify(body)).slice(0, 40)}`;
 /**
  * Sends a body under its content-derived requestId; if the service answers `409 request_expired` (the same content
  * was sent more than 24 hours ago, so the first answer is gone), sends it again under that id and today's date:
  * registering is deduplicated by content, so the resend matches what exists and charges nothing new.
  */
-async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
+export async function unexpired<B extends { requestId?: string }, A extends { response: Response; error?: unknown }>(
   ctx: Ctx,
   body: B,
   send: (b: B) => Promise<A>,
@@ -130,7 +130,7 @@ export async function cancelOperation(api: ApiClient, operationId: string): Prom
  * exit 3 on denial, expiry or no decision in time (the operation then stays pending: approving it and running the
  * command again goes on without asking again).
  */
-async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
+export async function approved(ctx: Ctx, body: Record<string, unknown>): Promise<Operation> {
   const created = await ctx.api.POST('/operations', { body: body as never });
   if (!created.data) throw failed('create operation', created.response.status, created.error);
   const op = created.data as Operation;
@@ -377,6 +377,9 @@ export async function push(ctx: Ctx, o: PushOptions) {
       out.line(
         '  pushed as units: keys of the project missing from these files are kept (no orphans are disabled); give a mapping a "namespace" to make its file the whole catalog',
       );
+      const orphans = await unitOrphans(ctx, units);
+      orphanLines(out, orphans);
+      report.push({ orphans });
       if (refused)
         out.line(
           `  would be refused: ${refused} of ${batches.length} batches do not fit the balance (${balance ?? '?'} mc) or the plan's key limit`,
@@ -440,6 +443,58 @@ export async function push(ctx: Ctx, o: PushOptions) {
   return EXIT.ok;
 }
 
+/** Keys listed by name in a dry run's orphan lines; the counts count all. */
+const ORPHANS_NAMED = 20;
+/** Pages of the project's keys a dry run reads for its orphans (200 keys each). */
+const ORPHAN_PAGES = 50;
+
+interface UnitOrphans {
+  /** Enabled keys of the default namespace that no file pushed as units carries: kept by this push. */
+  kept: string[];
+  keptTotal: number;
+  /** The project has more keys than the dry run read: `keptTotal` is at least this. */
+  partial?: true;
+}
+
+/**
+ * The translate path's orphans: the enabled keys of the default namespace (where units go) that the file no longer
+ * carries. A push of units disables none of them (only a sync, the whole catalog of a namespace, does; and a config
+ * of several files gives each its own namespace, config.ts), so the dry run names them as kept: what a "namespace"
+ * mapping would disable, and what a deleted string leaves behind.
+ */
+async function unitOrphans(ctx: Ctx, units: TranslateUnit[]): Promise<UnitOrphans> {
+  const carried = new Set(units.map((u) => u.key).filter((k): k is string => k !== undefined));
+  const kept: string[] = [];
+  let total = 0;
+  let offset = 0;
+  let pages = 0;
+  for (; pages < ORPHAN_PAGES; pages++) {
+    const r = await ctx.api.GET('/projects/{projectId}/keys', {
+      params: { path: { projectId: ctx.cfg.projectId }, query: { namespace: '', limit: 200, offset } },
+    });
+    if (!r.data) throw failed('list keys', r.response.status, r.error);
+    for (const k of r.data.keys) if (!carried.has(k.key)) kept.push(k.key);
+    offset += r.data.keys.length;
+    total = r.data.total;
+    if (!r.data.keys.length || offset >= total) break;
+  }
+  return {
+    kept: kept.slice(0, ORPHANS_NAMED),
+    keptTotal: kept.length,
+    ...(offset < total ? { partial: true as const } : {}),
+  };
+}
+
+function orphanLines(out: Output, o: UnitOrphans) {
+  const names = (keys: string[], total: number) =>
+    `${keys.join(', ')}${total > keys.length ? ` and ${total - keys.length}${o.partial ? '+' : ''} more` : ''}`;
+  if (o.keptTotal)
+    out.line(
+      `  orphans: ${o.keptTotal}${o.partial ? '+' : ''} keys of the project are in none of these files, and stay enabled: ${names(o.kept, o.keptTotal)}`,
+    );
+  else out.line('  orphans: none (every key of the project is in these files)');
+}
+
 /** A multi-language file's languages the project has not: left out of the push and kept by a pull, said on stderr. */
 async function noteOutsideLanguages(ctx: Ctx, m: FileMapping, text: string) {
   if (!REGISTRY[m.format].multiLanguage) return;
@@ -491,7 +546,7 @@ function catalogEntries(m: FileMapping, text: string): number {
  * authorization_required` recorded under the content's id, and nothing to pay for now): derived, so a rerun replays
  * it as well.
  */
-const freeRequestId = (requestId: string) => contentRequestId({ free: requestId });
+export const freeRequestId = (requestId: string) => contentRequestId({ free: requestId });
 
 /** A sync's answer: printed, reported, and the held languages' files imported (imports.ts). */
 async function synced(

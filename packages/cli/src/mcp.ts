@@ -23,6 +23,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { REGISTRY } from '../../core/src/formats/index.js';
 import { cancelOperation, publish, push, status, versionsRestore, wait, type Ctx } from './commands.js';
 import { memoryLeverage } from './memory.js';
+import { retranslateCells } from './retranslate.js';
 import { CliError, EXIT } from './errors.js';
 import { Output } from './output.js';
 import { VERSION } from './version.js';
@@ -653,7 +654,7 @@ export async function serveMcp(
     {
       title: 'Translate outdated values again',
       description:
-        "Queue the chosen keys' outdated values (their source changed since they were written) for the AI fill again; spends credits. Under an agent key the service refuses paid work without an operation and a person re-translates in the dashboard instead: the answer says so.",
+        "Queue the chosen keys' outdated values (their source changed since they were written) for the AI fill again; spends credits. Under an agent key the service refuses paid work without an operation (the answer says so): retranslate_cells, naming the cells, asks a person to approve instead.",
       inputSchema: {
         keys: z.array(keyRef).min(1).max(500).optional().describe('Key names (default every key).'),
         langs: z
@@ -682,6 +683,53 @@ export async function serveMcp(
           }),
         ),
       ),
+  );
+  server.registerTool(
+    'retranslate_cells',
+    {
+      title: 'Translate chosen values again',
+      description:
+        "Queue chosen cells (a key and a language each) for the AI fill again, whatever their state: each current value goes to the key's history and the cell is pending until the new value arrives. Spends credits: under an agent key a person approves first (the call sends them to the approval page, or returns its link: call again with the same arguments once approved). A rerun with the same cells replays the first answer and asks nobody; pass a new requestId to ask again.",
+      inputSchema: {
+        cells: z
+          .array(
+            z.object({
+              key: keyRef,
+              lang: lang('The target language (an AI-filled one, not the base language).'),
+              namespace: z.string().max(64).optional().describe("The key's namespace (default: the default one)."),
+            }),
+          )
+          .min(1)
+          .max(500)
+          .describe('The cells to translate again, each once (at most 500).'),
+        requestId: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,128}$/)
+          .optional()
+          .describe('Default: derived from the cells, so a rerun replays. A new one asks for the same cells again.'),
+        approvalWaitSeconds,
+      },
+      outputSchema: output(
+        {
+          ok: z.boolean().describe('Queued (or nothing to do).'),
+          queued: z.number().describe('Cells queued.'),
+          trackingToken: z.string().nullable().describe('The job (wait for it with the wait tool); null when none.'),
+          estimatedCredits: z.number().describe('Millicredits held for the job.'),
+          cells: z
+            .array(z.looseObject({ key: z.string(), lang: z.string(), outcome: z.string() }))
+            .describe('Each cell: queued, or in_flight (a fill job already holds it).'),
+          replayed: z
+            .boolean()
+            .optional()
+            .describe('The first answer of the same request again: nothing new was done.'),
+          operationId: z.string().optional().describe('The approved operation it ran under (agent keys).'),
+        },
+        'What was queued.',
+      ),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ cells, requestId, approvalWaitSeconds: w }, extra) =>
+      run(extra, (c) => retranslateCells(c, cells, requestId), w),
   );
   server.registerTool(
     'memory_matches',

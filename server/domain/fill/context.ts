@@ -3,7 +3,8 @@
 // and the keys its name puts beside it; and, once per batch, the project's and the language's style guide.
 import { lengthLimit } from '../../../packages/core/src/checks/cell.js';
 import type { Db } from '../../infra/db.js';
-import { parseJson } from '../../infra/db.js';
+import type { Knex } from 'knex';
+import { dialectOf, parseJson } from '../../infra/db.js';
 import type { ItemTerm } from '../../infra/engines/types.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { fillInstructionsOf } from '../project/projects.js';
@@ -44,50 +45,88 @@ function metaMaxLength(meta: string | null): number | null {
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** Name prefixes whose siblings one statement reads: a compound SELECT of this many parts (SQLite allows 500). */
+const PREFIXES_PER_QUERY = 100;
+
 /**
- * The keys whose name is `prefix` and one more segment (`settings.account.title` beside `settings.account.save`),
- * in the namespace: one range of the unique index (project_id, namespace, name), `.` < name < `/` bounding the
- * names that start with `prefix.` ('/' follows '.' in ASCII), so no LIKE pattern has to be escaped.
+ * The keys whose name is a prefix and one more segment (`settings.account.title` beside `settings.account.save`),
+ * in the namespace, for every prefix of `groups` at once: one statement, a UNION ALL of one range of the unique index
+ * (project_id, namespace, name) per prefix, each limited on its own (a flat group of thousands of keys reads 20
+ * rows). `.` < name < `/` bounds the names that start with `prefix.` ('/' follows '.' in ASCII), so no LIKE pattern
+ * has to be escaped. By group index.
  */
-async function siblings(db: Db, projectId: string, namespace: string, prefix: string) {
-  const rows: Array<{ name: string; source: string }> = await db('keys')
-    .where({ project_id: projectId, namespace })
-    .andWhere('name', '>', `${prefix}.`)
-    .andWhere('name', '<', `${prefix}/`)
-    .andWhere('enabled', true)
-    .orderBy('name')
-    .limit(4 * RELATED_MAX)
-    .select('name', 'source');
-  return rows.filter((r) => !r.name.slice(prefix.length + 1).includes('.'));
+async function siblings(db: Db, projectId: string, groups: Array<{ namespace: string; prefix: string }>) {
+  const out = new Map<number, Array<{ name: string; source: string }>>();
+  for (let from = 0; from < groups.length; from += PREFIXES_PER_QUERY) {
+    const parts = groups.slice(from, from + PREFIXES_PER_QUERY).map((g, i) =>
+      db('keys')
+        .where({ project_id: projectId, namespace: g.namespace })
+        .andWhere('name', '>', `${g.prefix}.`)
+        .andWhere('name', '<', `${g.prefix}/`)
+        .andWhere('enabled', true)
+        .orderBy('name')
+        .limit(4 * RELATED_MAX)
+        .select(db.raw('? as grp', [from + i]), 'name', 'source')
+        .toSQL(),
+    );
+    // MySQL takes each part in parentheses (as derived tables MariaDB materialises each, several times slower);
+    // SQLite takes no parentheses in a compound SELECT, but a part with its own LIMIT as a subquery.
+    const mysql = dialectOf(db) === 'mysql';
+    const sql = parts.map((q, i) => (mysql ? `(${q.sql})` : `SELECT * FROM (${q.sql}) AS g${i}`)).join(' UNION ALL ');
+    const answer: unknown = await db.raw(
+      sql,
+      parts.flatMap((q) => q.bindings as Knex.Value[]),
+    );
+    // Knex hands back mysql2's [rows, fields], and SQLite's rows.
+    const rows = (mysql ? (answer as [unknown])[0] : answer) as Array<{
+      grp: number | string;
+      name: string;
+      source: string;
+    }>;
+    for (const r of rows) {
+      const g = Number(r.grp);
+      if (r.name.slice(groups[g].prefix.length + 1).includes('.')) continue;
+      const list = out.get(g);
+      if (list) list.push({ name: r.name, source: r.source });
+      else out.set(g, [{ name: r.name, source: r.source }]);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
 }
 
-/** Each key's context (by id); `related` reads one range per distinct name prefix. */
+/** Each key's context (by id); `related` reads every key's siblings in one statement (per 100 name prefixes). */
 export async function keyContexts(db: Db, project: ProjectRow, keys: FillKey[]): Promise<Map<number, KeyContext>> {
-  const byPrefix = new Map<string, Array<{ name: string; source: string }>>();
   const out = new Map<number, KeyContext>();
   const used = await termsUsed(
     db,
     project,
     keys.map((k) => k.source),
   );
-  for (const [n, k] of keys.entries()) {
+  const groups: Array<{ namespace: string; prefix: string }> = [];
+  const groupOf = new Map<string, number>();
+  const keyGroup = keys.map((k) => {
     const dot = k.name.lastIndexOf('.');
-    let related: KeyContext['related'] = [];
-    if (dot > 0) {
-      const prefix = k.name.slice(0, dot);
-      const group = `${k.namespace}\0${prefix}`;
-      let list = byPrefix.get(group);
-      if (!list) byPrefix.set(group, (list = await siblings(db, project.id, k.namespace, prefix)));
-      related = list
-        .filter((r) => r.name !== k.name)
-        .slice(0, RELATED_MAX)
-        .map((r) => ({ key: r.name, source: cut(r.source, RELATED_CHARS) }));
+    if (dot <= 0) return -1;
+    const prefix = k.name.slice(0, dot);
+    const id = `${k.namespace}\0${prefix}`;
+    let g = groupOf.get(id);
+    if (g === undefined) {
+      groupOf.set(id, (g = groups.length));
+      groups.push({ namespace: k.namespace, prefix });
     }
-    const terms = used[n];
+    return g;
+  });
+  const byGroup = groups.length ? await siblings(db, project.id, groups) : new Map<number, never[]>();
+  for (const [n, k] of keys.entries()) {
+    const related: KeyContext['related'] = (byGroup.get(keyGroup[n]) ?? [])
+      .filter((r) => r.name !== k.name)
+      .slice(0, RELATED_MAX)
+      .map((r) => ({ key: r.name, source: cut(r.source, RELATED_CHARS) }));
     out.set(Number(k.id), {
       comment: k.comment ? cut(k.comment, COMMENT_CHARS) : null,
       maxLength: lengthLimit(metaMaxLength(k.meta), k.comment, k.ctx),
-      terms,
+      terms: used[n],
       related,
     });
   }

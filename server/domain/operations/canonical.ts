@@ -23,10 +23,12 @@ export function batchSha256(body: object): string {
 export const payloadSha256 = (batches: unknown[]) => sha256Hex(canonicalJson({ batches }));
 
 /**
- * The units of a translate or sync body as its dry run counts them: a translate's `units`, a sync file's entries.
+ * The units of a batch body as its dry run counts them: a translate's `units`, a re-translation's `cells`, a sync
+ * file's entries.
  * A file the sync would refuse is refused here with the same error.
  */
 export function batchUnitCount(body: Record<string, unknown>, baseLang: string): number {
   if (Array.isArray(body.units)) return body.units.length;
+  if (Array.isArray(body.cells)) return body.cells.length;
   return readSyncFile(body as { contentBase64: string }, baseLang).catalog.entries.length;
 }

@@ -1,5 +1,6 @@
 // The checks of a request that names an operation (spec/README.md, "Operations"), behind the platform's
-// OperationGate (server/infra/approval.ts). Translate and sync: the batch must be the manifest's, seated at
+// OperationGate (server/infra/approval.ts). Translate, sync and a re-translation of chosen cells (one batch of
+// key and language pairs, hashed like the others): the batch must be the manifest's, seated at
 // most once per (attemptId, batchIndex) unless its request failed, within three attempts and the budget; the
 // batch then reserves its estimate through `budget`. Publish and restore: the scope must equal the request, and
 // the single use is taken before the write and given back on a refusal that minted nothing.
@@ -39,6 +40,15 @@ async function approvedRow(db: Db, call: OperationCall, now: number): Promise<Op
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+/**
+ * The languages a batch fills: a re-translation's cells name theirs, a translate its `langs` (default every AI
+ * target), a sync every AI target.
+ */
+function batchLangs(body: Record<string, unknown>): string[] | undefined {
+  if (Array.isArray(body.cells)) return [...new Set((body.cells as Array<{ lang: string }>).map((c) => c.lang))];
+  return body.units ? (body.langs as string[] | undefined) : undefined;
+}
+
 async function bindBatch(db: Db, call: OperationCall, now: number): Promise<BoundOperation> {
   const row = await approvedRow(db, call, now);
   if (row.action !== 'translate')
@@ -47,12 +57,7 @@ async function bindBatch(db: Db, call: OperationCall, now: number): Promise<Boun
   const batches = scope.batches ?? [];
   if (!batches.length) throw scopeChanged('The operation carries no batch manifest.');
   const project = await getProject(db, call.projectId);
-  // Translate names its languages (default all AI targets); sync fills every AI target.
-  const langs = await resolveTargets(
-    db,
-    project,
-    call.body.units ? (call.body.langs as string[] | undefined) : undefined,
-  );
+  const langs = await resolveTargets(db, project, batchLangs(call.body));
   if (!sameSet(langs, scope.langs ?? [])) throw scopeChanged('The operation was approved for other languages.');
   const index = call.body.batchIndex as number;
   if (index >= batches.length)

@@ -2,7 +2,8 @@
 // password refused) and is sent back to the operation's approval_url, sees the plan (languages, counts, the
 // manifest hash, the previewed source strings shown literally however hostile), approves with a lowered budget
 // and the agent's batch then goes through; a denied operation's batch is 409 operation_not_approved; an expired
-// operation (run-due with a simulated now) offers nothing to click; publish and rollback plans; a form post
+// operation (run-due with a simulated now) offers nothing to click; an operation the agent cancelled while the page
+// was open cannot be approved from it, reads cancelled and leaves the queue; publish and rollback plans; a form post
 // without the CSRF token, with a foreign Origin, or from another site changes nothing. No component is mocked:
 // the service, the SDK and the browser are the real ones.
 import http from 'node:http';
@@ -225,6 +226,71 @@ test.serial('deny: the page shows denied and the batch is 409 operation_not_appr
   t.is(sent.response.status, 409);
   t.like(sent.error, { error: 'operation_not_approved' });
 });
+
+test.serial(
+  'an operation the agent cancelled: a page left open cannot approve it, the page shows it cancelled with nothing to click, the queue no longer lists it',
+  async (t) => {
+    // A project of its own: its queue holds only this operation.
+    const q = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const asker = svc.client(await createTestKey(svc, q.projectId, ['translate', 'read'], true));
+    const units = [{ source: 'Withdrawn <b>before</b> anyone decided' }];
+    const preview = await previewTranslate(asker, q.projectId, { units });
+    const manifest = await batchManifest([{ sha256: preview.data!.batchSha256!, unit_count: 1 }]);
+    const created = await asker.POST('/operations', {
+      body: { action: 'translate', max_credits: 2, scope: { project_id: q.projectId, unit_count: 1, ...manifest } },
+    });
+    const op = created.data!;
+    const page = browserPage;
+    const queue = `${origin}/projects/${q.projectId}/operations`;
+    const pendingRows = () => page.locator('section[aria-labelledby=pending] tr[data-operation]');
+    await page.goto(queue);
+    t.is(await pendingRows().count(), 1);
+    t.is(await pendingRows().first().getAttribute('data-operation'), op.operation_id);
+    // The person opens the page: pending, Approve and Deny, and the navigation counts it.
+    await page.goto(op.approval_url);
+    t.is(await page.locator('.state').textContent(), 'pending approval');
+    t.deepEqual(await buttons(page), [1, 1]);
+    t.is(await page.getByRole('link', { name: 'Operations 1 waiting for approval' }).count(), 1);
+    // Meanwhile the agent withdraws it (its call was abandoned).
+    const cancelled = await asker.POST('/operations/{operationId}/cancel', {
+      params: { path: { operationId: op.operation_id } },
+    });
+    t.is(cancelled.data?.state, 'cancelled');
+    // Approve on the page left open: refused, nothing authorized, and the page now says what happened.
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForLoadState();
+    t.regex(await page.locator('p.error[role=alert]').innerText(), /no longer pending approval; nothing changed/);
+    t.is(await page.locator('.state').textContent(), 'cancelled by the agent that asked');
+    t.deepEqual(await buttons(page), [0, 0]);
+    t.like(await internalOp(op.operation_id), { state: 'cancelled', authorized_mc: 0, decided_by: null });
+    // Opened afresh: cancelled, no form, nothing to decide, and nothing waiting in the navigation.
+    await page.goto(op.approval_url);
+    t.is(await page.locator('.state').textContent(), 'cancelled by the agent that asked');
+    t.regex(
+      await page.locator('main').innerText(),
+      /This operation is cancelled by the agent that asked\.\s*There is nothing to decide/,
+    );
+    t.is(await page.locator('main form').count(), 0);
+    t.is(await page.getByRole('link', { name: /waiting for approval/ }).count(), 0);
+    // The queue lists nothing waiting; the list of all operations still shows it, cancelled.
+    await page.goto(queue);
+    t.is(await pendingRows().count(), 0);
+    t.regex(await page.locator('section[aria-labelledby=pending]').innerText(), /Nothing is waiting/);
+    const row = page.locator(`section[aria-labelledby=recent] tr[data-operation="${op.operation_id}"]`);
+    t.is(await row.locator('.state').textContent(), 'cancelled by the agent that asked');
+    // The agent's batch under it is refused.
+    const sent = await translate(asker, q.projectId, {
+      units,
+      operationId: op.operation_id,
+      requestId: 'after-cancel',
+      attemptId: 'a1',
+      batchIndex: 0,
+      batchSha256: preview.data!.batchSha256!,
+    });
+    t.is(sent.response.status, 409);
+    t.like(sent.error, { error: 'operation_not_approved' });
+  },
+);
 
 test.serial('an expired operation says so and offers nothing to click; an unknown one is a 404 page', async (t) => {
   // A ceiling above what the workspace holds is pointed out.

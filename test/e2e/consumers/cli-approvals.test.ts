@@ -276,6 +276,58 @@ test.serial(
   },
 );
 
+test.serial(
+  'push --dry-run on the translate path: the created/matched split, the orphans it keeps (named), would be refused',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    const env = { GLOSSA_API_KEY: p.apiKey };
+    const android = [{ source: 'strings.xml', format: 'android_xml', template: 'values-{android}/strings.xml' }];
+    const cwd = project({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, android),
+      'strings.xml': ANDROID,
+    });
+    const first = await glossa(['push'], { cwd, env });
+    t.is(first.code, 0, first.stderr);
+    const none = await glossa(['push', '--dry-run'], { cwd, env });
+    t.is(none.code, 0, none.stderr);
+    t.regex(none.stdout, /2 units in 1 batches: would create 0, match 2; estimate 0 mc/);
+    t.regex(none.stdout, /orphans: none \(every key of the project is in these files\)/);
+    // The file drops app_name and adds a string: one created, one matched, app_name an orphan that stays enabled.
+    const changed = ANDROID.replace(
+      '<string name="app_name">Glossa demo</string>',
+      '<string name="goodbye">See you</string>',
+    );
+    const dropped = project({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId, android),
+      'strings.xml': changed,
+    });
+    const dry = await glossa(['--json', 'push', '--dry-run'], { cwd: dropped, env });
+    t.is(dry.code, 0, dry.stderr);
+    const result = JSON.parse(dry.stdout) as { report: Array<{ orphans?: unknown }> };
+    t.deepEqual(result.report.find((r) => r.orphans)?.orphans, {
+      kept: ['app_name'],
+      keptTotal: 1,
+    });
+    const text = await glossa(['push', '--dry-run'], { cwd: dropped, env });
+    t.regex(text.stdout, /2 units in 1 batches: would create 1, match 1; estimate \d+ mc/);
+    t.regex(text.stdout, /orphans: 1 keys of the project are in none of these files, and stay enabled: app_name/);
+    t.notRegex(text.stdout, /would be refused/);
+    // Nothing changed by any dry run.
+    const st = await p.client.GET('/projects/{projectId}/status', { params: { path: { projectId: p.projectId } } });
+    t.is(st.data!.keyCount, 2);
+    // A workspace without credits: the split, and would be refused.
+    const poor = await createTestProject(svc, { languages: [{ code: 'de' }], creditsMc: 0 });
+    const broke = project({
+      'glossa.config.json': glossaConfig(svc.baseUrl, poor.projectId, android),
+      'strings.xml': changed,
+    });
+    const refused = await glossa(['push', '--dry-run'], { cwd: broke, env: { GLOSSA_API_KEY: poor.apiKey } });
+    t.is(refused.code, 0, refused.stderr);
+    t.regex(refused.stdout, /2 units in 1 batches: would create 2, match 0; estimate \d+ mc/);
+    t.regex(refused.stdout, /would be refused: 1 of 1 batches do not fit the balance \(0 mc\)/);
+  },
+);
+
 test.serial('an interrupted run (SIGINT) stops waiting and withdraws the operation it asked for', async (t) => {
   const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
   const agentKey = await createTestKey(svc, p.projectId, ['translate', 'read'], true);

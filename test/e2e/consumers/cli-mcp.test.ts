@@ -93,6 +93,7 @@ test.serial(
       'pull_file',
       'push',
       'read_key',
+      'retranslate_cells',
       'retranslate_outdated',
       'rollback',
       'search_keys',
@@ -174,6 +175,82 @@ test.serial(
     const again = await client.callTool({ name: 'push', arguments: {} });
     t.falsy(again.isError, (again as Text).content[0].text);
     t.is((await operations(p.projectId)).length, 1, 'an unchanged rerun creates no operation');
+  },
+);
+
+test.serial(
+  'retranslate_cells: an agent key asks a person (no elicitation), the rerun after approval queues, an unchanged rerun replays and asks nobody',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+    const cwd = repo({
+      'glossa.config.json': glossaConfig(svc.baseUrl, p.projectId),
+      'en.json': { hello: 'Hello', bye: 'Goodbye' },
+    });
+    dirs.push(cwd);
+    const pushed = await glossa(['push'], { cwd, env: { GLOSSA_API_KEY: p.apiKey } });
+    t.is(pushed.code, 0, pushed.stderr);
+    await svc.admin.POST('/jobs/run-due', { body: {} });
+    const db = svc.service.app.db;
+    const values = () =>
+      db('translations as t')
+        .join('keys as k', 'k.id', 't.key_id')
+        .where('t.project_id', p.projectId)
+        .orderBy(['k.name', 't.lang'])
+        .select('k.name', 't.lang', 't.value', 't.status');
+    const before = await values();
+    t.true(before.every((v: { status: string }) => v.status === 'translated'));
+    const agentKey = await createTestKey(svc, p.projectId, ['translate', 'read'], true);
+    const { client } = await connect(cwd, agentKey);
+    t.teardown(() => client.close());
+    const cells = [
+      { key: 'hello', lang: 'de' },
+      { key: 'bye', lang: 'de' },
+    ];
+    const asked = (await client.callTool({ name: 'retranslate_cells', arguments: { cells } })) as Text;
+    t.true(asked.isError);
+    t.regex(
+      json(asked).error as string,
+      /A person must approve operation op_\w+ at http.*\/approve\/op_\w+; once it is approved, call this tool again/,
+    );
+    t.deepEqual(await values(), before, 'nothing was written before the approval');
+    const pending = await operations(p.projectId, 'pending_approval');
+    t.is(pending.length, 1);
+    const plan = await svc.admin.GET('/operations/{operationId}', {
+      params: { path: { operationId: pending[0].operation_id } },
+    });
+    t.deepEqual(plan.data!.plan!.translate!.batches[0].sample, ['hello [de]: Hello', 'bye [de]: Goodbye']);
+    await svc.admin.POST('/operations/{operationId}/approve', {
+      params: { path: { operationId: pending[0].operation_id } },
+    });
+    const ran = await client.callTool({ name: 'retranslate_cells', arguments: { cells } });
+    t.falsy(ran.isError, (ran as Text).content[0].text);
+    t.like(ran.structuredContent, { ok: true, queued: 2, operationId: pending[0].operation_id });
+    const during = await values();
+    t.deepEqual(
+      during.filter((v: { status: string }) => v.status === 'pending').map((v: { name: string }) => v.name),
+      ['bye', 'hello'],
+    );
+    const again = await client.callTool({ name: 'retranslate_cells', arguments: { cells } });
+    t.falsy(again.isError, (again as Text).content[0].text);
+    t.like(again.structuredContent, { ok: true, replayed: true, queued: 2 });
+    t.is((await operations(p.projectId)).length, 1, 'an unchanged rerun creates no operation');
+    await svc.admin.POST('/jobs/run-due', { body: {} });
+    const after = await values();
+    t.true(after.every((v: { status: string }) => v.status === 'translated'));
+    // A person's key runs at once; a bad cell is the service's documented refusal, as an error result.
+    const own = await connect(cwd, p.apiKey);
+    t.teardown(() => own.client.close());
+    const direct = await own.client.callTool({
+      name: 'retranslate_cells',
+      arguments: { cells: [{ key: 'hello', lang: 'fr' }] },
+    });
+    t.like(direct.structuredContent, { ok: true, queued: 1, cells: [{ key: 'hello', lang: 'fr', outcome: 'queued' }] });
+    const bad = (await own.client.callTool({
+      name: 'retranslate_cells',
+      arguments: { cells: [{ key: 'nope', lang: 'fr' }] },
+    })) as Text;
+    t.true(bad.isError);
+    t.regex(json(bad).error as string, /404 not_found: cells\/0: no key nope/);
   },
 );
 
