@@ -85,8 +85,8 @@ export function gridForm(projectId: string, langs: string[], v: GridView | undef
     ${filterFields}
     <fieldset>
       <legend>Translate in a grid</legend>
-      <p>${langSelect('g-col1', 'col1', 'Language', langs, v?.cols[0] ?? langs[0])}</p>
-      <p>${langSelect('g-col2', 'col2', 'Second language', langs, v?.cols[1], 'none')}</p>
+      <p>${langSelect('g-col1', 'col1', 'Translate into', langs, v?.cols[0] ?? langs[0])}</p>
+      <p>${langSelect('g-col2', 'col2', 'Second column', langs, v?.cols[1], 'none')}</p>
       <p>
         <label for="g-sort">Sort by</label>
         <select id="g-sort" name="sort">

@@ -166,3 +166,146 @@ test.serial('grid: keyboard-only editing; Enter saves, Escape cancels, arrows an
   t.is(await gc('k001', 'ar').locator('.gv').innerText(), 'بند 1');
   t.deepEqual(await seriousViolations(page), []);
 });
+
+const put = (p: TestProject, key: string, lang: string, value: string) =>
+  svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+    params: { path: { projectId: p.projectId, key, lang } },
+    body: { value },
+  });
+
+test.serial('grid: a cell changed by someone else since it was shown is a conflict, never overwritten', async (t) => {
+  const p = await gridProject(2);
+  await put(p, 'k000', 'de', 'Eintrag 0');
+  await signIn(OWNER);
+  await page.goto(gridUrl(p, 'cols=de'));
+  // Another person saves the cell after the grid was shown.
+  await new Promise((r) => setTimeout(r, 5));
+  await put(p, 'k000', 'de', 'Posten 0 (theirs)');
+  await gc('k000', 'de').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Artikel 0 (mine)');
+  await page.keyboard.press('Enter');
+  const alert = gc('k000', 'de').locator('[role=alert]');
+  await alert.waitFor();
+  t.regex(await alert.innerText(), /since you opened it: “Posten 0 \(theirs\)”\. Nothing was saved\./);
+  t.is((await cell(p, 'k000', 'de')).value, 'Posten 0 (theirs)', 'theirs is kept');
+  t.is(await page.locator('textarea.gedit').inputValue(), 'Artikel 0 (mine)', 'mine is still in the field');
+  t.deepEqual(await seriousViolations(page), []);
+  // Escape keeps theirs, which the cell now shows.
+  await page.keyboard.press('Escape');
+  t.is(await gc('k000', 'de').locator('.gv').innerText(), 'Posten 0 (theirs)');
+  t.is((await cell(p, 'k000', 'de')).value, 'Posten 0 (theirs)');
+
+  // Again, and this time Enter saves mine over theirs, knowingly: based on their version.
+  await put(p, 'k000', 'de', 'Posten 0 (theirs, again)');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Artikel 0 (mine)');
+  await page.keyboard.press('Enter');
+  await alert.waitFor();
+  t.regex(await alert.innerText(), /theirs, again/);
+  await page.keyboard.press('Enter');
+  await page.locator('textarea.gedit').waitFor({ state: 'detached' });
+  t.is((await cell(p, 'k000', 'de')).value, 'Artikel 0 (mine)');
+  t.is(await gc('k000', 'de').locator('.gv').innerText(), 'Artikel 0 (mine)');
+  // History holds every value: nothing anyone wrote is lost.
+  const history = (
+    await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'k000' } },
+    })
+  ).data!.history.map((h) => h.value);
+  t.true(history.includes('Posten 0 (theirs)') && history.includes('Posten 0 (theirs, again)'));
+
+  // A value the gates refuse is not saved either: the cell says why.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Artikel {count');
+  await page.keyboard.press('Enter');
+  await gc('k001', 'de').locator('[role=alert]').waitFor();
+  t.regex(await gc('k001', 'de').locator('[role=alert]').innerText(), /The gates refuse this value/);
+  t.is((await cell(p, 'k001', 'de')).status, 'missing');
+  await page.keyboard.press('Escape');
+});
+
+test.serial('grid: selected rows are what a bulk action applies to; sort and density stay in the URL', async (t) => {
+  const p = await gridProject(4);
+  for (const k of ['k000', 'k001', 'k002', 'k003']) await put(p, k, 'de', `Wert ${k}`);
+  await signIn(OWNER);
+  await page.goto(gridUrl(p, 'cols=de&sort=-name&density=compact'));
+  t.deepEqual(await page.locator('table.grid tbody th a').allInnerTexts(), ['k003', 'k002', 'k001', 'k000']);
+  t.true(await page.locator('table.grid').evaluate((e) => e.classList.contains('compact')));
+  t.is(await page.getByLabel('Sort by').inputValue(), '-name');
+
+  // Select two rows with the keyboard (Space on each checkbox): the bulk form says it acts on them.
+  await page.getByLabel('Select k001').focus();
+  await page.keyboard.press('Space');
+  await page.getByLabel('Select k003').focus();
+  await page.keyboard.press('Space');
+  t.regex(await page.locator('#grid-bulk label[for=bulk-action]').innerText(), /the 2 selected keys/);
+  await page.getByLabel(/Bulk action on/).selectOption('approve');
+  await page.locator('#bulk-lang').selectOption('de');
+  await page.getByRole('button', { name: 'Review and apply…' }).click();
+  t.regex(await page.locator('#bulk-summary').innerText(), /Approve for 2 keys \(the 2 selected, all keys\), in de/);
+  await page.getByRole('button', { name: 'Confirm: Approve' }).click();
+  await page.waitForURL(/\/keys\?/);
+  t.regex(await page.locator('p.notice').innerText(), /^2 cells approved\./);
+  // Back on the same grid: its columns, order and density came back with the redirect.
+  t.regex(page.url(), /cols=de/);
+  t.regex(page.url(), /sort=-name/);
+  t.deepEqual(await Promise.all(['k000', 'k001', 'k002', 'k003'].map(async (k) => (await cell(p, k, 'de')).status)), [
+    'translated',
+    'approved',
+    'translated',
+    'approved',
+  ]);
+
+  // Sorted by recent update of the first column: the last saved first.
+  await put(p, 'k002', 'de', 'Wert k002, neu');
+  await page.goto(gridUrl(p, 'cols=de&sort=-updated'));
+  t.is(await page.locator('table.grid tbody th a').first().innerText(), 'k002');
+
+  // The grid form opens the grid from the plain list, keeping the filter.
+  await page.goto(`${origin}/projects/${p.projectId}/keys?q=k00`);
+  await page.getByLabel('Translate into').selectOption('pl');
+  await page.getByLabel('Second column').selectOption('ar');
+  await page.getByRole('button', { name: 'Open grid' }).click();
+  await page.locator('table.grid').waitFor();
+  t.deepEqual(await page.locator('table.grid thead th').allInnerTexts(), ['Select', 'Key', 'Source (en)', 'pl', 'ar']);
+  t.regex(page.url(), /q=k00/);
+  t.deepEqual(await seriousViolations(page), []);
+});
+
+test.serial('grid: at 390 px the page does not scroll sideways and a cell is still edited', async (t) => {
+  const p = await gridProject(3, [
+    {
+      key: 'long.one',
+      source: 'A rather long source string that would run off a narrow screen if it were laid out in a row',
+    },
+  ]);
+  await signIn(OWNER);
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(gridUrl(p));
+    t.true(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+      await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 8)
+          .map((e) => `${e.tagName}.${e.className}#${e.id} ${Math.round(e.getBoundingClientRect().right)}`)
+          .join(', '),
+      ),
+    );
+    await gc('k000', 'ar').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('بند');
+    await page.keyboard.press('Enter');
+    await page.locator('textarea.gedit').waitFor({ state: 'detached' });
+    t.is((await cell(p, 'k000', 'ar')).value, 'بند');
+    t.true(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+    t.deepEqual(await seriousViolations(page), []);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
