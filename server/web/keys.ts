@@ -23,6 +23,13 @@ import { sourceTerms } from './terms.js';
 import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
 import { colsOfForm, gridForm, gridQuery, gridSort, gridTable, gridViewOf, type GridView } from './grid.js';
 import { langAttrs } from './direction.js';
+import {
+  branchFields,
+  branchingOf,
+  messageOf as branchMessage,
+  postedBranches,
+  valueBranches,
+} from './plural-fields.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
@@ -754,6 +761,7 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
   const action = keyHref(projectId, d.key);
   const gate = draft?.gate ?? (c.value != null ? c.gate : undefined);
   const warnings = draft?.warnings ?? c.formatWarnings;
+  const branching = branchingOf(d.source, c.lang, value);
   return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
@@ -765,8 +773,20 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
       <input type="hidden" name="csrf" value="${s.csrf}" />
       <input type="hidden" name="lang" value="${c.lang}" />
       <input type="hidden" name="base" value="${draft?.base ?? baseField(c)}" />
+      ${
+        branching
+          ? html`<input type="hidden" name="shown" value="${value}" />
+              ${branchFields(id, c.lang, d.baseLang, branching, value)}`
+          : ''
+      }
       <p>
-        <label for="${id}-value">Translation (${c.lang})</label>
+        <label for="${id}-value">Translation (${c.lang})</label>${
+          branching
+            ? html` <small class="hint" id="${id}-raw-hint"
+                >raw ICU: the fields above write it, and what you type here is what is saved</small
+              >`
+            : ''
+        }
         <textarea
           id="${id}-value"
           name="value"
@@ -971,7 +991,7 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   const status = (REVIEW_STATES as readonly string[]).includes(form.status) ? form.status : undefined;
   if (!cell || !status || typeof form.value !== 'string')
     return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
-  const value = form.value.replace(/\r\n/g, '\n');
+  const value = valueOfForm(d.source, cell.lang, form);
   // The version the page showed; a form without one (an older page) saves as before, over whatever is there.
   const base = typeof form.base === 'string' ? form.base : undefined;
   if (base !== undefined && base !== '' && Number.isNaN(Date.parse(base)))
@@ -1026,6 +1046,22 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
     notice: `Saved (${cell.lang}).`,
   });
+}
+
+/**
+ * The value a save or a check posted: the raw field, or, when the page showed fields per branch and the raw field
+ * is as shown while the fields changed (a browser without script), the message the fields make.
+ */
+function valueOfForm(source: string, lang: string, form: Record<string, string>): string {
+  const raw = form.value.replace(/\r\n/g, '\n');
+  if (typeof form.shown !== 'string') return raw;
+  const shown = form.shown.replace(/\r\n/g, '\n');
+  const b = branchingOf(source, lang, shown);
+  if (!b || raw !== shown) return raw;
+  const posted = postedBranches(b, form);
+  const before = valueBranches(b, shown) ?? {};
+  const same = b.keys.every((k) => (posted[k] ?? '') === (before[k] ?? ''));
+  return same ? raw : branchMessage(b, posted);
 }
 
 /** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */

@@ -309,3 +309,253 @@ test.serial('grid: at 390 px the page does not scroll sideways and a cell is sti
     await page.setViewportSize({ width: 1280, height: 720 });
   }
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The editor's fields per plural category.
+
+const PLURAL = { key: 'files.count', source: '{count, plural, one {# file} other {# files}}' };
+
+test.serial('editor: a Polish plural entered one field per category passes the gates and is previewed', async (t) => {
+  const p = await gridProject(0, [PLURAL]);
+  await signIn(OWNER);
+  await page.goto(`${origin}/projects/${p.projectId}/keys/files.count`);
+  const pl = page.locator('#cell-pl');
+  t.deepEqual(
+    await pl.locator('fieldset.branches textarea').evaluateAll((els) => els.map((e) => e.getAttribute('name'))),
+    ['branch-one', 'branch-few', 'branch-many', 'branch-other'],
+  );
+  // The source's branch beside each field: its own, or its other where English has no such category.
+  t.regex(
+    await pl.locator('.branch', { has: page.locator('#cell-pl-b-few') }).innerText(),
+    /# files \(the source's other\)/,
+  );
+  t.regex(await pl.locator('.branch', { has: page.locator('#cell-pl-b-one') }).innerText(), /# file\b/);
+  t.is(await page.locator('#cell-pl-b-few').getAttribute('lang'), 'pl');
+  t.deepEqual(await seriousViolations(page), []);
+
+  // Typed field by field with the keyboard, leaving "many" out: the raw ICU follows, and the gates refuse it.
+  await page.locator('#cell-pl-b-one').focus();
+  await page.keyboard.type('# plik');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('# pliki');
+  await page.locator('#cell-pl-b-other').focus();
+  await page.keyboard.type('# pliku');
+  t.is(
+    await page.getByLabel('Translation (pl)').inputValue(),
+    '{count, plural, one {# plik} few {# pliki} other {# pliku}}',
+  );
+  await pl.getByRole('button', { name: 'Save' }).click();
+  t.regex(await page.locator('#cell-pl [role=alert]').first().innerText(), /The gates refuse this value/);
+  t.regex(await page.locator('#cell-pl .verdicts').innerText(), /many/);
+  t.is((await cell(p, 'files.count', 'pl')).status, 'missing', 'nothing saved');
+
+  // The page came back with the fields as typed; "many" added, the value passes and is saved.
+  t.is(await page.locator('#cell-pl-b-few').inputValue(), '# pliki');
+  await page.locator('#cell-pl-b-many').focus();
+  await page.keyboard.type('# plików');
+  await pl.getByRole('button', { name: 'Check' }).click();
+  t.regex(await page.locator('#cell-pl .verdict').innerText(), /The gates accept this value/);
+  await pl.getByRole('button', { name: 'Save' }).click();
+  await page.locator('p.notice', { hasText: 'Saved (pl).' }).waitFor();
+  const saved = '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}';
+  t.is((await cell(p, 'files.count', 'pl')).value, saved);
+  // The preview renders each category with a number Polish puts in it.
+  const preview = (await page.locator('#cell-pl .preview').innerText()).replace(/\s+/g, ' ');
+  t.regex(preview, /count = 1 \(one\) 1 plik/);
+  t.regex(preview, /\(few\) 2 pliki/);
+  t.regex(preview, /\(many\) 0 plików|\(many\) 5 plików/);
+  t.regex(preview, /\(other\) 1,5 pliku/);
+  t.deepEqual(await seriousViolations(page), []);
+});
+
+test.serial('editor: an Arabic plural in six right-to-left fields passes the gates and is previewed', async (t) => {
+  const p = await gridProject(0, [PLURAL]);
+  await signIn(OWNER);
+  await page.goto(`${origin}/projects/${p.projectId}/keys/files.count`);
+  const ar = page.locator('#cell-ar');
+  const fields = ar.locator('fieldset.branches textarea');
+  t.deepEqual(await fields.evaluateAll((els) => els.map((e) => `${e.getAttribute('name')} ${e.getAttribute('dir')}`)), [
+    'branch-zero rtl',
+    'branch-one rtl',
+    'branch-two rtl',
+    'branch-few rtl',
+    'branch-many rtl',
+    'branch-other rtl',
+  ]);
+  t.is(await page.getByLabel('Translation (ar)').getAttribute('dir'), 'rtl');
+  const forms = {
+    zero: 'لا ملفات',
+    one: 'ملف واحد',
+    two: 'ملفان',
+    few: '# ملفات',
+    many: '# ملفًا',
+    other: '# ملف',
+  };
+  for (const [k, v] of Object.entries(forms)) await page.locator(`#cell-ar-b-${k}`).fill(v);
+  await ar.getByRole('button', { name: 'Save' }).click();
+  await page.locator('p.notice', { hasText: 'Saved (ar).' }).waitFor();
+  const value = (await cell(p, 'files.count', 'ar')).value;
+  t.is(value, '{count, plural, zero {لا ملفات} one {ملف واحد} two {ملفان} few {# ملفات} many {# ملفًا} other {# ملف}}');
+  const preview = await page.locator('#cell-ar .preview').innerText();
+  for (const text of ['لا ملفات', 'ملف واحد', 'ملفان', 'ملفات', 'ملفًا']) t.true(preview.includes(text), text);
+  t.is(await page.locator('#cell-ar .preview-lines dt').count(), 6);
+  t.deepEqual(await seriousViolations(page), []);
+});
+
+test.serial('editor: raw ICU round-trips with the fields, with and without script', async (t) => {
+  const p = await gridProject(0, [PLURAL]);
+  await put(p, 'files.count', 'pl', '{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}');
+  await signIn(OWNER);
+  await page.goto(`${origin}/projects/${p.projectId}/keys/files.count`);
+  // The saved value is in the fields and, as it is, in the raw field.
+  t.is(await page.locator('#cell-pl-b-many').inputValue(), '# plików');
+  const raw = page.getByLabel('Translation (pl)');
+  // Raw ICU typed with an exact branch: the fields follow it, and a save keeps it exactly.
+  const typed = '{count, plural, =0 {brak plików} one {jeden plik} few {# pliki} many {# plików} other {# pliku}}';
+  await raw.fill(typed);
+  t.is(await page.locator('#cell-pl-b-one').inputValue(), 'jeden plik');
+  await page.locator('#cell-pl').getByRole('button', { name: 'Save' }).click();
+  await page.locator('p.notice', { hasText: 'Saved (pl).' }).waitFor();
+  t.is((await cell(p, 'files.count', 'pl')).value, typed);
+  // The exact branch gets a field of its own on the page shown again.
+  t.is(await page.locator('#cell-pl-b-\\=0').inputValue(), 'brak plików');
+  t.is(await raw.inputValue(), typed);
+  // A field changed: the raw ICU is rewritten from the fields (the rest kept as typed).
+  await page.locator('#cell-pl-b-\\=0').fill('żadnych plików');
+  t.is(await raw.inputValue(), typed.replace('brak plików', 'żadnych plików'));
+
+  // Without script (the page's forms posted as a browser without it would): changed fields with the raw field
+  // as shown are saved as the fields' message; a changed raw field is saved as typed.
+  const { FormBrowser } = await import('../../helpers/form-browser.js');
+  const me = await new FormBrowser(origin).signInWaiting(OWNER);
+  const editor = `/projects/${p.projectId}/keys/files.count`;
+  const current = await cell(p, 'files.count', 'pl');
+  const form = {
+    lang: 'pl',
+    base: current.updatedAt ?? '',
+    status: 'translated',
+    do: 'save',
+    shown: typed,
+    value: typed,
+    'branch-=0': 'zero plików',
+    'branch-one': 'jeden plik',
+    'branch-few': '# pliki',
+    'branch-many': '# plików',
+    'branch-other': '# pliku',
+  };
+  t.is((await me.post(editor, form)).status, 303);
+  t.is(
+    (await cell(p, 'files.count', 'pl')).value,
+    '{count, plural, =0 {zero plików} one {jeden plik} few {# pliki} many {# plików} other {# pliku}}',
+  );
+  const next = await cell(p, 'files.count', 'pl');
+  const rawTyped = '{count, plural, one {# plik!} few {# pliki!} many {# plików!} other {# pliku!}}';
+  t.is(
+    (await me.post(editor, { ...form, base: next.updatedAt ?? '', shown: next.value!, value: rawTyped })).status,
+    303,
+  );
+  t.is((await cell(p, 'files.count', 'pl')).value, rawTyped);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// A scripted translator: 50 keys into German with the keyboard alone, in the grid and through the editor form.
+// Keystrokes are counted as pressed (a chord such as Ctrl+Enter is one; every Tab that moves focus counts); the
+// time is wall time on this machine, printed, never asserted (speed is measured in `npm run bench`).
+
+function keyboard() {
+  let count = 0;
+  return {
+    get count() {
+      return count;
+    },
+    async press(key: string) {
+      count++;
+      await page.keyboard.press(key);
+    },
+    async type(text: string) {
+      count += [...text].length;
+      await page.keyboard.type(text);
+    },
+    /** Tab until `selector` has focus, as a person without a mouse does. */
+    async tabTo(selector: string) {
+      for (let i = 0; i < 500; i++) {
+        if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+        await this.press('Tab');
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    },
+  };
+}
+
+const N = 50;
+const german = (i: number) => `Eintrag ${i}`;
+
+test.serial('a translator translates 50 keys with the keyboard alone: the grid and the editor form', async (t) => {
+  // The grid: Tab to the first cell, Enter, then per key the text and Ctrl+Enter (saved, next empty cell open).
+  const grid = await gridProject(N);
+  await signIn(OWNER);
+  await page.goto(gridUrl(grid, 'cols=de'));
+  const kb = keyboard();
+  const started = Date.now();
+  await kb.tabTo('td.gc');
+  await kb.press('Enter');
+  for (let i = 0; i < N; i++) {
+    await kb.type(german(i));
+    await kb.press('Control+Enter');
+    const next = `k${String(i + 1).padStart(3, '0')}`;
+    if (i + 1 < N)
+      await page.waitForFunction(
+        (k) => document.activeElement?.closest('td.gc')?.getAttribute('data-name') === k,
+        next,
+      );
+    else await page.locator('textarea.gedit').waitFor({ state: 'detached' });
+  }
+  const gridMs = Date.now() - started;
+  const gridKeys = kb.count;
+  const saved = await svc.admin.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId: grid.projectId }, query: { lang: 'de', limit: N } },
+  });
+  t.deepEqual(
+    saved.data!.keys.map((k) => k.cells.find((c) => c.lang === 'de')!.value),
+    Array.from({ length: N }, (_, i) => german(i)),
+  );
+
+  // The editor form: from the list of missing German cells, Tab to the first key and open it, Tab to its German
+  // field, type, Tab to Save and press Enter; then Back to the list (Alt+Left until it is the list).
+  const form = await gridProject(N);
+  const list = `${origin}/projects/${form.projectId}/keys?lang=de&status=missing`;
+  await page.goto(list);
+  const kb2 = keyboard();
+  const started2 = Date.now();
+  for (let i = 0; i < N; i++) {
+    const name = `k${String(i).padStart(3, '0')}`;
+    await page.locator('table.keys tbody th a', { hasText: name }).first().waitFor();
+    await kb2.tabTo('table.keys tbody th a');
+    await kb2.press('Enter');
+    await page.waitForURL((u) => u.pathname.endsWith(`/keys/${name}`));
+    await kb2.tabTo('#cell-de-value');
+    await kb2.type(german(i));
+    await kb2.tabTo('#cell-de button[value=save]');
+    await kb2.press('Enter');
+    await page.locator('p.notice', { hasText: 'Saved (de).' }).waitFor();
+    while (!page.url().startsWith(list)) {
+      await kb2.press('Alt+ArrowLeft');
+      await page.waitForLoadState();
+    }
+  }
+  const formMs = Date.now() - started2;
+  const formKeys = kb2.count;
+  const saved2 = await svc.admin.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId: form.projectId }, query: { lang: 'de', limit: N } },
+  });
+  t.deepEqual(
+    saved2.data!.keys.map((k) => k.cells.find((c) => c.lang === 'de')!.value),
+    Array.from({ length: N }, (_, i) => german(i)),
+  );
+  const per = (n: number) => (n / N).toFixed(1);
+  t.log(`grid: ${gridKeys} keystrokes for ${N} keys (${per(gridKeys)} per key), ${(gridMs / N).toFixed(0)} ms per key`);
+  t.log(
+    `editor form: ${formKeys} keystrokes for ${N} keys (${per(formKeys)} per key), ${(formMs / N).toFixed(0)} ms per key`,
+  );
+  t.true(gridKeys < formKeys);
+});
