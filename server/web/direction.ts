@@ -4,7 +4,7 @@
 import { languageInfo } from '../../packages/core/src/checks/languages.js';
 import { html, type Html } from './html.js';
 
-export const dirOf = (lang: string): 'rtl' | 'ltr' => (languageInfo(lang).rtl ? 'rtl' : 'ltr');
+const dirOf = (lang: string): 'rtl' | 'ltr' => (languageInfo(lang).rtl ? 'rtl' : 'ltr');
 
 /** `lang="…" dir="…"` for an element holding text in `lang`. */
 export const langAttrs = (lang: string): Html => html`lang="${lang}" dir="${dirOf(lang)}"`;

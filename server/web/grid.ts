@@ -22,7 +22,7 @@ type Listed = KeyPage['keys'][number];
 type Cell = components['schemas']['KeyCell'];
 
 /** The orders the grid offers (internalListKeys `sort`); `updated` reads the first column's cells. */
-export const SORTS = {
+const SORTS = {
   created: 'creation order',
   name: 'key name, A to Z',
   '-name': 'key name, Z to A',

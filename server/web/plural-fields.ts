@@ -10,7 +10,7 @@ import { formsToIcu, isExactKey, parseIcu, pluralCategories } from '../../packag
 import { html, type Html } from './html.js';
 import { langAttrs } from './direction.js';
 
-export interface Branching {
+interface Branching {
   kind: 'plural' | 'select';
   /** The argument the branches depend on (`count`). */
   arg: string;

@@ -574,3 +574,56 @@ test.serial('a translator translates 50 keys with the keyboard alone: the grid a
   );
   t.true(gridKeys < formKeys);
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the grid reads and writes through the internal API, and what the public API does not show of it.
+
+test.serial(
+  'the list sorts, carries each cell version, and a bulk filter of tokens touches those keys only',
+  async (t) => {
+    const p = await gridProject(3);
+    await put(p, 'k001', 'de', 'Zwei');
+    await new Promise((r) => setTimeout(r, 5));
+    await put(p, 'k000', 'de', 'Eins');
+    const list = async (query: Record<string, string>) => {
+      const r = await svc.admin.GET('/projects/{projectId}/keys', {
+        params: { path: { projectId: p.projectId }, query },
+      });
+      return r;
+    };
+    const names = async (query: Record<string, string>) => (await list(query)).data!.keys.map((k) => k.key);
+    t.deepEqual(await names({}), ['k000', 'k001', 'k002']);
+    t.deepEqual(await names({ sort: '-name' }), ['k002', 'k001', 'k000']);
+    t.deepEqual(await names({ sort: '-updated', sortLang: 'de' }), ['k000', 'k001', 'k002']);
+    t.deepEqual(
+      await names({ sort: 'updated', sortLang: 'de' }),
+      ['k002', 'k001', 'k000'],
+      'a cell never written first',
+    );
+    t.is((await list({ sort: 'updated', sortLang: 'xx' })).response.status, 400);
+    t.is((await list({ sort: 'sideways' })).response.status, 400);
+    const page1 = (await list({})).data!;
+    const de = page1.keys[0].cells.find((c) => c.lang === 'de')!;
+    t.is(de.updatedAt, (await cell(p, 'k000', 'de')).updatedAt);
+    t.is(page1.keys[2].cells.find((c) => c.lang === 'de')!.updatedAt, null);
+
+    const tokens = [page1.keys[0].token];
+    const r = await svc.admin.POST('/projects/{projectId}/keys/bulk-review', {
+      params: { path: { projectId: p.projectId } },
+      body: { filter: { tokens }, action: 'review', lang: 'de' },
+    });
+    t.is(r.data?.affected, 1);
+    t.is((await cell(p, 'k000', 'de')).status, 'reviewed');
+    t.is((await cell(p, 'k001', 'de')).status, 'translated');
+
+    // The public API keeps its documented shapes: no cell version in its list or its save's answer.
+    const pub = await p.client.GET('/projects/{projectId}/keys', { params: { path: { projectId: p.projectId } } });
+    t.false(pub.data!.keys.some((k) => k.cells.some((c) => 'updatedAt' in c)));
+    const saved = await p.client.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'k002', lang: 'de' } },
+      body: { value: 'Drei' },
+    });
+    t.is(saved.response.status, 200);
+    t.false('updatedAt' in saved.data!);
+  },
+);
