@@ -1782,6 +1782,8 @@ export interface components {
             aiScoreBelow?: number;
             /** @description The namespace (`""`: the default one). */
             namespace?: string;
+            /** @description Only these keys (their `token`): the rows a person selected. Combines with the rest of the filter. */
+            tokens?: string[];
         };
         KeyCell: {
             lang: string;
@@ -1805,6 +1807,11 @@ export interface components {
             aiScore?: number;
             /** @description What the score rests on. */
             aiReason?: string;
+            /**
+             * Format: date-time
+             * @description The cell's version (its last write), for an edit based on it (`baseUpdatedAt`); null for a cell with no row.
+             */
+            updatedAt?: string | null;
         };
         /** @description The publish gates' reasons; an empty object passes. */
         GateVerdict: {
@@ -3231,6 +3238,14 @@ export interface operations {
                 aiScoreBelow?: number;
                 /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
                 namespace?: string;
+                /**
+                 * @description The order: `created` (the default, creation order), `name` or `-name` (by key name, then namespace),
+                 *     `updated` or `-updated` (by the last change of the `sortLang` cell, a cell never written first; without
+                 *     `sortLang`, by the last change of the key's source). A leading `-` is descending.
+                 */
+                sort?: "created" | "name" | "-name" | "updated" | "-updated";
+                /** @description The target language whose cells `sort=updated` orders by. */
+                sortLang?: string;
                 offset?: number;
                 limit?: number;
             };
@@ -3710,6 +3725,11 @@ export interface operations {
                         value: string;
                         /** @enum {string} */
                         origin: "ai" | "memory" | "import" | "edit";
+                        /**
+                         * Format: date-time
+                         * @description The cell's new version, the base of the next edit.
+                         */
+                        updatedAt?: string;
                     };
                 };
             };

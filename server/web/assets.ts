@@ -1,4 +1,4 @@
-// The dashboard's two static files, read once at start: its stylesheet and its small progressive script. They are
+// The dashboard's static files, read once at start: its stylesheet and its small progressive scripts. They are
 // part of the source tree (no build step, nothing fetched from the internet). Pages link them by a URL that names
 // their content hash (assetUrl), so a browser keeps them for good and never asks again while they are unchanged;
 // a URL without the current hash is revalidated by ETag.
@@ -9,6 +9,7 @@ import type { ServerRoute } from '@hapi/hapi';
 const FILES: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',
+  'grid.js': 'text/javascript; charset=utf-8',
 };
 
 const loaded = Object.fromEntries(
@@ -19,7 +20,7 @@ const loaded = Object.fromEntries(
 );
 
 /** The URL pages link a file by: its content hash makes it immutable. */
-export function assetUrl(name: 'dashboard.css' | 'dashboard.js'): string {
+export function assetUrl(name: 'dashboard.css' | 'dashboard.js' | 'grid.js'): string {
   return `/assets/${name}?v=${loaded[name].etag.slice(1, -1)}`;
 }
 

@@ -53,6 +53,7 @@ export function page(title: string, body: Html, header?: Html, nav?: Html): stri
         <title>${title} · Glossa</title>
         <link rel="stylesheet" href="${assetUrl('dashboard.css')}" />
         <script src="${assetUrl('dashboard.js')}" defer></script>
+        <script src="${assetUrl('grid.js')}" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

@@ -21,6 +21,15 @@ import { formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
 import { sourceTerms } from './terms.js';
 import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
+import { colsOfForm, gridForm, gridQuery, gridSort, gridTable, gridViewOf, type GridView } from './grid.js';
+import { langAttrs } from './direction.js';
+import {
+  branchFields,
+  branchingOf,
+  messageOf as branchMessage,
+  postedBranches,
+  valueBranches,
+} from './plural-fields.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
@@ -112,16 +121,19 @@ function filterOf(input: Record<string, unknown>): Filter {
 const formValue = (k: string, v: unknown) =>
   typeof v === 'boolean' ? (v ? 'yes' : 'no') : k === 'namespace' && v === '' ? DEFAULT_NS : String(v);
 
+/** The filter's fields a URL or a form carries: the grid's selected rows (`tokens`) travel as `sel-N` fields. */
+const shownFields = (f: Filter) => Object.entries(f).filter(([k, v]) => k !== 'tokens' && v !== undefined);
+
 function filterQuery(f: Filter, extra: Record<string, string | number> = {}): string {
   const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) u.set(k, formValue(k, v));
+  for (const [k, v] of shownFields(f)) u.set(k, formValue(k, v));
   for (const [k, v] of Object.entries(extra)) u.set(k, String(v));
   const s = u.toString();
   return s ? `?${s}` : '';
 }
 
 const filterFields = (f: Filter): Html[] =>
-  Object.entries(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${formValue(k, v)}" />`);
+  shownFields(f).map(([k, v]) => html`<input type="hidden" name="${k}" value="${formValue(k, v)}" />`);
 
 function describeFilter(f: Filter): string {
   const parts: string[] = [];
@@ -143,8 +155,17 @@ const keyHref = (projectId: string, key: string) => `${projectPath(projectId, 'k
 const listedHref = (projectId: string, k: { key: string; token: string; namespace?: string }) =>
   keyHref(projectId, k.namespace ? k.token : k.key);
 
-async function listKeys(api: Api, projectId: string, f: Filter, offset = 0, limit = 50) {
-  return api.GET('/projects/{projectId}/keys', { params: { path: { projectId }, query: { ...f, offset, limit } } });
+async function listKeys(
+  api: Api,
+  projectId: string,
+  f: Filter,
+  offset = 0,
+  limit = 50,
+  order: ReturnType<typeof gridSort> = {},
+) {
+  return api.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId }, query: { ...f, ...order, offset, limit } },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -159,13 +180,21 @@ function select(name: string, label: string, options: Array<[string, string]>, v
 
 const tri = (f: Filter, k: (typeof FLAG_FIELDS)[number]) => (f[k] === undefined ? '' : f[k] ? 'yes' : 'no');
 
-function filterForm(projectId: string, f: Filter, langs: string[], limit: number, namespaces: string[] = []): Html {
+function filterForm(
+  projectId: string,
+  f: Filter,
+  langs: string[],
+  limit: number,
+  namespaces: string[] = [],
+  grid?: GridView,
+): Html {
   const triOptions = (yes: string, no: string): Array<[string, string]> => [
     ['', 'any'],
     ['yes', yes],
     ['no', no],
   ];
   return html`<form method="get" action="${projectPath(projectId, 'keys')}" class="filters" role="search" data-soft>
+    ${Object.entries(gridQuery(grid)).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
     <p>
       <label for="f-q">Search key names, sources and translations</label>
       <input id="f-q" name="q" type="search" value="${f.q ?? ''}" maxlength="200" />
@@ -302,13 +331,27 @@ function sourceCell(k: { source: string; ctx: string | null; sourceChecks?: Cell
     ${checkResults(k.sourceChecks, {})}`;
 }
 
-function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[]): Html {
+function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[], grid?: GridView): Html {
   if (!total) return html``;
   const actions = Object.entries(BULK).filter(([, a]) => !a.owner || s.user.role === 'owner');
-  return html`<form method="post" action="${projectPath(projectId, 'key-actions')}" class="inline bulk">
+  // In the grid, the rows' checkboxes post with this form (form="grid-bulk"): the selected rows, else the filter.
+  return html`<form
+    method="post"
+    action="${projectPath(projectId, 'key-actions')}"
+    class="inline bulk"
+    ${grid ? html`id="grid-bulk" data-total="${total}"` : ''}
+  >
     <input type="hidden" name="csrf" value="${s.csrf}" />
     ${filterFields(f)}
-    <label for="bulk-action">Bulk action on the ${total} matching keys</label>
+    ${Object.entries(gridQuery(grid)).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
+    <label for="bulk-action"
+      >${
+        grid
+          ? html`Bulk action on the
+              <span class="bulk-scope">selected keys, or with none selected the ${total} matching keys</span>`
+          : html`Bulk action on the ${total} matching keys`
+      }</label
+    >
     <select id="bulk-action" name="action">
       ${actions.map(([v, a]) => html`<option value="${v}">${a.label}</option>`)}
     </select>
@@ -325,11 +368,15 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
   const projectId = String(request.params.projectId);
   const session = sessionOf(request);
   const api = apiFor(server, session);
-  const query = request.query as Record<string, unknown>;
+  const query = colsOfForm(request.query);
   const f = filterOf(query);
+  const grid = gridViewOf(query);
   const limit = LIMITS.includes(Number(query.limit)) ? Number(query.limit) : 50;
   const offset = typeof query.offset === 'string' && /^\d{1,9}$/.test(query.offset) ? Number(query.offset) : 0;
-  const r = await listKeys(api, projectId, f, offset, limit);
+  const [r, project] = await Promise.all([
+    listKeys(api, projectId, f, offset, limit, gridSort(grid)),
+    grid ? api.GET('/projects/{projectId}', { params: { path: { projectId } } }) : undefined,
+  ]);
   if (r.response.status === 404)
     return htmlReply(h, 404, messagePage('Not found', messageOf(r.error) || 'No such project.', session));
   let notice: Html | string = '';
@@ -344,44 +391,60 @@ async function keysPage(app: App, server: Hapi.Server, request: Request, h: Resp
   const langs = data?.langs ?? [];
   const total = data?.total ?? 0;
   const pageLink = (o: number, label: string, rel: string) =>
-    html`<a rel="${rel}" href="${projectPath(projectId, 'keys')}${filterQuery(f, { offset: o, limit })}">${label}</a>`;
+    html`<a
+      rel="${rel}"
+      href="${projectPath(projectId, 'keys')}${filterQuery(f, { ...gridQuery(grid), offset: o, limit })}"
+      >${label}</a
+    >`;
+  const limitField = limit !== 50 ? [html`<input type="hidden" name="limit" value="${limit}" />`] : [];
   const body = html`<h1>Keys</h1>
-    ${notice} ${filterForm(projectId, f, langs, limit, data?.namespaces)}
+    ${notice} ${filterForm(projectId, f, langs, limit, data?.namespaces, grid)}
+    ${gridForm(projectId, langs, grid, [...filterFields(f), ...limitField])}
     <p id="key-count" role="status">
       ${total} ${total === 1 ? 'key matches' : 'keys match'}
       (${describeFilter(f)})${total ? html`; showing ${offset + 1}–${Math.min(offset + limit, total)}` : ''}.
     </p>
-    ${bulkForm(session, projectId, f, total, langs)}
+    ${bulkForm(session, projectId, f, total, langs, grid)}
     ${
-      data && data.keys.length
-        ? html`<table class="keys">
-            <caption>
-              Keys, ${describeFilter(f)}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Source</th>
-                <th scope="col">${f.lang ? `Translation (${f.lang})` : 'Translations'}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${data.keys.map(
-                (k) =>
-                  html`<tr ${k.enabled ? '' : html`class="disabled"`}>
-                    <th scope="row">
-                      <a href="${listedHref(projectId, k)}">${k.key}</a>
-                      ${k.namespace ? html`<span class="tag">${k.namespace}</span>` : ''}
-                      ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
-                      ${k.captured ? html`<span class="tag">captured</span>` : ''}
-                    </th>
-                    <td>${sourceCell(k)}</td>
-                    <td>${cellsOf(k.cells, f.lang)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p>No keys match.</p>`
+      data && data.keys.length && grid
+        ? gridTable(
+            session,
+            projectId,
+            data,
+            grid,
+            project?.data?.baseLang ?? 'en',
+            (k) => listedHref(projectId, k),
+            `Keys, ${describeFilter(f)}`,
+          )
+        : data && data.keys.length
+          ? html`<table class="keys">
+              <caption>
+                Keys, ${describeFilter(f)}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">${f.lang ? `Translation (${f.lang})` : 'Translations'}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${data.keys.map(
+                  (k) =>
+                    html`<tr ${k.enabled ? '' : html`class="disabled"`}>
+                      <th scope="row">
+                        <a href="${listedHref(projectId, k)}">${k.key}</a>
+                        ${k.namespace ? html`<span class="tag">${k.namespace}</span>` : ''}
+                        ${k.enabled ? '' : html`<span class="tag">disabled</span>`}
+                        ${k.captured ? html`<span class="tag">captured</span>` : ''}
+                      </th>
+                      <td>${sourceCell(k)}</td>
+                      <td>${cellsOf(k.cells, f.lang)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p>No keys match.</p>`
     }
     <nav class="pages" aria-label="Pages" data-soft>
       ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous page', 'prev') : ''}
@@ -396,6 +459,15 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
   const session = sessionOf(request);
   const form = formOf(request);
   const f = filterOf(form);
+  const grid = gridViewOf(form);
+  // The grid's selected rows (their checkboxes `sel-N`, or the confirmation's hidden fields): the action applies to
+  // them alone, under the filter.
+  const tokens = Object.entries(form)
+    .filter(([k, v]) => /^sel-\d{1,3}$/.test(k) && v.length > 0 && v.length <= 255)
+    .map(([, v]) => v)
+    .slice(0, 200);
+  if (tokens.length) f.tokens = tokens;
+  const back = `${list}${filterQuery({ ...f, tokens: undefined }, gridQuery(grid))}`;
   const action = form.action;
   if (!Object.hasOwn(BULK, action))
     return htmlReply(h, 400, messagePage('Nothing done', 'Choose a bulk action; nothing changed.', session));
@@ -408,7 +480,7 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
     const body = html`<h1>${BULK[action].label}?</h1>
       <p id="bulk-summary">
         ${BULK[action].label} for <strong>${r.data.total}</strong> ${r.data.total === 1 ? 'key' : 'keys'}
-        (${describeFilter(f)})${
+        (${tokens.length ? `the ${tokens.length} selected, ` : ''}${describeFilter({ ...f, tokens: undefined })})${
           action === 'approve' || action === 'review' || action === 'retry' || action === 'retranslate'
             ? html`, in ${bulkLang ?? f.lang ?? 'every target language'}`
             : ''
@@ -416,12 +488,14 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
       </p>
       <form method="post" action="${projectPath(projectId, 'key-actions')}">
         <input type="hidden" name="csrf" value="${session.csrf}" />
-        ${filterFields(f)}
+        ${filterFields({ ...f, tokens: undefined })}
+        ${tokens.map((t, i) => html`<input type="hidden" name="sel-${i}" value="${t}" />`)}
+        ${Object.entries(gridQuery(grid)).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
         <input type="hidden" name="action" value="${action}" />
         ${bulkLang ? html`<input type="hidden" name="bulkLang" value="${bulkLang}" />` : ''}
         <input type="hidden" name="confirm" value="yes" />
         <button type="submit">Confirm: ${BULK[action].label}</button>
-        <a href="${list}${filterQuery(f)}">Cancel</a>
+        <a href="${back}">Cancel</a>
       </form>`;
     return htmlReply(h, 200, appPage(session, 'Confirm bulk action', body, { projectId, section: 'keys' }));
   }
@@ -451,7 +525,7 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
     );
   if (!r.data)
     return htmlReply(h, status, messagePage('Nothing done', `${messageOf(r.error)} Nothing changed.`, session));
-  return redirectWithFlash(app, h, session, `${list}${filterQuery(f)}`, {
+  return redirectWithFlash(app, h, session, back, {
     notice: `${r.data.affected} ${BULK[action].done}.`,
   });
 }
@@ -687,6 +761,7 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
   const action = keyHref(projectId, d.key);
   const gate = draft?.gate ?? (c.value != null ? c.gate : undefined);
   const warnings = draft?.warnings ?? c.formatWarnings;
+  const branching = branchingOf(d.source, c.lang, value);
   return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
@@ -698,11 +773,24 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
       <input type="hidden" name="csrf" value="${s.csrf}" />
       <input type="hidden" name="lang" value="${c.lang}" />
       <input type="hidden" name="base" value="${draft?.base ?? baseField(c)}" />
+      ${
+        branching
+          ? html`<input type="hidden" name="shown" value="${value}" />
+              ${branchFields(id, c.lang, d.baseLang, branching, value)}`
+          : ''
+      }
       <p>
-        <label for="${id}-value">Translation (${c.lang})</label>
+        <label for="${id}-value">Translation (${c.lang})</label>${
+          branching
+            ? html` <small class="hint" id="${id}-raw-hint"
+                >raw ICU: the fields above write it, and what you type here is what is saved</small
+              >`
+            : ''
+        }
         <textarea
           id="${id}-value"
           name="value"
+          ${langAttrs(c.lang)}
           rows="4"
           data-preview="${action}/preview?lang=${encodeURIComponent(c.lang)}"
           data-preview-target="${id}-preview"
@@ -903,7 +991,7 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   const status = (REVIEW_STATES as readonly string[]).includes(form.status) ? form.status : undefined;
   if (!cell || !status || typeof form.value !== 'string')
     return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
-  const value = form.value.replace(/\r\n/g, '\n');
+  const value = valueOfForm(d.source, cell.lang, form);
   // The version the page showed; a form without one (an older page) saves as before, over whatever is there.
   const base = typeof form.base === 'string' ? form.base : undefined;
   if (base !== undefined && base !== '' && Number.isNaN(Date.parse(base)))
@@ -958,6 +1046,22 @@ async function editorPost(app: App, server: Hapi.Server, request: Request, h: Re
   return redirectWithFlash(app, h, session, `${here}#cell-${encodeURIComponent(cell.lang)}`, {
     notice: `Saved (${cell.lang}).`,
   });
+}
+
+/**
+ * The value a save or a check posted: the raw field, or, when the page showed fields per branch and the raw field
+ * is as shown while the fields changed (a browser without script), the message the fields make.
+ */
+function valueOfForm(source: string, lang: string, form: Record<string, string>): string {
+  const raw = form.value.replace(/\r\n/g, '\n');
+  if (typeof form.shown !== 'string') return raw;
+  const shown = form.shown.replace(/\r\n/g, '\n');
+  const b = branchingOf(source, lang, shown);
+  if (!b || raw !== shown) return raw;
+  const posted = postedBranches(b, form);
+  const before = valueBranches(b, shown) ?? {};
+  const same = b.keys.every((k) => (posted[k] ?? '') === (before[k] ?? ''));
+  return same ? raw : branchMessage(b, posted);
 }
 
 /** The preview alone, for dashboard.js to refresh while the person types (same-origin GET, session required). */

@@ -4,6 +4,7 @@ import type Hapi from '@hapi/hapi';
 import type { App } from '../infra/app.js';
 import { approvalRoutes } from './approve.js';
 import { keyRoutes } from './keys.js';
+import { gridRoutes } from './grid.js';
 import { checkRoutes } from './checks.js';
 import { fillRoutes } from './fill.js';
 import { apiKeyRoutes } from './apikeys.js';
@@ -40,6 +41,7 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
     ...signinRoutes(app),
     ...approvalRoutes(app, server),
     ...keyRoutes(app, server),
+    ...gridRoutes(server),
     ...checkRoutes(app, server),
     ...fillRoutes(app, server),
     ...apiKeyRoutes(app, server),

@@ -44,6 +44,8 @@ export interface KeyFilter {
   severity?: 'error' | 'warning' | 'info';
   /** Keys with an AI value (still the fill's) scored below this, 0 to 1 (translations.ai_score, migration 030). */
   aiScoreBelow?: number;
+  /** Only these keys, by token: the rows a person selected in the dashboard's grid. */
+  tokens?: string[];
 }
 
 /** The project's live target languages, in code order. */
@@ -160,6 +162,7 @@ export async function filteredKeys(db: Db, p: ProjectRow, f: KeyFilter, targets:
   if (f.disabled !== undefined) q.andWhere('k.enabled', !f.disabled);
   if (f.captured !== undefined) q.andWhere('k.captured', f.captured);
   if (f.namespace !== undefined) q.andWhere('k.namespace', f.namespace);
+  if (f.tokens !== undefined) q.whereIn('k.token', f.tokens);
   const cell = (extra: (w: Knex.QueryBuilder) => void) =>
     db('translations as t')
       .whereRaw('t.key_id = k.id')
@@ -244,6 +247,8 @@ interface ListedCell {
   /** An AI value's score, 0 to 1, and its reason (cells.ts aiScoreOf). */
   aiScore?: number;
   aiReason?: string;
+  /** The cell's version (its row's `updated_at`), the base of an edit; null for a cell with no row. */
+  updatedAt: string | null;
 }
 
 /** Every target language's cell of each key of a page, in `targets` order: one query for the page. */
@@ -261,6 +266,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
     outdated_at: number | string | null;
     ai_score: number | null;
     ai_reason: string | null;
+    updated_at: number | string;
   }
   const rows = await db('translations')
     .whereIn('key_id', keyIds)
@@ -275,6 +281,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
       'outdated_at',
       'ai_score',
       'ai_reason',
+      'updated_at',
       db.raw('CASE WHEN conflict_value IS NULL THEN 0 ELSE 1 END AS conflict'),
     );
   const byCell = new Map(rows.map((r) => [`${r.key_id}|${r.lang}`, r]));
@@ -297,6 +304,7 @@ export async function pageCells(db: Db, keyIds: number[], targets: string[]): Pr
           ...(r && r.status !== 'pending' && checks.has(`${id}|${lang}`)
             ? { checks: checks.get(`${id}|${lang}`)! }
             : {}),
+          updatedAt: r ? new Date(Number(r.updated_at)).toISOString() : null,
         };
       }),
     );

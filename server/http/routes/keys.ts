@@ -4,6 +4,7 @@ import { unsafeMarkup } from '../../../packages/core/src/markup.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import { markupPolicy } from '../../domain/project/projects.js';
 import { normalizeLanguage } from '../../domain/project/languages.js';
+import type { Knex } from 'knex';
 import type { Db } from '../../infra/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
 import { ApiError, conflict, invalidArgument, notFound } from '../../infra/errors.js';
@@ -11,7 +12,7 @@ import type { Handler } from '../pipeline.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
 import { actorOf, recordHistory } from '../../domain/catalog/history.js';
-import { filteredKeys, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
+import { filteredKeys, filterLanguage, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
@@ -165,8 +166,41 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
     { retryOn: isUniqueViolation },
   );
   await rememberAfter(db, ctx.app.log, p, [{ keyId: Number(key.id), lang }]);
-  return { body: { key: key.name, lang, status: saved.status, value: saved.value, origin: saved.origin } };
+  return {
+    body: {
+      key: key.name,
+      lang,
+      status: saved.status,
+      value: saved.value,
+      origin: saved.origin,
+      updatedAt: new Date(saved.updated_at).toISOString(),
+    },
+  };
 };
+
+/**
+ * The list's order (internalListKeys `sort`), ties broken by creation. `updated` reads the `sortLang` cell's
+ * version through the translations' primary key (key_id, lang): one probe per key, no join over languages.
+ */
+function orderKeys(
+  query: Knex.QueryBuilder,
+  sort: string | undefined,
+  sortLang: string | undefined,
+  targets: string[],
+) {
+  const desc = sort?.startsWith('-') ? 'desc' : 'asc';
+  if (sort === 'name' || sort === '-name') query.orderBy([{ column: 'k.name', order: desc }, 'k.namespace']);
+  else if (sort === 'updated' || sort === '-updated') {
+    const lang = filterLanguage(sortLang, targets);
+    if (lang)
+      query.orderByRaw(
+        `(SELECT t.updated_at FROM translations t WHERE t.key_id = k.id AND t.lang = ?) ${desc === 'desc' ? 'DESC' : 'ASC'}`,
+        [lang],
+      );
+    else query.orderBy('k.source_updated_at', desc);
+  }
+  query.orderBy('k.id', desc === 'desc' && sort !== '-name' ? 'desc' : 'asc');
+}
 
 export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
@@ -179,9 +213,9 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const namespaces = (
     await db('keys').where('project_id', p.id).whereNot('namespace', '').distinct('namespace').orderBy('namespace')
   ).map((r) => r.namespace ?? '');
-  const rows = await query
-    .clone()
-    .orderBy('k.id')
+  const ordered = query.clone();
+  orderKeys(ordered, ctx.query.sort, ctx.query.sortLang, targets);
+  const rows = await ordered
     .offset(offset)
     .limit(limit)
     .select<KeyRow[]>(
@@ -302,8 +336,13 @@ export const internalRetryFill: Handler<'internalRetryFill'> = async (ctx) => {
 // key is recorded under `key:<api key id>` and never approves: approval stays a person's.
 
 /** The dashboard's list without disabled and captured keys: what a publish takes, what a translator works on. */
-export const searchKeys: Handler<'searchKeys'> = (ctx) =>
-  internalListKeys({ ...ctx, query: { ...ctx.query, disabled: false, captured: false } });
+export const searchKeys: Handler<'searchKeys'> = async (ctx) => {
+  const r = await internalListKeys({ ...ctx, query: { ...ctx.query, disabled: false, captured: false } });
+  // A cell's version is the dashboard grid's (an edit's base); the public list does not document it.
+  const body = r.body as { keys: Array<{ cells: Array<{ updatedAt?: string | null }> }> };
+  for (const k of body.keys) for (const c of k.cells) delete c.updatedAt;
+  return r;
+};
 
 export const putTranslation: Handler<'putTranslation'> = async (ctx) => {
   if ((ctx.body as { status?: string }).status === 'approved')
@@ -326,8 +365,10 @@ export const putTranslation: Handler<'putTranslation'> = async (ctx) => {
       };
   }
   // The editor's save, as the key that made it (its history's `by`), never with a person's role.
-  return internalPutTranslation({
+  const saved = await internalPutTranslation({
     ...ctx,
     actor: { userId: `key:${p.keyId}`, name: `API key ${p.keyId}`, role: 'reviewer' },
   } as never);
+  const { updatedAt: _version, ...body } = saved.body as { updatedAt?: string };
+  return { body } as typeof saved;
 };

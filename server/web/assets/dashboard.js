@@ -204,3 +204,72 @@ document.addEventListener('click', (event) => {
     if (button && use(button)) event.preventDefault();
   });
 })();
+
+// The editor's fields per plural category or select option (server/web/plural-fields.ts): typing in a field
+// writes the raw ICU field from all of them (and so the preview follows), and typing raw ICU fills the fields
+// again when it is still one plural (or select) of the same argument. Without this script the server reads the
+// fields when the raw field was left as shown.
+(() => {
+  const ORDER = ['zero', 'one', 'two', 'few', 'many', 'other'];
+  // The order formsToIcu prints (packages/core/src/icu.ts): exact numbers first, then the CLDR categories.
+  const rank = (k) => {
+    const i = ORDER.indexOf(k);
+    if (i >= 0) return 1e9 + i;
+    const n = Number(k.replace(/^=\s*/, ''));
+    return Number.isFinite(n) ? n : 2e9;
+  };
+  const fieldsOf = (set) => [...set.querySelectorAll('textarea[data-branch]')];
+  const build = (set) => {
+    const parts = fieldsOf(set)
+      .filter((f) => f.value !== '')
+      .map((f) => [f.dataset.branch, f.value]);
+    if (!parts.length) return '';
+    if (set.dataset.kind === 'plural') parts.sort((a, b) => rank(a[0]) - rank(b[0]));
+    return `{${set.dataset.arg}, ${set.dataset.kind}, ${parts.map(([k, v]) => `${k} {${v}}`).join(' ')}}`;
+  };
+  // `{arg, kind, key {…} …}` cut into branches by its braces; null for anything else, and for ICU quoting
+  // (an apostrophe before a brace, # or another apostrophe), which only the server's parser reads right.
+  const parse = (text, arg, kind) => {
+    const head = /^\{\s*([^\s,{}]+)\s*,\s*(plural|select)\s*,/.exec(text);
+    if (!head || head[1] !== arg || head[2] !== kind || /'[{}#']/.test(text)) return null;
+    const out = {};
+    let i = head[0].length;
+    for (;;) {
+      while (/\s/.test(text[i] || '')) i++;
+      if (text[i] === '}') return i === text.length - 1 ? out : null;
+      const key = /^[^\s{}]+/.exec(text.slice(i));
+      if (!key) return null;
+      i += key[0].length;
+      while (/\s/.test(text[i] || '')) i++;
+      if (text[i] !== '{') return null;
+      let depth = 0;
+      let j = i;
+      for (; j < text.length; j++) {
+        if (text[j] === '{') depth++;
+        else if (text[j] === '}' && --depth === 0) break;
+      }
+      if (depth) return null;
+      out[key[0]] = text.slice(i + 1, j);
+      i = j + 1;
+    }
+  };
+  document.addEventListener('input', (event) => {
+    const el = event.target;
+    if (!(el instanceof HTMLTextAreaElement)) return;
+    const set = el.closest('fieldset[data-branches]');
+    if (set && el.dataset.branch !== undefined) {
+      const raw = document.getElementById(set.dataset.branches || '');
+      if (!(raw instanceof HTMLTextAreaElement)) return;
+      raw.value = build(set);
+      raw.dispatchEvent(new CustomEvent('input', { bubbles: true, detail: 'branches' }));
+      return;
+    }
+    if (event instanceof CustomEvent && event.detail === 'branches') return;
+    const fields = [...document.querySelectorAll('fieldset[data-branches]')].find((f) => f.dataset.branches === el.id);
+    if (!fields) return;
+    const parsed = el.value === '' ? {} : parse(el.value, fields.dataset.arg, fields.dataset.kind);
+    fields.classList.toggle('stale', !parsed);
+    if (!parsed) return;
+    for (const f of fieldsOf(fields)) f.value = Object.hasOwn(parsed, f.dataset.branch) ? parsed[f.dataset.branch] : '';
+  });
+})();
