@@ -503,6 +503,8 @@ function keyboard() {
 }
 
 const N = 50;
+/** The editor form takes seconds a key; its per-key figures come from the first keys of the same task. */
+const FORM_N = 10;
 const german = (i: number) => `Eintrag ${i}`;
 
 test.serial('a translator translates 50 keys with the keyboard alone: the grid and the editor form', async (t) => {
@@ -536,15 +538,15 @@ test.serial('a translator translates 50 keys with the keyboard alone: the grid a
     Array.from({ length: N }, (_, i) => german(i)),
   );
 
-  // The editor form: on the key list, Tab to the key and open it, Tab to its German field, type, Tab to Save and
+  // The editor form, over the first FORM_N keys: on the key list, Tab to the key and open it, Tab to its German field, type, Tab to Save and
   // press Enter; then Tab to "All keys" and back to the list. (Alt+Left is the browser's, not the page's: headless
   // Chromium has no Back key.)
-  const form = await gridProject(N);
+  const form = await gridProject(FORM_N);
   const list = `${origin}/projects/${form.projectId}/keys`;
   await page.goto(list);
   const kb2 = keyboard();
   const started2 = Date.now();
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < FORM_N; i++) {
     const name = `k${String(i).padStart(3, '0')}`;
     await kb2.tabTo(`table.keys tbody th a[href$="/keys/${name}"]`);
     await kb2.press('Enter');
@@ -561,18 +563,20 @@ test.serial('a translator translates 50 keys with the keyboard alone: the grid a
   const formMs = Date.now() - started2;
   const formKeys = kb2.count;
   const saved2 = await svc.admin.GET('/projects/{projectId}/keys', {
-    params: { path: { projectId: form.projectId }, query: { lang: 'de', limit: N } },
+    params: { path: { projectId: form.projectId }, query: { lang: 'de', limit: FORM_N } },
   });
   t.deepEqual(
     saved2.data!.keys.map((k) => k.cells.find((c) => c.lang === 'de')!.value),
-    Array.from({ length: N }, (_, i) => german(i)),
+    Array.from({ length: FORM_N }, (_, i) => german(i)),
   );
-  const per = (n: number) => (n / N).toFixed(1);
-  t.log(`grid: ${gridKeys} keystrokes for ${N} keys (${per(gridKeys)} per key), ${(gridMs / N).toFixed(0)} ms per key`);
+  const per = (n: number, keys: number) => (n / keys).toFixed(1);
   t.log(
-    `editor form: ${formKeys} keystrokes for ${N} keys (${per(formKeys)} per key), ${(formMs / N).toFixed(0)} ms per key`,
+    `grid: ${gridKeys} keystrokes for ${N} keys (${per(gridKeys, N)} per key), ${(gridMs / N).toFixed(0)} ms per key`,
   );
-  t.true(gridKeys < formKeys);
+  t.log(
+    `editor form: ${formKeys} keystrokes for ${FORM_N} keys (${per(formKeys, FORM_N)} per key), ${(formMs / FORM_N).toFixed(0)} ms per key`,
+  );
+  t.true(gridKeys / N < formKeys / FORM_N);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
