@@ -45,7 +45,8 @@ export async function startProcess(env: Record<string, string>): Promise<Proc> {
     stderr += d;
   });
   const base = `http://127.0.0.1:${port}/v1`;
-  for (let i = 0; i < 300; i++) {
+  // Generous: on a loaded CI machine a cold start of the whole service has taken over 30 s.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
     if (
       await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then(
