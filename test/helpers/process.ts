@@ -63,6 +63,7 @@ export async function startProcess(env: Record<string, string>): Promise<Proc> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.kill('SIGKILL');
   throw new Error(`the service did not start: ${stderr}`);
 }
 
