@@ -422,13 +422,13 @@ test('openai: 401 fails at once, not retryable, and never echoes the key', async
 });
 
 test('openai: a slow endpoint times out per attempt and the batch fails', async (t) => {
-  const fake = await withFake(t, translateAll(undefined, { delayMs: 3000 }));
-  // 500 ms, not less: on a loaded machine a shorter attempt can end before the fake has even read the request.
-  const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, timeoutMs: 500, maxAttempts: 2 });
+  const fake = await withFake(t, translateAll(undefined, { delayMs: 6000 }));
+  // 1 s, not less: on a loaded CI machine a 500 ms attempt has ended before the fake had even read the request.
+  const engine = new OpenAIEngine({ ...fast, baseUrl: fake.url, timeoutMs: 1000, maxAttempts: 2 });
   const t0 = Date.now();
   const err = await t.throwsAsync(engine.translate([item('a', 'Save')]), { instanceOf: EngineUnavailableError });
-  t.true(Date.now() - t0 < 2900, 'both attempts gave up before the first answer would have come');
-  t.regex(err.message, /no answer within 500 ms/);
+  t.true(Date.now() - t0 < 5900, 'both attempts gave up before the first answer would have come');
+  t.regex(err.message, /no answer within 1000 ms/);
   t.true(err.retryable);
   t.is(fake.requests.length, 2);
 });
