@@ -12,6 +12,7 @@
 import { alternate, median, type Scenario } from './lib/compare.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { TARGETS_19 } from './lib/languages.js';
+import { signedInOwner } from './lib/dashboard.js';
 import { startService, stop } from './lib/servers.js';
 
 const SCALE = process.env.BENCH_SCALE === '1';
@@ -20,7 +21,6 @@ const ROUNDS = 9;
 const LANGS = TARGETS_19;
 const TARGET_MS = 150;
 const EMAIL = 'bench-grid@example.test';
-const PASSWORD = 'a bench password of some length';
 
 export const scenario: Scenario = {
   name: `dashboard grid: first page, filter change, save (${KEYS.toLocaleString('en')} keys x ${LANGS.length + 1} languages) in Chromium (ms)`,
@@ -29,18 +29,7 @@ export const scenario: Scenario = {
     const browser = await launchChromium();
     try {
       const { projectId } = svc.info.projects[0];
-      const origin = svc.info.base.replace('/v1', '');
-      const made = await fetch(`${svc.info.adminUrl}/users`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench', email: EMAIL, password: PASSWORD, role: 'owner' }),
-      });
-      if (made.status !== 201) throw new Error(`user: ${made.status} ${await made.text()}`);
-      const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-      await page.goto(`${origin}/signin`);
-      await page.fill('input[name=email]', EMAIL);
-      await page.fill('input[name=password]', PASSWORD);
-      await Promise.all([page.waitForURL(`${origin}/`), page.click('button[type=submit]')]);
+      const { page, origin } = await signedInOwner(svc.info, browser, EMAIL);
       const grid = `cols=${LANGS[0]},${LANGS[1]}&sort=name`;
       const gridUrl = `${origin}/projects/${projectId}/keys?${grid}`;
       const apiUrl = `${svc.info.adminUrl}/projects/${projectId}/keys?sort=name&limit=50`;

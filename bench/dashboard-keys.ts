@@ -12,13 +12,13 @@
 import { alternate, median, type Scenario } from './lib/compare.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { TARGETS_19 } from './lib/languages.js';
+import { signedInOwner } from './lib/dashboard.js';
 import { startService, stop } from './lib/servers.js';
 
 const KEYS = 10_000;
 const ROUNDS = 15;
 const LANGS = TARGETS_19;
 const EMAIL = 'bench-owner@example.test';
-const PASSWORD = 'a bench password of some length';
 
 export const scenario: Scenario = {
   name: `dashboard key list, first page with a filter (${KEYS.toLocaleString('en')} keys x ${LANGS.length + 1} languages) in Chromium, vs the internal API call alone (ms)`,
@@ -30,18 +30,7 @@ export const scenario: Scenario = {
     const browser = await launchChromium();
     try {
       const { projectId } = svc.info.projects[0];
-      const origin = svc.info.base.replace('/v1', '');
-      const made = await fetch(`${svc.info.adminUrl}/users`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench', email: EMAIL, password: PASSWORD, role: 'owner' }),
-      });
-      if (made.status !== 201) throw new Error(`user: ${made.status} ${await made.text()}`);
-      const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-      await page.goto(`${origin}/signin`);
-      await page.fill('input[name=email]', EMAIL);
-      await page.fill('input[name=password]', PASSWORD);
-      await Promise.all([page.waitForURL(`${origin}/`), page.click('button[type=submit]')]);
+      const { page, origin } = await signedInOwner(svc.info, browser, EMAIL);
       const filter = 'lang=de&status=translated';
       const pageUrl = `${origin}/projects/${projectId}/keys?${filter}`;
       const apiUrl = `${svc.info.adminUrl}/projects/${projectId}/keys?${filter}&limit=50`;
