@@ -203,17 +203,24 @@ export async function checkKeys(
   keyIds: number[],
   now = Date.now(),
   inline = false,
+  locking = false,
 ): Promise<void> {
   if (!keyIds.length) return;
   const ids = [...new Set(keyIds)];
+  // A background pass beside writers (`locking`) reads the latest committed cells and results, and holds them until
+  // it has written: MySQL's plain read is the transaction's snapshot, older than a fill that committed meanwhile,
+  // whose results the rewrite below would then delete. Writers never lock here (two writers of one key would deadlock).
+  const current = <Q extends { forShare(): Q }>(q: Q): Q => (locking && dialectOf(trx) === 'mysql' ? q.forShare() : q);
   const cells = new Map<number, Array<{ lang: string; value: string }>>();
   let count = 0;
   for (const part of chunks(ids))
-    for (const r of await trx('translations')
-      .whereIn('key_id', part)
-      .whereNot('status', 'pending')
-      .whereNotNull('value')
-      .select('key_id', 'lang', 'value')) {
+    for (const r of await current(
+      trx('translations')
+        .whereIn('key_id', part)
+        .whereNot('status', 'pending')
+        .whereNotNull('value')
+        .select('key_id', 'lang', 'value'),
+    )) {
       const list = cells.get(Number(r.key_id));
       if (list) list.push({ lang: r.lang, value: r.value! });
       else cells.set(Number(r.key_id), [{ lang: r.lang, value: r.value! }]);
@@ -221,7 +228,7 @@ export async function checkKeys(
     }
   const existing: RowKey[] = [];
   for (const part of chunks(ids))
-    existing.push(...(await trx('cell_checks').whereIn('key_id', part).select('key_id', 'lang')));
+    existing.push(...(await current(trx('cell_checks').whereIn('key_id', part).select('key_id', 'lang'))));
   if (!inline && count + ids.length > INLINE_CELLS) return defer(trx, projectId, ids, existing, now);
   const ctx = await checkContext(trx, projectId);
   const keys = await readKeys(trx, ids);

@@ -86,7 +86,7 @@ export async function runTermsRecheck(db: Db, job: JobContext<TermsRecheckPayloa
       await retryContended(() =>
         db.transaction(async (trx) => {
           await job.fence(trx);
-          await checkKeys(trx, projectId, part, Date.now(), true);
+          await checkKeys(trx, projectId, part, Date.now(), true, true);
         }),
       );
   }
