@@ -403,10 +403,16 @@ export class JobQueue {
         const rows = await hotTransaction(this.db, (prepare) => prepare(sql).all(...params) as ClaimedJob[]);
         return rows.map((r) => ({ ...r, id: Number(r.id) }));
       }
+      // A claim of named jobs (runDue for one project) waits for their locks rather than skipping them: under
+      // REPEATABLE READ another claim's scan of the (state, run_at) index locks rows it does not take, so SKIP
+      // LOCKED would pass over a due job of this project and runDue would return with it still queued. Once the
+      // lock is granted the locking read sees the latest row, so a job another worker claimed meanwhile is not
+      // taken twice.
+      const lock = ids ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED';
       return this.db.transaction(async (trx) => {
         // mysql2 answers a SELECT with [rows, fields].
         const [rows] = (await trx.raw(
-          `SELECT ${cols} FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
+          `SELECT ${cols} FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ? ${lock}`,
           [...where.params, n] as Knex.RawBinding[],
         )) as [ClaimedJob[], unknown];
         if (!rows.length) return [];

@@ -246,7 +246,8 @@ export async function runCheckKeys(db: Db, job: JobContext<CheckKeysPayload>): P
     await retryContended(() =>
       db.transaction(async (trx) => {
         await job.fence(trx);
-        await checkKeys(trx, projectId, part, Date.now(), true);
+        // A background pass beside writers, like the term re-check (checks/terms.ts): it reads what they committed.
+        await checkKeys(trx, projectId, part, Date.now(), true, true);
       }),
     );
 }
