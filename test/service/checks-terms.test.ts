@@ -163,3 +163,42 @@ test.serial('an import and a workspace term re-check every project they reach', 
   t.deepEqual((await failing(p)).fromList, ['a', 'b', 'c']);
   t.deepEqual((await failing(other)).fromList, ['b'], 'the workspace term reached the other project');
 });
+
+test.serial(
+  'a term write and the queueing of its re-check commit together: a refused queue writes no term',
+  async (t) => {
+    const p = await project();
+    const db = svc.service.app.db;
+    // The database itself refuses the re-check's job row, as a full disk or a lost connection would at that moment.
+    const mysql = process.env.TEST_DB === 'mysql';
+    await db.raw(
+      mysql
+        ? `CREATE TRIGGER refuse_recheck BEFORE INSERT ON jobs FOR EACH ROW BEGIN IF NEW.kind = 'checks.terms' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused'; END IF; END`
+        : `CREATE TRIGGER refuse_recheck BEFORE INSERT ON jobs WHEN NEW.kind = 'checks.terms' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
+    try {
+      const made = await p.client.POST('/projects/{projectId}/terms', {
+        params: path(p),
+        body: { text: 'file', translations: { de: 'Datei' } },
+      });
+      t.is(made.response.status, 500);
+      const csv = 'term,de\nsave,Speichern\n';
+      const imported = await p.client.POST('/projects/{projectId}/terms/import', {
+        params: path(p),
+        body: { format: 'csv', contentBase64: Buffer.from(csv).toString('base64') },
+      });
+      t.is(imported.response.status, 500);
+      const listed = await p.client.GET('/projects/{projectId}/terms', { params: path(p) });
+      t.deepEqual(listed.data!.terms, [], 'neither term was written');
+    } finally {
+      await db.raw('DROP TRIGGER refuse_recheck');
+    }
+    const made = await p.client.POST('/projects/{projectId}/terms', {
+      params: path(p),
+      body: { text: 'file', translations: { de: 'Datei' } },
+    });
+    t.is(made.response.status, 201);
+    await runDue(p);
+    t.deepEqual((await failing(p)).fromList, ['a', 'c']);
+  },
+);

@@ -32,11 +32,12 @@ const KEYS_PER_WRITE = 25;
 
 /**
  * Queues the re-check of what the terms `texts` (old and new spellings) reach: `scope` project, the project's keys;
- * workspace, the keys of every live project of the workspace in the project's base language. Called after the
- * termbase write committed, so the job reads the terms as they now are.
+ * workspace, the keys of every live project of the workspace in the project's base language. Called in the termbase
+ * write's transaction (terms/store.ts TermWriteHook), so the re-check is queued if and only if the write commits, and
+ * the job, claimed only once both are committed, reads the terms as they now are.
  */
 export async function recheckTermUses(
-  db: Db,
+  trx: Db,
   project: Pick<ProjectRow, 'id' | 'workspace_id' | 'base_lang'>,
   scope: 'project' | 'workspace',
   texts: Iterable<string>,
@@ -47,16 +48,16 @@ export async function recheckTermUses(
   const projects =
     scope === 'project'
       ? [project.id]
-      : await db('projects')
+      : await trx('projects')
           .where({ workspace_id: project.workspace_id, base_lang: project.base_lang })
           .whereNull('deleted_at')
           .pluck<string[]>('id');
   for (const projectId of projects) {
     if (distinct.length > MAX_TEXTS) {
-      await retryContended(() => db.transaction((trx) => requestRecheck(trx, projectId, now)));
+      await requestRecheck(trx, projectId, now);
       continue;
     }
-    await enqueueJob(db, TERMS_RECHECK_JOB, { projectId, texts: distinct } satisfies TermsRecheckPayload, { now });
+    await enqueueJob(trx, TERMS_RECHECK_JOB, { projectId, texts: distinct } satisfies TermsRecheckPayload, { now });
   }
 }
 

@@ -19,6 +19,7 @@ import {
   writeTerm,
   type TermFields,
   type TermScope,
+  type TermWriteHook,
 } from './store.js';
 
 /** The largest decoded file (the route's body limit leaves room for its base64). */
@@ -131,9 +132,11 @@ function changes(row: TermRow, current: Record<string, string>, e: TermEntry): b
   return Object.entries(e.translations).some(([lang, text]) => current[lang] !== text);
 }
 
-export async function importTerms(db: Db, project: ProjectRow, req: TermImportRequest) {
+export async function importTerms(db: Db, project: ProjectRow, req: TermImportRequest, onWrite?: TermWriteHook) {
   const file = await readFile(db, project, req);
   const counts = { created: 0, updated: 0, unchanged: 0 };
+  // The texts of what the import created or changed, old and new: what the write hook is given.
+  const touched = new Set<string>();
   await db.transaction(async (trx) => {
     const stored = await visibleTerms(trx, project, file.scope);
     const byIdentity = new Map(stored.map((r) => [r.identity, r]));
@@ -147,6 +150,7 @@ export async function importTerms(db: Db, project: ProjectRow, req: TermImportRe
         const fresh = newTermRow(project, file.scope, e, now);
         byIdentity.set(identity, fresh);
         inserts.push(fresh);
+        touched.add(fresh.text);
         for (const [lang, text] of Object.entries(e.translations))
           translationInserts.push({ term_id: fresh.id, lang, text });
         counts.created++;
@@ -168,12 +172,14 @@ export async function importTerms(db: Db, project: ProjectRow, req: TermImportRe
         ...(e.abbreviation !== undefined ? { abbreviation: e.abbreviation } : {}),
       };
       const written = await writeTerm(trx, row, change, current, now);
+      touched.add(row.text).add(written.row.text);
       byIdentity.set(identity, written.row);
       counts.updated++;
     }
     for (let i = 0; i < inserts.length; i += 200) await trx('terms').insert(inserts.slice(i, i + 200));
     for (let i = 0; i < translationInserts.length; i += 400)
       await trx('term_translations').insert(translationInserts.slice(i, i + 400));
+    if (touched.size) await onWrite?.(trx, file.scope, [...touched]);
   });
   return {
     format: file.format,

@@ -192,12 +192,26 @@ export function newTermRow(project: ProjectRow, scope: TermScope, f: TermFields,
 const translationRows = (termId: string, translations: Record<string, string>) =>
   Object.entries(translations).map(([lang, text]) => ({ term_id: termId, lang, text }));
 
-export async function createTerm(db: Db, project: ProjectRow, scope: TermScope, f: TermFields): Promise<TermView> {
+/**
+ * What a termbase write does in its own transaction beside the change, given the scope and the texts (old and new) it
+ * touched: the re-check of the keys using them (server/domain/checks/terms.ts) is queued if and only if the write
+ * commits. The caller passes it, since the checks sit above the termbase in the domain's order.
+ */
+export type TermWriteHook = (trx: Db, scope: TermScope, texts: string[]) => Promise<void>;
+
+export async function createTerm(
+  db: Db,
+  project: ProjectRow,
+  scope: TermScope,
+  f: TermFields,
+  onWrite?: TermWriteHook,
+): Promise<TermView> {
   const translations = await checkTranslations(db, project, scope, f.translations ?? {});
   const row = newTermRow(project, scope, { ...f, translations }, Date.now());
   await db.transaction(async (trx) => {
     await trx('terms').insert(row);
     if (Object.keys(translations).length) await trx('term_translations').insert(translationRows(row.id, translations));
+    await onWrite?.(trx, scope, [row.text]);
   });
   return termView(row, translations);
 }
@@ -236,6 +250,7 @@ export async function updateTerm(
   project: ProjectRow,
   termId: string,
   change: Partial<TermFields>,
+  onWrite?: TermWriteHook,
 ): Promise<TermView> {
   const row = await readTerm(db, project, termId);
   const scope: TermScope = row.project_id === null ? 'workspace' : 'project';
@@ -244,15 +259,17 @@ export async function updateTerm(
   return db.transaction(async (trx) => {
     const current = (await translationsOf(trx, [row.id])).get(row.id)!;
     const out = await writeTerm(trx, row, { ...change, translations: checked }, current, Date.now());
+    await onWrite?.(trx, scope, [row.text, out.row.text]);
     return termView(out.row, out.translations);
   });
 }
 
-export async function deleteTerm(db: Db, project: ProjectRow, termId: string): Promise<void> {
+export async function deleteTerm(db: Db, project: ProjectRow, termId: string, onWrite?: TermWriteHook): Promise<void> {
   const row = await readTerm(db, project, termId);
   await db.transaction(async (trx) => {
     await trx('term_translations').where({ term_id: row.id }).delete();
     await trx('terms').where({ id: row.id }).delete();
+    await onWrite?.(trx, row.project_id === null ? 'workspace' : 'project', [row.text]);
   });
 }
 

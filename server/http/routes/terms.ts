@@ -11,7 +11,7 @@ import {
   listTerms as list,
   termById,
   updateTerm as update,
-  visibleTerms,
+  type TermWriteHook,
 } from '../../domain/terms/store.js';
 import { recheckTermUses } from '../../domain/checks/terms.js';
 
@@ -19,47 +19,29 @@ export const listTerms: Handler<'listTerms'> = async (ctx) => ({
   body: await list(ctx.app.db, ctx.project, ctx.query),
 });
 
+/** The re-check of the keys using what a termbase write touched, queued in its transaction (checks/terms.ts). */
+const recheck =
+  (ctx: { project: Parameters<typeof recheckTermUses>[1] }): TermWriteHook =>
+  (trx, scope, texts) =>
+    recheckTermUses(trx, ctx.project, scope, texts);
+
 export const createTerm: Handler<'createTerm'> = async (ctx) => {
   const { scope = 'project', ...fields } = ctx.body;
-  const term = await create(ctx.app.db, ctx.project, scope, fields);
-  await recheckTermUses(ctx.app.db, ctx.project, scope, [term.text]);
-  return { status: 201, body: term };
+  return { status: 201, body: await create(ctx.app.db, ctx.project, scope, fields, recheck(ctx)) };
 };
 
-// A changed or deleted term: the keys using its old text and its new one are checked again (checks/terms.ts).
-export const updateTerm: Handler<'updateTerm'> = async (ctx) => {
-  const before = await termById(ctx.app.db, ctx.project, ctx.params.termId);
-  const term = await update(ctx.app.db, ctx.project, ctx.params.termId, ctx.body);
-  await recheckTermUses(ctx.app.db, ctx.project, term.scope, [before.text, term.text]);
-  return { body: term };
-};
+export const updateTerm: Handler<'updateTerm'> = async (ctx) => ({
+  body: await update(ctx.app.db, ctx.project, ctx.params.termId, ctx.body, recheck(ctx)),
+});
 
 export const deleteTerm: Handler<'deleteTerm'> = async (ctx) => {
-  const before = await termById(ctx.app.db, ctx.project, ctx.params.termId);
-  await remove(ctx.app.db, ctx.project, ctx.params.termId);
-  await recheckTermUses(ctx.app.db, ctx.project, before.scope, [before.text]);
+  await remove(ctx.app.db, ctx.project, ctx.params.termId, recheck(ctx));
   return { status: 204 };
 };
 
-export const importTerms: Handler<'importTerms'> = async (ctx) => {
-  const { db } = ctx.app;
-  const since = Date.now();
-  const body = await importFile(db, ctx.project, ctx.body);
-  // What the import created or changed carries its time (an entry it left unchanged does not).
-  if (body.created || body.updated) {
-    const written: Array<{ text: string; project_id: string | null }> = await visibleTerms(db, ctx.project)
-      .andWhere('updated_at', '>=', since)
-      .select('text', 'project_id');
-    for (const scope of ['project', 'workspace'] as const)
-      await recheckTermUses(
-        db,
-        ctx.project,
-        scope,
-        written.filter((w) => (w.project_id === null) === (scope === 'workspace')).map((w) => w.text),
-      );
-  }
-  return { body };
-};
+export const importTerms: Handler<'importTerms'> = async (ctx) => ({
+  body: await importFile(ctx.app.db, ctx.project, ctx.body, recheck(ctx)),
+});
 
 export const exportTerms: Handler<'exportTerms'> = async (ctx) => {
   const file = await exportFile(ctx.app.db, ctx.project, ctx.query.format!, ctx.query.scope);
