@@ -1,9 +1,10 @@
 // `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs, ESLint, Prettier's
 // check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/ must stay at or above
 // the threshold in .c8rc.json), then, when MYSQL_URL is set, the tiers that open a database again on MySQL:
-// test/service and test/e2e/*.test.ts, not test/unit, test/contract, test/e2e/consumers or test/e2e/standalone
-// (docs/decisions/0012-test-tiers.md, 0020-tests-run-compiled.md). The tests run from a compiled copy of the tree
-// (test-build.ts), each on a copy of one migrated template database per lane (test/helpers/template-db.ts).
+// test/service/*.test.ts and test/e2e/*.test.ts, not test/unit, test/contract, test/service/output, test/e2e/consumers
+// or test/e2e/standalone (docs/decisions/0012-test-tiers.md, 0020-tests-run-compiled.md). The tests run from a
+// compiled copy of the tree (test-build.ts), each on a copy of one migrated template database per lane
+// (test/helpers/template-db.ts).
 // Ends with one line `N passed, M failed` over all of it, each check counting as one. Extra arguments go to AVA
 // (e.g. a file to run), and then the checks and coverage are skipped.
 //
@@ -22,7 +23,7 @@ interface Totals {
 }
 
 /** The tiers that open a database (test/helpers/service.ts), run again on MySQL. */
-const DATABASE_TIERS = ['test/service/**/*.test.ts', 'test/e2e/*.test.ts'];
+const DATABASE_TIERS = ['test/service/*.test.ts', 'test/e2e/*.test.ts'];
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 

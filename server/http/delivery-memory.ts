@@ -15,7 +15,7 @@ const BUNDLE_PATH = new RegExp(`^/v1/projects/${SEGMENT}/bundles/${SEGMENT}/${SE
 
 // Hapi compresses a compressible answer of 1 KB or more (its `compression.minBytes`) and then varies it by
 // Accept-Encoding; the header values browsers and CDNs send for which Hapi picks gzip (checked against Hapi's
-// own choice in test/service/delivery-memory.test.ts). Any other value goes to Hapi.
+// own choice in test/service/output/delivery-memory.test.ts). Any other value goes to Hapi.
 const MIN_COMPRESS_BYTES = 1024;
 const ASKS_GZIP = new Set(['gzip', 'gzip, deflate', 'deflate, gzip', 'gzip, deflate, br', 'gzip, deflate, br, zstd']);
 

@@ -376,7 +376,7 @@ const firstSegments: Unit[] = NAMES.flatMap(
     bundle: [[['__proto__', 'polluted'], 'Polluted']],
   },
   // Not `proto.polluted`: ARB's Dart names would make it `protoPolluted` like `__proto__.polluted`, a collision
-  // publishing refuses (409 export_collision, test/service/arb-runtime.test.ts), not the prototype this set is about.
+  // publishing refuses (409 export_collision, test/service/output/arb-runtime.test.ts), not the prototype this set is about.
   {
     unit: { source: 'polluted by ctx', ctx: '__proto__' },
     key: 'proto.polluted_by_ctx',

@@ -532,7 +532,7 @@ for (const [format, view] of Object.entries(JSON_VIEWS) as Array<
   });
 }
 
-// ARB is written for gen-l10n (test/service/arb-runtime.test.ts holds it to gen-l10n's rules): Dart names, `#` as the
+// ARB is written for gen-l10n (test/service/output/arb-runtime.test.ts holds it to gen-l10n's rules): Dart names, `#` as the
 // plural's argument, metadata in the base file only.
 test('arb: JSON.parse reads every language, each value is ICU under its Dart name, with no # left', (t) => {
   for (const lang of LANGS) {

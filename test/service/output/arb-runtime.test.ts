@@ -14,12 +14,12 @@ import {
   type PluralOrSelectOption,
 } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../helpers/icu-project.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { arbName } from '../../packages/core/src/formats/arb.js';
-import { FORMATS, REGISTRY } from '../../packages/core/src/formats/index.js';
-import { bcp47 } from '../../packages/core/src/languages.js';
-import type { Catalog, FormatWarning } from '../../packages/core/src/catalog.js';
+import { icuProject, ICU_KEYS, ICU_LANGS, type IcuProject } from '../../helpers/icu-project.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { arbName } from '../../../packages/core/src/formats/arb.js';
+import { FORMATS, REGISTRY } from '../../../packages/core/src/formats/index.js';
+import { bcp47 } from '../../../packages/core/src/languages.js';
+import type { Catalog, FormatWarning } from '../../../packages/core/src/catalog.js';
 
 let svc: TestService;
 let p: IcuProject;

@@ -6,13 +6,13 @@ import test from 'ava';
 import i18next, { type i18n } from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { bundleFor } from '../../packages/core/src/bundle.js';
-import type { FormatWarning } from '../../packages/core/src/catalog.js';
-import type { Snapshot } from '../../packages/core/src/snapshot.js';
-import type { components } from '../../generated/openapi.js';
-import { deliveredIcuProject, ICU_KEYS, ICU_LANGS } from '../helpers/icu-project.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { snapshotOf } from '../helpers/snapshots.js';
+import { bundleFor } from '../../../packages/core/src/bundle.js';
+import type { FormatWarning } from '../../../packages/core/src/catalog.js';
+import type { Snapshot } from '../../../packages/core/src/snapshot.js';
+import type { components } from '../../../generated/openapi.js';
+import { deliveredIcuProject, ICU_KEYS, ICU_LANGS } from '../../helpers/icu-project.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { snapshotOf } from '../../helpers/snapshots.js';
 
 type Manifest = components['schemas']['Manifest'];
 

@@ -1,7 +1,7 @@
 // GET /internal/v1/debug/metrics: the process's event-loop delay (perf_hooks.monitorEventLoopDelay) and memory.
 // The service runs in this test's process, so a synchronous stall here is a stall of the service's loop.
 import test from 'ava';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {

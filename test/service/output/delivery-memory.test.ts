@@ -5,9 +5,9 @@
 // debug logging keeps every answer in Hapi.
 import { gunzipSync, inflateSync } from 'node:zlib';
 import test from 'ava';
-import { createTestProject, publishSkipping, startTestService, type TestService } from '../helpers/service.js';
-import { deliveredIcuProject } from '../helpers/icu-project.js';
-import type { components } from '../../generated/openapi.js';
+import { createTestProject, publishSkipping, startTestService, type TestService } from '../../helpers/service.js';
+import { deliveredIcuProject } from '../../helpers/icu-project.js';
+import type { components } from '../../../generated/openapi.js';
 
 let fast: TestService;
 let hapi: TestService;

@@ -2,10 +2,10 @@
 // owner, refused for a reviewer and for a bad threshold with nothing written, hostile text escaped, the cost of the
 // last fills per 1,000 strings from the tokens the engine reported, and the key list's AI scores and filter.
 import test from 'ava';
-import { translate } from '../../packages/client/src/index.js';
-import { openAiEnv, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { FormBrowser } from '../helpers/form-browser.js';
+import { translate } from '../../../packages/client/src/index.js';
+import { openAiEnv, startFakeOpenAI, translateAll, type FakeOpenAI } from '../../helpers/fake-openai.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { FormBrowser } from '../../helpers/form-browser.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;

@@ -2,8 +2,8 @@
 // version pull's Glossa-Format-Warnings and Content-Disposition): reported, never silent, and named where the
 // platform keeps the file.
 import test from 'ava';
-import { icuProject, type IcuProject } from '../helpers/icu-project.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { icuProject, type IcuProject } from '../../helpers/icu-project.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 let p: IcuProject;

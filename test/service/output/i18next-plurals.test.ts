@@ -3,7 +3,7 @@
 // language, and pulled back as suffix keys with each language's CLDR categories, which real i18next then reads.
 import test from 'ava';
 import i18next from 'i18next';
-import { sync as syncCall } from '../../packages/client/src/index.js';
+import { sync as syncCall } from '../../../packages/client/src/index.js';
 import {
   createTestProject,
   publishSkipping,
@@ -11,8 +11,8 @@ import {
   startTestService,
   type TestProject,
   type TestService,
-} from '../helpers/service.js';
-import { readKey } from '../helpers/typed.js';
+} from '../../helpers/service.js';
+import { readKey } from '../../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {

@@ -1,7 +1,7 @@
 // The issue-12 fixture project itself: every value passes the publish gates, and each format renders its version.
 import test from 'ava';
-import { icuProject, ICU_KEYS, ICU_LANGS } from '../helpers/icu-project.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { icuProject, ICU_KEYS, ICU_LANGS } from '../../helpers/icu-project.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {

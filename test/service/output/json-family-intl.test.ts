@@ -4,7 +4,7 @@
 // its placeholders and gets each language's categories, which the last test checks.
 import test from 'ava';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { translate } from '../../packages/client/src/index.js';
+import { translate } from '../../../packages/client/src/index.js';
 import {
   createTestProject,
   publishSkipping,
@@ -12,7 +12,7 @@ import {
   startTestService,
   type TestProject,
   type TestService,
-} from '../helpers/service.js';
+} from '../../helpers/service.js';
 
 let svc: TestService;
 test.before(async () => {

@@ -5,15 +5,15 @@
 // every request in Hapi.
 import http from 'node:http';
 import test from 'ava';
-import { routes } from '../../generated/routes.js';
-import { pathParams } from '../helpers/routes.js';
+import { routes } from '../../../generated/routes.js';
+import { pathParams } from '../../helpers/routes.js';
 import {
   ADMIN_TOKEN,
   createTestKey,
   createTestProject,
   startTestService,
   type TestService,
-} from '../helpers/service.js';
+} from '../../helpers/service.js';
 
 let lean: TestService;
 let hapi: TestService;

@@ -2,7 +2,7 @@
 // an API key or the admin token (secrets stay out of logs).
 import { Writable } from 'node:stream';
 import test from 'ava';
-import { ADMIN_TOKEN, createTestProject, startTestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, createTestProject, startTestService } from '../../helpers/service.js';
 
 /** A pino line as these tests read it (`request completed` lines carry the request's fields). */
 interface LogLine {

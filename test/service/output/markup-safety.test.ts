@@ -3,16 +3,16 @@
 // the sync answer names it and the publish leaves it out (`markupRejected`). Each hostile payload is walked through
 // those paths, and neither the published bundle nor a pulled file carries it. The fill counts tags branch by branch.
 import test from 'ava';
-import { translate } from '../../packages/client/src/index.js';
-import { openAiEnv, requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { translate } from '../../../packages/client/src/index.js';
+import { openAiEnv, requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../../helpers/fake-openai.js';
 import {
   createTestProject,
   pullText,
   startTestService,
   type TestProject,
   type TestService,
-} from '../helpers/service.js';
-import { errorOf, pollJob } from '../helpers/typed.js';
+} from '../../helpers/service.js';
+import { errorOf, pollJob } from '../../helpers/typed.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;

@@ -1,10 +1,10 @@
 // Public routes: /pricing (GET and HEAD) and the delivery origin's /health; and every public API route implemented.
 import test from 'ava';
-import { routes } from '../../generated/routes.js';
-import { implemented } from '../../server/app/implementations.js';
-import { createClient } from '../../packages/client/src/index.js';
-import { specCheck, startTestService, type TestService } from '../helpers/service.js';
-import { type Schemas } from '../helpers/typed.js';
+import { routes } from '../../../generated/routes.js';
+import { implemented } from '../../../server/app/implementations.js';
+import { createClient } from '../../../packages/client/src/index.js';
+import { specCheck, startTestService, type TestService } from '../../helpers/service.js';
+import { type Schemas } from '../../helpers/typed.js';
 
 let svc: TestService;
 test.before(async () => {

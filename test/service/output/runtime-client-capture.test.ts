@@ -4,10 +4,10 @@
 // batch (a refused key turns capture off).
 import test from 'ava';
 import i18next from 'i18next';
-import { createRuntimeClient, memoryStorage, type CaptureOptions } from '../../packages/runtime/src/index.js';
-import { recordingFetch } from '../helpers/recording-fetch.js';
-import { createTestKey, startTestService, type TestService } from '../helpers/service.js';
-import { stringsProject } from '../helpers/strings-project.js';
+import { createRuntimeClient, memoryStorage, type CaptureOptions } from '../../../packages/runtime/src/index.js';
+import { recordingFetch } from '../../helpers/recording-fetch.js';
+import { createTestKey, startTestService, type TestService } from '../../helpers/service.js';
+import { stringsProject } from '../../helpers/strings-project.js';
 
 let svc: TestService;
 test.before(async () => {

@@ -15,11 +15,11 @@ import {
   webStorage,
   type Manifest,
   type RuntimeOptions,
-} from '../../packages/runtime/src/index.js';
-import { folderStorage } from '../../packages/runtime/src/node.js';
-import { recordingFetch } from '../helpers/recording-fetch.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { stringsProject, VALUES } from '../helpers/strings-project.js';
+} from '../../../packages/runtime/src/index.js';
+import { folderStorage } from '../../../packages/runtime/src/node.js';
+import { recordingFetch } from '../../helpers/recording-fetch.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { stringsProject, VALUES } from '../../helpers/strings-project.js';
 
 let svc: TestService;
 const dirs: string[] = [];

@@ -9,10 +9,10 @@ import {
   startFakeOpenAI,
   translateAll,
   type FakeOpenAI,
-} from '../helpers/fake-openai.js';
-import { translate } from '../../packages/client/src/index.js';
-import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
-import { pollJob, readKey } from '../helpers/typed.js';
+} from '../../helpers/fake-openai.js';
+import { translate } from '../../../packages/client/src/index.js';
+import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { pollJob, readKey } from '../../helpers/typed.js';
 
 let svc: TestService;
 let fake: FakeOpenAI;

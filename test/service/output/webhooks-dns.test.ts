@@ -8,10 +8,10 @@ import {
   LookupFailed,
   PER_PROJECT_IN_FLIGHT,
   PER_PROJECT_WAITING,
-} from '../../server/domain/webhooks/resolver.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
-import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
+} from '../../../server/domain/webhooks/resolver.js';
+import { startDnsServer, type DnsServer } from '../../helpers/dns-server.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../../helpers/webhook-receiver.js';
 
 let dns: DnsServer;
 let svc: TestService;

@@ -4,9 +4,9 @@
 // to 127.0.0.1 when it is delivered to (DNS rebinding): that delivery is refused before any connection, which the
 // real receiver on loopback confirms by receiving nothing.
 import test from 'ava';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
-import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../helpers/webhook-receiver.js';
-import { addressRefusal } from '../../server/domain/webhooks/urls.js';
+import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { makeTestCa, startReceiver, type Receiver, type TestCa } from '../../helpers/webhook-receiver.js';
+import { addressRefusal } from '../../../server/domain/webhooks/urls.js';
 
 let svc: TestService;
 let ca: TestCa;
