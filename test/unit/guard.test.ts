@@ -21,6 +21,28 @@ test('placeholders, formatted arguments, tags, printf and kept names become toke
   t.is(maskSource('Broken {', 'en'), null);
 });
 
+test('pseudo: kept names and the uses of terms with a required translation alone, spelled as that translation', (t) => {
+  const terms = [
+    ...KEPT,
+    { source: 'account', targets: ['Konto'] },
+    { source: 'password', targets: ['Kennwort'], forbidden: true },
+    { source: 'user', targets: [] },
+  ];
+  const m = maskSource(
+    '{n, plural, one {# account} other {# Accounts}} of {user} on GitHub, password',
+    'en',
+    terms,
+    'pseudo',
+  )!;
+  // Argument names and structure stay as written; a forbidden term and a term without a translation are not spelled.
+  t.is(m.text, '{n, plural, one {# ⟦1⟧} other {# ⟦1⟧}} of {user} on ⟦2⟧, password');
+  t.deepEqual(m.tokens, ['Konto', 'GitHub']);
+  t.deepEqual(unmask('{n, plural, one {# ⟦1⟧} other {# ⟦1⟧}} öƒ {user} öñ ⟦2⟧', m), {
+    value: '{n, plural, one {# Konto} other {# Konto}} öƒ {user} öñ GitHub',
+  });
+  t.is(maskSource('Hi {name}', 'en', terms, 'pseudo'), null, 'nothing of the termbase: no token');
+});
+
 test('an answer is held to its tokens: missing, repeated, unknown; its original spelling counts as kept', (t) => {
   const m = maskSource('Hello {name}', 'en')!;
   t.deepEqual(unmask('Hallo ⟦1⟧', m), { value: 'Hallo {name}' });

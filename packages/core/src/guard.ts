@@ -54,15 +54,39 @@ function keptIndex(terms: readonly Term[], lang: string): TermIndex {
   return index;
 }
 
+/** Terms with a required translation (neither kept as they are nor forbidden), indexed as keptIndex is. */
+const requiredIndexes = new WeakMap<readonly Term[], Map<string, TermIndex>>();
+function requiredIndex(terms: readonly Term[], lang: string): TermIndex {
+  let byLang = requiredIndexes.get(terms);
+  if (!byLang) requiredIndexes.set(terms, (byLang = new Map<string, TermIndex>()));
+  let index = byLang.get(lang);
+  if (!index)
+    byLang.set(
+      lang,
+      (index = new TermIndex(
+        terms.map((t) => ({
+          text: !t.nonTranslatable && !t.forbidden && t.targets.length ? t.source : '',
+          caseSensitive: t.caseSensitive,
+          exact: false,
+        })),
+        lang,
+      )),
+    );
+  return index;
+}
+
 /**
  * The masked form of `source`, or null when it cannot be masked (it does not parse, or already holds the token
- * brackets): the engine then gets the source as it is and the checks afterwards still hold.
+ * brackets): the engine then gets the source as it is and the checks afterwards still hold. `only`: `all` for a
+ * model; `kept`, the names kept as they are alone; `pseudo`, those and each use of a term with a required
+ * translation, as a token spelled as that translation (the pseudo engine, which translates nothing itself, so
+ * follows the termbase as a translator would).
  */
 export function maskSource(
   source: string,
   sourceLang: string,
   terms: readonly Term[] = [],
-  only: 'all' | 'kept' = 'all',
+  only: 'all' | 'kept' | 'pseudo' = 'all',
 ): Masked | null {
   if (source.includes('⟦') || source.includes('⟧')) return null;
   let ast: IcuAst;
@@ -105,10 +129,13 @@ export function maskSource(
     }
   };
   walk(ast);
-  // `kept`: the names alone (the pseudo engine keeps the rest itself, as written).
-  if (only === 'kept') spans.length = 0;
-  // Inside the text: printf specifiers, markup the ICU reading takes as text, names kept as they are.
+  // `kept` and `pseudo`: no structure (the pseudo engine keeps it itself, as written).
+  if (only !== 'all') spans.length = 0;
+  // Inside the text: printf specifiers, markup the ICU reading takes as text, names kept as they are, and (pseudo)
+  // the uses of terms, each spelled as its required translation.
   const kept = terms.some((t) => t.nonTranslatable) ? keptIndex(terms, sourceLang) : null;
+  const required = only === 'pseudo' && terms.length ? requiredIndex(terms, sourceLang) : null;
+  const spelledAs = new Map<number, string>();
   for (const [from, to] of literals) {
     const text = source.slice(from, to);
     if (only === 'all') {
@@ -116,6 +143,11 @@ export function maskSource(
       for (const m of text.matchAll(TAG)) spans.push([from + m.index, from + m.index + m[0].length]);
     }
     if (kept) for (const h of kept.find(text)) spans.push([from + h.start, from + h.end]);
+    if (required)
+      for (const h of required.find(text)) {
+        spans.push([from + h.start, from + h.end]);
+        spelledAs.set(from + h.start, terms[h.pattern].targets[0]);
+      }
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const tokens: string[] = [];
@@ -124,7 +156,7 @@ export function maskSource(
   let last = 0;
   for (const [from, to] of spans) {
     if (from < last) continue; // inside a span already masked
-    const spelling = source.slice(from, to);
+    const spelling = spelledAs.get(from) ?? source.slice(from, to);
     let n = tokens.indexOf(spelling);
     if (n < 0) {
       n = tokens.push(spelling) - 1;

@@ -128,12 +128,12 @@ const passed = new LRUCache<string, string>({ max: 20_000 });
 
 /**
  * An item the termbase or a length limit concerns: the names the termbase keeps go through as tokens (so they are
- * not accented), and the value is held to the same guards as an engine's answer (packages/core/src/guard.ts): a term
- * or a length it does not meet is reported with it (`failures`), as the OpenAI engine reports what its repair
- * request did not fix.
+ * not accented), each use of a term with a required translation comes out as that translation, and the value is
+ * held to the same guards as an engine's answer (packages/core/src/guard.ts): a term or a length it does not meet is
+ * reported with it (`failures`), as the OpenAI engine reports what its repair request did not fix.
  */
 function pseudoGuarded(item: TranslationItem): TranslationOutcome {
-  const mask = maskSource(item.source, item.sourceLang, item.terms, 'kept');
+  const mask = maskSource(item.source, item.sourceLang, item.terms, 'pseudo');
   let value: string;
   try {
     value = pseudoLocalize(mask?.text ?? item.source, item.targetLang);
