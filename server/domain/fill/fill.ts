@@ -111,11 +111,17 @@ async function stillPending(trx: Db, jobId: number, fromKey: number, toKey: numb
 }
 
 /**
- * Marks failed pairs, which stillPending found pending in this transaction (and, on MySQL, locked): looked up by
- * the primary key alone (with `state` in the condition, SQLite would read every pending pair of the job through
- * (job_id, state)). Returns how many moved.
+ * Moves pairs that stillPending found pending in this transaction (and, on MySQL, locked) to `state`: looked up by
+ * the primary key alone. With `state` in the condition, SQLite would read every pending pair of the job through
+ * (job_id, state), and MySQL's scan of that index would lock the gap at its end, where a push of another job inserts
+ * its pairs: the two deadlocked under load. Returns how many moved.
  */
-async function failPairs(trx: Db, jobId: number, pairs: Pair[]): Promise<number> {
+async function movePairs(
+  trx: Db,
+  jobId: number,
+  pairs: Array<Pick<Pair, 'key_id' | 'lang'>>,
+  state: 'translated' | 'failed',
+): Promise<number> {
   const byLang = new Map<string, number[]>();
   for (const p of pairs) {
     const ids = byLang.get(p.lang);
@@ -125,10 +131,7 @@ async function failPairs(trx: Db, jobId: number, pairs: Pair[]): Promise<number>
   let moved = 0;
   for (const [lang, ids] of byLang)
     for (const part of chunks(ids, PAIR_SLICE))
-      moved += await trx('fill_pairs')
-        .where({ job_id: jobId, lang })
-        .whereIn('key_id', part)
-        .update({ state: 'failed' });
+      moved += await trx('fill_pairs').where({ job_id: jobId, lang }).whereIn('key_id', part).update({ state });
   return moved;
 }
 
@@ -368,17 +371,23 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
     if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
     if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
     await storeValues(trx, job.project_id, values, now);
-    const nFailed = await failPairs(
+    const nFailed = await movePairs(
       trx,
       jobId,
       failed.map((f) => f.pair),
+      'failed',
     );
     // Every other pending pair of these keys was translated: the results cover the keys whole.
-    const nTranslated = await trx('fill_pairs')
-      .where({ job_id: jobId, state: 'pending' })
-      .andWhere('key_id', '>=', fromKey)
-      .andWhere('key_id', '<=', toKey)
-      .update({ state: 'translated' });
+    for (const f of failed) mine.delete(`${f.pair.key_id}|${f.pair.lang}`);
+    const nTranslated = await movePairs(
+      trx,
+      jobId,
+      [...mine].map((k) => {
+        const bar = k.indexOf('|');
+        return { key_id: Number(k.slice(0, bar)), lang: k.slice(bar + 1) };
+      }),
+      'translated',
+    );
     await yieldTurn();
     await recordFailures(trx, jobId, failed, now);
     await trx('fill_jobs')
