@@ -40,9 +40,13 @@ export interface Spawned<Info> {
   info: Info;
 }
 
-/** Starts `script` in a child process; resolves once it prints `READY <json>`, with that JSON read as `Info`. */
+/**
+ * Starts `script` in a child process; resolves once it prints `READY <json>`, with that JSON read as `Info`.
+ * BENCH_NODE_ARGS: more flags for that Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses).
+ */
 export async function spawnServer<Info>(script: string, env: Record<string, string> = {}): Promise<Spawned<Info>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

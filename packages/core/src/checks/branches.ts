@@ -124,21 +124,21 @@ const TAG_TEXT = /<\/?[A-Za-z][^<>]*>|<\/?\d+\s*\/?>|<!--[\s\S]*?-->/g;
 
 /** Appends `text`, found at raw offset `start`, with its markup left out; `exact`: its characters map one to one. */
 export function pushText(out: Plain, text: string, start: number, exact = true): void {
+  if (!text.includes('<')) return pushRun(out, text, 0, text.length, start, exact);
   let from = 0;
-  const emit = (to: number) => {
-    for (let i = from; i < to; i++) {
-      out.text += text[i];
-      out.at.push(exact ? start + i : start);
-    }
-  };
-  if (text.includes('<')) {
-    TAG_TEXT.lastIndex = 0;
-    for (let m = TAG_TEXT.exec(text); m; m = TAG_TEXT.exec(text)) {
-      emit(m.index);
-      from = m.index + m[0].length;
-    }
+  TAG_TEXT.lastIndex = 0;
+  for (let m = TAG_TEXT.exec(text); m; m = TAG_TEXT.exec(text)) {
+    pushRun(out, text, from, m.index, start, exact);
+    from = m.index + m[0].length;
   }
-  emit(text.length);
+  pushRun(out, text, from, text.length, start, exact);
+}
+
+/** `text[from, to)` appended whole (the checks run over every cell: no string grows a character at a time). */
+function pushRun(out: Plain, text: string, from: number, to: number, start: number, exact: boolean): void {
+  if (to <= from) return;
+  out.text += from === 0 && to === text.length ? text : text.slice(from, to);
+  for (let i = from; i < to; i++) out.at.push(exact ? start + i : start);
 }
 
 function plainNodes(raw: string, nodes: IcuAst, key: string, out: Plain): void {

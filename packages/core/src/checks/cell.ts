@@ -19,6 +19,16 @@ import type { CheckInput, CheckSettings, SourceInput, Term } from './types.js';
 const UNPARSED = Symbol('unparsed');
 
 /**
+ * simplePlain of the last source: the cells of a key come one language after another, each with the same source.
+ * Plain texts are only read by the checks, so one object serves them all.
+ */
+let lastSource: { raw: string; plain: Plain | null } | undefined;
+function sourceSimplePlain(raw: string): Plain | null {
+  if (lastSource?.raw !== raw) lastSource = { raw, plain: simplePlain(raw) };
+  return lastSource.plain;
+}
+
+/**
  * Plain text of a message with `{name}` arguments only and no ICU quoting that means anything (an apostrophe before
  * a letter is literal, as in `Don't`), without a parse; null when it is not such a message.
  */
@@ -100,7 +110,7 @@ export class Cell {
   /** Branch by branch, as plain text: what the text checks compare. */
   get plain(): PlainView[] {
     if (this._plain) return this._plain;
-    const s = simplePlain(this.source);
+    const s = sourceSimplePlain(this.source);
     const t = s && simplePlain(this.target);
     this._plain =
       s && t
@@ -111,7 +121,7 @@ export class Cell {
 
   /** The whole source as plain text (its `other` branches). */
   get sourcePlain(): Plain {
-    return (this._sourcePlain ??= simplePlain(this.source) ?? plainOf(this.source, this.srcAst));
+    return (this._sourcePlain ??= sourceSimplePlain(this.source) ?? plainOf(this.source, this.srcAst));
   }
 
   get targetPlain(): Plain {

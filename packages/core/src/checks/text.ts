@@ -101,9 +101,21 @@ export function beyond<T>(a: readonly T[], b: readonly T[]): T[] {
   });
 }
 
-/** The text without trailing whitespace, closing quotes and brackets: where a sentence's own mark is. */
-export function sentenceEnd(text: string): string {
-  return text.replace(/[\s"'”’»」』)）\]】›]+$/u, '');
+const CLOSING = new Set('"\'”’»」』)）]】›');
+const SPACE = /\s/;
+
+/**
+ * Where the text ends without its trailing whitespace, closing quotes and brackets: after the sentence's own mark.
+ * Scanned from the end (a pattern anchored at `$` is tried from every offset: the checks ask it of every cell).
+ */
+export function sentenceEnd(text: string): number {
+  let i = text.length;
+  while (i > 0) {
+    const c = text[i - 1];
+    if (!CLOSING.has(c) && !SPACE.test(c)) break;
+    i--;
+  }
+  return i;
 }
 
 /** The words of a plain text, printf specifiers, URLs and e-mail addresses left out (`%lld` is no word). */

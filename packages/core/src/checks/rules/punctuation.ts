@@ -19,10 +19,11 @@ const KIND_MARKS: Record<Exclude<Kind, 'ellipsis'>, keyof EndMarks> = {
 
 /** How a text ends, in `lang` (Greek `;` is a question mark). */
 function endKind(text: string, lang: string): Kind | null {
-  const t = sentenceEnd(text);
-  if (!t) return null;
-  if (/(?:\.\.\.|…|⋯)$/.test(t)) return 'ellipsis';
-  const c = t[t.length - 1];
+  const end = sentenceEnd(text);
+  if (!end) return null;
+  const c = text[end - 1];
+  if (c === '…' || c === '⋯' || (c === '.' && end >= 3 && text[end - 2] === '.' && text[end - 3] === '.'))
+    return 'ellipsis';
   if ('?？؟\u037e፧'.includes(c) || (c === ';' && languageInfo(lang).base === 'el')) return 'question';
   if ('!！'.includes(c)) return 'exclamation';
   if (':：'.includes(c)) return languageInfo(lang).base === 'hy' ? 'stop' : 'colon';
@@ -46,7 +47,22 @@ const NAMES: Record<Kind, string> = {
 };
 
 /** A short source (an abbreviation like `No.`, `etc.`, a lone mark) says little of how a sentence ends. */
-const tooShort = (p: Plain) => (p.text.match(/\p{L}/gu)?.length ?? 0) < 3;
+function tooShort(p: Plain): boolean {
+  const t = p.text;
+  let letters = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i) | 32;
+    if (c >= 97 && c <= 122) letters++;
+    else if (t.charCodeAt(i) >= 128) {
+      LETTER_AT.lastIndex = i;
+      if (LETTER_AT.test(t)) letters++;
+    }
+    if (letters === 3) return false;
+  }
+  return true;
+}
+/** A letter at `lastIndex` (sticky, so a letter outside the BMP is read whole). */
+const LETTER_AT = /\p{L}/uy;
 
 function endCheck(
   kind: Kind,
@@ -93,7 +109,7 @@ function endCheck(
         )
           return {
             message: `the translation ends with ${NAMES[kind]}${v.label}; the source does not`,
-            spans: [rawSpan(v.target, sentenceEnd(v.target.text).length - 1, sentenceEnd(v.target.text).length)],
+            spans: [rawSpan(v.target, sentenceEnd(v.target.text) - 1, sentenceEnd(v.target.text))],
           };
       }
       return null;
@@ -348,8 +364,11 @@ const PAIRS: Record<string, string> = {
 };
 const CLOSERS = new Map(Object.entries(PAIRS).map(([o, c]) => [c, o]));
 
+const BRACKET = /[()[\]（）【】「」『』〔〕《》]/;
+
 /** The offset of the first bracket of `text` that opens or closes nothing, or -1. */
 export function unbalancedBracket(text: string): number {
+  if (!BRACKET.test(text)) return -1;
   const stack: Array<{ c: string; at: number }> = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -385,14 +404,23 @@ export const brackets = define({
   },
 });
 
-/** Quote families a text can leave open: counts that must be equal, or even. */
+const QUOTE_MARKS = '«»「」『』"„“”';
+
+const QUOTE = /[«»「」『』"„“”]/;
+
+/** Quote families a text can leave open: counts that must be equal, or even. Counted in one pass. */
 function openQuote(text: string): string | null {
-  const n = (c: string) => text.split(c).length - 1;
-  if (n('«') !== n('»')) return '« »';
-  if (n('「') !== n('」')) return '「 」';
-  if (n('『') !== n('』')) return '『 』';
-  if (n('"') % 2) return '"';
-  if ((n('„') + n('“') + n('”')) % 2) return '„ “ ”';
+  if (!QUOTE.test(text)) return null;
+  const n = new Array<number>(QUOTE_MARKS.length).fill(0);
+  for (let i = 0; i < text.length; i++) {
+    const at = QUOTE_MARKS.indexOf(text[i]);
+    if (at !== -1) n[at]++;
+  }
+  if (n[0] !== n[1]) return '« »';
+  if (n[2] !== n[3]) return '「 」';
+  if (n[4] !== n[5]) return '『 』';
+  if (n[6] % 2) return '"';
+  if ((n[7] + n[8] + n[9]) % 2) return '„ “ ”';
   return null;
 }
 

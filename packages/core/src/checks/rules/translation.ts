@@ -81,7 +81,7 @@ export const repeatedWords = define({
         .filter((r) => !grammar?.has(r.word))
         .map((r) => rawSpan(v.target, r.start, r.end));
       // A source that repeats a word (`Bye bye`, `Knock knock`) may be followed as many times.
-      if (spans.length <= repeats(v.source.text).length) continue;
+      if (!spans.length || spans.length <= repeats(v.source.text).length) continue;
       return {
         message: `repeated words${v.label}: ${spans.map((s) => cell.target.slice(s.start, s.end)).join(', ')}`,
         spans,
@@ -98,6 +98,9 @@ function repeats(text: string): Array<{ word: string; start: number; end: number
   for (let i = 1; i < words.length; i++) {
     const a = words[i - 1];
     const b = words[i];
+    // The locale's lower case is slow, and words of different lengths are different words but for one spelling
+    // (a capital İ against i with a combining dot): only words of one length are compared.
+    if (a[0].length !== b[0].length) continue;
     const w = b[0].toLocaleLowerCase();
     if (a[0].toLocaleLowerCase() === w && /^\s+$/.test(text.slice(a.index + a[0].length, b.index)))
       out.push({ word: w, start: a.index, end: b.index + b[0].length });
