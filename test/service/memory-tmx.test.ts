@@ -6,6 +6,7 @@
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
 import { parseTmx, writeTmx, type TmxEntry } from '../../packages/core/src/formats/tmx.js';
+import { addEntries } from '../../server/domain/memory/entries.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 import { errorOf, json, type Schemas } from '../helpers/typed.js';
 
@@ -194,4 +195,44 @@ test.serial('hostile files are refused with their documented code and write noth
   t.deepEqual(await counts(), before);
   // The well-formed file the hostile ones were made from imports.
   t.like(ok(await importFile(p, { contentBase64: b64(HEAD + BODY.replace('&lol9;', '')) })), { added: 1 });
+});
+
+test('a database failure in the middle of an export breaks the download: never a short file that looks whole', async (t) => {
+  // A service of its own, whose memory table this test takes away while the file is being sent.
+  const own = await startTestService({ LOG_LEVEL: 'fatal' });
+  try {
+    const p = await createTestProject(own, { languages: [{ code: 'de' }] });
+    const row = (await own.service.app.db('projects').where({ id: p.projectId }).first())!;
+    const padding = 'x'.repeat(300);
+    const entries = Array.from({ length: 4_000 }, (_, i) => ({
+      sourceLang: 'en',
+      targetLang: 'de',
+      source: `Sentence ${i} ${padding}`,
+      target: `Satz ${i} ${padding}`,
+      status: 'approved' as const,
+    }));
+    for (let i = 0; i < entries.length; i += 1_000)
+      await addEntries(own.service.app.db, { project: row }, entries.slice(i, i + 1_000));
+    const res = await fetch(`${own.baseUrl}/projects/${p.projectId}/memory/export`, {
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    });
+    t.is(res.status, 200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    t.false(first.done);
+    await own.service.app.db.schema.dropTable('memory_entries');
+    let received = first.value!.length;
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return received;
+        received += value.length;
+      }
+    })();
+    // The connection is cut, so the client sees an error, not the end of a file (the whole one is about 2.6 MB).
+    await t.throwsAsync(rest);
+    t.true(received < 2_000_000, `${received} bytes arrived`);
+  } finally {
+    await own.stop();
+  }
 });
