@@ -4,7 +4,13 @@
 // those paths, and neither the published bundle nor a pulled file carries it. The fill counts tags branch by branch.
 import test from 'ava';
 import { translate } from '../../../packages/client/src/index.js';
-import { openAiEnv, requestPayload, startFakeOpenAI, translateAll, type FakeOpenAI } from '../../helpers/fake-openai.js';
+import {
+  openAiEnv,
+  requestPayload,
+  startFakeOpenAI,
+  translateAll,
+  type FakeOpenAI,
+} from '../../helpers/fake-openai.js';
 import {
   createTestProject,
   pullText,
