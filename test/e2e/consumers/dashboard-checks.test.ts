@@ -5,30 +5,25 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { translate } from '../../../packages/client/src/index.js';
 import { seriousViolations } from '../../helpers/axe.js';
-import { launchChromium, type Chromium } from '../../helpers/chromium.js';
 import { signIn } from '../../helpers/signin.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { createTestProject, type TestProject, type TestService } from '../../helpers/service.js';
+import { startDashboard, type Dashboard } from '../../helpers/dashboard-browser.js';
 
+let dashboard: Dashboard | undefined;
 let svc: TestService;
-let browser: Chromium | undefined;
 let page: Page;
 let origin: string;
 const OWNER = { email: 'owner-checks@example.test', password: 'a long enough password', name: 'Chris Checker' };
 const REVIEWER = { email: 'reviewer-checks@example.test', password: 'a long enough password', name: 'Rae Viewer' };
 
 test.before(async () => {
-  svc = await startTestService();
-  origin = svc.internalUrl.replace('/internal/v1', '');
-  svc.service.app.config.publicAppUrl = origin;
-  await svc.admin.POST('/users', { body: { ...OWNER, role: 'owner' } });
-  await svc.admin.POST('/users', { body: { ...REVIEWER, role: 'reviewer' } });
-  browser = await launchChromium();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  dashboard = await startDashboard([
+    { ...OWNER, role: 'owner' },
+    { ...REVIEWER, role: 'reviewer' },
+  ]);
+  ({ svc, origin, page } = dashboard);
 });
-test.after.always(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+test.after.always(() => dashboard?.stop());
 
 const runDue = (p: TestProject) => svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 const edit = (p: TestProject, key: string, lang: string, value: string) =>

@@ -10,32 +10,24 @@ import type { Page } from 'playwright-core';
 import { translate } from '../../../packages/client/src/index.js';
 import { seriousViolations } from '../../helpers/axe.js';
 import { signIn as signInAs } from '../../helpers/signin.js';
-import { launchChromium, type Chromium } from '../../helpers/chromium.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { createTestProject, type TestProject, type TestService } from '../../helpers/service.js';
+import { startDashboard, type Dashboard } from '../../helpers/dashboard-browser.js';
 
+let dashboard: Dashboard | undefined;
 let svc: TestService;
-let browser: Chromium;
 let page: Page;
 let origin: string;
 const OWNER = { email: 'owner-grid@example.test', password: 'a long enough password', name: 'Gita Grid' };
 const OTHER = { email: 'other-grid@example.test', password: 'another long password', name: 'Omar Other' };
 
 test.before(async () => {
-  svc = await startTestService();
-  origin = svc.internalUrl.replace('/internal/v1', '');
-  svc.service.app.config.publicAppUrl = origin;
-  for (const [u, role] of [
-    [OWNER, 'owner'],
-    [OTHER, 'reviewer'],
-  ] as const)
-    await svc.admin.POST('/users', { body: { name: u.name, email: u.email, password: u.password, role } });
-  browser = await launchChromium();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  dashboard = await startDashboard([
+    { ...OWNER, role: 'owner' },
+    { ...OTHER, role: 'reviewer' },
+  ]);
+  ({ svc, origin, page } = dashboard);
 });
-test.after.always(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+test.after.always(() => dashboard?.stop());
 
 const signIn = (who: { email: string; password: string }, next = '/') => signInAs(page, origin, who, next);
 

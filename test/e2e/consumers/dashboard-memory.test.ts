@@ -6,27 +6,24 @@ import test from 'ava';
 import { translate } from '../../../packages/client/src/index.js';
 import { writeTmx } from '../../../packages/core/src/formats/tmx.js';
 import { seriousViolations } from '../../helpers/axe.js';
-import { launchChromium, type Chromium } from '../../helpers/chromium.js';
+import type { Chromium } from '../../helpers/chromium.js';
 import { signIn } from '../../helpers/signin.js';
-import { createTestProject, startTestService, type TestService } from '../../helpers/service.js';
+import { createTestProject, type TestService } from '../../helpers/service.js';
+import { startDashboard, type Dashboard } from '../../helpers/dashboard-browser.js';
 import { readKey } from '../../helpers/typed.js';
+import { FormBrowser } from '../../helpers/form-browser.js';
 
+let dashboard: Dashboard | undefined;
 let svc: TestService;
-let browser: Chromium | undefined;
+let browser: Chromium;
 let origin: string;
 const OWNER = { email: 'owner-memory@example.test', password: 'a long enough password', name: 'Mia Memory' };
 
 test.before(async () => {
-  svc = await startTestService({ LOG_LEVEL: 'error' });
-  origin = svc.internalUrl.replace('/internal/v1', '');
-  svc.service.app.config.publicAppUrl = origin;
-  await svc.admin.POST('/users', { body: { ...OWNER, role: 'owner' } });
-  browser = await launchChromium();
+  dashboard = await startDashboard([{ ...OWNER, role: 'owner' }], { LOG_LEVEL: 'error' });
+  ({ svc, origin, browser } = dashboard);
 });
-test.after.always(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+test.after.always(() => dashboard?.stop());
 
 const HOSTILE = '"><img src=x onerror="window.__pwned=1">Alle speichern';
 
@@ -48,7 +45,7 @@ test('the editor lists the memory matches beside a cell; Use and Alt+2 fill the 
   t.like(imported.data, { added: 2 });
   await translate(p.client, p.projectId, { units: [{ key: 'save.all', source: 'Save all your files' }] });
 
-  const page = browser!.context.pages()[0] ?? (await browser!.context.newPage());
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   await signIn(page, origin, OWNER);
   await page.goto(`${origin}/projects/${p.projectId}/keys/save.all`);
   const rows = page.locator('#cell-de .suggestions tbody tr');
@@ -71,3 +68,43 @@ test('the editor lists the memory matches beside a cell; Use and Alt+2 fill the 
   t.is(page.url(), `${origin}/projects/${p.projectId}/keys/save.all`, 'no page was posted');
   t.is((await readKey(p.client, p.projectId, 'save.all', 'de')).data!.translations.de.status, 'pending');
 });
+
+test('without script, Use shows the page again with the match in the field, nothing saved', async (t) => {
+  const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+  const file = writeTmx({ sourceLanguage: 'en' }, [
+    { sourceLanguage: 'en', targetLanguage: 'de', source: 'Open the <b>file</b>', target: HOSTILE },
+  ]);
+  const imported = await p.client.POST('/projects/{projectId}/memory/import', {
+    params: { path: { projectId: p.projectId } },
+    body: { contentBase64: Buffer.from(file).toString('base64'), status: 'approved' },
+  });
+  t.like(imported.data, { added: 1 });
+  await translate(p.client, p.projectId, { units: [{ key: 'open.file', source: 'Open the file' }] });
+
+  // The forms as a browser without script posts them (test/helpers/form-browser.ts).
+  const form = new FormBrowser(origin);
+  await form.signInWaiting(OWNER);
+  const path = `/projects/${p.projectId}/keys/open.file`;
+  const shown = await (await form.fetch(path)).text();
+  const use = /<section class="suggestions"[\s\S]*?<form method="post"[^>]*>([\s\S]*?)<\/form>/.exec(shown)![1];
+  const fields = Object.fromEntries(
+    [...use.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], unescape(m[2])]),
+  );
+  t.is(fields.value, HOSTILE);
+  const answer = await form.fetch(path, { ...fields, do: 'check' });
+  t.is(answer.status, 200, 'the page again, not a redirect after a save');
+  const page = await answer.text();
+  const field = /<textarea[^>]*id="cell-de-value"[^>]*>\n?([\s\S]*?)<\/textarea>/.exec(page)![1];
+  t.is(unescape(field), HOSTILE, 'the match is in the field');
+  t.false(page.includes(HOSTILE), 'and escaped everywhere on the page');
+  t.is((await readKey(p.client, p.projectId, 'open.file', 'de')).data!.translations.de.status, 'pending');
+});
+
+/** HTML's five escapes undone (server/web/html.ts writes them). */
+const unescape = (s: string) =>
+  s
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');

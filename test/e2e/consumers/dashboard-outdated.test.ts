@@ -5,29 +5,22 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { sync } from '../../../packages/client/src/index.js';
 import { seriousViolations } from '../../helpers/axe.js';
-import { launchChromium, type Chromium } from '../../helpers/chromium.js';
 import { signIn } from '../../helpers/signin.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../../helpers/service.js';
+import { createTestProject, type TestProject, type TestService } from '../../helpers/service.js';
+import { startDashboard, type Dashboard } from '../../helpers/dashboard-browser.js';
 import { readKey } from '../../helpers/typed.js';
 
+let dashboard: Dashboard | undefined;
 let svc: TestService;
-let browser: Chromium | undefined;
 let page: Page;
 let origin: string;
 const OWNER = { email: 'owner-outdated@example.test', password: 'a long enough password', name: 'Olga Owner' };
 
 test.before(async () => {
-  svc = await startTestService();
-  origin = svc.internalUrl.replace('/internal/v1', '');
-  svc.service.app.config.publicAppUrl = origin;
-  await svc.admin.POST('/users', { body: { ...OWNER, role: 'owner' } });
-  browser = await launchChromium();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  dashboard = await startDashboard([{ ...OWNER, role: 'owner' }]);
+  ({ svc, origin, page } = dashboard);
 });
-test.after.always(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+test.after.always(() => dashboard?.stop());
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const syncJson = (p: TestProject, obj: unknown) =>
