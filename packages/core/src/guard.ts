@@ -13,7 +13,7 @@ import { conformPlurals, parseIcu, pluralCategories, type IcuAst } from './icu.j
 import type { MarkupPolicy } from './markup.js';
 import { printfSpecifiers } from './printf.js';
 import { glossaryFindings } from './terms/check.js';
-import { TermIndex } from './terms/matcher.js';
+import { TermIndex, type TermPattern } from './terms/matcher.js';
 
 /** A source as the engine gets it: its protected parts replaced by ⟦n⟧, n-1 indexing `tokens`. */
 export interface Masked {
@@ -37,41 +37,25 @@ function locOf(el: MessageFormatElement): Span | null {
   return loc ? [loc.start.offset, loc.end.offset] : null;
 }
 
-/** Non-translatable terms' indexes, by list and language (built once per termbase, as terms/check.ts does). */
-const keptIndexes = new WeakMap<readonly Term[], Map<string, TermIndex>>();
-function keptIndex(terms: readonly Term[], lang: string): TermIndex {
-  let byLang = keptIndexes.get(terms);
-  if (!byLang) keptIndexes.set(terms, (byLang = new Map<string, TermIndex>()));
-  let index = byLang.get(lang);
-  if (!index)
-    byLang.set(
-      lang,
-      (index = new TermIndex(
-        terms.map((t) => ({ text: t.nonTranslatable ? t.source : '', exact: true })),
-        lang,
-      )),
-    );
-  return index;
-}
+/** What an index holds: the names kept as they are, or the terms with a required translation (not forbidden). */
+type Which = 'kept' | 'required';
 
-/** Terms with a required translation (neither kept as they are nor forbidden), indexed as keptIndex is. */
-const requiredIndexes = new WeakMap<readonly Term[], Map<string, TermIndex>>();
-function requiredIndex(terms: readonly Term[], lang: string): TermIndex {
-  let byLang = requiredIndexes.get(terms);
-  if (!byLang) requiredIndexes.set(terms, (byLang = new Map<string, TermIndex>()));
-  let index = byLang.get(lang);
-  if (!index)
-    byLang.set(
-      lang,
-      (index = new TermIndex(
-        terms.map((t) => ({
-          text: !t.nonTranslatable && !t.forbidden && t.targets.length ? t.source : '',
-          caseSensitive: t.caseSensitive,
-          exact: false,
-        })),
-        lang,
-      )),
-    );
+const patternOf: Record<Which, (t: Term) => TermPattern> = {
+  kept: (t) => ({ text: t.nonTranslatable ? t.source : '', exact: true }),
+  required: (t) => ({
+    text: !t.nonTranslatable && !t.forbidden && t.targets.length ? t.source : '',
+    caseSensitive: t.caseSensitive,
+    exact: false,
+  }),
+};
+
+/** Term indexes by list, kind and language (built once per termbase, as terms/check.ts does). */
+const indexes = new WeakMap<readonly Term[], Map<string, TermIndex>>();
+function termIndex(terms: readonly Term[], which: Which, lang: string): TermIndex {
+  let byKind = indexes.get(terms);
+  if (!byKind) indexes.set(terms, (byKind = new Map<string, TermIndex>()));
+  let index = byKind.get(`${which} ${lang}`);
+  if (!index) byKind.set(`${which} ${lang}`, (index = new TermIndex(terms.map(patternOf[which]), lang)));
   return index;
 }
 
@@ -133,8 +117,8 @@ export function maskSource(
   if (only !== 'all') spans.length = 0;
   // Inside the text: printf specifiers, markup the ICU reading takes as text, names kept as they are, and (pseudo)
   // the uses of terms, each spelled as its required translation.
-  const kept = terms.some((t) => t.nonTranslatable) ? keptIndex(terms, sourceLang) : null;
-  const required = only === 'pseudo' && terms.length ? requiredIndex(terms, sourceLang) : null;
+  const kept = terms.some((t) => t.nonTranslatable) ? termIndex(terms, 'kept', sourceLang) : null;
+  const required = only === 'pseudo' && terms.length ? termIndex(terms, 'required', sourceLang) : null;
   const spelledAs = new Map<number, string>();
   for (const [from, to] of literals) {
     const text = source.slice(from, to);
