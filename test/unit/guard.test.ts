@@ -41,6 +41,9 @@ test('pseudo: kept names and the uses of terms with a required translation alone
     value: '{n, plural, one {# Konto} other {# Konto}} öƒ {user} öñ GitHub',
   });
   t.is(maskSource('Hi {name}', 'en', terms, 'pseudo'), null, 'nothing of the termbase: no token');
+  // A translation holding ICU syntax goes in as text: the value stays the message it was.
+  const odd = maskSource('Open the account', 'en', [{ source: 'account', targets: ["{Konto} #1 l'"] }], 'pseudo')!;
+  t.deepEqual(unmask('Öffne ⟦1⟧', odd), { value: "Öffne '{'Konto'}' '#'1 l''" });
 });
 
 test('an answer is held to its tokens: missing, repeated, unknown; its original spelling counts as kept', (t) => {

@@ -9,7 +9,7 @@ import { Cell } from './checks/cell.js';
 import { firstProblem } from './checks/engine.js';
 import type { Term } from './checks/types.js';
 import { checkFill } from './gates.js';
-import { conformPlurals, parseIcu, pluralCategories, type IcuAst } from './icu.js';
+import { conformPlurals, escapeIcuText, parseIcu, pluralCategories, type IcuAst } from './icu.js';
 import type { MarkupPolicy } from './markup.js';
 import { printfSpecifiers } from './printf.js';
 import { glossaryFindings } from './terms/check.js';
@@ -130,7 +130,8 @@ export function maskSource(
     if (required)
       for (const h of required.find(text)) {
         spans.push([from + h.start, from + h.end]);
-        spelledAs.set(from + h.start, terms[h.pattern].targets[0]);
+        // The translation is text: as ICU text, so a `{` or `#` in it cannot break the message it goes into.
+        spelledAs.set(from + h.start, escapeIcuText(terms[h.pattern].targets[0]));
       }
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);

@@ -97,6 +97,15 @@ type PrinterAst = Parameters<typeof doPrintAST>[0];
  * keys in their order. formatjs's printAST is correct but compact and reorders select keys; literal escaping
  * and argument styles are still delegated to its doPrintAST, which knows the quoting rules.
  */
+/**
+ * Literal text as ICU text, to stand anywhere in a message (a plural branch included): `{`, `}` and `#` (the count,
+ * inside a plural) are quoted, and an apostrophe that ICU would read as a quote (before those, beside another
+ * apostrophe, or last, where an argument may follow) is doubled. Other apostrophes (`it's`) stay as ICU reads them.
+ */
+export function escapeIcuText(s: string): string {
+  return s.replace(/'(?=[{}#|']|$)|(?<=')'/g, "''").replace(/[{}#]+/g, (m) => `'${m}'`);
+}
+
 export function printIcu(ast: IcuAst): string {
   return printNodes(ast, false, true);
 }

@@ -12,7 +12,7 @@ import {
   type RenderOptions,
 } from '../catalog.js';
 import { collapse, describe, flatten, type Flat, type Warn } from '../convert.js';
-import { formsToIcu, isExactKey, isValidIcu, pluralCategories } from '../icu.js';
+import { escapeIcuText, formsToIcu, isExactKey, isValidIcu, pluralCategories } from '../icu.js';
 import { languageKey } from '../languages.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -409,15 +409,6 @@ interface I18nextPlural {
   ordinal?: true;
 }
 
-/**
- * Literal i18next text as ICU text (a plural branch, so always followed by `}` or an argument): `{`, `}` and `#`
- * (the count, inside a plural) are quoted, and an apostrophe that ICU would read as a quote (before those, beside
- * another apostrophe, or last) is doubled. Other apostrophes (`it's`) stay as they are, as ICU reads them.
- */
-function escapeLiteral(s: string): string {
-  return s.replace(/'(?=[{}#|']|$)|(?<=')'/g, "''").replace(/[{}#]+/g, (m) => `'${m}'`);
-}
-
 interface FormState {
   names: Record<string, string>;
   taken: Map<string, string>;
@@ -431,12 +422,12 @@ function i18nextFormToIcu(value: string, state: FormState): string | null {
   let out = '';
   let last = 0;
   for (const m of value.matchAll(/\{\{([^{}]*)\}\}/g)) {
-    out += escapeLiteral(value.slice(last, m.index));
+    out += escapeIcuText(value.slice(last, m.index));
     last = m.index + m[0].length;
     const inner = m[1];
     const base = inner.trim().replace(/^-\s*/, '').split(',')[0].trim().replace(ICU_NAME_CHAR, '_');
     if (!base) {
-      out += escapeLiteral(m[0]);
+      out += escapeIcuText(m[0]);
       continue;
     }
     // i18next passes the plural's number as `count`: in ICU that is the branch's `#`.
@@ -451,7 +442,7 @@ function i18nextFormToIcu(value: string, state: FormState): string | null {
     state.names[name] = inner;
     out += `{${name}}`;
   }
-  return out + escapeLiteral(value.slice(last));
+  return out + escapeIcuText(value.slice(last));
 }
 
 interface Leaf {
