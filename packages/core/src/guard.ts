@@ -119,7 +119,8 @@ export function maskSource(
   // the uses of terms, each spelled as its required translation.
   const kept = terms.some((t) => t.nonTranslatable) ? termIndex(terms, 'kept', sourceLang) : null;
   const required = only === 'pseudo' && terms.length ? termIndex(terms, 'required', sourceLang) : null;
-  const spelledAs = new Map<number, string>();
+  /** The required translation of a term's span, by `start:end`. */
+  const spelledAs = new Map<string, string>();
   for (const [from, to] of literals) {
     const text = source.slice(from, to);
     if (only === 'all') {
@@ -131,7 +132,7 @@ export function maskSource(
       for (const h of required.find(text)) {
         spans.push([from + h.start, from + h.end]);
         // The translation is text: as ICU text, so a `{` or `#` in it cannot break the message it goes into.
-        spelledAs.set(from + h.start, escapeIcuText(terms[h.pattern].targets[0]));
+        spelledAs.set(`${from + h.start}:${from + h.end}`, escapeIcuText(terms[h.pattern].targets[0]));
       }
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
@@ -141,7 +142,7 @@ export function maskSource(
   let last = 0;
   for (const [from, to] of spans) {
     if (from < last) continue; // inside a span already masked
-    const spelling = spelledAs.get(from) ?? source.slice(from, to);
+    const spelling = spelledAs.get(`${from}:${to}`) ?? source.slice(from, to);
     let n = tokens.indexOf(spelling);
     if (n < 0) {
       n = tokens.push(spelling) - 1;
