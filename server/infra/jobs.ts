@@ -403,16 +403,10 @@ export class JobQueue {
         const rows = await hotTransaction(this.db, (prepare) => prepare(sql).all(...params) as ClaimedJob[]);
         return rows.map((r) => ({ ...r, id: Number(r.id) }));
       }
-      // A claim of named jobs (runDue for one project) waits for their locks rather than skipping them: under
-      // REPEATABLE READ another claim's scan of the (state, run_at) index locks rows it does not take, so SKIP
-      // LOCKED would pass over a due job of this project and runDue would return with it still queued. Once the
-      // lock is granted the locking read sees the latest row, so a job another worker claimed meanwhile is not
-      // taken twice.
-      const lock = ids ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED';
       return this.db.transaction(async (trx) => {
         // mysql2 answers a SELECT with [rows, fields].
         const [rows] = (await trx.raw(
-          `SELECT ${cols} FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ? ${lock}`,
+          `SELECT ${cols} FROM jobs WHERE ${where.sql} ORDER BY run_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
           [...where.params, n] as Knex.RawBinding[],
         )) as [ClaimedJob[], unknown];
         if (!rows.length) return [];
@@ -594,6 +588,8 @@ export class JobQueue {
    * is the usual one, restricted to those ids.
    */
   private async runDueForProject(now: number, projectId: string): Promise<{ ran: number; failed: number }> {
+    /** How often a claim that took none of the project's due jobs is tried again (10 ms apart). */
+    const PASSED_OVER_TRIES = 300;
     let ran = 0;
     let failed = 0;
     for (const [kind, r] of this.kinds) {
@@ -609,6 +605,7 @@ export class JobQueue {
     const scoped = [...this.kinds].filter(([, r]) => r.projectOf).map(([k]) => k);
     if (!scoped.length) return { ran, failed };
     const marks = scoped.map(() => '?').join(', ');
+    let passedOver = 0;
     for (;;) {
       const due = await this.db('jobs')
         .whereRaw(
@@ -622,7 +619,16 @@ export class JobQueue {
         if ((await of(parseJson(job.payload, {}), this.db)) === projectId) ids.push(Number(job.id));
       }
       const batch = ids.length ? await retryContended(() => this.claim(now, 50, false, scoped, ids.slice(0, 50))) : [];
-      if (!batch.length) return { ran, failed };
+      if (!batch.length) {
+        // Due jobs of this project that the claim passed over: under REPEATABLE READ another claim's scan of the
+        // (state, run_at) index locks rows it does not take, and SKIP LOCKED skips them. Waiting for those locks
+        // instead made claims deadlock with each other. Read the due jobs again after a moment (one another worker
+        // took meanwhile is no longer due), for a few seconds at most.
+        if (!ids.length || ++passedOver > PASSED_OVER_TRIES) return { ran, failed };
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      passedOver = 0;
       for (const ok of await this.runBatch(batch, () => now)) {
         ran++;
         if (!ok) failed++;

@@ -374,7 +374,10 @@ test('an agency round trip through XLIFF changes only what the agency changed', 
     { code: 'de', fillMode: 'ai' },
     { code: 'fr', fillMode: 'manual' },
   ]);
-  await runDue(p); // de by the engine: values the project produced
+  // de by the engine: values the project produced.
+  const due = await runDue(p);
+  t.is(due.response.status, 200, JSON.stringify(due.error));
+  t.is((await row(p, 'save', 'de'))?.status, 'translated', 'run-due filled de');
   for (const format of ['xliff12', 'xliff20'] as const) {
     const version = await publishSkipping(p);
     const exported = await pullText(svc, p, version, format, 'de');
