@@ -7,6 +7,7 @@
 // job row must still carry its claim (locked_by AND attempts; run-due in one process shares one workerId)
 // in the same transaction as the writes, or they roll back. The fence is an UPDATE: it extends the lease
 // and, on MySQL, row-locks the job, so a fenced transaction and a claim of the same job are ordered.
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import type { Knex } from 'knex';
 import type { Db } from './db.js';
@@ -625,7 +626,7 @@ export class JobQueue {
         // instead made claims deadlock with each other. Read the due jobs again after a moment (one another worker
         // took meanwhile is no longer due), for a few seconds at most.
         if (!ids.length || ++passedOver > PASSED_OVER_TRIES) return { ran, failed };
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await sleep(10);
         continue;
       }
       passedOver = 0;

@@ -94,19 +94,25 @@ async function storeValues(trx: Db, projectId: string, rows: StoredValue[], now:
 const PAIR_SLICE = 500;
 
 /**
- * The pairs of the job's keys `fromKey`..`toKey` still pending, as `keyId|lang`, read under row locks on MySQL
+ * The pairs of the job's keys `fromKey`..`toKey` still pending, by `keyId|lang`, read under row locks on MySQL
  * (SQLite's transaction is already exclusive): two writers of a pair are ordered, and the later one sees it moved.
  * One range of the primary key (job_id, key_id, lang).
  */
-async function stillPending(trx: Db, jobId: number, fromKey: number, toKey: number): Promise<Set<string>> {
+async function stillPending(
+  trx: Db,
+  jobId: number,
+  fromKey: number,
+  toKey: number,
+): Promise<Map<string, Pick<Pair, 'key_id' | 'lang'>>> {
   const q = trx('fill_pairs')
     .where({ job_id: jobId })
     .andWhere('key_id', '>=', fromKey)
     .andWhere('key_id', '<=', toKey)
     .select('key_id', 'lang', 'state');
   if (dialectOf(trx) === 'mysql') q.forUpdate();
-  const out = new Set<string>();
-  for (const r of await q) if (r.state === 'pending') out.add(`${r.key_id}|${r.lang}`);
+  const out = new Map<string, Pick<Pair, 'key_id' | 'lang'>>();
+  for (const r of await q)
+    if (r.state === 'pending') out.set(`${r.key_id}|${r.lang}`, { key_id: Number(r.key_id), lang: r.lang });
   return out;
 }
 
@@ -379,15 +385,7 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
     );
     // Every other pending pair of these keys was translated: the results cover the keys whole.
     for (const f of failed) mine.delete(`${f.pair.key_id}|${f.pair.lang}`);
-    const nTranslated = await movePairs(
-      trx,
-      jobId,
-      [...mine].map((k) => {
-        const bar = k.indexOf('|');
-        return { key_id: Number(k.slice(0, bar)), lang: k.slice(bar + 1) };
-      }),
-      'translated',
-    );
+    const nTranslated = await movePairs(trx, jobId, [...mine.values()], 'translated');
     await yieldTurn();
     await recordFailures(trx, jobId, failed, now);
     await trx('fill_jobs')

@@ -364,7 +364,8 @@ const PAIRS: Record<string, string> = {
 };
 const CLOSERS = new Map(Object.entries(PAIRS).map(([o, c]) => [c, o]));
 
-const BRACKET = /[()[\]（）【】「」『』〔〕《》]/;
+/** Any of the brackets above (the class escapes `]` and `[`). */
+const BRACKET = new RegExp(`[${[...Object.keys(PAIRS), ...CLOSERS.keys()].join('').replace(/[[\]]/g, '\\$&')}]`);
 
 /** The offset of the first bracket of `text` that opens or closes nothing, or -1. */
 export function unbalancedBracket(text: string): number {
@@ -406,7 +407,7 @@ export const brackets = define({
 
 const QUOTE_MARKS = '«»「」『』"„“”';
 
-const QUOTE = /[«»「」『』"„“”]/;
+const QUOTE = new RegExp(`[${QUOTE_MARKS}]`);
 
 /** Quote families a text can leave open: counts that must be equal, or even. Counted in one pass. */
 function openQuote(text: string): string | null {
