@@ -7,7 +7,7 @@
 // past the lease, e.g. in an engine call) rolls back and stops instead of charging and counting again.
 import { contentChanged } from '../project/revision.js';
 import type { Db } from '../../infra/db.js';
-import { bool, chunks, dialectOf } from '../../infra/db.js';
+import { bool, chunks, dialectOf, retryContended } from '../../infra/db.js';
 import { EngineUnavailableError, type TranslationEngine, type TranslationOutcome } from '../../infra/engines/types.js';
 import { checkFill } from '../../../packages/core/src/gates.js';
 import { scoreValue } from '../../../packages/core/src/guard.js';
@@ -350,59 +350,64 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
   const now = Date.now();
   // What the engine used so far is added with these results (kept for the next write if this one rolls back).
   const usage = { ...run.usage };
-  const stored = await app.db.transaction(async (trx) => {
-    await ctx.fence(trx);
-    // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
-    const mine = await stillPending(trx, jobId, fromKey, toKey);
-    await yieldTurn();
-    const values: StoredValue[] = [];
-    const failed: Array<{ pair: Pair; failure: Failure }> = [];
-    let chargeMc = 0;
-    let releaseMc = 0;
-    for (const r of results) {
-      if (!mine.has(`${r.pair.key_id}|${r.pair.lang}`)) continue;
-      releaseMc += Number(r.pair.cost_mc);
-      if (r.failure) failed.push({ pair: r.pair, failure: r.failure });
-      else {
-        chargeMc += Number(r.pair.cost_mc);
-        values.push({
-          keyId: Number(r.pair.key_id),
-          lang: r.pair.lang,
-          value: r.value!,
-          score: r.score ?? 1000,
-          reason: r.reason ?? '',
-        });
+  // A write that loses a deadlock to another writer of the project (MySQL) is run again, whole: it read nothing
+  // outside its transaction, so a rolled-back attempt left nothing behind. Without it the job's attempt failed and
+  // waited for its backoff with the engine's answers thrown away.
+  const stored = await retryContended(() =>
+    app.db.transaction(async (trx) => {
+      await ctx.fence(trx);
+      // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
+      const mine = await stillPending(trx, jobId, fromKey, toKey);
+      await yieldTurn();
+      const values: StoredValue[] = [];
+      const failed: Array<{ pair: Pair; failure: Failure }> = [];
+      let chargeMc = 0;
+      let releaseMc = 0;
+      for (const r of results) {
+        if (!mine.has(`${r.pair.key_id}|${r.pair.lang}`)) continue;
+        releaseMc += Number(r.pair.cost_mc);
+        if (r.failure) failed.push({ pair: r.pair, failure: r.failure });
+        else {
+          chargeMc += Number(r.pair.cost_mc);
+          values.push({
+            keyId: Number(r.pair.key_id),
+            lang: r.pair.lang,
+            value: r.value!,
+            score: r.score ?? 1000,
+            reason: r.reason ?? '',
+          });
+        }
       }
-    }
-    if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
-    if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
-    await storeValues(trx, job.project_id, values, now);
-    const nFailed = await movePairs(
-      trx,
-      jobId,
-      failed.map((f) => f.pair),
-      'failed',
-    );
-    // Every other pending pair of these keys was translated: the results cover the keys whole.
-    for (const f of failed) mine.delete(`${f.pair.key_id}|${f.pair.lang}`);
-    const nTranslated = await movePairs(trx, jobId, [...mine.values()], 'translated');
-    await yieldTurn();
-    await recordFailures(trx, jobId, failed, now);
-    await trx('fill_jobs')
-      .where({ id: jobId })
-      .update({
-        translated: trx.raw('translated + ?', [nTranslated]),
-        failed: trx.raw('failed + ?', [nFailed]),
-        charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
-        held_mc: trx.raw('held_mc - ?', [releaseMc]),
-        prompt_tokens: trx.raw('prompt_tokens + ?', [usage.promptTokens]),
-        completion_tokens: trx.raw('completion_tokens + ?', [usage.completionTokens]),
-        engine_requests: trx.raw('engine_requests + ?', [usage.requests]),
-        updated_at: now,
-      });
-    if (values.length) await contentChanged(trx, job.project_id, now);
-    return values;
-  });
+      if (!(await charge(trx, job.workspace_id, chargeMc, releaseMc, now))) return false;
+      if (job.operation_id) await chargeOperation(trx, job.operation_id, chargeMc, releaseMc, now);
+      await storeValues(trx, job.project_id, values, now);
+      const nFailed = await movePairs(
+        trx,
+        jobId,
+        failed.map((f) => f.pair),
+        'failed',
+      );
+      // Every other pending pair of these keys was translated: the results cover the keys whole.
+      for (const f of failed) mine.delete(`${f.pair.key_id}|${f.pair.lang}`);
+      const nTranslated = await movePairs(trx, jobId, [...mine.values()], 'translated');
+      await yieldTurn();
+      await recordFailures(trx, jobId, failed, now);
+      await trx('fill_jobs')
+        .where({ id: jobId })
+        .update({
+          translated: trx.raw('translated + ?', [nTranslated]),
+          failed: trx.raw('failed + ?', [nFailed]),
+          charged_mc: trx.raw('charged_mc + ?', [chargeMc]),
+          held_mc: trx.raw('held_mc - ?', [releaseMc]),
+          prompt_tokens: trx.raw('prompt_tokens + ?', [usage.promptTokens]),
+          completion_tokens: trx.raw('completion_tokens + ?', [usage.completionTokens]),
+          engine_requests: trx.raw('engine_requests + ?', [usage.requests]),
+          updated_at: now,
+        });
+      if (values.length) await contentChanged(trx, job.project_id, now);
+      return values;
+    }),
+  );
   if (stored) {
     run.usage.promptTokens -= usage.promptTokens;
     run.usage.completionTokens -= usage.completionTokens;
