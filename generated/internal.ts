@@ -606,7 +606,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Disable, enable, retry the failed fills of, or re-translate the outdated cells of every key the filter matches (owners)
+         * Disable, enable, translate the untranslated cells of, retry the failed fills of, or re-translate the outdated cells of every key the filter matches (owners)
          * @description `disable` / `enable` switch the matching keys off or on (`affected`: keys whose switch moved). `retry`
          *     queues the failed pairs of the matching keys (in `lang`, default the filter's `lang`, else every target
          *     language) in one fill job, held and refused exactly as a push's (`402`); `affected` counts the pairs
@@ -614,6 +614,15 @@ export interface paths {
          *     `retranslate` does the same for the outdated cells (`outdated` on the cell) of the AI-filled languages:
          *     each value is kept in the cell's history (status `outdated`) and the cell is queued for the fill; a
          *     refused hold changes nothing.
+         *     `translate` queues every cell of the matching keys that has no value, in the AI-filled languages (`lang`
+         *     as for `retry`): missing cells (never filled: a key captured and accepted, a language in manual mode
+         *     until it switched), pending cells no fill holds, and failed ones, as a push queues a new key's: what the
+         *     translation memory holds at 100 or 101 is filled from it at no charge (`fromMemory`), the rest in one
+         *     fill job, held and refused exactly as a push's (`402`). Cells already in a fill are left to it. Keys
+         *     switched off or awaiting source verification are not translated.
+         *     With `dryRun` (`retry`, `retranslate`, `translate`), nothing is written: the answer is what the same
+         *     request would do now (`affected`, `fromMemory`, `estimatedCredits`, `balance`) with `trackingToken: null`,
+         *     and a hold the balance would refuse answers the same `402`, so a person sees the cost before spending it.
          */
         post: operations["internalBulkKeys"];
         delete?: never;
@@ -3352,13 +3361,15 @@ export interface operations {
                 "application/json": {
                     filter: components["schemas"]["KeyFilter"];
                     /** @enum {string} */
-                    action: "disable" | "enable" | "retry" | "retranslate";
+                    action: "disable" | "enable" | "retry" | "retranslate" | "translate";
                     lang?: string;
+                    /** @description retry, retranslate, translate: answer what the request would do, writing nothing. `400 invalid_argument` with disable or enable. */
+                    dryRun?: boolean;
                 };
             };
         };
         responses: {
-            /** @description What changed. */
+            /** @description What changed (with `dryRun`, what would change). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,16 +3377,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         affected: number;
-                        /** @description retry, retranslate: the fill job, null when nothing was queued. */
+                        /** @description retry, retranslate, translate: the fill job, null when nothing was queued (always with `dryRun`). */
                         trackingToken?: string | null;
-                        /** @description retry: failed pairs the translation memory filled at no charge instead of queueing them (counted in `affected`). */
+                        /** @description retry, translate: cells the translation memory filled at no charge instead of queueing them (counted in `affected`). */
                         fromMemory?: number;
+                        /** @description retry, retranslate, translate: millicredits held for the fill job (0 when nothing was queued). */
+                        estimatedCredits?: number;
+                        /** @description retry, retranslate, translate: available millicredits after the hold. */
+                        balance?: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The retry's hold was refused; nothing changed. */
+            /** @description The hold of retry, retranslate or translate was refused (or, with `dryRun`, would be); nothing changed. */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -3394,7 +3409,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            /** @description No translation engine is configured (retry, retranslate). */
+            /** @description No translation engine is configured (retry, retranslate, translate). */
             503: {
                 headers: {
                     [name: string]: unknown;

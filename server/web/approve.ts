@@ -13,7 +13,7 @@ import { appPage } from './layout.js';
 import { notePendingOperations } from './nav.js';
 import { languageDiff } from './publish.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formOf, htmlReply, messagePage, redirect } from './web.js';
+import { credits, formOf, htmlReply, messagePage, redirect } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
 
 type Operation = components['schemas']['InternalOperation'];
@@ -29,9 +29,6 @@ const STATE_TEXT: Record<Operation['state'], string> = {
   exhausted: 'exhausted',
   cancelled: 'cancelled by the agent that asked',
 };
-
-/** Millicredits as credits, with the decimals there are (1500 → "1.5"). */
-const credits = (mc: number) => (mc / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 

@@ -17,7 +17,7 @@ import { appPage, projectPath } from './layout.js';
 import { previewMessage } from './preview.js';
 import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formOf, htmlReply, messagePage } from './web.js';
+import { credits, formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
 import { sourceTerms } from './terms.js';
 import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
@@ -63,7 +63,11 @@ const BULK: Record<string, { label: string; owner: boolean; done: string }> = {
   enable: { label: 'Enable keys', owner: true, done: 'keys enabled' },
   retry: { label: 'Retry failed fills', owner: true, done: 'failed pairs queued again' },
   retranslate: { label: 'Re-translate outdated', owner: true, done: 'outdated cells queued again' },
+  translate: { label: 'Translate untranslated cells', owner: true, done: 'cells queued for translation' },
 };
+/** The bulk actions that ask the engine, estimated (a dry run) before the person confirms. */
+const PAID = new Set(['retry', 'retranslate', 'translate']);
+type PaidAction = 'retry' | 'retranslate' | 'translate';
 const VERSION = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
 /** The spec's `CheckId`: a check of the catalogue, or a project's own (`custom:<id>`). */
 const CHECK_ID = /^(custom:)?[a-z0-9][a-z0-9-]{0,39}$/;
@@ -473,19 +477,45 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
     return htmlReply(h, 400, messagePage('Nothing done', 'Choose a bulk action; nothing changed.', session));
   const bulkLang = form.bulkLang && form.bulkLang.length <= 35 ? form.bulkLang : undefined;
   const api = apiFor(server, session);
+  const path = { projectId };
   if (form.confirm !== 'yes') {
-    // Confirmation first: how many keys the filter matches now.
+    // Confirmation first: how many keys the filter matches now and, for the engine's work, what it would cost.
     const r = await listKeys(api, projectId, f, 0, 1);
     if (!r.data) return htmlReply(h, r.response.status, messagePage('Nothing done', messageOf(r.error), session));
+    let estimate: Html | string = '';
+    if (PAID.has(action)) {
+      const dry = await api.POST('/projects/{projectId}/keys/bulk', {
+        params: { path },
+        body: { filter: f, action: action as PaidAction, lang: bulkLang, dryRun: true },
+      });
+      if (!dry.data)
+        return htmlReply(
+          h,
+          dry.response.status,
+          messagePage('Nothing done', `${messageOf(dry.error)} Nothing changed.`, session),
+        );
+      estimate = html`<p id="bulk-estimate">
+        ${
+          dry.data.affected === 0
+            ? 'No cell would be queued: nothing matches that the engine could take now.'
+            : html`<strong>${dry.data.affected}</strong> ${dry.data.affected === 1 ? 'cell' : 'cells'}${
+                  dry.data.fromMemory ? html` (${dry.data.fromMemory} from the translation memory at no charge)` : ''
+                },
+                estimated at <strong>${credits(dry.data.estimatedCredits ?? 0)} credits</strong>, held until the fill
+                ends; ${credits(dry.data.balance ?? 0)} credits would remain available.`
+        }
+      </p>`;
+    }
     const body = html`<h1>${BULK[action].label}?</h1>
       <p id="bulk-summary">
         ${BULK[action].label} for <strong>${r.data.total}</strong> ${r.data.total === 1 ? 'key' : 'keys'}
         (${tokens.length ? `the ${tokens.length} selected, ` : ''}${describeFilter({ ...f, tokens: undefined })})${
-          action === 'approve' || action === 'review' || action === 'retry' || action === 'retranslate'
+          action === 'approve' || action === 'review' || PAID.has(action)
             ? html`, in ${bulkLang ?? f.lang ?? 'every target language'}`
             : ''
         }.
       </p>
+      ${estimate}
       <form method="post" action="${projectPath(projectId, 'key-actions')}">
         <input type="hidden" name="csrf" value="${session.csrf}" />
         ${filterFields({ ...f, tokens: undefined })}
@@ -499,7 +529,6 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
       </form>`;
     return htmlReply(h, 200, appPage(session, 'Confirm bulk action', body, { projectId, section: 'keys' }));
   }
-  const path = { projectId };
   const r =
     action === 'approve' || action === 'review'
       ? await api.POST('/projects/{projectId}/keys/bulk-review', {
@@ -508,7 +537,7 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
         })
       : await api.POST('/projects/{projectId}/keys/bulk', {
           params: { path },
-          body: { filter: f, action: action as 'disable' | 'enable' | 'retry' | 'retranslate', lang: bulkLang },
+          body: { filter: f, action: action as 'disable' | 'enable' | PaidAction, lang: bulkLang },
         });
   const status = r.response.status;
   if (status === 403)
@@ -517,8 +546,8 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
       403,
       messagePage(
         'Refused',
-        action === 'retranslate'
-          ? 'Only an owner can re-translate keys; nothing changed.'
+        action === 'retranslate' || action === 'translate'
+          ? 'Only an owner can send keys to the engine; nothing changed.'
           : 'Only an owner can disable, enable or retry keys; nothing changed.',
         session,
       ),

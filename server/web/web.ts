@@ -38,6 +38,9 @@ export function safeNext(next: unknown): string {
 
 export const signinUrl = (next: string) => (next === '/' ? '/signin' : `/signin?next=${encodeURIComponent(next)}`);
 
+/** Millicredits as credits, with the decimals there are (1500 → "1.5"). */
+export const credits = (mc: number) => (mc / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
 export function htmlReply(h: ResponseToolkit, status: number, body: string): ResponseObject {
   const r = h.response(body).code(status).type('text/html; charset=utf-8');
   for (const [k, v] of Object.entries(PAGE_HEADERS)) r.header(k, v);

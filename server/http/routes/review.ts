@@ -9,12 +9,12 @@ import { configuredFormats, markupPolicy } from '../../domain/project/projects.j
 import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, parseJson } from '../../infra/db.js';
-import { ApiError, notFound } from '../../infra/errors.js';
+import { ApiError, invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { toSnapshotKey } from '../../domain/catalog/live.js';
 import { cellGate } from '../../domain/catalog/gate.js';
-import { pairCost, readCredit } from '../../domain/billing/credits.js';
+import { readCredit } from '../../domain/billing/credits.js';
 import { actorOf, recordHistory, type HistoryRow } from '../../domain/catalog/history.js';
 import {
   filteredKeys,
@@ -23,11 +23,9 @@ import {
   targetLanguages,
   type KeyFilter,
 } from '../../domain/catalog/keyfilter.js';
-import { enqueueFill } from '../../domain/fill/queue.js';
+import { queueBulkFill, type BulkFillResult } from '../../domain/fill/bulk.js';
 import { rememberAfter } from '../../domain/memory/entries.js';
-import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
 import { outdatedSources } from '../../domain/catalog/outdated.js';
-import { outdatedPairs, retranslate } from '../../domain/fill/retranslate.js';
 import { errorCells, storedChecks } from '../../domain/checks/read.js';
 import { checkTranslation } from '../../domain/checks/compute.js';
 import { checkContext } from '../../domain/checks/context.js';
@@ -271,7 +269,9 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   const targets = await targetLanguages(db, p);
   const filter: KeyFilter = ctx.body.filter;
   const action = ctx.body.action;
-  if ((action === 'retry' || action === 'retranslate') && !engine)
+  if (ctx.body.dryRun && (action === 'disable' || action === 'enable'))
+    throw invalidArgument(`dryRun applies to retry, retranslate and translate, not ${action}.`);
+  if (action !== 'disable' && action !== 'enable' && !engine)
     throw new ApiError(
       503,
       'unavailable',
@@ -293,7 +293,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
     });
     return { body: { affected } };
   }
-  // retry: the failed pairs of the AI-filled languages, of keys a push would fill; retranslate: their outdated cells.
+  // retry, retranslate, translate: cells of the AI-filled languages, of keys a push would fill.
   const actLang = ctx.body.lang !== undefined ? filterLanguage(ctx.body.lang, targets) : lang;
   const aiLangs = new Set(
     (
@@ -301,63 +301,38 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
     ).map((r) => r.code),
   );
   const langs = (actLang ? [actLang] : targets).filter((l) => aiLangs.has(l));
-  let affected = 0;
-  let fromMemory = 0;
-  let trackingToken: string | null = null;
-  if (!langs.length || !ids.length) return { body: { affected, trackingToken } };
-  if (action === 'retranslate') {
+  let out: BulkFillResult & { balance: number } = {
+    affected: 0,
+    fromMemory: 0,
+    trackingToken: null,
+    estimate: 0,
+    balance: 0,
+  };
+  try {
     await db.transaction(async (trx) => {
-      const pairs = await outdatedPairs(trx, p, langs, ids);
-      const queued = await retranslate(trx, jobs, p, pairs, now, actorOf(ctx.actor));
-      if (queued) {
-        affected = queued.pairs;
-        trackingToken = queued.trackingToken;
-        await contentChanged(trx, p.id, now);
-      }
-      await readCredit(trx, p.workspace_id, now, true);
+      const queued = await queueBulkFill(trx, jobs, p, action, ids, langs, now, actorOf(ctx.actor));
+      // The read keeps the workspace row current within the hold's transaction, as the single-key retry does.
+      out = { ...queued, balance: (await readCredit(trx, p.workspace_id, now, true)).available };
+      // A dry run is the request itself, undone: the same claims, memory matches and hold say what it would do.
+      if (ctx.body.dryRun) throw DRY_RUN;
     });
-    return { body: { affected, trackingToken } };
+  } catch (e) {
+    if (e !== DRY_RUN) throw e;
+    out.trackingToken = null;
   }
-  await db.transaction(async (trx) => {
-    const pairs: Array<{ keyId: number; lang: string; cost: number }> = [];
-    for (const part of chunks(ids)) {
-      const q = trx('translations as t')
-        .join('keys as k', 'k.id', 't.key_id')
-        .whereIn('t.key_id', part)
-        .whereIn('t.lang', langs)
-        .where('t.status', 'pending')
-        .whereNotNull('t.fail_reason')
-        .where('k.enabled', true)
-        .select<Array<{ key_id: number; lang: string; source: string; forms: string | null }>>(
-          't.key_id',
-          't.lang',
-          'k.source',
-          'k.forms',
-        );
-      if (bool(p.auto_verify)) q.where('k.source_verified', true);
-      for (const r of await q)
-        pairs.push({
-          keyId: Number(r.key_id),
-          lang: r.lang,
-          cost: pairCost(r.source, parseJson<Record<string, string> | null>(r.forms, null)),
-        });
-    }
-    // What the memory holds at 100 or 101 is filled from it, at no charge; the rest is asked of the engine.
-    const { filled, rest } = await preTranslatePairs(trx, p, pairs, now);
-    fromMemory = filled.length;
-    affected = fromMemory;
-    if (fromMemory) await contentChanged(trx, p.id, now);
-    const queued = await enqueueFill(trx, jobs, p, rest, now);
-    if (queued) {
-      affected += queued.pairs;
-      trackingToken = queued.trackingToken;
-      await contentChanged(trx, p.id, now);
-    }
-    // The read keeps the workspace row current within the hold's transaction, as the single-key retry does.
-    await readCredit(trx, p.workspace_id, now, true);
-  });
-  return { body: { affected, trackingToken, ...(fromMemory ? { fromMemory } : {}) } };
+  return {
+    body: {
+      affected: out.affected,
+      trackingToken: out.trackingToken,
+      estimatedCredits: out.estimate,
+      balance: out.balance,
+      ...(out.fromMemory ? { fromMemory: out.fromMemory } : {}),
+    },
+  };
 };
+
+/** Thrown to undo a dry run's transaction. */
+const DRY_RUN = Symbol('dry run');
 
 export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {
   const { db } = ctx.app;

@@ -1,6 +1,7 @@
 // The AI fill page in Debian's Chromium (playwright-core), axe-clean: the style guide typed and the review rule set
 // with the keyboard, the link to the AI values scored below 0.7, and the key list showing each score with its reason
-// (server/web/fill.ts, server/web/keys.ts; the embedded pseudo engine under the fill's guards).
+// (server/web/fill.ts, server/web/keys.ts; the embedded pseudo engine under the fill's guards); untranslated cells of
+// the grid's selected rows sent to the engine, the estimate shown before the person confirms.
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { translate } from '../../../packages/client/src/index.js';
@@ -62,3 +63,49 @@ test('the style guide and the review rule saved with the keyboard; low AI scores
   t.regex(await page.locator('.ai-score').first().innerText(), /AI score 0\.70 \(over the length limit: length: /);
   t.deepEqual(await seriousViolations(page), []);
 });
+
+test.serial(
+  'untranslated cells sent to the engine from the grid: the selected rows, estimated before confirming',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de', fillMode: 'manual' }, { code: 'fr' }] });
+    await translate(p.client, p.projectId, {
+      units: ['one', 'two', 'three'].map((key) => ({ key, source: `Number ${key}` })),
+    });
+    await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+    // de was typed by people; switched to the AI fill, its cells stay missing until someone asks for them.
+    await svc.admin.POST('/projects/{projectId}/languages', {
+      params: { path: { projectId: p.projectId } },
+      body: { code: 'de', fillMode: 'ai' },
+    });
+    await signIn(page, origin, OWNER, `/projects/${p.projectId}/keys?cols=de&sort=name`);
+    const status = (key: string) =>
+      page.locator(`td.gc[data-name="${key}"][data-lang="de"] .cell-status`).first().innerText();
+    t.deepEqual(await Promise.all(['one', 'three', 'two'].map(status)), ['missing', 'missing', 'missing']);
+
+    await page.getByLabel('Select one').focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Select two').focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel(/Bulk action on/).selectOption('translate');
+    await page.locator('#bulk-lang').selectOption('de');
+    await page.getByRole('button', { name: 'Review and apply…' }).click();
+    t.regex(
+      await page.locator('#bulk-summary').innerText(),
+      /Translate untranslated cells for 2 keys \(the 2 selected, all keys\), in de/,
+    );
+    const estimate = (await page.locator('#bulk-estimate').innerText()).replace(/\s+/g, ' ');
+    t.regex(estimate, /^2 cells, estimated at [\d.]+ credits, held until the fill ends; [\d,.]+ credits would remain/);
+    t.deepEqual(await seriousViolations(page), []);
+    // The estimate held nothing: the cells are as they were until the person confirms.
+    const before = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'one' } },
+    });
+    t.is(before.data!.cells.find((c) => c.lang === 'de')!.status, 'missing');
+    await page.getByRole('button', { name: 'Confirm: Translate untranslated cells' }).click();
+    await page.waitForURL(/\/keys\?/);
+    t.regex(await page.locator('p.notice').innerText(), /^2 cells queued for translation\./);
+    await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+    await page.reload();
+    t.deepEqual(await Promise.all(['one', 'three', 'two'].map(status)), ['translated', 'missing', 'translated']);
+  },
+);

@@ -69,6 +69,10 @@ test('an outdated value: flagged in the list, old and new source side by side, b
   await page.getByLabel('in', { exact: true }).selectOption('de');
   await page.getByRole('button', { name: 'Review and apply…' }).click();
   t.regex(await page.locator('#bulk-summary').innerText(), /Re-translate outdated for 1 key .*status outdated.*in de/);
+  t.regex(
+    (await page.locator('#bulk-estimate').innerText()).replace(/\s+/g, ' '),
+    /^1 cell, estimated at [\d.]+ credits, held until the fill ends/,
+  );
   t.deepEqual(await seriousViolations(page), []);
   await page.getByRole('button', { name: 'Confirm: Re-translate outdated' }).click();
   await page.waitForURL((u) => u.pathname.endsWith('/keys'));
