@@ -35,6 +35,7 @@ export const errorStatuses = {
   "invalid_format": 400,
   "invalid_key": 400,
   "language_mismatch": 400,
+  "last_output_format": 409,
   "last_owner": 409,
   "not_found": 404,
   "operation_not_approved": 409,

@@ -159,6 +159,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/output-formats/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop rendering an output format, as the public `removeOutputFormat` does
+         * @description The dashboard's way to the public `removeOutputFormat` (openapi.yaml): the same rules (the last effective
+         *     format stays), event and answers, without an API key.
+         */
+        delete: operations["internalRemoveOutputFormat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/languages/{code}": {
         parameters: {
             query?: never;
@@ -2667,6 +2691,53 @@ export interface operations {
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
             /** @description Output-format rules. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internalRemoveOutputFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored format ids after the request and whether it changed them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        formats: string[];
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Unknown format. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description The last effective format, or the configuration kept changing. */
             409: {
                 headers: {
                     [name: string]: unknown;

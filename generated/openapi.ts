@@ -342,6 +342,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/output-formats/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop rendering an output format
+         * @description Takes `format` out of the effective list (the configured one, or while none is configured the published
+         *     formats of the retained versions, which this then materializes without it). Later publishes render
+         *     without it; a version pull that names the format still answers it, and runtime bundles do not depend on
+         *     output formats. A format that is not in the effective list is a no-op (`removed: false`). The last
+         *     effective format stays (`409 last_output_format`): an empty configuration would fall back to the
+         *     published formats and bring it back, so add the format that replaces it first (a project has at most
+         *     two). The change and one `project.updated` event are atomic, as for `addOutputFormat`; `409
+         *     output_config_conflict` when concurrent retries are exhausted. An unknown id is `400 invalid_format`.
+         */
+        delete: operations["removeOutputFormat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/publish": {
         parameters: {
             query?: never;
@@ -2486,6 +2513,12 @@ export interface components {
             /** @description Whether this request changed the configuration. */
             created: boolean;
         };
+        OutputFormatsRemoved: {
+            /** @description Stored format ids in order after the request. */
+            formats: string[];
+            /** @description Whether this request changed the configuration. */
+            removed: boolean;
+        };
         /** @description Optional body of `POST /publish`. */
         PublishRequest: {
             /** @description Human label stored on the version, at most 500 characters (longer is `400 invalid_argument`). */
@@ -3655,6 +3688,8 @@ export interface components {
         RestoreVersionId: string;
         /** @description Document id, 1 to 64 letters, digits, `_`, `-`. */
         DocId: string;
+        /** @description An output format id; an unknown one is `400 invalid_format`. */
+        OutputFormatPath: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
         TermId: string;
         WebhookId: string;
         DeliveryId: string;
@@ -4075,6 +4110,38 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    removeOutputFormat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An output format id; an unknown one is `400 invalid_format`. */
+                format: components["parameters"]["OutputFormatPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored format ids after the request and whether it changed them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutputFormatsRemoved"];
+                };
+            };
+            400: components["responses"]["OutputFormatBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OutputFormatConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     publishVersion: {

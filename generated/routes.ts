@@ -347,6 +347,40 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "removeOutputFormat",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/output-formats/{format}",
+    "origin": "main",
+    "tag": "Config",
+    "public": false,
+    "scopes": [
+      "write"
+    ],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": true,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "429",
+      "500"
+    ]
+  },
+  {
     "operationId": "publishVersion",
     "method": "POST",
     "path": "/projects/{projectId}/publish",
@@ -2094,6 +2128,38 @@ export const routes: RouteSpec[] = [
     "hasBody": true,
     "bodyRequired": true,
     "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalRemoveOutputFormat",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/output-formats/{format}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
     "projectScoped": true,
     "rateLimited": false,
     "hasParams": true,

@@ -1,10 +1,10 @@
 // What only the API could do, on pages (owners): `/projects/new` creates a project (name, base language, target
 // languages, workspace) and optionally its first API key, whose secret the API keys page then shows once (flash.ts);
 // `/projects/{projectId}/settings` lists the languages with their fill modes, adds one (or revives a removed one),
-// removes one (kept as removed: adding it again revives it with its translations), and configures output formats.
+// removes one (kept as removed: adding it again revives it with its translations), and adds or removes output formats.
 // Data from the internal API only (internalCreateProject, internalCreateApiKey, internalGetProject,
-// internalAddLanguage, internalRemoveLanguage, internalAddOutputFormat); posts answer 303 with a one-time flash
-// (decision 0003). Names are escaped like all user text; language codes are shown with their `lang`.
+// internalAddLanguage, internalRemoveLanguage, internalAddOutputFormat, internalRemoveOutputFormat); posts answer 303
+// with a one-time flash (decision 0003). Names are escaped like all user text; language codes are shown with their `lang`.
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
@@ -207,8 +207,25 @@ function settingsBody(s: Session, p: Project, extra: { error?: string; flashes?:
       <p>
         The files a publish renders:
         ${p.outputFormats.length ? p.outputFormats.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`) : 'none configured yet (the published versions’ formats apply)'}.
-        At most two.
+        At most two: to change one, add the new one, then remove the old one. Versions already published keep their
+        files.
       </p>
+      ${
+        p.outputFormats.length > 1
+          ? html`<ul class="formats">
+              ${p.outputFormats.map(
+                (f) =>
+                  html`<li>
+                    <code>${f}</code>
+                    <form method="post" action="${base}/output-formats/${encodeURIComponent(f)}/remove" class="inline">
+                      ${csrfField(s)}
+                      <button type="submit" aria-label="Stop rendering ${f}">Remove</button>
+                    </form>
+                  </li>`,
+              )}
+            </ul>`
+          : ''
+      }
       <form method="post" action="${base}/output-formats">
         ${csrfField(s)}
         <label for="format">Add a format</label>
@@ -355,6 +372,23 @@ export function settingsRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     };
   });
 
+  const removeFormat = settingsChange(async (api, projectId, request) => {
+    const format = String(request.params.format);
+    if (!isFormat(format))
+      return { ok: false, status: 400, error: { message: 'Choose one of the listed formats.' }, notice: '' };
+    const r = await api.DELETE('/projects/{projectId}/output-formats/{format}', {
+      params: { path: { projectId, format } },
+    });
+    return {
+      ok: r.response.ok,
+      status: r.response.status,
+      error: r.error,
+      notice: r.data
+        ? `Output formats: ${r.data.formats.join(', ')}. Versions already published keep their files.`
+        : '',
+    };
+  });
+
   const owners = (what: string, next: (r: Request) => string) => signedIn(next, { owners: what });
   const here = (r: Request) => settingsPath(String(r.params.projectId));
   return [
@@ -383,6 +417,12 @@ export function settingsRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: '/projects/{projectId}/settings/output-formats',
       options: owners('configure output formats; nothing changed', here),
       handler: addFormat,
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/settings/output-formats/{format}/remove',
+      options: owners('configure output formats; nothing changed', here),
+      handler: removeFormat,
     },
   ];
 }

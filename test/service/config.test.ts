@@ -1,8 +1,18 @@
-// POST /languages and POST /output-formats, rule by rule (spec: `addLanguage`, `addOutputFormat`), with the project.updated event
-// written in the same transaction as a change and never for a no-op.
+// POST /languages, POST /output-formats and DELETE /output-formats/{format}, rule by rule (spec: `addLanguage`,
+// `addOutputFormat`, `removeOutputFormat`), with the project.updated event written in the same transaction as a change
+// and never for a no-op.
 import test from 'ava';
 import type { components } from '../../generated/openapi.js';
-import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
+import { translate } from '../../packages/client/src/index.js';
+import {
+  createTestKey,
+  createTestProject,
+  publishSkipping,
+  pullText,
+  startTestService,
+  type TestProject,
+  type TestService,
+} from '../helpers/service.js';
 import { hostile } from '../helpers/typed.js';
 
 let svc: TestService;
@@ -17,6 +27,10 @@ const addLang = (p: TestProject, body: components['schemas']['AddLanguageRequest
   p.client.POST('/projects/{projectId}/languages', { params: { path: { projectId: p.projectId } }, body });
 const addFormat = (p: TestProject, body: components['schemas']['AddOutputFormatRequest']) =>
   p.client.POST('/projects/{projectId}/output-formats', { params: { path: { projectId: p.projectId } }, body });
+const removeFormat = (p: TestProject, format: components['schemas']['AddOutputFormatRequest']['format']) =>
+  p.client.DELETE('/projects/{projectId}/output-formats/{format}', {
+    params: { path: { projectId: p.projectId, format } },
+  });
 const project = async (p: TestProject) =>
   (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: p.projectId } } })).data!;
 const events = async (p: TestProject) =>
@@ -175,6 +189,59 @@ test('concurrent adds of different formats never exceed two, with one event per 
   for (const r of results.filter((x) => x.error))
     t.true(['too_many_formats', 'output_config_conflict'].includes(r.error!.error));
   t.is((await events(p)).length, 2);
+});
+
+test('removing a format: the rest stay, a format not there is a no-op, the last one stays', async (t) => {
+  const p = await createTestProject(svc);
+  await addFormat(p, { format: 'json' });
+  await addFormat(p, { format: 'po' });
+  const r = await removeFormat(p, 'json');
+  t.is(r.response.status, 200);
+  t.deepEqual(r.data, { formats: ['po'], removed: true });
+  t.deepEqual((await removeFormat(p, 'json')).data, { formats: ['po'], removed: false });
+  const last = await removeFormat(p, 'po');
+  t.is(last.response.status, 409);
+  t.is(last.error?.error, 'last_output_format');
+  // With room again, a format replaces another: add the new one, then remove the old.
+  t.deepEqual((await addFormat(p, { format: 'arb' })).data, { formats: ['po', 'arb'], created: true });
+  t.deepEqual((await removeFormat(p, 'po')).data, { formats: ['arb'], removed: true });
+  t.deepEqual((await project(p)).outputFormats, ['arb']);
+  const ev = (await events(p)).filter((e) => e.payload.change === 'output_formats');
+  t.deepEqual(
+    ev.map((e) => e.payload.outputFormats),
+    [['arb'], ['po', 'arb'], ['po'], ['json', 'po'], ['json']],
+    'one event per change, none for the no-op or the refusal',
+  );
+});
+
+test('removing a format while none is configured keeps the rest of the published ones; pulls still answer it', async (t) => {
+  const p = await createTestProject(svc);
+  await addFormat(p, { format: 'json' });
+  await addFormat(p, { format: 'po' });
+  await translate(p.client, p.projectId, { units: [{ key: 'hello', source: 'Hello' }] });
+  await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+  const version = await publishSkipping(p);
+  // A project from before formats were configured: the effective list is what its versions were published with.
+  await svc.service.app.db('projects').where({ id: p.projectId }).update({ output_formats: '[]' });
+  t.deepEqual((await removeFormat(p, 'json')).data, { formats: ['po'], removed: true });
+  t.deepEqual((await project(p)).outputFormats, ['po']);
+  // The version published with json still gives its json file to a pull that names it.
+  t.regex(await pullText(svc, p, version, 'json', 'de'), /"hello"/);
+});
+
+test('removing: an unknown id is 400 invalid_format, a read-only key 403, and nothing changes', async (t) => {
+  const p = await createTestProject(svc);
+  await addFormat(p, { format: 'json' });
+  await addFormat(p, { format: 'po' });
+  const unknown = await removeFormat(p, hostile('yaml')); // deliberately not a format
+  t.is(unknown.response.status, 400);
+  t.is(unknown.error?.error, 'invalid_format');
+  const reader = svc.client(await createTestKey(svc, p.projectId, ['read']));
+  const refused = await reader.DELETE('/projects/{projectId}/output-formats/{format}', {
+    params: { path: { projectId: p.projectId, format: 'json' } },
+  });
+  t.is(refused.response.status, 403);
+  t.deepEqual((await project(p)).outputFormats, ['json', 'po']);
 });
 
 test('meta names the project, its languages, output formats and delivery address', async (t) => {

@@ -1,6 +1,6 @@
 // The settings pages over real HTTP (SQLite and MySQL): an owner creates a project with its target languages and a
 // first API key whose secret the API keys page shows once and which then pushes; adds, removes and revives a
-// language and configures output formats through the internal API the pages call (the public rules: the base
+// language and adds or removes output formats through the internal API the pages call (the public rules: the base
 // language refused, at most two formats), each refusal writing nothing; a reviewer is refused them. The API keys
 // page says what each scope opens as the server enforces it: a write-only key is refused push and sync (403), and
 // the page lists neither under `write`. A test event goes to one webhook, signed, and its log shows the body sent.
@@ -124,11 +124,25 @@ test('languages and output formats: added, removed, revived; the public rules re
   t.regex(await third.text(), /at most 2 output formats/);
   t.is((await owner.post(`${settings}/output-formats`, { format: 'yaml' }, settings)).status, 400);
   t.deepEqual((await projectOf(projectId)).outputFormats, ['json', 'po']);
+  // To change a format: the page offers removing one of two; the last one stays.
+  t.regex(await (await owner.fetch(settings)).text(), /aria-label="Stop rendering json"/);
+  const removed = await owner.post(`${settings}/output-formats/json/remove`, {}, settings);
+  t.is(removed.status, 303);
+  const after = await (await owner.fetch(settings)).text();
+  t.regex(after, /Output formats: po\. Versions already published keep their files\./);
+  t.notRegex(after, /Stop rendering/, 'no remove button for the last format');
+  const last = await owner.post(`${settings}/output-formats/po/remove`, {}, settings);
+  t.is(last.status, 409);
+  t.regex(await last.text(), /po is the last output format.*Nothing changed/s);
+  t.is((await owner.post(`${settings}/output-formats/yaml/remove`, {}, settings)).status, 400);
+  t.is((await owner.post(`${settings}/output-formats`, { format: 'arb' }, settings)).status, 303);
+  t.deepEqual((await projectOf(projectId)).outputFormats, ['po', 'arb']);
 
   // A reviewer is refused the pages and the internal routes behind them.
   const reviewer = { userId: 'usr_r', name: 'R', role: 'reviewer' as const };
   t.is((await asPerson(svc, reviewer, 'POST', `/projects/${projectId}/languages`, { code: 'fr' })).status, 403);
   t.is((await asPerson(svc, reviewer, 'POST', `/projects/${projectId}/output-formats`, { format: 'arb' })).status, 403);
+  t.is((await asPerson(svc, reviewer, 'DELETE', `/projects/${projectId}/output-formats/po`)).status, 403);
   await svc.admin.POST('/users', {
     body: { name: 'Rev', email: 'settings-rev@example.test', password: PASSWORD, role: 'reviewer' },
   });

@@ -1,5 +1,6 @@
-// Config group: POST /languages and POST /output-formats (spec operations `addLanguage`, `addOutputFormat`), and
-// the same changes the dashboard makes through the internal API (`internalAddLanguage`, `internalAddOutputFormat`).
+// Config group: POST /languages, POST /output-formats and DELETE /output-formats/{format} (spec operations
+// `addLanguage`, `addOutputFormat`, `removeOutputFormat`), and the same changes the dashboard makes through the
+// internal API (`internalAddLanguage`, `internalAddOutputFormat`, `internalRemoveOutputFormat`).
 import { contentChanged } from '../../domain/project/revision.js';
 import { isUniqueViolation, retryContended, type Db } from '../../infra/db.js';
 import { recordEvent } from '../../domain/webhooks/events.js';
@@ -67,6 +68,14 @@ export const internalAddLanguage: Handler<'internalAddLanguage'> = async (ctx) =
 
 export const internalAddOutputFormat: Handler<'internalAddOutputFormat'> = async (ctx) => ({
   body: await addOutputFormatTo(ctx.app.db, ctx.project, ctx.body),
+});
+
+export const removeOutputFormat: Handler<'removeOutputFormat'> = async (ctx) => ({
+  body: await removeOutputFormatFrom(ctx.app.db, ctx.project, ctx.params.format),
+});
+
+export const internalRemoveOutputFormat: Handler<'internalRemoveOutputFormat'> = async (ctx) => ({
+  body: await removeOutputFormatFrom(ctx.app.db, ctx.project, ctx.params.format),
 });
 
 /** Adds, revives or re-modes a target language (spec `addLanguage`, `internalAddLanguage`). */
@@ -181,6 +190,34 @@ async function addOutputFormatTo(
       update: { output_formats: JSON.stringify(next) },
       event: { projectId: p.id, change: 'output_formats', outputFormats: next, previous: configured },
       result: { formats: next, created: true },
+    };
+  });
+}
+
+/**
+ * Takes a format out of the effective list (spec `removeOutputFormat`, `internalRemoveOutputFormat`). While none
+ * is configured the effective list is the published formats', so removing one materializes the rest; the last one
+ * stays, since an empty configuration would fall back to the published formats and render it again.
+ */
+async function removeOutputFormatFrom(
+  db: Db,
+  project: ProjectRow,
+  format: string,
+): Promise<{ formats: string[]; removed: boolean }> {
+  return casProjectChange(db, project, async (p): Promise<CasPlan<{ formats: string[]; removed: boolean }>> => {
+    const configured = configuredFormats(p);
+    const effective: string[] = await projectFormats(db, p);
+    if (!effective.includes(format)) return { result: { formats: configured, removed: false } };
+    const next = effective.filter((f) => f !== format);
+    if (!next.length)
+      throw conflict(
+        'last_output_format',
+        `${format} is the last output format; add the one that replaces it first (a project has at most ${MAX_OUTPUT_FORMATS}).`,
+      );
+    return {
+      update: { output_formats: JSON.stringify(next) },
+      event: { projectId: p.id, change: 'output_formats', outputFormats: next, previous: configured },
+      result: { formats: next, removed: true },
     };
   });
 }
