@@ -314,10 +314,10 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
       // The read keeps the workspace row current within the hold's transaction, as the single-key retry does.
       out = { ...queued, balance: (await readCredit(trx, p.workspace_id, now, true)).available };
       // A dry run is the request itself, undone: the same claims, memory matches and hold say what it would do.
-      if (ctx.body.dryRun) throw DRY_RUN;
+      if (ctx.body.dryRun) throw new DryRun();
     });
   } catch (e) {
-    if (e !== DRY_RUN) throw e;
+    if (!(e instanceof DryRun)) throw e;
     out.trackingToken = null;
   }
   return {
@@ -332,7 +332,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
 };
 
 /** Thrown to undo a dry run's transaction. */
-const DRY_RUN = Symbol('dry run');
+class DryRun extends Error {}
 
 export const internalReviewCaptured: Handler<'internalReviewCaptured'> = async (ctx) => {
   const { db } = ctx.app;
