@@ -55,6 +55,7 @@ export const errorStatuses = {
   "run_quota_exceeded": 429,
   "scope_changed": 409,
   "source_language_mismatch": 400,
+  "source_taken": 409,
   "source_too_long": 400,
   "spend_cap_exceeded": 402,
   "too_many_entries": 400,

@@ -751,7 +751,20 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Switch a key on or off, or mark its source verified */
+        /**
+         * Switch a key on or off, mark its source verified, or edit its source
+         * @description `enabled` and `sourceVerified` set the key's switches. `source` edits what the key says, keeping its name,
+         *     namespace and context (a key with plural `forms` takes its sources from a push or a sync: `400
+         *     invalid_argument`). Like a push naming the key with a new source, its translations become outdated (still
+         *     served, not done until a person confirms them or they are translated again) and, in a project whose
+         *     `outdatedMode` is `retranslate`, the engine's own values are queued again, held as a push's hold; a refused
+         *     hold leaves those cells pending for the next fill instead of refusing the edit (`queued: false`). With
+         *     `copyEdit: true` the edit is a typo or style fix: the translations stay current, as a push's
+         *     `previousSource` carries them over. An edit by a person marks the source verified. `sourceBase` is the
+         *     source the edit was made from: when the key says something else by now, nothing is written and the answer
+         *     is `409 edit_conflict` with the source as it is (`currentSource`). A source another key of the namespace
+         *     already says with the same context is `409 source_taken`. The old source is kept in the key's history.
+         */
         patch: operations["internalUpdateKey"];
         trace?: never;
     };
@@ -3627,11 +3640,16 @@ export interface operations {
                 "application/json": {
                     enabled?: boolean;
                     sourceVerified?: boolean;
+                    source?: string;
+                    /** @description With `source`: the translations stay current (default false). */
+                    copyEdit?: boolean;
+                    /** @description With `source`: the source the edit was made from. */
+                    sourceBase?: string;
                 };
             };
         };
         responses: {
-            /** @description The key's switches as they now are. */
+            /** @description The key's switches as they now are, and its source. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,8 +3657,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         key: string;
+                        /** @description The key's content token, new after a source edit (the dashboard links keys of a named namespace by it). */
+                        token?: string;
                         enabled: boolean;
                         sourceVerified: boolean;
+                        /** @description With `source`: the source now stored. */
+                        source?: string;
+                        /** @description With `source`: translations now outdated. */
+                        outdated?: number;
+                        /** @description With `source` in a `retranslate` project: whether the engine values taken out were queued (false: the hold was refused; they wait for the next fill). */
+                        queued?: boolean;
+                        /** @description With `source`: the fill job of the values queued again, if any. */
+                        trackingToken?: string | null;
                     };
                 };
             };
@@ -3648,6 +3676,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
+            /** @description The source changed since `sourceBase` (`edit_conflict`), or another key says the new source (`source_taken`); nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        currentSource?: string;
+                    };
+                };
+            };
         };
     };
     internalRetryFill: {

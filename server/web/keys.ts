@@ -918,7 +918,68 @@ function historySection(s: Session, projectId: string, d: Detail): Html {
     </table>`;
 }
 
-function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, flashes: Flash[] = []): string {
+/** A source edit the person typed, shown again when it was refused (nothing typed is lost). */
+interface SourceDraft {
+  value: string;
+  copyEdit: boolean;
+  error: string;
+  /** The source another edit left since the page was opened: saving again replaces it knowingly. */
+  current?: string;
+}
+
+/**
+ * The owner's source tools: mark the source verified, and edit it (internalUpdateKey `source`). A plural key's
+ * sources come from pushes and syncs, so it gets no edit form.
+ */
+function sourceTools(s: Session, projectId: string, d: Detail, sd?: SourceDraft): Html {
+  if (s.user.role !== 'owner') return html``;
+  const action = `${keyHref(projectId, d.namespace ? d.token : d.key)}/source`;
+  const verify = d.sourceVerified
+    ? ''
+    : html`<form method="post" action="${action}" class="inline">
+        <input type="hidden" name="csrf" value="${s.csrf}" />
+        <button type="submit" name="do" value="verify">Mark the source verified</button>
+      </form>`;
+  if (d.forms) return html`${verify}`;
+  return html`${verify}
+    <details class="source-edit" ${sd ? 'open' : ''}>
+      <summary>Edit the source</summary>
+      ${sd ? html`<p class="error" role="alert">${sd.error}</p>` : ''}
+      ${
+        sd?.current !== undefined
+          ? html`<dl class="conflict-values">
+              <dt>The source now</dt>
+              <dd class="theirs">${sd.current}</dd>
+            </dl>`
+          : ''
+      }
+      <form method="post" action="${action}">
+        <input type="hidden" name="csrf" value="${s.csrf}" />
+        <input type="hidden" name="base" value="${sd?.current ?? d.source}" />
+        <label for="source-text">Source (${d.baseLang})</label>
+        <textarea id="source-text" name="source" rows="3" maxlength="5000" required ${langAttrs(d.baseLang)}>
+${sd?.value ?? d.source}</textarea>
+        <p>
+          <input type="checkbox" id="source-copy-edit" name="copyEdit" value="on" ${sd?.copyEdit ? 'checked' : ''} />
+          <label for="source-copy-edit">Copy edit: a typo or style fix, the translations still fit</label>
+        </p>
+        <p class="hint">
+          Otherwise every translation of the key is marked outdated: still served, but not done until someone confirms
+          it or it is translated again.
+        </p>
+        <button type="submit" name="do" value="edit">Save the source</button>
+      </form>
+    </details>`;
+}
+
+function editorPage(
+  s: Session,
+  projectId: string,
+  d: Detail,
+  draft?: Draft,
+  flashes: Flash[] = [],
+  sourceDraft?: SourceDraft,
+): string {
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
     <h1>
       Key <code>${d.key}</code>${d.namespace ? html` <small>in namespace <code>${d.namespace}</code></small>` : ''}
@@ -944,6 +1005,7 @@ function editorPage(s: Session, projectId: string, d: Detail, draft?: Draft, fla
         ${d.sourceVerified ? 'verified' : 'not verified'}${d.captured ? '; captured, awaiting review' : ''}
       </dd>
     </dl>
+    ${sourceTools(s, projectId, d, sourceDraft)}
     ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
     ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
     ${historySection(s, projectId, d)}`;
@@ -1000,6 +1062,55 @@ async function editorGet(app: App, server: Hapi.Server, request: Request, h: Res
   // What a save or a settled conflict did comes from the session's flash, never from the URL.
   const flashes = await takeFlashes(app, session, keyHref(projectId, key));
   return htmlReply(h, 200, editorPage(session, projectId, d, undefined, flashes));
+}
+
+/** The owner's source tools: `do=verify` marks the source verified, `do=edit` saves a new source. */
+async function sourcePost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
+  const projectId = String(request.params.projectId);
+  const ref = String(request.params.key);
+  const session = sessionOf(request);
+  const form = formOf(request);
+  const api = apiFor(server, session);
+  const d = await loadKey(api, projectId, ref);
+  if (!d) return htmlReply(h, 404, messagePage('Key not found', 'There is no key of this name.', session));
+  const path = { projectId, key: ref };
+  if (form.do === 'verify') {
+    const r = await api.PATCH('/projects/{projectId}/keys/{key}', { params: { path }, body: { sourceVerified: true } });
+    if (!r.data)
+      return htmlReply(
+        h,
+        r.response.status,
+        messagePage('Nothing done', `${messageOf(r.error)} Nothing changed.`, session),
+      );
+    return redirectWithFlash(app, h, session, keyHref(projectId, ref), { notice: 'The source is marked verified.' });
+  }
+  const source = typeof form.source === 'string' ? form.source.replace(/\r\n?/g, '\n') : '';
+  const sd: SourceDraft = { value: source, copyEdit: form.copyEdit === 'on', error: '' };
+  const again = (code: number, error: string, current?: string) =>
+    htmlReply(h, code, editorPage(session, projectId, d, undefined, [], { ...sd, error, current }));
+  if (form.do !== 'edit' || typeof form.base !== 'string')
+    return htmlReply(h, 400, messagePage('Nothing saved', 'The form was incomplete; nothing changed.', session));
+  if (!source.trim()) return again(400, 'A source cannot be empty; nothing was saved.');
+  const r = await api.PATCH('/projects/{projectId}/keys/{key}', {
+    params: { path },
+    body: { source, copyEdit: sd.copyEdit, sourceBase: form.base },
+  });
+  if (r.response.status === 409 && r.error && 'currentSource' in r.error && typeof r.error.currentSource === 'string')
+    return again(
+      409,
+      'The source changed since you opened the page (it now says what is shown below); yours was not saved. Save again to replace it.',
+      r.error.currentSource,
+    );
+  if (!r.data) return again(r.response.status, `${messageOf(r.error)}`);
+  const queued =
+    r.data.queued === false
+      ? ' The engine could not be asked again now (credits); those cells wait for the next fill.'
+      : '';
+  const notice =
+    sd.copyEdit || !r.data.outdated
+      ? 'The source is saved; the translations still fit.'
+      : `The source is saved; ${r.data.outdated} ${r.data.outdated === 1 ? 'translation is' : 'translations are'} marked outdated.${queued}`;
+  return redirectWithFlash(app, h, session, keyHref(projectId, d.namespace ? r.data.token! : d.key), { notice });
 }
 
 async function editorPost(app: App, server: Hapi.Server, request: Request, h: ResponseToolkit) {
@@ -1229,6 +1340,12 @@ export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: '/projects/{projectId}/keys/{key}',
       options: signedIn(editor),
       handler: (r, h) => editorPost(app, server, r, h),
+    },
+    {
+      method: 'POST',
+      path: '/projects/{projectId}/keys/{key}/source',
+      options: signedIn(editor, { owners: 'edit or verify sources; nothing changed' }),
+      handler: (r, h) => sourcePost(app, server, r, h),
     },
     {
       method: 'GET',

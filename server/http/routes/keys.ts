@@ -1,5 +1,5 @@
-// Keys as the dashboard reviews them: switch on/off, verify the source, edit or review translations, list, and
-// ask again for the fills that failed.
+// Keys as the dashboard reviews them: switch on/off, verify or edit the source, edit or review translations, list,
+// and ask again for the fills that failed.
 import { unsafeMarkup } from '../../../packages/core/src/markup.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import { markupPolicy } from '../../domain/project/projects.js';
@@ -7,10 +7,11 @@ import { normalizeLanguage } from '../../domain/project/languages.js';
 import type { Knex } from 'knex';
 import type { Db } from '../../infra/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
-import { ApiError, conflict, invalidArgument, notFound } from '../../infra/errors.js';
+import { ApiError, conflict, invalidArgument, notFound, Refusal } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
+import { editSource } from '../../domain/catalog/source-edit.js';
 import { actorOf, recordHistory } from '../../domain/catalog/history.js';
 import { filteredKeys, filterLanguage, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
@@ -37,24 +38,86 @@ async function keyByRef(db: Db, projectId: string, ref: string) {
 }
 
 export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
-  const { db } = ctx.app;
+  const { db, jobs } = ctx.app;
   const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
   const now = Date.now();
-  const { enabled, sourceVerified } = ctx.body;
+  const { enabled, sourceVerified, source, copyEdit, sourceBase } = ctx.body;
+  if (source === undefined && (copyEdit !== undefined || sourceBase !== undefined))
+    throw invalidArgument('copyEdit and sourceBase go with source.');
   const row: Record<string, unknown> = { updated_at: now };
   // A person's switch settles what a sync switched off (migration 018).
   if (enabled !== undefined) Object.assign(row, { enabled, sync_disabled_at: null, sync_disabled_by: null });
   if (sourceVerified !== undefined) row.source_verified = sourceVerified;
-  await db.transaction(async (trx) => {
+  const aiLangs =
+    source === undefined
+      ? []
+      : (
+          await db('project_languages')
+            .where({ project_id: p.id, fill_mode: 'ai' })
+            .whereNull('removed_at')
+            .select<Array<{ code: string }>>('code')
+        )
+          .map((r) => r.code)
+          .filter((c) => c !== p.base_lang);
+  const edited = await db.transaction(async (trx) => {
+    // The source first: it marks the source verified, which an explicit `sourceVerified` then settles.
+    const out =
+      source === undefined
+        ? undefined
+        : await editSource(
+            trx,
+            p,
+            key,
+            { source, copyEdit: copyEdit ?? false, base: sourceBase },
+            aiLangs,
+            now,
+            actorOf(ctx.actor),
+          );
     await trx('keys').where({ id: key.id }).update(row);
     await contentChanged(trx, p.id, now);
+    return out;
   });
+  const body = {
+    key: key.name,
+    token: edited?.token ?? key.token,
+    enabled: enabled ?? bool(key.enabled),
+    sourceVerified: sourceVerified ?? (edited ? true : bool(key.source_verified)),
+  };
+  if (!edited) return { body };
+  // Values the engine made are asked for again as a push's would be; a refused hold leaves them pending for the
+  // next fill (a push, a sync, the bulk translate action) rather than refusing the person's edit.
+  let trackingToken: string | null = null;
+  let queued: boolean | undefined;
+  if (edited.retired.length) {
+    const cost = pairCost(source!, null);
+    queued = true;
+    try {
+      trackingToken =
+        (
+          await db.transaction((trx) =>
+            enqueueFill(
+              trx,
+              jobs,
+              p,
+              edited.retired.map((c) => ({ ...c, cost })),
+              Date.now(),
+            ),
+          )
+        )?.trackingToken ?? null;
+    } catch (err) {
+      if (!(err instanceof Refusal && (err.code === 'insufficient_credits' || err.code === 'spend_cap_exceeded')))
+        throw err;
+      queued = false;
+    }
+  }
   return {
     body: {
-      key: key.name,
-      enabled: enabled ?? bool(key.enabled),
-      sourceVerified: sourceVerified ?? bool(key.source_verified),
+      ...body,
+      source: source!,
+      outdated: edited.outdated,
+      trackingToken,
+      ...(queued === undefined ? {} : { queued }),
     },
   };
 };

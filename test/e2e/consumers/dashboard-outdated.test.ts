@@ -1,6 +1,8 @@
 // Outdated translations in the dashboard, in Debian's Chromium (playwright-core), axe-clean: a sync changes a
 // source, the key list filters the outdated cells and shows them flagged, the editor shows the source the value was
-// written for beside the current one, and an owner's bulk action re-translates them (the old value kept in history).
+// written for beside the current one, and an owner's bulk action re-translates them (the old value kept in history);
+// an owner marks a source verified and edits it in the editor (outdating its translations, or not for a copy edit),
+// and an edit someone made meanwhile refuses the save without losing the text typed.
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { sync } from '../../../packages/client/src/index.js';
@@ -100,3 +102,53 @@ test('an outdated value: flagged in the list, old and new source side by side, b
   t.is(await page.locator('#cell-de .candidate').count(), 0);
   t.deepEqual(await seriousViolations(page), []);
 });
+
+test.serial(
+  'the owner edits a source in the editor: outdated or a copy edit, and an edit made meanwhile is not lost',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }, { code: 'fr' }] });
+    await syncJson(p, { greet: 'Hello', leave: 'Goodbye' });
+    await runDue(p);
+    await signIn(page, origin, OWNER);
+    const keyUrl = `${origin}/projects/${p.projectId}/keys/greet`;
+    await page.goto(keyUrl);
+    t.regex(await mainText(), /source not verified/);
+    await page.getByRole('button', { name: 'Mark the source verified' }).click();
+    await page.locator('p.notice', { hasText: 'The source is marked verified.' }).waitFor();
+    t.regex(await mainText(), /source verified/);
+
+    // A new meaning, typed with the keyboard: every translation is marked outdated.
+    await page.getByText('Edit the source').click();
+    const field = page.getByLabel('Source (en)');
+    t.is(await field.getAttribute('lang'), 'en');
+    await field.fill('');
+    await field.pressSequentially('Hello, welcome back');
+    await page.keyboard.press('Tab');
+    await page.getByRole('button', { name: 'Save the source' }).click();
+    await page.locator('p.notice', { hasText: 'The source is saved; 2 translations are marked outdated.' }).waitFor();
+    t.is(await page.locator('dd.source').innerText(), 'Hello, welcome back');
+    t.is(await page.locator('#cell-de .outdated').count(), 1);
+    t.deepEqual(await seriousViolations(page), []);
+
+    // Someone else changes it while this page is open: the save is refused, the text typed here stays in the field.
+    await page.getByText('Edit the source').click();
+    await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'greet' } },
+      body: { source: 'Hi, welcome back', copyEdit: true },
+    });
+    await field.fill('Hello again, welcome back');
+    await page.getByRole('button', { name: 'Save the source' }).click();
+    await page.locator('.source-edit [role=alert]').waitFor();
+    t.regex(await page.locator('.source-edit [role=alert]').innerText(), /changed since you opened the page/);
+    t.is(await page.locator('.source-edit dd.theirs').innerText(), 'Hi, welcome back');
+    t.is(await page.getByLabel('Source (en)').inputValue(), 'Hello again, welcome back');
+    t.deepEqual(await seriousViolations(page), []);
+    // Saving again replaces it knowingly, as a copy edit this time: the translations' state does not change.
+    await page.getByLabel('Copy edit: a typo or style fix, the translations still fit').check();
+    await page.getByRole('button', { name: 'Save the source' }).click();
+    await page.locator('p.notice', { hasText: 'The source is saved; the translations still fit.' }).waitFor();
+    t.is(await page.locator('dd.source').innerText(), 'Hello again, welcome back');
+    const de = (await readKey(p.client, p.projectId, 'greet', 'de')).data!.translations.de;
+    t.true(de.outdated, 'still outdated from the first edit, not from the copy edit');
+  },
+);
