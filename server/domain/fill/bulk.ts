@@ -11,7 +11,7 @@ import { contentChanged } from '../project/revision.js';
 import { enqueueFill, insertMarkers } from './queue.js';
 import { outdatedPairs, retranslate } from './retranslate.js';
 
-export type BulkFillAction = 'retry' | 'retranslate' | 'translate';
+type BulkFillAction = 'retry' | 'retranslate' | 'translate';
 
 export interface BulkFillResult {
   /** Cells queued, and those the memory filled. */
