@@ -13,14 +13,14 @@ import { cellStates } from './cells.js';
 import { contentToken, DEFAULT_NAMESPACE, namespacedCtx } from './keys.js';
 import { markOutdated, outdatedMode, retireForRetranslation, retranslatesItself } from './outdated.js';
 
-export interface SourceEdit {
+interface SourceEdit {
   source: string;
   copyEdit: boolean;
   /** The source the edit was made from; undefined: not checked. */
   base?: string;
 }
 
-export interface SourceEdited {
+interface SourceEdited {
   /** The key's content token now. */
   token: string;
   /** Translations outdated by the edit. */
