@@ -507,6 +507,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/versions/{versionId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A published version (`YYYY.MM.DD.N`), or `current`. */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A published version's file in one format, as the public version pull renders it
+         * @description The dashboard's export: the same file a public `getTranslations` version pull answers (the stored
+         *     object, else rendered from the version), with its `Content-Disposition` and `Glossa-Format-Warnings`.
+         *     Without `lang`, a format of one file per language answers every language's file at its platform path in
+         *     one zip archive; with it, that language's file. Any format can be exported from any version, whether or
+         *     not the project renders it now.
+         */
+        get: operations["internalExportVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/versions/diff": {
         parameters: {
             query?: never;
@@ -3232,6 +3260,46 @@ export interface operations {
                         /** @description True when older versions exist beyond the 200 listed. */
                         truncated: boolean;
                     };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalExportVersion: {
+        parameters: {
+            query: {
+                format: "json" | "nested_json" | "angular_json" | "ios_strings" | "xcstrings" | "android_xml" | "arb" | "po" | "xliff12" | "xliff20";
+                lang?: string;
+                part?: "strings" | "stringsdict";
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description A published version (`YYYY.MM.DD.N`), or `current`. */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (or the zip of every language's file) in its format's content type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Unknown format, or a part of another format. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];

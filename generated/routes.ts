@@ -2637,6 +2637,37 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalExportVersion",
+    "method": "GET",
+    "path": "/projects/{projectId}/versions/{versionId}/file",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalDiffVersions",
     "method": "GET",
     "path": "/projects/{projectId}/versions/diff",

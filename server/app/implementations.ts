@@ -51,6 +51,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   getDomainManifest: origin.getDomainManifest,
   getDomainBundle: origin.getDomainBundle,
   getTranslations: translateRead.getTranslations,
+  internalExportVersion: translateRead.internalExportVersion,
   listCheckResults: checks.listCheckResults,
   internalGetCheckSettings: checks.internalGetCheckSettings,
   internalPutCheckSettings: checks.internalPutCheckSettings,

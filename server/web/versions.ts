@@ -2,9 +2,9 @@
 // form that picks two versions and shows what changed between them per language (internalDiffVersions), and for
 // owners a Restore link per version. Restore is confirmed on its own page, `…/versions/{versionId}/restore`, which
 // shows what production would serve after it (the diff from the current version) before the post that restores
-// (internalRestoreVersion: a new version with the old one's content; the API refuses anyone else, 403). What a
-// publish or restore did is told from its flash (flash.ts). Labels, keys and texts are hostile input: escaped
-// (html.ts).
+// (internalRestoreVersion: a new version with the old one's content; the API refuses anyone else, 403). A form
+// downloads a version's file in any format (internalExportVersion, `…/versions/export`). What a publish or restore
+// did is told from its flash (flash.ts). Labels, keys and texts are hostile input: escaped (html.ts).
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { operations } from '../../generated/internal.js';
@@ -86,6 +86,57 @@ function table(s: Session, projectId: string, list: Versions): Html {
   </table>`;
 }
 
+/** The formats a version's file can be exported in (spec/internal.yaml internalExportVersion `format`). */
+const EXPORT_FORMATS = [
+  'json',
+  'nested_json',
+  'angular_json',
+  'ios_strings',
+  'xcstrings',
+  'android_xml',
+  'arb',
+  'po',
+  'xliff12',
+  'xliff20',
+] as const;
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
+const isExportFormat = (v: unknown): v is ExportFormat => EXPORT_FORMATS.includes(v as ExportFormat);
+
+/**
+ * Downloads a version's file in any format (internalExportVersion): one language's, or every language's in a zip
+ * (one file for the formats that hold every language). The newest version's formats are listed first.
+ */
+function exportForm(projectId: string, list: Versions): Html {
+  const langs = [...new Set(list.versions.flatMap((v) => v.languages))];
+  const first = list.versions[0].formats;
+  const formats = [...first, ...EXPORT_FORMATS.filter((f) => !first.includes(f))];
+  return html`<section aria-labelledby="export">
+    <h2 id="export">Export a file</h2>
+    <form method="get" action="${projectPath(projectId, 'versions/export')}" class="filters">
+      <div>
+        <label for="export-version">Version</label>
+        <select id="export-version" name="version">
+          ${versionOptions(list, list.versions[0].versionId)}
+        </select>
+      </div>
+      <div>
+        <label for="export-format">Format</label>
+        <select id="export-format" name="format">
+          ${formats.map((f) => html`<option value="${f}">${f}</option>`)}
+        </select>
+      </div>
+      <div>
+        <label for="export-lang">Language</label>
+        <select id="export-lang" name="lang">
+          <option value="">every language</option>
+          ${langs.map((l) => html`<option value="${l}">${l}</option>`)}
+        </select>
+      </div>
+      <div><button type="submit">Download</button></div>
+    </form>
+  </section>`;
+}
+
 function versionsPage(
   s: Session,
   projectId: string,
@@ -108,6 +159,7 @@ function versionsPage(
               ${s.user.role === 'owner' ? '' : html`<p>Only an owner can restore a version.</p>`}`
         }
       </section>
+      ${list.versions.length ? exportForm(projectId, list) : ''}
       ${
         list.versions.length
           ? html`<section aria-labelledby="compare">
@@ -304,6 +356,34 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     );
   };
 
+  /** The export's download: the internal API's file and its headers, or the versions page with the refusal. */
+  const getExport = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const session = sessionOf(request);
+    const api = apiFor(server, session);
+    const version = queryText(request, 'version') ?? '';
+    const format = queryText(request, 'format');
+    const lang = queryText(request, 'lang') || undefined;
+    const refused = async (status: number, error: string) => {
+      const l = await listOf(api, projectId);
+      if (l.response.status === 404 || l.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
+      return htmlReply(h, status, versionsPage(session, projectId, dataOf(l, 'GET versions'), { error }));
+    };
+    if (!VERSION_REF.test(version) || version === 'previous' || !isExportFormat(format))
+      return refused(400, 'Pick a version and a format; nothing was exported.');
+    const r = await api.GET('/projects/{projectId}/versions/{versionId}/file', {
+      params: { path: { projectId, versionId: version }, query: { format, ...(lang ? { lang } : {}) } },
+      parseAs: 'arrayBuffer',
+    });
+    if (!r.response.ok) return refused(r.response.status, `${messageOf(r.error)} Nothing was exported.`);
+    const reply = h.response(Buffer.from(r.data as ArrayBuffer)).code(200);
+    for (const name of ['content-type', 'content-disposition', 'glossa-format-warnings']) {
+      const value = r.response.headers.get(name);
+      if (value) reply.header(name, value);
+    }
+    return reply.header('cache-control', 'private, no-store');
+  };
+
   const restore = (r: Request) => restorePath(String(r.params.projectId), String(r.params.versionId));
   return [
     {
@@ -311,6 +391,12 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: '/projects/{projectId}/versions',
       options: signedIn((r) => projectPath(String(r.params.projectId), 'versions')),
       handler: getVersions,
+    },
+    {
+      method: 'GET',
+      path: '/projects/{projectId}/versions/export',
+      options: signedIn((r) => projectPath(String(r.params.projectId), 'versions')),
+      handler: getExport,
     },
     {
       method: 'GET',

@@ -80,7 +80,14 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
     }
     return { body: { key: key.name, ...(key.namespace ? { namespace: key.namespace } : {}), translations } };
   }
-  const file = await pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]);
+  return fileReply(await pullVersionFile(publishEnv(ctx.app), project, q as Parameters<typeof pullVersionFile>[2]));
+};
+
+/** The dashboard's export of a version's file: the public version pull's file and headers. */
+export const internalExportVersion: Handler<'internalExportVersion'> = async (ctx) =>
+  fileReply(await pullVersionFile(publishEnv(ctx.app), ctx.project, { ...ctx.query, version: ctx.params.versionId }));
+
+function fileReply(file: Awaited<ReturnType<typeof pullVersionFile>>) {
   return {
     body: file.body,
     type: file.contentType,
@@ -90,7 +97,7 @@ export const getTranslations: Handler<'getTranslations'> = async (ctx) => {
       'Glossa-Format-Warnings': String(file.warnings),
     },
   };
-};
+}
 
 /** The `Content-Disposition` of a pulled file: its platform path as the file name (RFC 6266, with RFC 5987 for non-ASCII). */
 function disposition(path: string): string {

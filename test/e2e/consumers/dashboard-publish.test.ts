@@ -3,9 +3,12 @@
 // publish, versions, a diff of two versions, restore), the roles (a reviewer reads, and is refused publish and
 // restore by the API itself, 403), and the pages in Debian's Chromium: an owner sees the projects and the overview,
 // the publish diff, publishes with a label, compares two versions, restores an older one, opens an agent's pending
-// operation from the operations page; a reviewer sees the diff without a Publish button. Project names, key names,
+// operation from the operations page; a reviewer sees the diff without a Publish button and downloads a version's
+// file (one language, or every one in a zip) from the versions page. Project names, key names,
 // translations and labels are hostile and shown literally; nothing of them runs; axe finds nothing serious.
+import { readFileSync } from 'node:fs';
 import test from 'ava';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { apiFor } from '../../../server/web/api.js';
 import type { Session } from '../../../server/domain/users/sessions.js';
@@ -525,5 +528,52 @@ test.serial(
     t.is(r.response.status, 200);
     t.deepEqual(r.data!.collisions, [{ format: 'arb', name: 'homeWelcome', keys: ['home.welcome', 'home_welcome'] }]);
     t.deepEqual(r.data!.formatWarnings, []);
+  },
+);
+
+test.serial(
+  'browser: a version file downloaded from the versions page, one language or every one in a zip',
+  async (t) => {
+    const p = await project();
+    const { projectId } = p;
+    const v = await publish(projectId, 'For export');
+    t.is(v.response.status, 201);
+    browser ??= await launchChromium();
+    await browser.context.clearCookies();
+    const page = await browser.context.newPage();
+    await signIn(page, REVIEWER, `/projects/${projectId}/versions`);
+    await clean(t, page, 'versions with the export form');
+
+    // One language in a format the project does not render: Android's file for de, as a pull names it.
+    await page.getByLabel('Format').selectOption('android_xml');
+    await page.getByLabel('Language').selectOption('de');
+    const [one] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    t.is(one.suggestedFilename(), 'values-de_strings.xml');
+    const xml = readFileSync((await one.path())!, 'utf8');
+    t.regex(xml, /<string name="greeting">[^<]+<\/string>/);
+
+    // Every language: the files at their platform paths in one zip.
+    await page.getByLabel('Format').selectOption('json');
+    await page.getByLabel('Language').selectOption('');
+    const [all] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    t.regex(all.suggestedFilename(), /\.zip$/);
+    const files = unzipSync(readFileSync((await all.path())!));
+    t.deepEqual(Object.keys(files).sort(), ['locales/de.json', 'locales/en.json', 'locales/fr.json']);
+    t.is(JSON.parse(strFromU8(files['locales/en.json'])).greeting, 'Hello');
+
+    // A version the project does not have: the page again with the refusal, nothing downloaded.
+    const missing = await page.goto(
+      `${origin}/projects/${projectId}/versions/export?version=2099.01.01.1&format=json&lang=de`,
+    );
+    t.is(missing!.status(), 404);
+    t.regex(await mainText(page), /Nothing was exported\./);
+    await clean(t, page, 'export refused');
+    await page.close();
   },
 );
