@@ -552,7 +552,7 @@ test.serial(
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     t.is(one.suggestedFilename(), 'values-de_strings.xml');
-    const xml = readFileSync((await one.path())!, 'utf8');
+    const xml = readFileSync(await one.path(), 'utf8');
     t.regex(xml, /<string name="greeting">[^<]+<\/string>/);
 
     // Every language: the files at their platform paths in one zip.
@@ -563,9 +563,9 @@ test.serial(
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     t.regex(all.suggestedFilename(), /\.zip$/);
-    const files = unzipSync(readFileSync((await all.path())!));
+    const files = unzipSync(readFileSync(await all.path()));
     t.deepEqual(Object.keys(files).sort(), ['locales/de.json', 'locales/en.json', 'locales/fr.json']);
-    t.is(JSON.parse(strFromU8(files['locales/en.json'])).greeting, 'Hello');
+    t.is((JSON.parse(strFromU8(files['locales/en.json'])) as Record<string, string>).greeting, 'Hello');
 
     // A version the project does not have: the page again with the refusal, nothing downloaded.
     const missing = await page.goto(
