@@ -58,6 +58,7 @@ export const errorStatuses = {
   "source_taken": 409,
   "source_too_long": 400,
   "spend_cap_exceeded": 402,
+  "too_many_comments": 409,
   "too_many_entries": 400,
   "too_many_formats": 409,
   "too_many_units": 400,

@@ -796,6 +796,65 @@ export interface paths {
         patch: operations["internalUpdateKey"];
         trace?: never;
     };
+    "/projects/{projectId}/keys/{key}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The key's comments, oldest first
+         * @description Every comment on the key in the order written (at most the first 500, `truncated` when there are more); a
+         *     reply names the thread's first comment in `parentId`. A deleted comment stays in its place with an empty
+         *     body and `deleted: true`, so its replies still read as a thread.
+         */
+        get: operations["internalListKeyComments"];
+        put?: never;
+        /**
+         * Comment on a key, or reply to a thread
+         * @description A comment by the signed-in person (`admin` under the admin token). `parentId` replies to a thread: it must be
+         *     a comment of this key that is not itself a reply (`400 invalid_argument`). `@` followed by a person's email
+         *     (`@ana@example.com`) mentions them: `mentions` lists the people of the dashboard so named whose account is
+         *     active; other text after `@` stays text. A key takes at most 1,000 comments (`409 too_many_comments`).
+         */
+        post: operations["internalAddKeyComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/{key}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                commentId: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (its author, or an owner)
+         * @description The comment's body is removed and it reads `deleted: true` in its place; replies stay. Someone else's
+         *     comment is `403 forbidden` unless the person is an owner. Deleting a deleted comment is a no-op (204).
+         */
+        delete: operations["internalDeleteKeyComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/keys/{key}/retry": {
         parameters: {
             query?: never;
@@ -1858,6 +1917,27 @@ export interface components {
             namespace?: string;
             /** @description Only these keys (their `token`): the rows a person selected. Combines with the rest of the filter. */
             tokens?: string[];
+        };
+        KeyComment: {
+            id: number;
+            /** @description The thread it replies to (null: it starts one). */
+            parentId: number | null;
+            author: {
+                /** @description A dashboard user id, or `admin`. */
+                userId: string;
+                /** @description The person's name (null for `admin` or a removed account). */
+                name: string | null;
+            };
+            /** @description Plain text, as written (empty once deleted). */
+            body: string;
+            mentions: {
+                userId: string;
+                name: string;
+                email: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            deleted: boolean;
         };
         KeyCell: {
             lang: string;
@@ -3755,6 +3835,112 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    internalListKeyComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: components["schemas"]["KeyComment"][];
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalAddKeyComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    parentId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyComment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The key has 1,000 comments. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internalDeleteKeyComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                commentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Someone else's comment, and the person is not an owner. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
         };
     };
     internalRetryFill: {

@@ -2982,6 +2982,99 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalListKeyComments",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}/comments",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalAddKeyComment",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/{key}/comments",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalDeleteKeyComment",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/keys/{key}/comments/{commentId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalRetryFill",
     "method": "POST",
     "path": "/projects/{projectId}/keys/{key}/retry",

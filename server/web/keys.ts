@@ -13,7 +13,7 @@ import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { html, type Html } from './html.js';
-import { appPage, projectPath } from './layout.js';
+import { appPage, keyHref, projectPath } from './layout.js';
 import { previewMessage } from './preview.js';
 import { redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
@@ -23,6 +23,7 @@ import { sourceTerms } from './terms.js';
 import { allSpans, CHECK_IDS, checkResults, highlighted } from './checks.js';
 import { colsOfForm, gridForm, gridQuery, gridSort, gridTable, gridViewOf, type GridView } from './grid.js';
 import { langAttrs } from './direction.js';
+import { commentRoutes, commentsOf, commentsSection, type CommentDraft, type KeyComment } from './comments.js';
 import {
   branchFields,
   branchingOf,
@@ -34,7 +35,11 @@ import {
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
 /** A key as the editor shows it: with its source's terms marked (terms.ts), when it uses any. */
-type Detail = components['schemas']['KeyDetail'] & { sourceTerms?: Html; suggestions?: Map<string, Suggestion[]> };
+type Detail = components['schemas']['KeyDetail'] & {
+  sourceTerms?: Html;
+  suggestions?: Map<string, Suggestion[]>;
+  comments?: KeyComment[];
+};
 type Suggestion = components['schemas']['MemoryMatch'];
 type DetailCell = Detail['cells'][number];
 type Verdict = components['schemas']['GateVerdict'];
@@ -154,7 +159,6 @@ function describeFilter(f: Filter): string {
   return parts.length ? parts.join(', ') : 'all keys';
 }
 
-const keyHref = (projectId: string, key: string) => `${projectPath(projectId, 'keys')}/${encodeURIComponent(key)}`;
 /** A listed key's page: by name, or by token for a named namespace's key (a name may be in several namespaces). */
 const listedHref = (projectId: string, k: { key: string; token: string; namespace?: string }) =>
   keyHref(projectId, k.namespace ? k.token : k.key);
@@ -979,6 +983,7 @@ function editorPage(
   draft?: Draft,
   flashes: Flash[] = [],
   sourceDraft?: SourceDraft,
+  commentDraft?: CommentDraft,
 ): string {
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
     <h1>
@@ -1008,7 +1013,8 @@ function editorPage(
     ${sourceTools(s, projectId, d, sourceDraft)}
     ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
     ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
-    ${historySection(s, projectId, d)}`;
+    ${historySection(s, projectId, d)}
+    ${commentsSection(s, projectId, d.namespace ? d.token : d.key, d.comments ?? [], commentDraft)}`;
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
 }
 
@@ -1017,11 +1023,12 @@ async function loadKey(api: Api, projectId: string, key: string): Promise<Detail
   if (r.response.status === 404) return undefined;
   if (!r.data) throw new Error(`internal API: ${r.response.status}`);
   const d = r.data;
-  const [terms, suggestions] = await Promise.all([
+  const [terms, suggestions, comments] = await Promise.all([
     sourceTerms(api, projectId, d.source),
     memoryMatches(api, projectId, d),
+    commentsOf(api, projectId, key),
   ]);
-  return { ...d, sourceTerms: terms, suggestions };
+  return { ...d, sourceTerms: terms, suggestions, comments };
 }
 
 /**
@@ -1316,7 +1323,12 @@ export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const pid = (r: Request) => String(r.params.projectId);
   const editor = (r: Request) => keyHref(pid(r), String(r.params.key));
   const captured = (r: Request) => projectPath(pid(r), 'captured');
+  const commentsAgain = async (session: Session, projectId: string, key: string, draft: CommentDraft) => {
+    const d = await loadKey(apiFor(server, session), projectId, key);
+    return d && editorPage(session, projectId, d, undefined, [], undefined, draft);
+  };
   return [
+    ...commentRoutes(app, server, commentsAgain),
     {
       method: 'GET',
       path: '/projects/{projectId}/keys',

@@ -31,6 +31,10 @@ const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> 
 export const projectPath = (projectId: string, section = '') =>
   `/projects/${encodeURIComponent(projectId)}${section ? `/${section}` : ''}`;
 
+/** A key's editor: by name, or by token for a named namespace's key. */
+export const keyHref = (projectId: string, key: string) =>
+  `${projectPath(projectId, 'keys')}/${encodeURIComponent(key)}`;
+
 function navOf(s: Session, where: Where): Html {
   const item = (href: string, label: Html | string, current: boolean) =>
     html`<li><a href="${href}" ${current ? html`aria-current="page"` : ''}>${label}</a></li>`;

@@ -12,6 +12,7 @@ import type { Handler } from '../pipeline.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
 import { editSource } from '../../domain/catalog/source-edit.js';
+import { addComment, deleteComment, listComments } from '../../domain/catalog/comments.js';
 import { actorOf, recordHistory } from '../../domain/catalog/history.js';
 import { filteredKeys, filterLanguage, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
@@ -434,4 +435,25 @@ export const putTranslation: Handler<'putTranslation'> = async (ctx) => {
   } as never);
   const { updatedAt: _version, ...body } = saved.body as { updatedAt?: string };
   return { body } as typeof saved;
+};
+
+export const internalListKeyComments: Handler<'internalListKeyComments'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  return { body: await listComments(ctx.app.db, Number(key.id)) };
+};
+
+export const internalAddKeyComment: Handler<'internalAddKeyComment'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  return {
+    status: 201,
+    body: await addComment(ctx.app.db, ctx.project.id, Number(key.id), actorOf(ctx.actor), ctx.body),
+  };
+};
+
+export const internalDeleteKeyComment: Handler<'internalDeleteKeyComment'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  // The admin token acts for the operator, as an owner does.
+  const owner = !ctx.actor || ctx.actor.role === 'owner';
+  await deleteComment(ctx.app.db, Number(key.id), ctx.params.commentId, actorOf(ctx.actor), owner);
+  return { status: 204 };
 };

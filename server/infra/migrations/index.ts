@@ -29,6 +29,7 @@ import * as m028 from './028_cell_checks.js';
 import * as m029 from './029_terms.js';
 import * as m030 from './030_guarded_fill.js';
 import * as m033 from './033_user_deactivation.js';
+import * as m034 from './034_key_comments.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -59,6 +60,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '029_terms': m029,
   '030_guarded_fill': m030,
   '033_user_deactivation': m033,
+  '034_key_comments': m034,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -593,3 +593,53 @@ test.serial('a reviewer edits and approves, but the API refuses them disabling k
   t.deepEqual(await names(p, { disabled: true }), []);
   t.deepEqual(await seriousViolations(page), []);
 });
+
+test.serial(
+  'comments: a reviewer asks with a mention, the owner replies, each deletes their own; nothing hostile runs',
+  async (t) => {
+    await browserReady();
+    const p = await reviewProject();
+    await signIn(REVIEWER);
+    await page.goto(`${origin}/projects/${p.projectId}/keys/greeting`);
+    t.regex(await mainText(), /No comments yet\./);
+    const question = `Formal or informal here, @${OWNER.email}? ${HOSTILE_IMG}`;
+    await page.getByLabel('New comment').fill(question);
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.locator('p.notice', { hasText: `Comment added; it mentions ${OWNER.name}.` }).waitFor();
+    const first = page.locator('article.comment').first();
+    t.is(await first.locator('.mention').innerText(), `@${OWNER.name}`);
+    t.regex(await first.locator('.comment-body').innerText(), /<img src=x onerror="window\.pwned=1">/);
+    t.is(await first.locator('strong').innerText(), REVIEWER.name);
+    t.deepEqual(await seriousViolations(page), []);
+
+    // The owner replies in the thread, with the keyboard: the reply form opens under the comment.
+    await signIn(OWNER);
+    await page.goto(`${origin}/projects/${p.projectId}/keys/greeting`);
+    await page.locator('.thread summary', { hasText: 'Reply' }).first().click();
+    await page.getByLabel('Your reply').fill('Informal: du.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('p.notice', { hasText: 'Comment added.' }).waitFor();
+    t.deepEqual(await page.locator('.thread .replies article.comment .comment-body').allInnerTexts(), [
+      'Informal: du.',
+    ]);
+
+    // An empty comment is refused with the form kept; the reviewer deletes their question, and the reply stays.
+    await page.getByLabel('New comment').fill('   ');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    t.regex(await page.locator('.comments [role=alert]').innerText(), /cannot be empty/);
+    await signIn(REVIEWER);
+    await page.goto(`${origin}/projects/${p.projectId}/keys/greeting`);
+    t.is(await page.locator('.replies article.comment button').count(), 0, "no Delete on the owner's reply");
+    await page
+      .locator('article.comment')
+      .first()
+      .getByRole('button', { name: /^Delete the comment/ })
+      .click();
+    await page.locator('p.notice', { hasText: 'Comment deleted.' }).waitFor();
+    t.is(await page.locator('article.comment .comment-deleted').count(), 1);
+    t.deepEqual(await page.locator('.replies .comment-body').allInnerTexts(), ['Informal: du.']);
+    t.is(await pwned(), undefined);
+    t.deepEqual(await seriousViolations(page), []);
+  },
+);
