@@ -967,6 +967,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/content/{docId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start translation runs for a document, as the public `runContentDocument` does
+         * @description The dashboard's way to the public `runContentDocument` (openapi.yaml): the same plan, estimate
+         *     (`dryRun: true` answers `estimatedMc` and starts nothing), reservations, refusals and `Idempotency-Key`
+         *     handling, for an owner instead of an API key.
+         */
+        post: operations["internalRunContentDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/content/{docId}/rollback": {
         parameters: {
             query?: never;
@@ -4163,6 +4188,94 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalRunContentDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    langs?: string[];
+                    lang?: string;
+                    /** @enum {string} */
+                    mode?: "fill" | "overwrite";
+                    force?: boolean;
+                    confirm?: boolean;
+                    model?: string;
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The preview of a dry run, or the jobs started and the languages skipped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        estimatedMc?: number;
+                        jobs?: {
+                            lang: string;
+                            jobId: string;
+                        }[];
+                        skipped?: {
+                            lang: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The reservation was refused; nothing started. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description A run is going (`run_in_progress`), the estimate is over the cost warning (`cost_warning`), or the document cannot run (`health_blocked`, `revision_missing`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 500 runs per project per day (`run_quota_exceeded`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No translation engine is configured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     internalRollbackContent: {

@@ -3202,6 +3202,41 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalRunContentDocument",
+    "method": "POST",
+    "path": "/projects/{projectId}/content/{docId}/run",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": "body",
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "409",
+      "429",
+      "503"
+    ]
+  },
+  {
     "operationId": "internalRollbackContent",
     "method": "POST",
     "path": "/projects/{projectId}/content/{docId}/rollback",

@@ -134,6 +134,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   listContentDocuments: content.listContentDocuments,
   getContentDocument: content.getContentDocument,
   runContentDocument: content.runContentDocument,
+  internalRunContentDocument: content.internalRunContentDocument,
   internalPublishContent: contentInternal.internalPublishContent,
   internalRollbackContent: contentInternal.internalRollbackContent,
   internalDeleteContent: contentInternal.internalDeleteContent,

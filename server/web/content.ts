@@ -5,6 +5,7 @@
 // up on marked; the language's review stage (reviewers and owners); the versions with rollback (owners). A project
 // without Content shows "Content is not enabled". Data from the internal API only; document text is hostile input
 // and escaped like everything else.
+import { randomUUID } from 'node:crypto';
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
@@ -15,7 +16,7 @@ import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
-import { formOf, htmlReply, messagePage } from './web.js';
+import { credits, formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
 
 type Overview = components['schemas']['ContentOverview'];
@@ -106,7 +107,7 @@ async function listPage(
   api: Api,
   s: Session,
   projectId: string,
-  extra: { error?: string; flashes?: Flash[] } = {},
+  extra: { error?: string; flashes?: Flash[]; run?: RunDraft } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -224,13 +225,70 @@ function blocksTable(doc: Working, lang: Working['langs'][number]): Html {
   </table>`;
 }
 
+/** A run the person asked to estimate: what it covers, and the estimate to confirm (the dry run's). */
+interface RunDraft {
+  lang: string;
+  overwrite: boolean;
+  estimatedMc: number;
+  /** Sent as the run's Idempotency-Key: a second click of the same confirmation starts nothing more. */
+  key: string;
+}
+
+/**
+ * The owner's run (internalRunContentDocument): estimated first (a dry run), then confirmed. The confirmation carries
+ * an idempotency key, so sending it twice starts one run.
+ */
+function runSection(
+  s: Session,
+  projectId: string,
+  docId: string,
+  langs: Array<{ code: string }>,
+  draft?: RunDraft,
+): Html {
+  const action = docPath(projectId, docId, '/run');
+  const langName = (code: string) => (code ? code : 'every language');
+  return html`<section aria-labelledby="run-h">
+    <h2 id="run-h">Translate with the engine</h2>
+    ${
+      draft
+        ? html`<p id="run-estimate">
+              ${langName(draft.lang)}${draft.overwrite ? ', everything again' : ', what is missing or stale'}: estimated
+              at <strong>${credits(draft.estimatedMc)} credits</strong> (a run reserves about twice this and gives back
+              what it does not use).
+            </p>
+            <form method="post" action="${action}" class="inline">
+              ${csrfField(s)}
+              <input type="hidden" name="lang" value="${draft.lang}" />
+              ${draft.overwrite ? html`<input type="hidden" name="overwrite" value="on" />` : ''}
+              <input type="hidden" name="confirm" value="yes" />
+              <input type="hidden" name="key" value="${draft.key}" />
+              <button type="submit">Start the run</button>
+              <a href="${docPath(projectId, docId)}">Cancel</a>
+            </form>`
+        : html`<form method="post" action="${action}">
+            ${csrfField(s)}
+            <label for="run-lang">Language</label>
+            <select id="run-lang" name="lang">
+              <option value="">every language</option>
+              ${langs.map((l) => html`<option value="${l.code}">${l.code}</option>`)}
+            </select>
+            <p>
+              <input type="checkbox" id="run-overwrite" name="overwrite" value="on" />
+              <label for="run-overwrite">Translate everything again, approved translations too</label>
+            </p>
+            <button type="submit">Estimate…</button>
+          </form>`
+    }
+  </section>`;
+}
+
 async function docPage(
   api: Api,
   s: Session,
   projectId: string,
   docId: string,
   wanted: string | undefined,
-  extra: { error?: string; flashes?: Flash[] } = {},
+  extra: { error?: string; flashes?: Flash[]; run?: RunDraft } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -327,6 +385,7 @@ async function docPage(
               : html`<p>The project has no target language.</p>`
           }
         </section>
+        ${isOwner(s) && doc.langs.length ? runSection(s, projectId, docId, doc.langs, extra.run) : ''}
         <section>
           <h2>Versions</h2>
           ${
@@ -520,6 +579,43 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     return redirectWithFlash(app, h, session, back, { notice: `The review stage of ${lang} is ${wanted}.` });
   };
 
+  const run = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const session = sessionOf(request);
+    const form = formOf(request);
+    const api = apiFor(server, session);
+    const lang = /^[A-Za-z0-9_-]{1,35}$/.test(form.lang ?? '') ? form.lang : '';
+    const overwrite = form.overwrite === 'on';
+    const again = async (status: number, error: string) =>
+      reply(h, await docPage(api, session, projectId, docId, undefined, { error }), status);
+    const body = { ...(lang ? { lang } : {}), ...(overwrite ? { mode: 'overwrite' as const } : {}) };
+    const path = { projectId, docId };
+    if (form.confirm !== 'yes') {
+      const dry = await api.POST('/projects/{projectId}/content/{docId}/run', {
+        params: { path },
+        body: { ...body, dryRun: true },
+      });
+      if (!dry.data) return again(dry.response.status, `${apiMessage(dry.error)} Nothing was started.`);
+      const draft = { lang, overwrite, estimatedMc: dry.data.estimatedMc ?? 0, key: randomUUID() };
+      return reply(h, await docPage(api, session, projectId, docId, lang || undefined, { run: draft }));
+    }
+    const key = /^[0-9a-f-]{36}$/.test(form.key ?? '') ? form.key : undefined;
+    const r = await api.POST('/projects/{projectId}/content/{docId}/run', {
+      params: { path, header: key ? { 'Idempotency-Key': key } : {} },
+      // The person saw the estimate: a cost warning is what they confirmed.
+      body: { ...body, confirm: true },
+    });
+    if (r.response.status === 403) return again(403, 'Only an owner can start a run; nothing was started.');
+    if (!r.data) return again(r.response.status, `${apiMessage(r.error)} Nothing was started.`);
+    const started = (r.data.jobs ?? []).map((j) => j.lang);
+    return redirectWithFlash(app, h, session, docPath(projectId, docId), {
+      notice: started.length
+        ? `A run started for ${started.join(', ')}.`
+        : `Nothing to run: ${(r.data.skipped ?? []).map((k) => `${k.lang} ${k.reason.replace(/_/g, ' ')}`).join(', ')}.`,
+    });
+  };
+
   const confirmRollback = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const docId = String(request.params.docId);
@@ -581,6 +677,7 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       options: signedIn(docWithLang((r) => String(r.params.lang))),
       handler: stage,
     },
+    { method: 'POST', path: `${P}/{docId}/run`, options: signedIn(doc), handler: run },
     { method: 'GET', path: `${P}/{docId}/rollback`, options: signedIn(rollbackOf), handler: confirmRollback },
     { method: 'POST', path: `${P}/{docId}/rollback`, options: signedIn(doc), handler: rollback },
   ];

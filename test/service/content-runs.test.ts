@@ -11,6 +11,7 @@ import {
   errorReply,
   type FakeOpenAI,
 } from '../helpers/fake-openai.js';
+import { asPerson } from '../helpers/actor.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -163,4 +164,31 @@ test.serial('deleting a document while its run waits gives the hold back', async
   await runDue();
   t.is(await balance(p), before);
   t.is((await call(p, 'GET', '/gone?lang=fr')).status, 404);
+});
+
+test.serial("the dashboard's run: the public preview's estimate, then the run; a reviewer is refused", async (t) => {
+  fake.setHandler(translateAll((item) => `fr: ${item.source}`));
+  const p = await contentProject();
+  await call(p, 'PUT', '/faq', { title: 'Questions', text: 'How long does shipping take?\n\nTwo days.' });
+  const path = { path: { projectId: p.projectId, docId: 'faq' } };
+  const publicPreview = await call(p, 'POST', '/faq/run', { dryRun: true });
+  const preview = await svc.admin.POST('/projects/{projectId}/content/{docId}/run', {
+    params: path,
+    body: { dryRun: true },
+  });
+  t.is(preview.response.status, 200);
+  t.deepEqual(preview.data, publicPreview.body);
+  t.true((preview.data!.estimatedMc ?? 0) > 0);
+  t.false((await working(p, 'faq')).langs[0].running, 'a preview starts nothing');
+  const reviewer = { userId: 'usr_content_rev', name: 'R', role: 'reviewer' as const };
+  t.is((await asPerson(svc, reviewer, 'POST', `/projects/${p.projectId}/content/faq/run`, {})).status, 403);
+  const run = await svc.admin.POST('/projects/{projectId}/content/{docId}/run', { params: path, body: {} });
+  t.is(run.response.status, 200);
+  t.deepEqual(
+    run.data!.jobs!.map((j) => j.lang),
+    ['fr'],
+  );
+  await runDue();
+  const w = await working(p, 'faq');
+  t.true(w.langs[0].units.every((u) => u.state === 'translated'));
 });

@@ -160,26 +160,51 @@ export const getContentDocument: Handler<'getContentDocument'> = async (ctx) => 
 };
 
 export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => {
-  const { app } = ctx;
-  const { db } = app;
   // No operation covers a content run (`x-operation-action: content_run`): an agent key is refused even a preview.
   if (ctx.principal?.requiresOperationApproval)
     throw new ApiError(403, 'authorization_required', 'An agent key cannot run a content translation.');
-  const project = contentProject(ctx.project);
+  return {
+    body: (await runDocument(ctx.app, ctx.project, ctx.params.docId, ctx.body, ctx.dryRun, ctx.request)) as never,
+  };
+};
+
+/** The dashboard's content run (spec internal `internalRunContentDocument`): the public run's rules, for a person. */
+export const internalRunContentDocument: Handler<'internalRunContentDocument'> = async (ctx) => ({
+  body: (await runDocument(ctx.app, ctx.project, ctx.params.docId, ctx.body, ctx.dryRun, ctx.request)) as never,
+});
+
+/** A content run or its preview (spec `runContentDocument`), for either origin of the request. */
+async function runDocument(
+  app: App,
+  p: ProjectRow,
+  docId: string,
+  body: {
+    langs?: string[];
+    lang?: string;
+    mode?: 'fill' | 'overwrite';
+    force?: boolean;
+    confirm?: boolean;
+    model?: string;
+  },
+  dryRun: boolean,
+  request: RequestView,
+): Promise<unknown> {
+  const { db } = app;
+  const project = contentProject(p);
   if (!app.engine)
     throw new ApiError(
       503,
       'unavailable',
       'No translation engine is configured (TRANSLATION_ENGINE=none); nothing was written.',
     );
-  checkModel(app, ctx.body.model);
-  const doc = await requireDoc(db, project.id, ctx.params.docId);
-  const requested = ctx.body.langs ?? (ctx.body.lang ? [ctx.body.lang] : undefined);
-  const opts: RunOptions = { mode: ctx.body.mode ?? 'fill', force: ctx.body.force ?? false };
+  checkModel(app, body.model);
+  const doc = await requireDoc(db, project.id, docId);
+  const requested = body.langs ?? (body.lang ? [body.lang] : undefined);
+  const opts: RunOptions = { mode: body.mode ?? 'fill', force: body.force ?? false };
   const plan = () => planRun(db, project, doc, requested, opts);
   const estimate = (p: Awaited<ReturnType<typeof plan>>) => p.run.reduce((n, r) => n + r.mc, 0);
-  if (ctx.dryRun) return { body: { estimatedMc: estimate(await plan()) } };
-  const key = idempotencyKey(ctx.request);
+  if (dryRun) return { estimatedMc: estimate(await plan()) };
+  const key = idempotencyKey(request);
   // The key is judged before anything else: a retry of a run that started answers what the first did, even
   // though its languages now read `run_in_progress`.
   const answer = await withIdempotencyKey(
@@ -195,7 +220,7 @@ export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => 
           'A run is already going for every language that needs one; send only the languages under `skipped`.',
         );
       const threshold = project.cost_warning_mc == null ? null : Number(project.cost_warning_mc);
-      if (threshold != null && estimatedMc > threshold && !ctx.body.confirm)
+      if (threshold != null && estimatedMc > threshold && !body.confirm)
         throw new ApiError(
           409,
           'cost_warning',
@@ -205,5 +230,5 @@ export const runContentDocument: Handler<'runContentDocument'> = async (ctx) => 
       return { status: 200, body: await startRun(db, project, doc, planned, opts) };
     },
   );
-  return { body: answer.body as never };
-};
+  return answer.body;
+}

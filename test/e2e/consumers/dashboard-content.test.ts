@@ -5,7 +5,8 @@
 // reviewer may set stages but not publish. In a real browser (Debian's Chromium): an owner publishes a document
 // run through the pseudo engine by selecting it on the list (the public pull then answers the new version), sets
 // a language's stage, sees a changed block marked stale with its previous translation as the candidate, and rolls
-// back; a reviewer sees no Publish button and the API refuses the publish; hostile titles and text never run; axe
+// back; an owner estimates a run and starts it once; a reviewer sees no Publish button and the API refuses the
+// publish; hostile titles and text never run; axe
 // finds no serious violation. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -333,4 +334,49 @@ test.serial('browser: with Content off the pages say so', async (t) => {
   t.deepEqual(await seriousViolations(pg), []);
   await pg.goto(`${origin}/projects/${p.projectId}/content/any`);
   t.regex(await mainText(pg), /Content is not enabled/);
+});
+
+test.serial('browser: an owner estimates a run, starts it once, and the document is translated', async (t) => {
+  const p = await contentProject();
+  const pushed = await call(p, 'PUT', '/faq', { title: 'FAQ', text: 'How long does shipping take?\n\nTwo days.' });
+  t.true(pushed.status < 300, pushed.text);
+  const pg = await signIn('owen@example.test');
+  await pg.goto(`${origin}/projects/${p.projectId}/content/faq`);
+  await pg.getByLabel('Language', { exact: true }).selectOption('de');
+  await pg.getByRole('button', { name: 'Estimate…' }).click();
+  await pg.locator('#run-estimate').waitFor();
+  t.regex(await pg.locator('#run-estimate').innerText(), /^de, what is missing or stale: estimated at [\d.]+ credits/);
+  t.deepEqual(await seriousViolations(pg), []);
+  const preview = await call(p, 'POST', '/faq/run', { lang: 'de', dryRun: true });
+  t.regex(
+    await pg.locator('#run-estimate').innerText(),
+    new RegExp(
+      `estimated at ${(Number(preview.body.estimatedMc) / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 }).replace('.', '\\.')} credits`,
+    ),
+    'the same estimate as the public preview',
+  );
+  t.is(
+    (await overview(p)).documents[0].langs.find((l) => l.code === 'de')!.running,
+    false,
+    'the estimate started nothing',
+  );
+  // Confirmed twice (a double click, a resent form): one run, by the confirmation's idempotency key.
+  const form = pg.locator('form', { has: pg.getByRole('button', { name: 'Start the run' }) });
+  const fields = Object.fromEntries(
+    await form
+      .locator('input[type=hidden]')
+      .evaluateAll((els) => els.map((e) => [(e as HTMLInputElement).name, (e as HTMLInputElement).value])),
+  );
+  await pg.getByRole('button', { name: 'Start the run' }).click();
+  await pg.locator('[role=status]', { hasText: 'A run started for de.' }).waitFor();
+  const again = await pg.request.post(`${origin}/projects/${p.projectId}/content/faq/run`, {
+    form: fields,
+    headers: { origin },
+  });
+  // Without the key a second run would be refused while the first goes (409 run_in_progress, the page again).
+  t.is(again.status(), 200, 'the resent confirmation answers what the first did');
+  await runDue();
+  const de = (await overview(p)).documents[0].langs.find((l) => l.code === 'de')!;
+  t.like(de, { running: false, missing: 0 });
+  t.is((await overview(p)).documents[0].langs.find((l) => l.code === 'fr')!.missing > 0, true, 'fr was not run');
 });
