@@ -9,6 +9,8 @@ import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
+import { FORMAT_IDS } from '../../packages/core/src/formats/index.js';
+import type { FormatId } from '../../packages/core/src/catalog.js';
 import { apiFor, type Api } from './api.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
 import { apiMessage, csrfField, dataOf } from './forms.js';
@@ -25,21 +27,9 @@ const NEW = '/projects/new';
 const section = 'settings';
 const settingsPath = (projectId: string) => projectPath(projectId, section);
 
-// The output formats a project may configure (spec/internal.yaml internalAddOutputFormat, the public enum).
-const FORMATS = [
-  'json',
-  'nested_json',
-  'angular_json',
-  'ios_strings',
-  'xcstrings',
-  'android_xml',
-  'arb',
-  'po',
-  'xliff12',
-  'xliff20',
-] as const;
-type Format = (typeof FORMATS)[number];
-const isFormat = (v: unknown): v is Format => FORMATS.includes(v as Format);
+// The output formats a project may configure (spec `OutputFormatId`, the renderers of packages/core).
+const FORMATS = FORMAT_IDS;
+const isFormat = (v: unknown): v is FormatId => FORMATS.includes(v as FormatId);
 
 /** Target languages as typed: codes separated by commas or spaces. */
 const codesOf = (text: string) =>

@@ -9,6 +9,8 @@ import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { operations } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
+import { FORMAT_IDS } from '../../packages/core/src/formats/index.js';
+import type { FormatId } from '../../packages/core/src/catalog.js';
 import { apiFor } from './api.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
@@ -86,21 +88,9 @@ function table(s: Session, projectId: string, list: Versions): Html {
   </table>`;
 }
 
-/** The formats a version's file can be exported in (spec/internal.yaml internalExportVersion `format`). */
-const EXPORT_FORMATS = [
-  'json',
-  'nested_json',
-  'angular_json',
-  'ios_strings',
-  'xcstrings',
-  'android_xml',
-  'arb',
-  'po',
-  'xliff12',
-  'xliff20',
-] as const;
-type ExportFormat = (typeof EXPORT_FORMATS)[number];
-const isExportFormat = (v: unknown): v is ExportFormat => EXPORT_FORMATS.includes(v as ExportFormat);
+/** The formats a version's file can be exported in: every renderer (spec `OutputFormatId`). */
+const EXPORT_FORMATS = FORMAT_IDS;
+const isExportFormat = (v: unknown): v is FormatId => EXPORT_FORMATS.includes(v as FormatId);
 
 /**
  * Downloads a version's file in any format (internalExportVersion): one language's, or every language's in a zip
