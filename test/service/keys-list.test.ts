@@ -2,6 +2,7 @@
 // server/web/grid.ts reads it): its sort orders on both databases, each cell's version, and a bulk action over
 // chosen rows. The public API keeps its documented shapes. The grid itself is test/e2e/consumers/dashboard-grid.test.ts.
 import test from 'ava';
+import { keyCell, putCell } from '../helpers/cells.js';
 import { translate } from '../../packages/client/src/index.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 
@@ -20,18 +21,9 @@ async function gridProject(n: number): Promise<TestProject> {
   return p;
 }
 
-async function cell(p: TestProject, key: string, lang: string) {
-  const r = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
-    params: { path: { projectId: p.projectId, key } },
-  });
-  return r.data!.cells.find((c) => c.lang === lang)!;
-}
+const cell = (p: TestProject, key: string, lang: string) => keyCell(svc, p, key, lang);
 
-const put = (p: TestProject, key: string, lang: string, value: string) =>
-  svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
-    params: { path: { projectId: p.projectId, key, lang } },
-    body: { value },
-  });
+const put = (p: TestProject, key: string, lang: string, value: string) => putCell(svc, p, key, lang, value);
 
 test('the list sorts, carries each cell version, and a bulk filter of tokens touches those keys only', async (t) => {
   const p = await gridProject(3);

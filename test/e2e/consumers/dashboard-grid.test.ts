@@ -6,6 +6,7 @@
 // gates and previewed, and raw ICU round-tripping. A scripted translator translates 50 keys with the keyboard in
 // the grid and through the per-key editor form, and the test prints the keystrokes and time per key of each.
 import test from 'ava';
+import { keyCell, putCell } from '../../helpers/cells.js';
 import type { Page } from 'playwright-core';
 import { translate } from '../../../packages/client/src/index.js';
 import { seriousViolations } from '../../helpers/axe.js';
@@ -49,12 +50,7 @@ async function gridProject(n: number, extra: Array<{ key: string; source: string
   return p;
 }
 
-async function cell(p: TestProject, key: string, lang: string) {
-  const r = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
-    params: { path: { projectId: p.projectId, key } },
-  });
-  return r.data!.cells.find((c) => c.lang === lang)!;
-}
+const cell = (p: TestProject, key: string, lang: string) => keyCell(svc, p, key, lang);
 
 const gridUrl = (p: TestProject, q = 'cols=de,ar') => `${origin}/projects/${p.projectId}/keys?${q}`;
 const gc = (key: string, lang: string) => page.locator(`td.gc[data-name="${key}"][data-lang="${lang}"]`);
@@ -159,11 +155,7 @@ test.serial('grid: keyboard-only editing; Enter saves, Escape cancels, arrows an
   t.deepEqual(await seriousViolations(page), []);
 });
 
-const put = (p: TestProject, key: string, lang: string, value: string) =>
-  svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
-    params: { path: { projectId: p.projectId, key, lang } },
-    body: { value },
-  });
+const put = (p: TestProject, key: string, lang: string, value: string) => putCell(svc, p, key, lang, value);
 
 test.serial('grid: a cell changed by someone else since it was shown is a conflict, never overwritten', async (t) => {
   const p = await gridProject(2);
