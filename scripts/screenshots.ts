@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { translate } from '../packages/client/src/index.js';
+import { asPerson } from '../test/helpers/actor.js';
 import { launchChromium } from '../test/helpers/chromium.js';
 import { createTestProject, startTestService } from '../test/helpers/service.js';
 
@@ -46,8 +47,20 @@ try {
     body: { langs: ['de', 'fr'] },
   });
   await runDue();
-  await svc.admin.POST('/users', {
+  const owner = await svc.admin.POST('/users', {
     body: { name: 'Olga Owner', email: 'owner@example.test', password: 'a demo password here', role: 'owner' },
+  });
+  const reviewer = await svc.admin.POST('/users', {
+    body: { name: 'Rita Reviewer', email: 'rita@example.test', password: 'another demo password', role: 'reviewer' },
+  });
+  const comment = (userId: string, name: string, role: 'owner' | 'reviewer', body: unknown) =>
+    asPerson(svc, { userId, name, role }, 'POST', `/projects/${p.projectId}/keys/profile.greeting/comments`, body);
+  const question = await comment(reviewer.data!.userId, 'Rita Reviewer', 'reviewer', {
+    body: 'Formal or informal address in German here, @owner@example.test?',
+  });
+  await comment(owner.data!.userId, 'Olga Owner', 'owner', {
+    body: 'Informal (du), as in the rest of the app.',
+    parentId: question.body.id,
   });
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   await page.setViewportSize({ width: 1200, height: 820 });
@@ -69,6 +82,13 @@ try {
     await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: false });
     console.log(`${name}: ${url}`);
   }
+  // The grid and the editor's comments sit below the filters and the cells: the element alone.
+  await page.goto(`${project}/keys?cols=de,ja`, { waitUntil: 'load' });
+  await page.locator('table.grid').screenshot({ path: path.join(out, 'grid.png') });
+  console.log('grid: the key list with de and ja columns');
+  await page.goto(`${project}/keys/profile.greeting`, { waitUntil: 'load' });
+  await page.locator('section.comments').screenshot({ path: path.join(out, 'comments.png') });
+  console.log('comments: the editor of profile.greeting');
 } finally {
   await browser.close();
   await svc.stop();
