@@ -3504,6 +3504,8 @@ export interface operations {
                 aiScoreBelow?: number;
                 /** @description Keys of this namespace only (`""`: the default one); absent: every namespace. */
                 namespace?: string;
+                /** @description Only these keys (their `token`, the parameter repeated for each): the rows a person selected, as `KeyFilter.tokens`. */
+                tokens?: string | string[];
                 /**
                  * @description The order: `created` (the default, creation order), `name` or `-name` (by key name, then namespace),
                  *     `updated` or `-updated` (by the last change of the `sortLang` cell, a cell never written first; without

@@ -475,7 +475,12 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
     .map(([, v]) => v)
     .slice(0, 200);
   if (tokens.length) f.tokens = tokens;
-  const back = `${list}${filterQuery({ ...f, tokens: undefined }, gridQuery(grid))}`;
+  // The editor's "Ask the engine" comes back to its key (a path of this project's keys only: never elsewhere).
+  const editorBack =
+    typeof form.back === 'string' && form.back.startsWith(`${list}/`) && !/[?#]|\/\/|\.\./.test(form.back)
+      ? form.back
+      : undefined;
+  const back = editorBack ?? `${list}${filterQuery({ ...f, tokens: undefined }, gridQuery(grid))}`;
   const action = form.action;
   if (!Object.hasOwn(BULK, action))
     return htmlReply(h, 400, messagePage('Nothing done', 'Choose a bulk action; nothing changed.', session));
@@ -527,6 +532,7 @@ async function bulkPost(app: App, server: Hapi.Server, request: Request, h: Resp
         ${Object.entries(gridQuery(grid)).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`)}
         <input type="hidden" name="action" value="${action}" />
         ${bulkLang ? html`<input type="hidden" name="bulkLang" value="${bulkLang}" />` : ''}
+        ${editorBack ? html`<input type="hidden" name="back" value="${editorBack}" />` : ''}
         <input type="hidden" name="confirm" value="yes" />
         <button type="submit">Confirm: ${BULK[action].label}</button>
         <a href="${back}">Cancel</a>
@@ -787,6 +793,22 @@ function suggestionsOf(s: Session, projectId: string, d: Detail, c: DetailCell, 
   </section>`;
 }
 
+/**
+ * An owner's way to send a cell without a value to the engine: the bulk action `translate` on this key and language,
+ * which shows its estimate before anything is held, and comes back here.
+ */
+function askEngine(s: Session, projectId: string, d: Detail, c: DetailCell): Html {
+  if (s.user.role !== 'owner' || c.value != null || !d.enabled) return html``;
+  return html`<form method="post" action="${projectPath(projectId, 'key-actions')}" class="inline">
+    <input type="hidden" name="csrf" value="${s.csrf}" />
+    <input type="hidden" name="action" value="translate" />
+    <input type="hidden" name="sel-0" value="${d.token}" />
+    <input type="hidden" name="bulkLang" value="${c.lang}" />
+    <input type="hidden" name="back" value="${keyHref(projectId, d.namespace ? d.token : d.key)}" />
+    <button type="submit">Ask the engine for ${c.lang}…</button>
+  </form>`;
+}
+
 function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
@@ -797,7 +819,7 @@ function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, dr
   const branching = branchingOf(d.source, c.lang, value);
   return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
-    ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''}
+    ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''} ${askEngine(s, projectId, d, c)}
     ${c.conflictValue != null ? html`<p class="warn">A sync kept this file value out: <q>${c.conflictValue}</q></p>` : ''}
     ${c.outdated ? outdatedPanel(d, c) : retiredCandidate(s, action, d, c)}
     ${draft?.error ? html`<p class="error" role="alert">${draft.error}</p>` : ''}

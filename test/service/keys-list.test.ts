@@ -48,6 +48,15 @@ test('the list sorts, carries each cell version, and a bulk filter of tokens tou
   t.is(de.updatedAt, (await cell(p, 'k000', 'de')).updatedAt);
   t.is(page1.keys[2].cells.find((c) => c.lang === 'de')!.updatedAt, null);
 
+  // The list of selected rows: one token (a plain query value) or several (the parameter repeated).
+  t.deepEqual(await names({ tokens: page1.keys[1].token }), ['k001']);
+  const two = await svc.admin.GET('/projects/{projectId}/keys', {
+    params: { path: { projectId: p.projectId }, query: { tokens: [page1.keys[0].token, page1.keys[2].token] } },
+  });
+  t.deepEqual(
+    two.data!.keys.map((k) => k.key),
+    ['k000', 'k002'],
+  );
   const tokens = [page1.keys[0].token];
   const r = await svc.admin.POST('/projects/{projectId}/keys/bulk-review', {
     params: { path: { projectId: p.projectId } },

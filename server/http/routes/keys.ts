@@ -270,7 +270,9 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   const { db } = ctx.app;
   const p = ctx.project;
   const targets = await targetLanguages(db, p);
-  const { query } = await filteredKeys(db, p, ctx.query, targets);
+  // One selected row comes as a plain value of the query, several as an array.
+  const tokens = ctx.query.tokens === undefined ? undefined : [ctx.query.tokens].flat();
+  const { query } = await filteredKeys(db, p, { ...ctx.query, tokens }, targets);
   const offset = ctx.query.offset ?? 0;
   const limit = ctx.query.limit ?? 50;
   const [counted] = await query.clone().count({ n: '*' });

@@ -107,5 +107,26 @@ test.serial(
     await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
     await page.reload();
     t.deepEqual(await Promise.all(['one', 'three', 'two'].map(status)), ['translated', 'missing', 'translated']);
+
+    // The editor of the one left: its de cell asks the engine the same way, and the confirmation comes back to it.
+    await page.goto(`${origin}/projects/${p.projectId}/keys/three`);
+    t.is(await page.getByRole('button', { name: /^Ask the engine for fr/ }).count(), 0, 'fr has a value');
+    await page.getByRole('button', { name: 'Ask the engine for de…' }).click();
+    t.regex((await page.locator('#bulk-estimate').innerText()).replace(/\s+/g, ' '), /^1 cell, estimated at/);
+    await page.getByRole('button', { name: 'Confirm: Translate untranslated cells' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/keys/three'));
+    t.regex(await page.locator('p.notice').innerText(), /^1 cells queued for translation\./);
+    await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
+    await page.reload();
+    t.is(await page.getByRole('button', { name: /^Ask the engine/ }).count(), 0, 'every cell has a value now');
+    // A back address outside this project's keys is not followed.
+    const csrf = await page.locator('form input[name=csrf]').first().inputValue();
+    const r = await page.request.post(`${origin}/projects/${p.projectId}/key-actions`, {
+      form: { csrf, action: 'translate', 'sel-0': 'x', confirm: 'yes', back: '//evil.example/keys/x' },
+      headers: { origin },
+      maxRedirects: 0,
+    });
+    t.is(r.status(), 303);
+    t.regex(r.headers().location, new RegExp(`^/projects/${p.projectId}/keys(\\?|$)`));
   },
 );
