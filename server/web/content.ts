@@ -1,8 +1,9 @@
 // The Content pages. `/projects/{projectId}/content`: every document with its served version and, per language,
 // its review stage and how many units are stale, missing or given up; documents are selected with checkboxes and
-// published together (owners). `/projects/{projectId}/content/{docId}?lang=xx`: the document's blocks beside their
-// translation into one language, stale blocks marked with the previous translation as the candidate, blocks given
-// up on marked; the language's review stage (reviewers and owners); the versions with rollback (owners). A project
+// published together (owners), after a page that says which languages would be served the source instead.
+// `/projects/{projectId}/content/{docId}?lang=xx`: the document's blocks beside their translation into one language,
+// stale blocks marked with the previous translation as the candidate, blocks given up on marked; the language's
+// review stage (reviewers and owners); a run, estimated first (owners); the versions with rollback (owners). A project
 // without Content shows "Content is not enabled". Data from the internal API only; document text is hostile input
 // and escaped like everything else.
 import { randomUUID } from 'node:crypto';
@@ -103,11 +104,65 @@ function resultTable(r: PublishResult): Html {
   </section>`;
 }
 
+/**
+ * What a publish of `docIds` would serve, asked before it: a language whose units are not all translated from the
+ * current source is served the source instead (server/domain/content/versions.ts `snapshotOf`), and the person
+ * sees which, and why, before confirming. Null when none of the documents is listed any more.
+ */
+async function publishConfirmation(
+  api: Api,
+  s: Session,
+  projectId: string,
+  docIds: string[],
+): Promise<PageAnswer | null> {
+  const o = dataOf(await api.GET('/projects/{projectId}/content', { params: { path: { projectId } } }), 'list content');
+  const docs = o.documents.filter((d) => docIds.includes(d.docId));
+  if (!docs.length) return null;
+  const why = (l: OverviewDoc['langs'][number]) =>
+    [l.stale ? `${l.stale} stale` : '', l.missing ? `${l.missing} missing` : '', l.gaveUp ? `${l.gaveUp} given up` : '']
+      .filter(Boolean)
+      .join(', ');
+  const items = docs.map((d) => {
+    const fallback = d.langs.filter((l) => why(l));
+    return html`<li>
+      <strong>${d.title}</strong> (<code>${d.docId}</code>):
+      ${
+        fallback.length
+          ? html`<span class="warn"
+              >readers of ${fallback.map((l) => l.code).join(', ')} would get the source text instead of a translation
+              (${fallback.map((l, i) => `${i ? '; ' : ''}${l.code}: ${why(l)}`)})</span
+            >`
+          : 'every language is served translated'
+      }
+    </li>`;
+  });
+  const fallbacks = docs.some((d) => d.langs.some((l) => why(l)));
+  return {
+    status: 200,
+    body: appPage(
+      s,
+      'Publish content?',
+      html`<h1>Publish ${docs.length === 1 ? 'this document' : `these ${docs.length} documents`}?</h1>
+        <ul id="publish-preview">
+          ${items}
+        </ul>
+        ${fallbacks ? html`<p>Run the engine or translate those parts first to serve a translation.</p>` : ''}
+        <form method="post" action="${projectPath(projectId, `${section}/publish`)}">
+          ${csrfField(s)} ${docs.map((d) => html`<input type="hidden" name="doc:${d.docId}" value="on" />`)}
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit">Publish</button>
+          <a href="${projectPath(projectId, section)}">Cancel</a>
+        </form>`,
+      { projectId, section },
+    ),
+  };
+}
+
 async function listPage(
   api: Api,
   s: Session,
   projectId: string,
-  extra: { error?: string; flashes?: Flash[]; run?: RunDraft } = {},
+  extra: { error?: string; flashes?: Flash[] } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -538,6 +593,10 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await listPage(api, session, projectId, { error: 'Select at least one document; nothing was published.' }),
         400,
       );
+    if (form.confirm !== 'yes' && isOwner(session)) {
+      const page = await publishConfirmation(api, session, projectId, docIds);
+      if (page) return reply(h, page);
+    }
     const r = await api.POST('/projects/{projectId}/content/publish', {
       params: { path: { projectId } },
       body: { docIds },

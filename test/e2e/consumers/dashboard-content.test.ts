@@ -217,12 +217,17 @@ test.serial(
     t.regex(await mainText(pg), /de: translated/);
     t.regex(await mainText(pg), /not published/);
 
-    // Select one document and publish it.
+    // Select one document and publish it: asked first, with what each language would be served.
     await pg.getByLabel(`Select ${TITLE}`, { exact: true }).check();
+    await pg.getByRole('button', { name: 'Publish selected' }).click();
+    await pg.locator('#publish-preview').waitFor();
+    t.regex(await pg.locator('#publish-preview').innerText(), /every language is served translated/);
+    t.deepEqual(await seriousViolations(pg), []);
+    t.is((await overview(p)).documents.find((d) => d.docId === 'returns')!.versionId, null, 'asking publishes nothing');
     // Post/redirect/get: the list the redirect opens shows the outcome from a one-time flash.
     await Promise.all([
       pg.waitForResponse((r) => r.request().method() === 'GET' && r.url() === list),
-      pg.getByRole('button', { name: 'Publish selected' }).click(),
+      pg.getByRole('button', { name: 'Publish', exact: true }).click(),
     ]);
     await pg.waitForLoadState();
     t.regex(await mainText(pg), /1 published, 0 unchanged, 0 held, 0 skipped/);
@@ -261,13 +266,24 @@ test.serial(
     t.regex(await mainText(pg), /changes not published/);
     t.regex(await mainText(pg), /1 stale/);
 
+    // Asked to publish now, the page says de and fr would be served the source: a block is stale.
+    await pg.getByLabel(`Select ${TITLE}`, { exact: true }).check();
+    await pg.getByRole('button', { name: 'Publish selected' }).click();
+    t.regex(
+      (await pg.locator('#publish-preview').innerText()).replace(/\s+/g, ' '),
+      /readers of de, fr would get the source text instead of a translation \(de: 1 stale; fr: 1 stale\)/,
+    );
+    await pg.getByRole('link', { name: 'Cancel' }).click();
+
     // Publish again (the run brings it up to date), then roll back to the first version.
     await call(p, 'POST', '/returns/run', {});
     await runDue();
     await pg.getByLabel(`Select ${TITLE}`, { exact: true }).check();
+    await pg.getByRole('button', { name: 'Publish selected' }).click();
+    await pg.locator('#publish-preview', { hasText: 'every language is served translated' }).waitFor();
     await Promise.all([
       pg.waitForResponse((r) => r.request().method() === 'GET' && r.url() === list),
-      pg.getByRole('button', { name: 'Publish selected' }).click(),
+      pg.getByRole('button', { name: 'Publish', exact: true }).click(),
     ]);
     await pg.waitForLoadState();
     t.regex(await mainText(pg), /1 published/);
