@@ -165,3 +165,19 @@ test('a refused hold does not refuse the edit: the cells wait, pending, for the 
     ['pending', 'pending'],
   );
 });
+
+test('two people edit the same source at once: one edit is saved, the other is a conflict', async (t) => {
+  const p = await filled({ title: 'Orders' });
+  const results = await Promise.all(
+    ['Your orders', 'All orders', 'Order history'].map((source) => edit(p, 'title', { source, sourceBase: 'Orders' })),
+  );
+  const saved = results.filter((r) => r.response.status === 200);
+  const refused = results.filter((r) => r.response.status === 409);
+  t.is(saved.length, 1);
+  t.is(refused.length, 2);
+  for (const r of refused) t.like(r.error, { error: 'edit_conflict', currentSource: saved[0].data!.source });
+  t.is((await detail(p, 'title')).source, saved[0].data!.source!);
+  const db = svc.service.app.db;
+  const { id } = (await db('keys').where({ project_id: p.projectId, name: 'title' }).first('id'))!;
+  t.deepEqual(await db('key_history').where({ key_id: id }).pluck('source'), ['Orders'], 'one edit in the history');
+});

@@ -4,7 +4,7 @@
 // person calls it a copy edit (a typo, a style fix), which carries them over as current, as a push's
 // `previousSource` does.
 import type { Db } from '../../infra/db.js';
-import { bool, isUniqueViolation } from '../../infra/db.js';
+import { bool, dialectOf, isUniqueViolation } from '../../infra/db.js';
 import { conflict, invalidArgument } from '../../infra/errors.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { checkKeys } from '../checks/store.js';
@@ -43,28 +43,42 @@ export async function editSource(
   actor: string,
 ): Promise<SourceEdited> {
   // Read again under the transaction: the key row the route resolved may be older than another edit.
-  const current = (await trx('keys').where({ id: key.id }).first<KeyRow | undefined>())!;
+  const read = trx('keys').where({ id: key.id }).first<KeyRow | undefined>();
+  // MySQL: a locking read, so two edits of one key take turns and the second compares with the first's source.
+  if (dialectOf(trx) === 'mysql') read.forUpdate();
+  const current = (await read)!;
   if (current.forms != null)
     throw invalidArgument('A plural key takes its sources from a push or a sync; nothing was saved.');
   if (edit.base !== undefined && edit.base !== current.source)
     throw conflict('edit_conflict', 'The source changed since you opened it; nothing was saved.', {
       currentSource: current.source,
     });
-  if (edit.source === current.source) return { token: current.token, outdated: 0, retired: [] };
+  if (edit.source === current.source) {
+    // Saved as it stands: the person read it, which is what verifying a source means.
+    await trx('keys').where({ id: current.id }).update({ source_verified: true, updated_at: now });
+    return { token: current.token, outdated: 0, retired: [] };
+  }
   const token = contentToken(edit.source, null, namespacedCtx(current.namespace ?? DEFAULT_NAMESPACE, current.ctx));
   const taken = await trx('keys')
     .where({ project_id: p.id, token })
     .whereNot('id', current.id)
     .first<{ name: string } | undefined>('name');
   if (taken) throw conflict('source_taken', `Key ${taken.name} already says this; nothing was saved.`);
-  await trx('keys')
-    .where({ id: current.id })
+  // Only over the source read above: another edit or a push that changed it since makes this one a conflict.
+  const n = await trx('keys')
+    .where({ id: current.id, token: current.token })
     .update({ token, source: edit.source, source_verified: true, source_updated_at: now, updated_at: now })
     .catch((err) => {
       // Another writer gave the same token to a key between the read and this write.
       if (isUniqueViolation(err)) throw conflict('source_taken', 'Another key says this now; nothing was saved.');
       throw err;
     });
+  if (n !== 1) {
+    const now2 = await trx('keys').where({ id: current.id }).first<{ source: string }>('source');
+    throw conflict('edit_conflict', 'The source changed since you opened it; nothing was saved.', {
+      currentSource: now2.source,
+    });
+  }
   await trx('key_history').insert({
     key_id: current.id,
     project_id: p.id,
