@@ -2010,6 +2010,10 @@ export interface components {
             captured: boolean;
             /** @description The key's namespace; absent for the default one. */
             namespace?: string;
+            /** @description The developers' note to translators (from a synced catalog). */
+            comment?: string | null;
+            /** @description The most characters a translation may show: the catalog's `maxLength`, else `[CHAR LIMIT=n]` in the comment or context; null: no limit. */
+            maxLength?: number | null;
             /** @description The quality checks' results on the source and the key's name; absent when there are none. */
             sourceChecks?: components["schemas"]["CheckResult"][];
             baseLang: string;

@@ -1026,6 +1026,21 @@ function editorPage(
               <dd class="ctx">${d.ctx}</dd>`
           : ''
       }
+      ${
+        d.comment
+          ? html`<dt>Note to translators</dt>
+              <dd class="key-comment">${d.comment}</dd>`
+          : ''
+      }
+      ${
+        d.maxLength
+          ? html`<dt>Character limit</dt>
+              <dd class="char-limit">
+                ${d.maxLength} characters as the reader sees them (a placeholder counts as one; each plural form must
+                fit)
+              </dd>`
+          : ''
+      }
       <dt>State</dt>
       <dd>
         ${d.enabled ? 'enabled' : 'disabled'}; source

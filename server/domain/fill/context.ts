@@ -39,7 +39,7 @@ const COMMENT_CHARS = 1_000;
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A key's `maxLength` as a synced catalog's metadata may carry it, else null. */
-function metaMaxLength(meta: string | null): number | null {
+export function metaMaxLength(meta: string | null): number | null {
   const m = parseJson<Record<string, unknown> | null>(meta, null);
   const n = m && typeof m === 'object' ? m.maxLength : undefined;
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;

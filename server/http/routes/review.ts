@@ -5,6 +5,8 @@
 import type { FormatId } from '../../../packages/core/src/catalog.js';
 import { renderLanguage } from '../../../packages/core/src/delivery.js';
 import { gateCell } from '../../../packages/core/src/gates.js';
+import { lengthLimit } from '../../../packages/core/src/checks/cell.js';
+import { metaMaxLength } from '../../domain/fill/context.js';
 import { configuredFormats, markupPolicy } from '../../domain/project/projects.js';
 import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
@@ -116,6 +118,9 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
       enabled: bool(key.enabled),
       sourceVerified: bool(key.source_verified),
       captured: bool(key.captured),
+      comment: key.comment ?? null,
+      // The limit the fill gives the engine (server/domain/fill/context.ts) and the max-length check reads.
+      maxLength: lengthLimit(metaMaxLength(key.meta ?? null), key.comment, key.ctx),
       ...(sourceChecks ? { sourceChecks } : {}),
       baseLang: p.base_lang,
       cells: listed.map((c) => {

@@ -62,6 +62,14 @@ test('the style guide and the review rule saved with the keyboard; low AI scores
   t.deepEqual(await page.locator('table.keys tbody th a').allInnerTexts(), ['button.save']);
   t.regex(await page.locator('.ai-score').first().innerText(), /AI score 0\.70 \(over the length limit: length: /);
   t.deepEqual(await seriousViolations(page), []);
+  // The editor says the limit the engine was given.
+  const detail = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+    params: { path: { projectId: p.projectId, key: 'button.save' } },
+  });
+  t.like(detail.data, { maxLength: 12, comment: null });
+  await page.getByRole('link', { name: 'button.save' }).click();
+  await page.waitForURL(/\/keys\/button\.save$/);
+  t.regex(await page.locator('dd.char-limit').innerText(), /^12 characters as the reader sees them/);
 });
 
 test.serial(
