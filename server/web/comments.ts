@@ -1,8 +1,9 @@
 // Comments in the key editor (internalListKeyComments, internalAddKeyComment, internalDeleteKeyComment): threads one
 // level deep under the history, a form to start one and one to reply to each, and Delete on a person's own comments
 // (an owner's on any). Bodies are plain text from people, escaped like all user text (html.ts); a mention
-// (`@email` of a dashboard person) is shown with the person's name. Posts answer 303 with a flash (decision 0003);
-// a refused post shows the editor again with the text that was typed.
+// (`@email` of a dashboard person) is shown with the person's name. A comment may be written in any language, so
+// its text and the fields take their direction from what is typed (`dir="auto"`). Posts answer 303 with a flash
+// (decision 0003); a refused post shows the editor again with the text that was typed.
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { components } from '../../generated/internal.js';
@@ -58,7 +59,7 @@ function commentItem(s: Session, action: string, c: KeyComment): Html {
       <strong id="comment-${c.id}-by">${c.author.name ?? c.author.userId}</strong>
       <time datetime="${c.createdAt}">${when(c.createdAt)}</time>
     </p>
-    ${c.deleted ? html`<p class="comment-deleted">(deleted)</p>` : html`<p class="comment-body">${bodyHtml(c)}</p>`}
+    ${c.deleted ? html`<p class="comment-deleted">(deleted)</p>` : html`<p class="comment-body" dir="auto">${bodyHtml(c)}</p>`}
     ${
       mine && !c.deleted
         ? html`<form method="post" action="${action}/${c.id}/delete" class="inline">
@@ -77,7 +78,7 @@ function commentForm(s: Session, action: string, label: string, id: string, draf
     ${parentId ? html`<input type="hidden" name="parentId" value="${parentId}" />` : ''}
     ${mine ? html`<p class="error" role="alert">${draft.error}</p>` : ''}
     <label for="${id}">${label}</label>
-    <textarea id="${id}" name="body" rows="2" maxlength="2000" required>${mine ? draft.body : ''}</textarea>
+    <textarea id="${id}" name="body" rows="2" maxlength="2000" required dir="auto">${mine ? draft.body : ''}</textarea>
     <button type="submit">${parentId ? 'Reply' : 'Comment'}</button>
   </form>`;
 }

@@ -610,6 +610,11 @@ test.serial(
     t.is(await first.locator('.mention').innerText(), `@${OWNER.name}`);
     t.regex(await first.locator('.comment-body').innerText(), /<img src=x onerror="window\.pwned=1">/);
     t.is(await first.locator('strong').innerText(), REVIEWER.name);
+    t.is(
+      await first.locator('.comment-body').getAttribute('dir'),
+      'auto',
+      'Arabic or Hebrew comments read right to left',
+    );
     t.deepEqual(await seriousViolations(page), []);
 
     // The owner replies in the thread, with the keyboard: the reply form opens under the comment.
