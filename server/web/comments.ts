@@ -12,6 +12,7 @@ import type { Session } from '../domain/users/sessions.js';
 import { apiFor, type Api } from './api.js';
 import { redirectWithFlash } from './flash.js';
 import { html, type Html } from './html.js';
+import { timeOf } from './forms.js';
 import { keyHref } from './layout.js';
 import { messageOf } from './projects.js';
 import { sessionOf, signedIn } from './auth.js';
@@ -31,8 +32,6 @@ export async function commentsOf(api: Api, projectId: string, key: string): Prom
   const r = await api.GET('/projects/{projectId}/keys/{key}/comments', { params: { path: { projectId, key } } });
   return r.data?.comments ?? [];
 }
-
-const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** A body with its mentions shown as the people they name. */
 function bodyHtml(c: KeyComment): Html {
@@ -57,14 +56,16 @@ function commentItem(s: Session, action: string, c: KeyComment): Html {
   return html`<article class="comment" id="comment-${c.id}" aria-labelledby="comment-${c.id}-by">
     <p class="comment-meta">
       <strong id="comment-${c.id}-by">${c.author.name ?? c.author.userId}</strong>
-      <time datetime="${c.createdAt}">${when(c.createdAt)}</time>
+      ${timeOf(c.createdAt)}
     </p>
     ${c.deleted ? html`<p class="comment-deleted">(deleted)</p>` : html`<p class="comment-body" dir="auto">${bodyHtml(c)}</p>`}
     ${
       mine && !c.deleted
         ? html`<form method="post" action="${action}/${c.id}/delete" class="inline">
             <input type="hidden" name="csrf" value="${s.csrf}" />
-            <button type="submit" aria-label="Delete the comment of ${when(c.createdAt)}">Delete</button>
+            <button type="submit" aria-label="Delete the comment of ${c.createdAt.slice(0, 16).replace('T', ' ')} UTC">
+              Delete
+            </button>
           </form>`
         : ''
     }

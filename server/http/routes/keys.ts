@@ -50,17 +50,7 @@ export const internalUpdateKey: Handler<'internalUpdateKey'> = async (ctx) => {
   // A person's switch settles what a sync switched off (migration 018).
   if (enabled !== undefined) Object.assign(row, { enabled, sync_disabled_at: null, sync_disabled_by: null });
   if (sourceVerified !== undefined) row.source_verified = sourceVerified;
-  const aiLangs =
-    source === undefined
-      ? []
-      : (
-          await db('project_languages')
-            .where({ project_id: p.id, fill_mode: 'ai' })
-            .whereNull('removed_at')
-            .select<Array<{ code: string }>>('code')
-        )
-          .map((r) => r.code)
-          .filter((c) => c !== p.base_lang);
+  const aiLangs = source === undefined ? [] : await resolveTargets(db, p, undefined);
   const edited = await db.transaction(async (trx) => {
     // The source first: it marks the source verified, which an explicit `sourceVerified` then settles.
     const out =

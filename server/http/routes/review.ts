@@ -15,6 +15,7 @@ import { ApiError, invalidArgument, notFound } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { toSnapshotKey } from '../../domain/catalog/live.js';
+import { resolveTargets } from '../../domain/catalog/targets.js';
 import { cellGate } from '../../domain/catalog/gate.js';
 import { readCredit } from '../../domain/billing/credits.js';
 import { actorOf, recordHistory, type HistoryRow } from '../../domain/catalog/history.js';
@@ -300,11 +301,7 @@ export const internalBulkKeys: Handler<'internalBulkKeys'> = async (ctx) => {
   }
   // retry, retranslate, translate: cells of the AI-filled languages, of keys a push would fill.
   const actLang = ctx.body.lang !== undefined ? filterLanguage(ctx.body.lang, targets) : lang;
-  const aiLangs = new Set(
-    (
-      await db('project_languages').where({ project_id: p.id, fill_mode: 'ai' }).whereNull('removed_at').select('code')
-    ).map((r) => r.code),
-  );
+  const aiLangs = new Set(await resolveTargets(db, p, undefined));
   const langs = (actLang ? [actLang] : targets).filter((l) => aiLangs.has(l));
   let out: BulkFillResult & { balance: number } = {
     affected: 0,
