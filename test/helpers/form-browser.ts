@@ -36,14 +36,17 @@ export class FormBrowser {
   }
 
   /**
-   * Signs `who` in as a person would when the sign-in throttle (server/domain/users/throttle.ts) answers 429 to
-   * tests signing the same person in at once: waits out its Retry-After, at most four attempts.
+   * Signs `who` in as a person would when the service says to try again: the sign-in throttle
+   * (server/domain/users/throttle.ts) answers 429 to tests signing the same person in at once, and a loaded machine
+   * may answer 503 (password checks queued, or a write that lost to another) with a Retry-After. Waits it out, at
+   * most four attempts; a last refusal names what the page said.
    */
   async signInWaiting(who: { email: string; password: string }): Promise<this> {
     for (let attempt = 0; ; attempt++) {
       const r = await this.signIn(who.email, who.password);
       if (r.status === 303) return this;
-      if (r.status !== 429 || attempt === 3) throw new Error(`sign-in: ${r.status}`);
+      const said = (await r.text()).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 300);
+      if (![429, 503].includes(r.status) || attempt === 3) throw new Error(`sign-in: ${r.status}: ${said}`);
       await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get('retry-after') ?? 1)));
     }
   }
