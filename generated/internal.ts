@@ -1046,6 +1046,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/content/{docId}/langs/{lang}/units/{unitId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+                lang: string;
+                /** @description A block id, `@title` or `@field:<name>` (the `id` of the working document's units). */
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a unit's translation, or keep a stale unit's previous translation
+         * @description `text` stores a person's translation of the unit's current source. It must keep exactly the markup of
+         *     the source block (links, emphasis, inline code, HTML elements and their attributes), in any order, and
+         *     nothing more: markup the source does not have, or markup left out, is `400 invalid_argument` naming it,
+         *     and literal text that would read as markup is escaped as a run's answer is. The title and fields are
+         *     plain text. `keep: true` accepts a stale unit's previous translation (its `candidate`) for the current
+         *     source, as when the source change was a typo fix.
+         *     `sourceHash` is the unit's `sourceHash` as the editor read it: a source pushed since is
+         *     `409 edit_conflict` with `currentSource`. `baseUpdatedAt` is the translation's `updatedAt` as read
+         *     (`null` when it had none): a translation changed since (a run, another person) is `409 edit_conflict`
+         *     with `current`. A run going for the language is `409 run_in_progress`. Nothing is written on a refusal.
+         *     A saved `text` sets the language's review stage back to `translated` (it has not been reviewed), as a
+         *     run's text does; `keep` leaves the stage as it is.
+         */
+        put: operations["internalEditContentUnit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/content/{docId}/langs/{lang}/stage": {
         parameters: {
             query?: never;
@@ -2100,14 +2137,27 @@ export interface components {
                 stage: "translated" | "reviewed" | "approved" | null;
                 running: boolean;
                 /** @description One per block, then `@title` and `@field:<name>`. */
-                units: {
-                    id: string;
-                    /** @enum {string} */
-                    state: "translated" | "stale" | "missing" | "gave_up";
-                    text?: string;
-                    candidate?: string;
-                }[];
+                units: components["schemas"]["ContentWorkingUnit"][];
             }[];
+        };
+        ContentWorkingUnit: {
+            id: string;
+            /** @enum {string} */
+            state: "translated" | "stale" | "missing" | "gave_up";
+            text?: string;
+            candidate?: string;
+            /** @description The hash of the unit's current source: the base of an edit. */
+            sourceHash: string;
+            /**
+             * Format: date-time
+             * @description When the stored translation last changed, or null when there is none: the base of an edit.
+             */
+            updatedAt: string | null;
+            /**
+             * @description For a stale unit, the source its candidate was translated from, when recorded (translations made
+             *     before this was recorded have none).
+             */
+            previousSource?: string;
         };
         ApiKeyInfo: {
             keyId: string;
@@ -4368,6 +4418,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["OwnersOnly"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    internalEditContentUnit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                docId: components["parameters"]["DocId"];
+                lang: string;
+                /** @description A block id, `@title` or `@field:<name>` (the `id` of the working document's units). */
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text?: string;
+                    /** @enum {boolean} */
+                    keep?: true;
+                    sourceHash: string;
+                    /** Format: date-time */
+                    baseUpdatedAt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The unit as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentWorkingUnit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The source changed since `sourceHash` or the translation since `baseUpdatedAt` (`edit_conflict`), a run
+             *     is going (`run_in_progress`), or `keep` on a unit that has no stale translation (`conflict`); nothing
+             *     was written.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        currentSource?: string;
+                        current?: components["schemas"]["ContentWorkingUnit"];
+                    };
+                };
+            };
         };
     };
     internalSetContentStage: {

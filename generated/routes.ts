@@ -3328,6 +3328,38 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalEditContentUnit",
+    "method": "PUT",
+    "path": "/projects/{projectId}/content/{docId}/langs/{lang}/units/{unitId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
     "operationId": "internalSetContentStage",
     "method": "PUT",
     "path": "/projects/{projectId}/content/{docId}/langs/{lang}/stage",

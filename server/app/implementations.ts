@@ -140,6 +140,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalDeleteContent: contentInternal.internalDeleteContent,
   internalGetContentDocument: contentInternal.internalGetContentDocument,
   internalSetContentStage: contentInternal.internalSetContentStage,
+  internalEditContentUnit: contentInternal.internalEditContentUnit,
   internalListApiKeys: internalApiKeys.internalListApiKeys,
   internalListUsers: dashboardUsers.internalListUsers,
   internalUpdateUser: dashboardUsers.internalUpdateUser,

@@ -437,6 +437,8 @@ export interface ContentUnitRow {
   unit_id: string;
   source_hash: string;
   text: string | null;
+  /** The source `text` was translated from (migrations/035_content_unit_source.ts); null on older rows. */
+  source_text?: string | null;
   gave_up: Flag;
   updated_at: Int64;
 }

@@ -2,7 +2,9 @@
 // its review stage and how many units are stale, missing or given up; documents are selected with checkboxes and
 // published together (owners), after a page that says which languages would be served the source instead.
 // `/projects/{projectId}/content/{docId}?lang=xx`: the document's blocks beside their translation into one language,
-// stale blocks marked with the previous translation as the candidate, blocks given up on marked; the language's
+// each unit's translation editable (reviewers and owners; what was typed survives a refusal), stale blocks marked
+// with the previous translation as the candidate, the source's change since it was translated, and a button that
+// keeps the candidate for the new source; blocks given up on marked; the language's
 // review stage (reviewers and owners); a run, estimated first (owners); the versions with rollback (owners). A project
 // without Content shows "Content is not enabled". Data from the internal API only; document text is hostile input
 // and escaped like everything else.
@@ -13,6 +15,8 @@ import type { components } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { apiMessage, csrfField, dataOf, timeOf } from './forms.js';
+import { langAttrs } from './direction.js';
+import { diffHtml } from './diff.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.js';
@@ -235,10 +239,57 @@ async function listPage(
   };
 }
 
-function blocksTable(doc: Working, lang: Working['langs'][number]): Html {
+/** What a person typed for one unit and why it was not saved: shown again in that unit's form, nothing lost. */
+interface UnitDraft {
+  unit: string;
+  text: string;
+}
+
+/** The form that saves a unit's translation, or keeps a stale unit's candidate (internalEditContentUnit). */
+function unitForms(
+  s: Session,
+  action: string,
+  lang: string,
+  u: Working['langs'][number]['units'][number],
+  draft: UnitDraft | undefined,
+): Html {
+  const base = html`${csrfField(s)}<input type="hidden" name="unit" value="${u.id}" />
+    <input type="hidden" name="sourceHash" value="${u.sourceHash}" />
+    <input type="hidden" name="base" value="${u.updatedAt ?? ''}" />`;
+  const field = `edit-${u.id}`;
+  const typed = draft?.unit === u.id ? draft.text : (u.text ?? u.candidate ?? '');
+  return html`${
+      u.state === 'stale' && u.candidate !== undefined
+        ? html`<form method="post" action="${action}" class="inline">
+            ${base}<input type="hidden" name="keep" value="yes" />
+            <button type="submit" aria-label="Keep the previous translation of ${u.id}">
+              Keep the previous translation
+            </button>
+          </form>`
+        : ''
+    }
+    <details ${draft?.unit === u.id ? html`open` : ''}>
+      <summary>Edit ${lang}</summary>
+      <form method="post" action="${action}">
+        ${base}
+        <label for="${field}">Translation of ${u.id} (${lang})</label>
+        <textarea id="${field}" name="text" rows="3" maxlength="8000" required ${langAttrs(lang)}>${typed}</textarea>
+        <button type="submit">Save translation</button>
+      </form>
+    </details>`;
+}
+
+function blocksTable(
+  s: Session,
+  projectId: string,
+  doc: Working,
+  lang: Working['langs'][number],
+  draft: UnitDraft | undefined,
+): Html {
   const source = new Map<string, string>(doc.blocks.map((b) => [b.id, b.text]));
   source.set('@title', doc.title);
   for (const [k, v] of Object.entries(doc.fields)) source.set(`@field:${k}`, v);
+  const action = docPath(projectId, doc.docId, `/langs/${encodeURIComponent(lang.code)}/units`);
   const STATE: Record<string, string> = {
     translated: 'translated',
     stale: 'stale: the source changed',
@@ -260,18 +311,29 @@ function blocksTable(doc: Working, lang: Working['langs'][number]): Html {
     <tbody>
       ${lang.units.map(
         (u) =>
-          html`<tr class="unit-${u.state}">
+          html`<tr class="unit-${u.state}" id="unit-${u.id}">
             <td><code>${u.id}</code></td>
-            <td class="source">${source.get(u.id) ?? ''}</td>
+            <td class="source" ${langAttrs(doc.baseLang)}>
+              ${source.get(u.id) ?? ''}
+              ${
+                u.previousSource !== undefined
+                  ? html`<p class="source-diff">
+                      <span class="candidate-label">Changed since it was translated:</span>
+                      ${diffHtml(u.previousSource, source.get(u.id) ?? '')}
+                    </p>`
+                  : ''
+              }
+            </td>
             <td class="source">
               ${
                 u.state === 'translated'
-                  ? (u.text ?? '')
+                  ? html`<span ${langAttrs(lang.code)}>${u.text ?? ''}</span>`
                   : u.candidate !== undefined
                     ? html`<span class="candidate-label">Previous translation (candidate):</span>
-                        <span class="candidate">${u.candidate}</span>`
+                        <span class="candidate" ${langAttrs(lang.code)}>${u.candidate}</span>`
                     : html`<em>none</em>`
               }
+              ${lang.running ? '' : unitForms(s, action, lang.code, u, draft)}
             </td>
             <td><span class="state" data-state="${u.state}">${STATE[u.state]}</span></td>
           </tr>`,
@@ -343,7 +405,7 @@ async function docPage(
   projectId: string,
   docId: string,
   wanted: string | undefined,
-  extra: { error?: string; flashes?: Flash[]; run?: RunDraft } = {},
+  extra: { error?: string; flashes?: Flash[]; run?: RunDraft; unit?: UnitDraft } = {},
 ): Promise<PageAnswer> {
   const name = await contentProject(api, s, projectId);
   if (typeof name !== 'string') return name;
@@ -436,7 +498,7 @@ async function docPage(
                     ${lang.code}: stage
                     <strong>${lang.stage ?? 'not translated'}</strong>${lang.running ? ', a run is going' : ''}
                   </p>
-                  ${stageForm} ${blocksTable(doc, lang)}`
+                  ${stageForm} ${blocksTable(s, projectId, doc, lang, extra.unit)}`
               : html`<p>The project has no target language.</p>`
           }
         </section>
@@ -638,6 +700,51 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     return redirectWithFlash(app, h, session, back, { notice: `The review stage of ${lang} is ${wanted}.` });
   };
 
+  const unit = async (request: Request, h: ResponseToolkit) => {
+    const projectId = String(request.params.projectId);
+    const docId = String(request.params.docId);
+    const lang = String(request.params.lang);
+    const session = sessionOf(request);
+    const form = formOf(request);
+    const api = apiFor(server, session);
+    const unitId = form.unit ?? '';
+    const keep = form.keep === 'yes';
+    const text = form.text ?? '';
+    // Refused: the page again with what was typed in the unit's open form.
+    const again = async (status: number, error: string) =>
+      reply(
+        h,
+        await docPage(api, session, projectId, docId, lang, { error, unit: keep ? undefined : { unit: unitId, text } }),
+        status,
+      );
+    if (!unitId || !form.sourceHash) return again(400, 'No such unit; nothing was saved.');
+    if (!keep && !text.trim()) return again(400, 'Type a translation; nothing was saved.');
+    const r = await api.PUT('/projects/{projectId}/content/{docId}/langs/{lang}/units/{unitId}', {
+      params: { path: { projectId, docId, lang, unitId } },
+      body: {
+        ...(keep ? { keep: true as const } : { text }),
+        sourceHash: form.sourceHash,
+        baseUpdatedAt: form.base ? form.base : null,
+      },
+    });
+    if (r.response.status === 403) return again(403, 'Your role may not edit translations; nothing was saved.');
+    if (!r.data) {
+      const error = r.error as { error?: string; currentSource?: string };
+      const why =
+        error.error === 'edit_conflict'
+          ? error.currentSource !== undefined
+            ? 'The source of this unit changed since you opened the page. It now reads as shown; your text is below.'
+            : 'Someone changed this translation since you opened the page. It now reads as shown; your text is below.'
+          : apiMessage(r.error);
+      return again(r.response.status, `${why} Nothing was saved.`);
+    }
+    return redirectWithFlash(app, h, session, `${docPath(projectId, docId)}?lang=${encodeURIComponent(lang)}`, {
+      notice: keep
+        ? `The previous ${lang} translation of ${unitId} is kept for the new source.`
+        : `The ${lang} translation of ${unitId} is saved.`,
+    });
+  };
+
   const run = async (request: Request, h: ResponseToolkit) => {
     const projectId = String(request.params.projectId);
     const docId = String(request.params.docId);
@@ -735,6 +842,12 @@ export function contentRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: `${P}/{docId}/langs/{lang}/stage`,
       options: signedIn(docWithLang((r) => String(r.params.lang))),
       handler: stage,
+    },
+    {
+      method: 'POST',
+      path: `${P}/{docId}/langs/{lang}/units`,
+      options: signedIn(docWithLang((r) => String(r.params.lang))),
+      handler: unit,
     },
     { method: 'POST', path: `${P}/{docId}/run`, options: signedIn(doc), handler: run },
     { method: 'GET', path: `${P}/{docId}/rollback`, options: signedIn(rollbackOf), handler: confirmRollback },

@@ -45,7 +45,10 @@ export class FormBrowser {
     for (let attempt = 0; ; attempt++) {
       const r = await this.signIn(who.email, who.password);
       if (r.status === 303) return this;
-      const said = (await r.text()).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 300);
+      const said = (await r.text())
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 300);
       if (![429, 503].includes(r.status) || attempt === 3) throw new Error(`sign-in: ${r.status}: ${said}`);
       await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers.get('retry-after') ?? 1)));
     }

@@ -60,6 +60,11 @@ interface Codec {
 
 /** The block's text as an ICU message for a translation engine (see the file comment for the rules). */
 export function protectBlock(format: DocFormat, type: string, text: string): Protected {
+  const { message, atoms, tags, codec } = protectParts(format, type, text);
+  return { message, restore: (answer) => restore(answer, atoms, tags, codec) };
+}
+
+function protectParts(format: DocFormat, type: string, text: string) {
   const { pieces, codec } =
     format === 'markdown'
       ? protectMarkdown(type, text)
@@ -69,7 +74,76 @@ export function protectBlock(format: DocFormat, type: string, text: string): Pro
   const atoms: string[] = [];
   const tags: Tag[] = [];
   const message = printMessage(pieces, atoms, tags);
-  return { message, restore: (answer) => restore(answer, atoms, tags, codec) };
+  return { message, atoms, tags, codec };
+}
+
+const CHARACTER_REFERENCE = /^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});$/;
+
+/**
+ * A person's translation of a block, held to what an engine's answer is held to: the source's markup, each piece
+ * exactly once in any order, and nothing else. The edit is read by the same parser; its markup is matched to the
+ * source's by how it is written (a link to another URL, or `_x_` for the source's `*x*`, is not the same markup),
+ * and the result is rebuilt through the source's restore(), so literal text is escaped and the block keeps its
+ * shape exactly as a run's answer would.
+ */
+export function checkEdit(
+  format: DocFormat,
+  type: string,
+  source: string,
+  edited: string,
+): { text: string } | { error: string } {
+  const src = protectParts(format, type, source);
+  const ed = protectParts(format, type, edited);
+  // Character references (`&lt;`, `&#160;`) are how HTML writes some literal text: the edit may add its own.
+  const atoms = [...src.atoms];
+  const match = <T>(
+    mine: T[],
+    theirs: T[],
+    same: (a: T, b: T) => boolean,
+    prefix: string,
+    show: (x: T) => string,
+    added?: (x: T) => boolean,
+  ): { error: string } | { names: Map<string, string> } => {
+    const taken = new Set<number>();
+    const names = new Map<string, string>();
+    for (const [i, x] of mine.entries()) {
+      const j = theirs.findIndex((y, k) => !taken.has(k) && same(x, y));
+      if (j >= 0) {
+        taken.add(j);
+        names.set(`${prefix}${i}`, `${prefix}${j}`);
+      } else if (added?.(x)) names.set(`${prefix}${i}`, `${prefix}${atoms.push(show(x)) - 1}`);
+      else return { error: `markup the source does not have: ${show(x)}` };
+    }
+    const left = theirs.findIndex((_, k) => !taken.has(k));
+    if (left >= 0) return { error: `markup of the source left out: ${show(theirs[left])}` };
+    return { names };
+  };
+  const atomNames = match(
+    ed.atoms,
+    src.atoms,
+    (a, b) => a === b,
+    'p',
+    String,
+    (a) => CHARACTER_REFERENCE.test(a),
+  );
+  if ('error' in atomNames) return { error: atomNames.error };
+  const tagNames = match(
+    ed.tags,
+    src.tags,
+    (a, b) => a.open === b.open && a.close === b.close,
+    'x',
+    (t) => `${t.open}…${t.close}`,
+  );
+  if ('error' in tagNames) return { error: tagNames.error };
+  const rename = (nodes: MessageFormatElement[]): MessageFormatElement[] =>
+    nodes.map((el) =>
+      el.type === TYPE.argument
+        ? { ...el, value: atomNames.names.get(el.value)! }
+        : el.type === TYPE.tag
+          ? { ...el, value: tagNames.names.get(el.value)!, children: rename(el.children) }
+          : el,
+    );
+  return restore(printIcu(rename(parseIcu(ed.message))), atoms, src.tags, src.codec);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -134,12 +134,22 @@ export async function runContent(app: App, ctx: JobContext<RunPayload>): Promise
     for (const o of outcomes) {
       const row =
         o.text !== undefined
-          ? { ...key, unit_id: o.unit.id, source_hash: o.unit.hash, text: o.text, gave_up: false, updated_at: now }
+          ? {
+              ...key,
+              unit_id: o.unit.id,
+              source_hash: o.unit.hash,
+              text: o.text,
+              source_text: o.unit.text,
+              gave_up: false,
+              updated_at: now,
+            }
           : {
               ...key,
               unit_id: o.unit.id,
               source_hash: o.unit.hash,
+              // The text kept was made from an earlier source, and so is its recorded source.
               text: rows.get(o.unit.id)?.text ?? null,
+              source_text: rows.get(o.unit.id)?.source_text ?? null,
               gave_up: true,
               updated_at: now,
             };

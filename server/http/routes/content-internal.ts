@@ -12,8 +12,9 @@ import {
   unitsOf,
   docFields,
 } from '../../domain/content/store.js';
+import { editUnit, workingUnit } from '../../domain/content/edit.js';
 import { insertOrKeep } from '../../infra/db.js';
-import { notFound } from '../../infra/errors.js';
+import { invalidArgument, notFound } from '../../infra/errors.js';
 
 export const internalPublishContent: Handler<'internalPublishContent'> = async (ctx) => {
   const project = ctx.project;
@@ -43,13 +44,7 @@ export const internalGetContentDocument: Handler<'internalGetContentDocument'> =
     code,
     stage: langRows.get(code)?.stage ?? null,
     running: !!langRows.get(code)?.run_id,
-    units: units.map((u) => {
-      const row = rows.get(code)?.get(u.id);
-      const state = unitState(u, row);
-      const text = row?.text ?? undefined;
-      if (state === 'translated') return { id: u.id, state, text };
-      return text === undefined ? { id: u.id, state } : { id: u.id, state, candidate: text };
-    }),
+    units: units.map((u) => workingUnit(u, rows.get(code)?.get(u.id))),
   }));
   const text = doc.text ?? '';
   return {
@@ -102,4 +97,15 @@ export const internalSetContentStage: Handler<'internalSetContentStage'> = async
       .update({ state_rev: trx.raw('state_rev + 1') });
   });
   return { body: { lang, stage } };
+};
+
+export const internalEditContentUnit: Handler<'internalEditContentUnit'> = async (ctx) => {
+  const { docId, lang, unitId } = ctx.params;
+  const { text, keep, sourceHash, baseUpdatedAt } = ctx.body;
+  if ((text === undefined) === (keep === undefined))
+    throw invalidArgument('Send either text (a translation) or keep: true (the previous translation).');
+  const base = baseUpdatedAt == null ? null : Date.parse(baseUpdatedAt);
+  return {
+    body: await editUnit(ctx.app.db, ctx.project, { docId, lang, unitId, sourceHash, base, text }, Date.now()),
+  };
 };

@@ -30,6 +30,7 @@ import * as m029 from './029_terms.js';
 import * as m030 from './030_guarded_fill.js';
 import * as m033 from './033_user_deactivation.js';
 import * as m034 from './034_key_comments.js';
+import * as m035 from './035_content_unit_source.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -61,6 +62,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '030_guarded_fill': m030,
   '033_user_deactivation': m033,
   '034_key_comments': m034,
+  '035_content_unit_source': m035,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

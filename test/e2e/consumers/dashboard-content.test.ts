@@ -6,8 +6,9 @@
 // run through the pseudo engine by selecting it on the list (the public pull then answers the new version), sets
 // a language's stage, sees a changed block marked stale with its previous translation as the candidate, and rolls
 // back; an owner estimates a run and starts it once; a reviewer sees no Publish button and the API refuses the
-// publish; hostile titles and text never run; axe
-// finds no serious violation. Run on MariaDB too (TEST_DB=mysql).
+// publish; a reviewer edits a unit's Arabic translation with the keyboard (right to left), a refused edit keeps
+// what was typed, and a stale block shows how its source changed and keeps its previous translation; hostile
+// titles and text never run; axe finds no serious violation. Run on MariaDB too (TEST_DB=mysql).
 import test from 'ava';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Actor } from '../../../server/http/pipeline.js';
@@ -396,3 +397,71 @@ test.serial('browser: an owner estimates a run, starts it once, and the document
   t.like(de, { running: false, missing: 0 });
   t.is((await overview(p)).documents[0].langs.find((l) => l.code === 'fr')!.missing > 0, true, 'fr was not run');
 });
+
+test.serial(
+  'browser: a reviewer edits a unit with the keyboard, keeps a stale translation after reading the source change',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'ar' }], contentEnabled: true });
+    const text = 'Read [the guide](https://example.com/g) today.\n\nShips in two days.\n';
+    await pushAndRun(p, 'guide', 'Guide', text);
+    const units = async () =>
+      (
+        await svc.admin.GET('/projects/{projectId}/content/{docId}', {
+          params: { path: { projectId: p.projectId, docId: 'guide' } },
+        })
+      ).data!.langs[0].units;
+    const [first, second] = await units();
+    const pg = await signIn('rae@example.test');
+    const page = `${origin}/projects/${p.projectId}/content/guide?lang=ar`;
+    await pg.goto(page);
+    t.deepEqual(await seriousViolations(pg), []);
+    const field = pg.getByLabel(`Translation of ${first.id} (ar)`);
+    t.is(await field.getAttribute('dir'), 'rtl');
+    t.is(await field.getAttribute('lang'), 'ar');
+
+    // Keyboard only: open the unit's editor, type a translation that drops the link, save.
+    const typeAndSave = async (value: string) => {
+      await pg.locator(`#unit-${first.id} summary`).focus();
+      if (!(await field.isVisible())) await pg.keyboard.press('Enter');
+      await pg.keyboard.press('Tab');
+      t.is(await pg.evaluate(() => document.activeElement?.id), `edit-${first.id}`);
+      await pg.keyboard.press('Control+A');
+      await pg.keyboard.type(value);
+      await pg.keyboard.press('Tab');
+      await Promise.all([pg.waitForLoadState(), pg.waitForEvent('framenavigated'), pg.keyboard.press('Enter')]);
+    };
+    const dropped = 'اقرأ الدليل اليوم.';
+    await typeAndSave(dropped);
+    t.regex(
+      await pg.getByRole('alert').innerText(),
+      /markup of the source left out: \[…\]\(https:\/\/example\.com\/g\)/,
+    );
+    t.is(await field.inputValue(), dropped, 'what was typed is still in the field');
+    t.is((await units())[0].text, first.text, 'nothing was saved');
+
+    // HTML the source does not have is refused like any markup it does not have, and never runs.
+    await typeAndSave(`اقرأ [الدليل](https://example.com/g) اليوم ${HOSTILE_IMG}`);
+    t.regex(await pg.getByRole('alert').innerText(), /markup the source does not have: <img/);
+    const kept = 'اقرأ [الدليل](https://example.com/g) اليوم.';
+    await typeAndSave(kept);
+    t.regex(await mainText(pg), /The ar translation of .* is saved/);
+    t.is((await units())[0].text, kept);
+    t.true((await pg.locator(`#unit-${first.id}`).innerText()).includes('اقرأ'));
+    t.is(await pwned(pg), undefined);
+
+    // The second block's source changes: the row shows what changed, and the previous translation is kept.
+    await call(p, 'PUT', '/guide', { text: text.replace('two days', 'three days') });
+    await pg.goto(page);
+    const stale = pg.locator(`#unit-${second.id}`);
+    t.is(await stale.locator('.source-diff del').innerText(), 'two');
+    t.is(await stale.locator('.source-diff ins').innerText(), 'three');
+    t.deepEqual(await seriousViolations(pg), []);
+    await stale.getByRole('button', { name: `Keep the previous translation of ${second.id}` }).focus();
+    await Promise.all([pg.waitForEvent('framenavigated'), pg.keyboard.press('Enter')]);
+    await pg.waitForLoadState();
+    t.regex(await mainText(pg), /previous ar translation of .* is kept for the new source/);
+    const after = (await units())[1];
+    t.is(after.state, 'translated');
+    t.is(after.text, second.text);
+  },
+);
