@@ -61,6 +61,7 @@ export const errorStatuses = {
   "too_many_comments": 409,
   "too_many_entries": 400,
   "too_many_formats": 409,
+  "too_many_screenshots": 409,
   "too_many_units": 400,
   "unauthorized": 401,
   "unavailable": 503,

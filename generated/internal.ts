@@ -829,6 +829,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/keys/{key}/screenshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        /** The key's screenshots, oldest first */
+        get: operations["internalListKeyScreenshots"];
+        put?: never;
+        /**
+         * Add a screenshot of where the key is shown, with its region marked
+         * @description `image` is a PNG, JPEG or WebP file in base64, at most 2 MiB and 8,000 pixels a side; the type is read from
+         *     the bytes, never from a name (anything else, an SVG or an HTML page included, is `400 invalid_argument`).
+         *     `region` marks where the key's text is, in the image's pixels; it must lie inside the image. A key takes at
+         *     most 10 screenshots (`409 too_many_screenshots`). The translation engine receives a key's first screenshot
+         *     with the key when it takes images (`OPENAI_IMAGES`, docs/guides/fill.md).
+         */
+        post: operations["internalAddKeyScreenshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/keys/{key}/screenshots/{screenshotId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                screenshotId: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * The screenshot's image
+         * @description The bytes as uploaded, with their type, `X-Content-Type-Options nosniff` and a sandboxing CSP.
+         */
+        get: operations["internalGetKeyScreenshot"];
+        put?: never;
+        post?: never;
+        /** Remove a screenshot (whoever added it, or an owner) */
+        delete: operations["internalDeleteKeyScreenshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/keys/{key}/comments/{commentId}": {
         parameters: {
             query?: never;
@@ -1979,6 +2034,26 @@ export interface components {
             namespace?: string;
             /** @description Only these keys (their `token`): the rows a person selected. Combines with the rest of the filter. */
             tokens?: string[];
+        };
+        /** @description A rectangle in the image's pixels, from its top left corner. */
+        ScreenshotRegion: {
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
+        KeyScreenshot: {
+            id: number;
+            /** @enum {string} */
+            contentType: "image/png" | "image/jpeg" | "image/webp";
+            width: number;
+            height: number;
+            bytes: number;
+            region: components["schemas"]["ScreenshotRegion"] | null;
+            /** @description The user's id, or `admin`. */
+            addedBy: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         KeyComment: {
             id: number;
@@ -3988,6 +4063,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    internalListKeyScreenshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshots (without their bytes; each is read by its own route). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        screenshots: components["schemas"]["KeyScreenshot"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalAddKeyScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The file, base64. */
+                    image: string;
+                    region?: components["schemas"]["ScreenshotRegion"];
+                };
+            };
+        };
+        responses: {
+            /** @description The screenshot as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyScreenshot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The key has 10 screenshots. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internalGetKeyScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                screenshotId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    internalDeleteKeyScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                screenshotId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed, with its image. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
         };
     };
     internalDeleteKeyComment: {

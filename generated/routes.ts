@@ -3044,6 +3044,129 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalListKeyScreenshots",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}/screenshots",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalAddKeyScreenshot",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/{key}/screenshots",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": true,
+    "bodyLimit": 3145728,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "201",
+      "400",
+      "401",
+      "404",
+      "409"
+    ]
+  },
+  {
+    "operationId": "internalGetKeyScreenshot",
+    "method": "GET",
+    "path": "/projects/{projectId}/keys/{key}/screenshots/{screenshotId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "401",
+      "404"
+    ]
+  },
+  {
+    "operationId": "internalDeleteKeyScreenshot",
+    "method": "DELETE",
+    "path": "/projects/{projectId}/keys/{key}/screenshots/{screenshotId}",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner",
+      "reviewer"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": false,
+    "bodyRequired": false,
+    "bodyLimit": 0,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "204",
+      "401",
+      "403",
+      "404"
+    ]
+  },
+  {
     "operationId": "internalDeleteKeyComment",
     "method": "DELETE",
     "path": "/projects/{projectId}/keys/{key}/comments/{commentId}",

@@ -24,7 +24,7 @@ export interface Config {
   adminToken: string;
   adminTokenGenerated: boolean;
   translationEngine: EngineName;
-  openai: { baseUrl?: string; apiKey?: string; model?: string };
+  openai: { baseUrl?: string; apiKey?: string; model?: string; images: boolean };
   workers: 'inline' | 'off';
   webhookAllowPrivate: boolean;
   /** WEBHOOK_CA_FILE: read by the webhook sender only (server/domain/webhooks/deliver.ts). */
@@ -151,6 +151,10 @@ export const variables = z.object({
   ),
   OPENAI_API_KEY: documented(z.string().optional(), 'with `TRANSLATION_ENGINE=openai`: its bearer token', 'none'),
   OPENAI_MODEL: documented(z.string().optional(), 'with `TRANSLATION_ENGINE=openai` (needed): the model', 'none'),
+  OPENAI_IMAGES: documented(
+    flag(),
+    "with `TRANSLATION_ENGINE=openai`: the model reads images, so a fill sends each key's first screenshot with it",
+  ),
   WORKERS: documented(
     z.enum(['inline', 'off'], { error: 'must be inline or off' }).default('inline'),
     '`inline` runs job workers in the API process; `off` leaves them to `npm run worker`',
@@ -252,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: v.ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: v.ADMIN_TOKEN === undefined,
     translationEngine: v.TRANSLATION_ENGINE,
-    openai: { baseUrl: v.OPENAI_BASE_URL, apiKey: v.OPENAI_API_KEY, model: v.OPENAI_MODEL },
+    openai: { baseUrl: v.OPENAI_BASE_URL, apiKey: v.OPENAI_API_KEY, model: v.OPENAI_MODEL, images: v.OPENAI_IMAGES },
     workers: v.WORKERS,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE,
     webhookCaFile: v.WEBHOOK_CA_FILE,

@@ -25,6 +25,7 @@ import { colsOfForm, gridForm, gridQuery, gridSort, gridTable, gridViewOf, type 
 import { langAttrs } from './direction.js';
 import { diffHtml } from './diff.js';
 import { commentRoutes, commentsOf, commentsSection, type CommentDraft, type KeyComment } from './comments.js';
+import { screenshotRoutes, screenshotsOf, screenshotsSection, type KeyScreenshot } from './screenshots.js';
 import {
   branchFields,
   branchingOf,
@@ -40,6 +41,7 @@ type Detail = components['schemas']['KeyDetail'] & {
   sourceTerms?: Html;
   suggestions?: Map<string, Suggestion[]>;
   comments?: KeyComment[];
+  screenshots?: KeyScreenshot[];
 };
 type Suggestion = components['schemas']['MemoryMatch'];
 type DetailCell = Detail['cells'][number];
@@ -975,8 +977,10 @@ function editorPage(
   draft?: Draft,
   flashes: Flash[] = [],
   sourceDraft?: SourceDraft,
-  commentDraft?: CommentDraft,
+  /** A refused comment or screenshot upload, shown in its section. */
+  aside: { comment?: CommentDraft; screenshotError?: string } = {},
 ): string {
+  const keyRef = d.namespace ? d.token : d.key;
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
     <h1>
       Key <code>${d.key}</code>${d.namespace ? html` <small>in namespace <code>${d.namespace}</code></small>` : ''}
@@ -1020,8 +1024,8 @@ function editorPage(
     ${sourceTools(s, projectId, d, sourceDraft)}
     ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
     ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
-    ${historySection(s, projectId, d)}
-    ${commentsSection(s, projectId, d.namespace ? d.token : d.key, d.comments ?? [], commentDraft)}`;
+    ${screenshotsSection(s, projectId, keyRef, d.screenshots ?? [], aside.screenshotError)}
+    ${historySection(s, projectId, d)} ${commentsSection(s, projectId, keyRef, d.comments ?? [], aside.comment)}`;
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
 }
 
@@ -1030,12 +1034,13 @@ async function loadKey(api: Api, projectId: string, key: string): Promise<Detail
   if (r.response.status === 404) return undefined;
   if (!r.data) throw new Error(`internal API: ${r.response.status}`);
   const d = r.data;
-  const [terms, suggestions, comments] = await Promise.all([
+  const [terms, suggestions, comments, screenshots] = await Promise.all([
     sourceTerms(api, projectId, d.source),
     memoryMatches(api, projectId, d),
     commentsOf(api, projectId, key),
+    screenshotsOf(api, projectId, key),
   ]);
-  return { ...d, sourceTerms: terms, suggestions, comments };
+  return { ...d, sourceTerms: terms, suggestions, comments, screenshots };
 }
 
 /**
@@ -1332,10 +1337,15 @@ export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   const captured = (r: Request) => projectPath(pid(r), 'captured');
   const commentsAgain = async (session: Session, projectId: string, key: string, draft: CommentDraft) => {
     const d = await loadKey(apiFor(server, session), projectId, key);
-    return d && editorPage(session, projectId, d, undefined, [], undefined, draft);
+    return d && editorPage(session, projectId, d, undefined, [], undefined, { comment: draft });
+  };
+  const screenshotsAgain = async (session: Session, projectId: string, key: string, screenshotError: string) => {
+    const d = await loadKey(apiFor(server, session), projectId, key);
+    return d && editorPage(session, projectId, d, undefined, [], undefined, { screenshotError });
   };
   return [
     ...commentRoutes(app, server, commentsAgain),
+    ...screenshotRoutes(app, server, screenshotsAgain),
     {
       method: 'GET',
       path: '/projects/{projectId}/keys',

@@ -30,6 +30,9 @@ const FORM_PAYLOAD = {
   timeout: 10_000,
 } as const;
 
+const ownPayload = (route: Hapi.ServerRoute) =>
+  typeof route.options === 'object' ? (route.options.payload ?? {}) : {};
+
 /**
  * The dashboard's session strategy, cookies and CSRF checks (auth.ts), then its routes. Before the server's JSON
  * error answers (server/app/servers.ts): a refusal on a dashboard route is answered with a page.
@@ -61,7 +64,8 @@ export async function mountDashboard(server: Hapi.Server, app: App): Promise<voi
         ...route.options,
         // A malformed cookie of another site is not an error: the dashboard's own still count (auth.ts).
         state: { parse: true, failAction: 'ignore' },
-        ...(route.method === 'POST' ? { payload: FORM_PAYLOAD } : {}),
+        // A route that takes a file (screenshots.ts) names its own type and size over these.
+        ...(route.method === 'POST' ? { payload: { ...FORM_PAYLOAD, ...ownPayload(route) } } : {}),
       },
     });
   }

@@ -29,10 +29,13 @@ export interface FakeRequest {
   body?: ChatRequest;
 }
 
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 /** A chat-completions request as the OpenAI engine sends it. */
 interface ChatRequest {
   model: string;
-  messages: { role: string; content: string }[];
+  /** Text, or content parts: the JSON's text first, then images (server/infra/engines/openai.ts imageParts). */
+  messages: { role: string; content: string | ContentPart[] }[];
   response_format: {
     type: string;
     json_schema?: { name: string; strict: boolean; schema: { required?: string[] } };
@@ -105,7 +108,15 @@ export function requestPayload(req: FakeRequest): {
 } {
   const messages = req.body?.messages ?? [];
   const user = [...messages].reverse().find((m) => m.role === 'user');
-  return JSON.parse(user?.content ?? '{}') as ReturnType<typeof requestPayload>;
+  const content = user?.content ?? '{}';
+  const text = typeof content === 'string' ? content : content.find((p) => p.type === 'text')!.text;
+  return JSON.parse(text) as ReturnType<typeof requestPayload>;
+}
+
+/** The system prompt the request carries ('' without one). */
+export function systemOf(req: FakeRequest): string {
+  const content = req.body?.messages.find((m) => m.role === 'system')?.content ?? '';
+  return typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 export function requestItems(req: FakeRequest): FakeItem[] {

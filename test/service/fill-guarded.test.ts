@@ -8,6 +8,7 @@ import {
   requestItems,
   requestPayload,
   startFakeOpenAI,
+  systemOf,
   translateAll,
   type FakeOpenAI,
   type FakeRequest,
@@ -50,8 +51,6 @@ async function term(p: TestProject, body: Record<string, unknown>) {
 async function runJobs(p: TestProject) {
   await svc.admin.POST('/jobs/run-due', { body: { projectId: p.projectId } });
 }
-
-const systemOf = (req: FakeRequest) => req.body?.messages.find((m) => m.role === 'system')?.content ?? '';
 
 test.serial(
   'the engine is told the terms, comments, limits, neighbouring keys and style guide, 25 keys a request',

@@ -2,7 +2,14 @@
 // match at or above the project's threshold goes to the engine as a reference with the item; a pair whose fill
 // failed is filled from the memory on a retry when the memory has it at 100 by then.
 import test from 'ava';
-import { openAiEnv, requestItems, startFakeOpenAI, translateAll, type FakeOpenAI } from '../helpers/fake-openai.js';
+import {
+  openAiEnv,
+  requestItems,
+  startFakeOpenAI,
+  systemOf,
+  translateAll,
+  type FakeOpenAI,
+} from '../helpers/fake-openai.js';
 import { translate } from '../../packages/client/src/index.js';
 import {
   createTestKey,
@@ -62,7 +69,7 @@ test.serial('a copy edit that changed one word: the engine gets the old translat
     { source: 'Remove this folder permanently', translation: 'Diesen Ordner endgültig entfernen', score: 75 },
   ]);
   // The prompt says what references are.
-  const system = fake.requests[before].body!.messages.find((m) => m.role === 'system')!.content;
+  const system = systemOf(fake.requests[before]);
   t.regex(system, /"references" are earlier translations of similar sources/);
 
   // Above the project's threshold only: at 80, a 75 is no reference.

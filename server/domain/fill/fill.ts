@@ -21,6 +21,7 @@ import { rememberAfter, type MemoryProject } from '../memory/entries.js';
 import { referencesFor, type Reference } from '../memory/lookup.js';
 import type { ProjectRow } from '../../infra/tables.js';
 import { instructionsFor, itemTerms, keyContexts, type KeyContext } from './context.js';
+import { firstScreenshots } from '../catalog/screenshots.js';
 
 export const FINAL = ['done', 'failed', 'aborted_no_credits', 'cancelled'];
 
@@ -284,6 +285,10 @@ async function translateBatch(
 ): Promise<Result[]> {
   const { engine } = run;
   const lang = pairs[0].lang;
+  // An engine that reads images gets the keys' first screenshots, as many as one request carries.
+  const shots = engine.takesImages
+    ? await firstScreenshots(run.app.db, run.app.objects, [...new Set(pairs.map((p) => Number(p.key_id)))], 4)
+    : undefined;
   const items = pairs.map((p, n) => {
     const k = keys.get(Number(p.key_id));
     const refs = references.get(`${p.key_id}|${lang}`);
@@ -301,6 +306,7 @@ async function translateBatch(
       ...(c?.maxLength ? { maxLength: c.maxLength } : {}),
       ...(terms.length ? { terms } : {}),
       ...(c?.related.length ? { related: c.related } : {}),
+      ...(shots?.has(Number(p.key_id)) ? { screenshot: shots.get(Number(p.key_id)) } : {}),
     };
   });
   const byId = new Map<string, TranslationOutcome>();

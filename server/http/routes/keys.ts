@@ -8,11 +8,19 @@ import type { Knex } from 'knex';
 import type { Db } from '../../infra/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
 import { ApiError, conflict, invalidArgument, notFound, Refusal } from '../../infra/errors.js';
+import { bytes } from '../../infra/objects.js';
 import type { Handler } from '../pipeline.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
 import { editSource } from '../../domain/catalog/source-edit.js';
 import { addComment, deleteComment, listComments } from '../../domain/catalog/comments.js';
+import {
+  addScreenshot,
+  decodeImage,
+  deleteScreenshot,
+  listScreenshots,
+  readScreenshot,
+} from '../../domain/catalog/screenshots.js';
 import { actorOf, recordHistory } from '../../domain/catalog/history.js';
 import { filteredKeys, filterLanguage, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
@@ -447,5 +455,45 @@ export const internalDeleteKeyComment: Handler<'internalDeleteKeyComment'> = asy
   // The admin token acts for the operator, as an owner does.
   const owner = !ctx.actor || ctx.actor.role === 'owner';
   await deleteComment(ctx.app.db, Number(key.id), ctx.params.commentId, actorOf(ctx.actor), owner);
+  return { status: 204 };
+};
+
+export const internalListKeyScreenshots: Handler<'internalListKeyScreenshots'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  return { body: { screenshots: await listScreenshots(ctx.app.db, Number(key.id)) } };
+};
+
+export const internalAddKeyScreenshot: Handler<'internalAddKeyScreenshot'> = async (ctx) => {
+  const { db, objects } = ctx.app;
+  const key = await keyByRef(db, ctx.project.id, ctx.params.key);
+  const input = { data: decodeImage(ctx.body.image), region: ctx.body.region };
+  return {
+    status: 201,
+    body: await addScreenshot(db, objects, ctx.project.id, Number(key.id), actorOf(ctx.actor), input),
+  };
+};
+
+export const internalGetKeyScreenshot: Handler<'internalGetKeyScreenshot'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  const image = await readScreenshot(ctx.app.db, ctx.app.objects, Number(key.id), ctx.params.screenshotId);
+  return {
+    // Checked when it was added (an image of a kept type): answered as stored.
+    body: bytes(image.body),
+    type: image.contentType,
+    headers: {
+      'Cache-Control': 'private, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+      // Opened on its own, the image is a document with nothing to run.
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+    },
+  };
+};
+
+export const internalDeleteKeyScreenshot: Handler<'internalDeleteKeyScreenshot'> = async (ctx) => {
+  const key = await keyByRef(ctx.app.db, ctx.project.id, ctx.params.key);
+  // The admin token acts for the operator, as an owner does.
+  const owner = !ctx.actor || ctx.actor.role === 'owner';
+  const { db, objects } = ctx.app;
+  await deleteScreenshot(db, objects, Number(key.id), ctx.params.screenshotId, actorOf(ctx.actor), owner);
   return { status: 204 };
 };

@@ -13,7 +13,7 @@ export function createEngine(config: Config, overrides: Partial<OpenAIEngineOpti
     case 'pseudo':
       return new PseudoEngine();
     case 'openai': {
-      const { baseUrl, apiKey, model } = config.openai;
+      const { baseUrl, apiKey, model, images } = config.openai;
       const missing = [!baseUrl && 'OPENAI_BASE_URL', !model && 'OPENAI_MODEL'].filter(Boolean);
       if (missing.length) throw new Error(`TRANSLATION_ENGINE=openai needs ${missing.join(' and ')}`);
       try {
@@ -21,7 +21,7 @@ export function createEngine(config: Config, overrides: Partial<OpenAIEngineOpti
       } catch {
         throw new Error(`OPENAI_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1`);
       }
-      return new OpenAIEngine({ baseUrl: baseUrl!, apiKey: apiKey || undefined, model: model!, ...overrides });
+      return new OpenAIEngine({ baseUrl: baseUrl!, apiKey: apiKey || undefined, model: model!, images, ...overrides });
     }
     case 'none':
       return null;

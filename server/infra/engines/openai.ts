@@ -30,7 +30,12 @@ export interface OpenAIEngineOptions {
   maxBatch?: number;
   /** Left out of the request unless set: some models accept only their default. */
   temperature?: number;
+  /** The model reads images: items' screenshots go with the request as image parts (OPENAI_IMAGES). */
+  images?: boolean;
 }
+
+/** Images one request carries at most: each is a whole file in the request body. */
+const MAX_IMAGES = 4;
 
 const RESPONSE_SCHEMA = {
   type: 'object',
@@ -152,7 +157,7 @@ export function parseTranslations(content: string, confidence?: Map<string, numb
   return null;
 }
 
-function systemPrompt(sourceLang: string, targetLang: string, instructions?: string): string {
+function systemPrompt(sourceLang: string, targetLang: string, instructions?: string, images = false): string {
   const src = languageName(sourceLang);
   const tgt = languageName(targetLang);
   const cats = pluralCategories(targetLang).join(', ');
@@ -161,6 +166,11 @@ function systemPrompt(sourceLang: string, targetLang: string, instructions?: str
     'The user message is JSON: {"sourceLanguage", "targetLanguage", "pluralCategories", "glossary"?, "items": [{"id", "key", "context", "comment"?, "maxLength"?, "terms"?, "related"?, "source", "references"?, "problem"?}]}.',
     '"key" is the string\'s identifier in the code, "context" and "comment" notes from its developers (where and how the text is shown): use them only to understand the text; never translate or copy them into the answer.',
     '"related" lists other strings shown beside the item (keys of the same screen or group), so wording stays consistent; do not translate them.',
+    ...(images
+      ? [
+          'An item\'s "screenshot" is the number of an image after the JSON that shows the product screen where the string is displayed, and its "region" ({x, y, width, height} in the image\'s pixels) where the string is: use them to understand what the text is (a button, a title, a label) and how much room it has; never describe the image or copy text from it into the answer.',
+        ]
+      : []),
     'An item\'s "maxLength" is the most characters its translation may have as the reader sees it (each placeholder counts as one character, each plural branch on its own): stay within it, abbreviating naturally if you must.',
     'The "glossary" is the team\'s termbase for the terms the items use (an item\'s "terms" names the ones it uses): where the source uses a term, use its "translation" (inflected as the sentence needs); never use a translation marked "avoid"; a term marked "keep" is a name that stays exactly as written.',
     'Every "source" is an ICU MessageFormat message, and every translation must be a valid ICU MessageFormat message too:',
@@ -221,9 +231,21 @@ interface Answers {
   confidence: Map<string, number>;
 }
 
+/** The screenshots as chat content parts, each named by its number before it (the items' "screenshot"). */
+function imageParts(shots: Map<TranslationItem, number>) {
+  return [...shots].flatMap(([it, n]) => {
+    const shot = it.screenshot!;
+    return [
+      { type: 'text', text: `Screenshot ${n} (${shot.width}×${shot.height} pixels):` },
+      { type: 'image_url', image_url: { url: `data:${shot.contentType};base64,${shot.data.toString('base64')}` } },
+    ];
+  });
+}
+
 export class OpenAIEngine implements TranslationEngine {
   readonly name = 'openai';
   readonly maxBatch: number;
+  readonly takesImages: boolean;
   private readonly url: string;
   /** The endpoint without credentials or query, for error messages. */
   private readonly where: string;
@@ -259,6 +281,7 @@ export class OpenAIEngine implements TranslationEngine {
     this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
     this.maxBatch = opts.maxBatch ?? 40;
     this.temperature = opts.temperature;
+    this.takesImages = opts.images ?? false;
     this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
   }
 
@@ -398,6 +421,10 @@ export class OpenAIEngine implements TranslationEngine {
   ): Promise<Answers | string> {
     const { sourceLang, targetLang } = items[0];
     const glossary = glossaryOf(items);
+    // The first MAX_IMAGES items' screenshots, numbered from 1 in the order they are attached.
+    const shots = new Map<TranslationItem, number>();
+    if (this.takesImages)
+      for (const it of items) if (it.screenshot && shots.size < MAX_IMAGES) shots.set(it, shots.size + 1);
     const payload = {
       sourceLanguage: sourceLang,
       targetLanguage: targetLang,
@@ -411,6 +438,9 @@ export class OpenAIEngine implements TranslationEngine {
         ...(it.maxLength ? { maxLength: it.maxLength } : {}),
         ...(it.terms?.length ? { terms: [...new Set(it.terms.map((t) => t.source))] } : {}),
         ...(it.related?.length ? { related: it.related } : {}),
+        ...(shots.has(it)
+          ? { screenshot: shots.get(it), ...(it.screenshot!.region ? { region: it.screenshot!.region } : {}) }
+          : {}),
         source: masks.get(it)?.text ?? it.source,
         ...(it.references?.length
           ? { references: it.references.map((r) => ({ source: r.source, translation: r.target, score: r.score })) }
@@ -418,9 +448,10 @@ export class OpenAIEngine implements TranslationEngine {
         ...(problems.has(it) ? { problem: problems.get(it) } : {}),
       })),
     };
+    const text = JSON.stringify(payload, null, 1);
     const messages = [
-      { role: 'system', content: systemPrompt(sourceLang, targetLang, options.instructions) },
-      { role: 'user', content: JSON.stringify(payload, null, 1) },
+      { role: 'system', content: systemPrompt(sourceLang, targetLang, options.instructions, shots.size > 0) },
+      { role: 'user', content: shots.size ? [{ type: 'text', text }, ...imageParts(shots)] : text },
     ];
     const answer = await this.post(messages);
     const usage = (answer as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;

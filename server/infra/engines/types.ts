@@ -29,6 +29,17 @@ export interface TranslationItem {
   terms?: ItemTerm[];
   /** Keys the key's name puts beside it (the same name up to its last dot), for context: their names and sources. */
   related?: Array<{ key: string; source: string }>;
+  /** A screenshot of where the key is shown, for an engine that takes images (`takesImages`). */
+  screenshot?: ItemScreenshot;
+}
+
+/** An image of the key in its interface, and where its text is in it (pixels), when that was marked. */
+export interface ItemScreenshot {
+  contentType: string;
+  data: Buffer;
+  width: number;
+  height: number;
+  region: { x: number; y: number; width: number; height: number } | null;
 }
 
 /** A termbase entry as an item carries it: the glossary check's `Term` and which meaning it has. */
@@ -86,6 +97,8 @@ export interface TranslationEngine {
    * the fill then stores them without running the same gate a second time.
    */
   readonly checksFill?: boolean;
+  /** The engine reads images: items may carry their key's screenshot (OPENAI_IMAGES). */
+  readonly takesImages?: boolean;
   /**
    * One outcome per item, in the items' order. Rejects only when the whole batch failed in a way worth retrying
    * later (EngineUnavailableError: endpoint down or refusing after retries).

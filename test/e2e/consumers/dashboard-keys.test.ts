@@ -648,3 +648,68 @@ test.serial(
     t.deepEqual(await seriousViolations(page), []);
   },
 );
+
+test.serial(
+  'screenshots: a reviewer uploads one with the key’s region typed in, sees it outlined, a hostile file is refused',
+  async (t) => {
+    await browserReady();
+    const p = await reviewProject();
+    await signIn(REVIEWER);
+    const editor = `${origin}/projects/${p.projectId}/keys/greeting`;
+    await page.goto(editor);
+    t.regex(await mainText(), /No screenshots yet\./);
+
+    // A real JPEG: the browser's own screenshot of the page, uploaded with the region in pixels, by keyboard.
+    const jpeg = await page.screenshot({ type: 'jpeg', quality: 60 });
+    await page.getByLabel('Screenshot (PNG, JPEG or WebP, at most 2 MiB)').setInputFiles({
+      name: 'editor.jpg',
+      mimeType: 'image/jpeg',
+      buffer: jpeg,
+    });
+    for (const [field, value] of [
+      ['x', '10'],
+      ['y', '20'],
+      ['width', '200'],
+      ['height', '40'],
+    ])
+      await page.getByLabel(field, { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Add screenshot' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('p.notice', { hasText: 'Screenshot added.' }).waitFor();
+    const shot = page.locator('figure.screenshot');
+    t.is(await shot.count(), 1);
+    const region = shot.locator('rect.region');
+    t.deepEqual(await region.evaluate((r) => ['x', 'y', 'width', 'height'].map((a) => r.getAttribute(a))), [
+      '10',
+      '20',
+      '200',
+      '40',
+    ]);
+    // The image is served from the dashboard and drawn: its natural size is the uploaded one.
+    const href = await shot.locator('image').getAttribute('href');
+    const served = await page.request.get(`${origin}${href}`);
+    t.is(served.headers()['content-type'], 'image/jpeg');
+    t.is(served.headers()['x-content-type-options'], 'nosniff');
+    t.deepEqual(Buffer.from(await served.body()), jpeg);
+    t.regex((await shot.locator('svg').getAttribute('aria-label'))!, /outlined at 10,20, 200×40 pixels/);
+    t.deepEqual(await seriousViolations(page), []);
+
+    // An HTML page named like an image is refused, and nothing is added.
+    await page.getByLabel('Screenshot (PNG, JPEG or WebP, at most 2 MiB)').setInputFiles({
+      name: 'shot.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(`<html><body>${HOSTILE_SCRIPT}</body></html>`),
+    });
+    await page.getByRole('button', { name: 'Add screenshot' }).click();
+    t.regex(await page.locator('.screenshots [role=alert]').innerText(), /not an image this service reads/);
+    t.is(await page.locator('figure.screenshot').count(), 1);
+    t.is(await pwned(), undefined);
+
+    // The owner removes it.
+    await signIn(OWNER);
+    await page.goto(editor);
+    await page.getByRole('button', { name: 'Remove screenshot 1' }).click();
+    await page.locator('p.notice', { hasText: 'Screenshot removed.' }).waitFor();
+    t.is(await page.locator('figure.screenshot').count(), 0);
+  },
+);
