@@ -796,6 +796,38 @@ export interface paths {
         patch: operations["internalUpdateKey"];
         trace?: never;
     };
+    "/projects/{projectId}/keys/{key}/translations/{lang}/suggestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                lang: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the engine for a translation of one cell, shown and not stored
+         * @description The key editor's machine suggestion, for a cell that has a value or not: the engine is asked with
+         *     everything a fill sends (memory references, the key's comment and limit, terms, neighbouring keys, its
+         *     screenshot when the model reads images) and its answer is judged by the fill's gate and scored. Nothing
+         *     is stored: the person decides what to save. With `dryRun` the answer is the estimate (`estimatedCredits`,
+         *     the pair's cost as a push counts it) and the balance. A real request holds the estimate like a fill
+         *     (`402` as a push's when the balance or the spending cap refuses it, nothing asked), charges it when the
+         *     engine gave a value that passes the gate, and releases it otherwise (`problem` says why, nothing charged).
+         *     A project language of the key only (`404`); no engine is `503 unavailable`.
+         */
+        post: operations["internalSuggestTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/keys/{key}/comments": {
         parameters: {
             query?: never;
@@ -3989,6 +4021,71 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         currentSource?: string;
                     };
+                };
+            };
+        };
+    };
+    internalSuggestTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: components["parameters"]["ProjectId"];
+                /** @description The key's stored name or its token. */
+                key: components["parameters"]["KeyName"];
+                lang: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The estimate, or the suggestion (or why there is none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lang: string;
+                        estimatedCredits: number;
+                        chargedCredits: number;
+                        /** @description Available credits (dry run). */
+                        balance?: number;
+                        value?: string;
+                        /** @description The value's score, as an AI value's. */
+                        score?: number;
+                        reason?: string;
+                        /** @description Why the engine gave no value that passes the gate. */
+                        problem?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The hold was refused (`insufficient_credits`, `spend_cap_exceeded`); nothing was asked. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["OwnersOnly"];
+            404: components["responses"]["NotFound"];
+            /** @description No engine is configured, or it is unavailable (`unavailable`); the hold went back. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -2982,6 +2982,39 @@ export const routes: RouteSpec[] = [
     ]
   },
   {
+    "operationId": "internalSuggestTranslation",
+    "method": "POST",
+    "path": "/projects/{projectId}/keys/{key}/translations/{lang}/suggestion",
+    "origin": "internal",
+    "tag": "Internal",
+    "public": false,
+    "scopes": [],
+    "scopesByAction": null,
+    "authError": null,
+    "cors": false,
+    "roles": [
+      "owner"
+    ],
+    "dryRun": null,
+    "operationAction": "none",
+    "recorded": false,
+    "hasBody": true,
+    "bodyRequired": false,
+    "bodyLimit": 1048576,
+    "projectScoped": true,
+    "rateLimited": false,
+    "hasParams": true,
+    "statuses": [
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "503"
+    ]
+  },
+  {
     "operationId": "internalListKeyComments",
     "method": "GET",
     "path": "/projects/{projectId}/keys/{key}/comments",

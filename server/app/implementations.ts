@@ -92,6 +92,7 @@ const typed: { [Id in OperationId]?: Handler<Id> } = {
   internalAddKeyComment: internalKeys.internalAddKeyComment,
   internalDeleteKeyComment: internalKeys.internalDeleteKeyComment,
   internalListKeyScreenshots: internalKeys.internalListKeyScreenshots,
+  internalSuggestTranslation: internalKeys.internalSuggestTranslation,
   internalAddKeyScreenshot: internalKeys.internalAddKeyScreenshot,
   internalGetKeyScreenshot: internalKeys.internalGetKeyScreenshot,
   internalDeleteKeyScreenshot: internalKeys.internalDeleteKeyScreenshot,

@@ -11,7 +11,7 @@
 // - kept at most FLASH_TTL_MS: a redirect nobody followed leaves nothing readable behind for long.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { components } from '../../generated/internal.js';
+import type { components, operations } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { secretOnce } from './forms.js';
 import { html, type Html } from './html.js';
@@ -27,7 +27,13 @@ export interface Flash {
   secret?: { label: string; value: string };
   /** A content publish's per-document outcome (content.ts). */
   contentPublish?: components['schemas']['ContentPublishResult'];
+  /** The engine's suggestion for a cell, shown beside its field and never stored (keys.ts). */
+  suggestion?: EngineSuggestion;
 }
+
+/** internalSuggestTranslation's answer. */
+export type EngineSuggestion =
+  operations['internalSuggestTranslation']['responses']['200']['content']['application/json'];
 
 const TABLE = 'dashboard_flashes';
 const sessionHash = (s: Session) => createHash('sha256').update(s.token).digest('hex');

@@ -26,6 +26,7 @@ import { langAttrs } from './direction.js';
 import { diffHtml } from './diff.js';
 import { commentRoutes, commentsOf, commentsSection, type CommentDraft, type KeyComment } from './comments.js';
 import { screenshotRoutes, screenshotsOf, screenshotsSection, type KeyScreenshot } from './screenshots.js';
+import { suggestPanel, suggestRoutes, type Asked } from './suggest.js';
 import {
   branchFields,
   branchingOf,
@@ -781,7 +782,14 @@ function askEngine(s: Session, projectId: string, d: Detail, c: DetailCell): Htm
   </form>`;
 }
 
-function cellSection(s: Session, projectId: string, d: Detail, c: DetailCell, draft: Draft | undefined): Html {
+function cellSection(
+  s: Session,
+  projectId: string,
+  d: Detail,
+  c: DetailCell,
+  draft: Draft | undefined,
+  asked?: Asked,
+): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
   const status = draft?.status || ((REVIEW_STATES as readonly string[]).includes(c.status) ? c.status : 'translated');
@@ -847,6 +855,7 @@ ${value}</textarea>
             ${checkResults(draft ? draft.checks : c.checks, { target: value, source: d.source, key: d.key })}`
         : ''
     }
+    ${d.enabled ? suggestPanel(s, projectId, d.namespace ? d.token : d.key, { lang: c.lang, status, base: draft?.base ?? baseField(c) }, asked) : ''}
     ${suggestionsOf(s, projectId, d, c, draft)}
     <h3 id="${id}-preview-h">Preview</h3>
     <div id="${id}-preview" class="preview" aria-labelledby="${id}-preview-h" aria-live="polite">
@@ -978,9 +987,17 @@ function editorPage(
   flashes: Flash[] = [],
   sourceDraft?: SourceDraft,
   /** A refused comment or screenshot upload, shown in its section. */
-  aside: { comment?: CommentDraft; screenshotError?: string } = {},
+  aside: { comment?: CommentDraft; screenshotError?: string; asked?: Asked } = {},
 ): string {
   const keyRef = d.namespace ? d.token : d.key;
+  // A suggestion the engine made (from the post's flash), or one being estimated, shown in its cell.
+  const made = flashes.find((f) => f.suggestion)?.suggestion;
+  const askedOf = (lang: string): Asked | undefined =>
+    aside.asked?.answer.lang === lang
+      ? aside.asked
+      : made?.lang === lang
+        ? { kind: 'result', answer: made }
+        : undefined;
   const body = html`<p><a href="${projectPath(projectId, 'keys')}">All keys</a></p>
     <h1>
       Key <code>${d.key}</code>${d.namespace ? html` <small>in namespace <code>${d.namespace}</code></small>` : ''}
@@ -1023,7 +1040,7 @@ function editorPage(
     </dl>
     ${sourceTools(s, projectId, d, sourceDraft)}
     ${flashes.map((f) => (f.notice ? html`<p class="notice" role="status">${f.notice}</p>` : ''))}
-    ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined))}
+    ${d.cells.map((c) => cellSection(s, projectId, d, c, draft?.lang === c.lang ? draft : undefined, askedOf(c.lang)))}
     ${screenshotsSection(s, projectId, keyRef, d.screenshots ?? [], aside.screenshotError)}
     ${historySection(s, projectId, d)} ${commentsSection(s, projectId, keyRef, d.comments ?? [], aside.comment)}`;
   return appPage(s, `Key ${d.key}`, body, { projectId, section: 'keys' });
@@ -1343,9 +1360,14 @@ export function keyRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const d = await loadKey(apiFor(server, session), projectId, key);
     return d && editorPage(session, projectId, d, undefined, [], undefined, { screenshotError });
   };
+  const suggestAgain = async (session: Session, projectId: string, key: string, asked: Asked) => {
+    const d = await loadKey(apiFor(server, session), projectId, key);
+    return d && editorPage(session, projectId, d, undefined, [], undefined, { asked });
+  };
   return [
     ...commentRoutes(app, server, commentsAgain),
     ...screenshotRoutes(app, server, screenshotsAgain),
+    ...suggestRoutes(app, server, suggestAgain),
     {
       method: 'GET',
       path: '/projects/{projectId}/keys',

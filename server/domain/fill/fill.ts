@@ -275,9 +275,12 @@ interface StoredValue {
   reason: string;
 }
 
+/** What asking the engine needs of a fill: a suggestion (translateOne) has the same without a job. */
+type EngineAsk = Pick<FillRun, 'app' | 'engine' | 'baseLang' | 'project' | 'usage'>;
+
 /** Asks the engine for `pairs` (one language) and judges each answer; results in the pairs' order. */
 async function translateBatch(
-  run: FillRun,
+  run: EngineAsk,
   pairs: Pair[],
   keys: Map<number, KeyInfo>,
   references: Map<string, Reference[]>,
@@ -465,6 +468,33 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     from = to;
   }
   return true;
+}
+
+/**
+ * One cell's translation from the engine, asked with everything a fill sends (memory references, the key's comment,
+ * limit, terms, neighbours, screenshot) and judged by the same gate and score: the key editor's machine suggestion
+ * (suggest.ts). Nothing is stored.
+ */
+export async function translateOne(
+  ask: Omit<EngineAsk, 'usage'>,
+  keyId: number,
+  lang: string,
+): Promise<{ value: string; score: number; reason: string } | { problem: string }> {
+  const pair: Pair = { key_id: keyId, lang, cost_mc: 0 };
+  const keys = await readKeys(ask.app.db, [pair]);
+  const k = keys.get(keyId);
+  if (!k) return { problem: 'the key no longer exists' };
+  const references = await referencesFor(
+    ask.app.db,
+    ask.project,
+    [{ keyId, source: k.source, ctx: k.ctx, name: k.name }],
+    [lang],
+  );
+  const contexts = await keyContexts(ask.app.db, ask.project, [k]);
+  const usage = { promptTokens: 0, completionTokens: 0, requests: 0 };
+  const [r] = await translateBatch({ ...ask, usage }, [pair], keys, references, contexts);
+  if (r.value === undefined) return { problem: r.failure?.reason ?? 'the engine returned no translation' };
+  return { value: r.value, score: r.score ?? 0, reason: r.reason ?? '' };
 }
 
 /** The payload a fill job is enqueued with (queue.ts). */

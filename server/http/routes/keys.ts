@@ -25,6 +25,7 @@ import { actorOf, recordHistory } from '../../domain/catalog/history.js';
 import { filteredKeys, filterLanguage, pageCells, targetLanguages } from '../../domain/catalog/keyfilter.js';
 import { pairCost, readCredit } from '../../domain/billing/credits.js';
 import { enqueueFill } from '../../domain/fill/queue.js';
+import { suggestTranslation } from '../../domain/fill/suggest.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
 import { rememberAfter } from '../../domain/memory/entries.js';
 import { preTranslatePairs } from '../../domain/memory/pretranslate.js';
@@ -496,4 +497,15 @@ export const internalDeleteKeyScreenshot: Handler<'internalDeleteKeyScreenshot'>
   const { db, objects } = ctx.app;
   await deleteScreenshot(db, objects, Number(key.id), ctx.params.screenshotId, actorOf(ctx.actor), owner);
   return { status: 204 };
+};
+
+export const internalSuggestTranslation: Handler<'internalSuggestTranslation'> = async (ctx) => {
+  const { db, engine } = ctx.app;
+  if (!engine) throw new ApiError(503, 'unavailable', 'No translation engine is configured (TRANSLATION_ENGINE=none).');
+  const p = ctx.project;
+  const key = await keyByRef(db, p.id, ctx.params.key);
+  const lang = normalizeLanguage(ctx.params.lang);
+  if (!(await targetLanguages(db, p)).includes(lang))
+    throw notFound(`${ctx.params.lang} is not a language of the project.`);
+  return { body: await suggestTranslation(ctx.app, p, key, lang, ctx.body?.dryRun === true) };
 };

@@ -713,3 +713,38 @@ test.serial(
     t.is(await page.locator('figure.screenshot').count(), 0);
   },
 );
+
+test.serial(
+  'machine suggestion: an owner sees the cost, asks, and uses the suggestion in the field; nothing is saved by it',
+  async (t) => {
+    await browserReady();
+    const p = await reviewProject();
+    await signIn(OWNER);
+    const editor = `${origin}/projects/${p.projectId}/keys/greeting`;
+    await page.goto(editor);
+    const it = page.locator('#cell-it');
+    await it.getByRole('button', { name: 'Suggest with the engine…' }).click();
+    await page.locator('#suggest-it-estimate').waitFor();
+    t.regex(await page.locator('#suggest-it-estimate').innerText(), /costs 0\.012 credits .*nothing is saved/);
+    t.deepEqual(await seriousViolations(page), []);
+    await page.locator('#cell-it').getByRole('button', { name: 'Get the suggestion' }).click();
+    await page.locator('p.notice', { hasText: 'The engine suggests a it translation' }).waitFor();
+    const suggested = await page.locator('#suggest-it-value').innerText();
+    t.regex(suggested, /name/);
+    t.is(await page.locator('#suggest-it-value').getAttribute('lang'), 'it');
+    // Use puts it in the field (dashboard.js), and the person saves it or not.
+    await page.locator('#cell-it').getByRole('button', { name: 'Use the suggestion' }).click();
+    t.is(await page.locator('#cell-it-value').inputValue(), suggested);
+    const stored = await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'greeting' } },
+    });
+    t.is(stored.data!.cells.find((c) => c.lang === 'it')!.value ?? null, null, 'nothing saved');
+    await page.reload();
+    t.is(await page.locator('#suggest-it-value').count(), 0, 'a reload asks the engine nothing again');
+
+    // A reviewer does not spend credits: no button.
+    await signIn(REVIEWER);
+    await page.goto(editor);
+    t.is(await page.getByRole('button', { name: 'Suggest with the engine…' }).count(), 0);
+  },
+);
