@@ -62,7 +62,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The projects (not deleted), by name, with their workspace (at most 500) */
+        /**
+         * The projects (not deleted), by name, with their workspace (at most 500)
+         * @description A translator sees only the projects they are granted (TranslatorGrants).
+         */
         get: operations["internalListProjects"];
         put?: never;
         /** Create a project */
@@ -1009,7 +1012,9 @@ export interface paths {
         get?: never;
         /**
          * Edit a translation or move its review status
-         * @description A save whose status is `approved` (a new value, or a status alone) is refused with `409 checks_failed`, naming
+         * @description A translator saves only in the languages they are granted in the project, and only as `translated` (a
+         *     value, not a review): anything else is `403 forbidden`.
+         *     A save whose status is `approved` (a new value, or a status alone) is refused with `409 checks_failed`, naming
          *     the checks, when a quality check reports an `error` for the value (computed now, with the project's settings
          *     for the language); any other save stores the value with its results.
          *     With `baseUpdatedAt` (the cell's `updatedAt` as the editor read it; `null` for a cell that had no row),
@@ -1691,8 +1696,18 @@ export interface components {
              * @description Default `reviewer`.
              * @enum {string}
              */
-            role?: "owner" | "reviewer";
+            role?: "owner" | "reviewer" | "translator";
+            grants?: components["schemas"]["TranslatorGrants"];
         };
+        /**
+         * @description A translator's projects and, in each, the languages they translate (docs/decisions/0032-translator-role.md):
+         *     they see only these projects and save values only in these languages, as `translated`. Given with the
+         *     `translator` role (replacing any earlier grants); each language must be a target language of its project.
+         */
+        TranslatorGrants: {
+            projectId: string;
+            langs: string[];
+        }[];
         /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
         NewPassword: string;
         User: {
@@ -1701,7 +1716,8 @@ export interface components {
             /** @description Lowercased. */
             email: string;
             /** @enum {string} */
-            role: "owner" | "reviewer";
+            role: "owner" | "reviewer" | "translator";
+            grants?: components["schemas"]["TranslatorGrants"];
             /** Format: date-time */
             createdAt: string;
             /**
@@ -2142,6 +2158,8 @@ export interface components {
             markup?: string;
         };
         KeyDetail: {
+            /** @description For a signed-in translator only, the languages they save in (TranslatorGrants). */
+            translatorLangs?: string[];
             key: string;
             token: string;
             source: string;
@@ -3699,6 +3717,8 @@ export interface operations {
                         limit: number;
                         /** @description The project's target languages, in order. */
                         langs: string[];
+                        /** @description For a signed-in translator only, the languages they save in (TranslatorGrants). */
+                        translatorLangs?: string[];
                         /** @description The project's named namespaces, sorted; absent when it has none (every key is in the default one). */
                         namespaces?: string[];
                         keys: {
@@ -4963,8 +4983,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    role?: "owner" | "reviewer";
+                    role?: "owner" | "reviewer" | "translator";
                     active?: boolean;
+                    grants?: components["schemas"]["TranslatorGrants"];
                 };
             };
         };

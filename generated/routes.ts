@@ -1938,7 +1938,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -1998,7 +1999,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -2462,7 +2464,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -2523,7 +2526,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -2744,7 +2748,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -2839,7 +2844,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -2932,7 +2938,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3027,7 +3034,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3057,7 +3065,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3089,7 +3098,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3151,7 +3161,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3212,7 +3223,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3276,7 +3288,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -3307,7 +3320,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",
@@ -4201,7 +4215,8 @@ export const routes: RouteSpec[] = [
     "cors": false,
     "roles": [
       "owner",
-      "reviewer"
+      "reviewer",
+      "translator"
     ],
     "dryRun": null,
     "operationAction": "none",

@@ -19,6 +19,7 @@ import type { BodyOf, OperationId, PathOf, QueryOf, ReplyOf } from './contract.j
 import type { RecordedAnswer } from '../infra/requests.js';
 import type { Logger } from '../infra/log.js';
 import { contended, isContention, isStoreRefusal, isTooLong } from '../infra/db.js';
+import { grantedLangs } from '../domain/users/grants.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, isRefusal, notFound, type Refusal } from '../infra/errors.js';
 import { answerOf } from './refusals.js';
@@ -44,8 +45,14 @@ export interface RequestView {
 export interface Actor {
   userId: string;
   name: string;
-  role: 'owner' | 'reviewer';
+  role: 'owner' | 'reviewer' | 'translator';
+  /** A translator's languages in the route's project, set by the pipeline (server/domain/users/grants.ts). */
+  langs?: string[];
 }
+
+/** `translatorLangs` of an answer (spec KeyDetail): a translator's languages in the project, for no one else. */
+export const translatorLangs = (actor: Actor | undefined) =>
+  actor?.role === 'translator' ? { translatorLangs: actor.langs ?? [] } : {};
 
 /**
  * Where the dashboard puts its person on an internal call (`server.inject({plugins: {[ACTOR_PLUGIN]: actor}})`).
@@ -172,6 +179,12 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
       if (!route.roles.includes(actor.role))
         throw new ApiError(403, 'forbidden', `The ${actor.role} role may not do this; ask an owner.`);
       state.actor = actor;
+      // A translator reaches only the projects they are granted; another project reads as unknown.
+      if (actor.role === 'translator' && route.projectScoped) {
+        const langs = await grantedLangs(app.db, actor.userId, String(request.params.projectId));
+        if (!langs.length) throw notFound('Project not found.');
+        state.actor = { ...actor, langs };
+      }
     } else {
       const token = bearer(request);
       if (!token || !sameSecret(token, app.config.adminToken)) throw unauthorized('A valid admin token is required.');

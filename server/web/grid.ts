@@ -115,7 +115,7 @@ export function colsOfForm(query: Record<string, unknown>): Record<string, unkno
   return { ...query, cols: cols.join(',') };
 }
 
-function gridCell(k: Listed, c: Cell | undefined, lang: string, first: boolean, href: string) {
+function gridCell(k: Listed, c: Cell | undefined, lang: string, first: boolean, href: string, readonly: boolean) {
   const value = c?.value ?? null;
   const status = c?.status ?? 'missing';
   return html`<td
@@ -127,11 +127,13 @@ function gridCell(k: Listed, c: Cell | undefined, lang: string, first: boolean, 
     data-base="${c?.updatedAt ?? ''}"
     data-empty="${value == null ? 'yes' : 'no'}"
     data-edit="${href}#cell-${lang}"
+    ${readonly ? html`data-readonly="yes"` : ''}
     ${langAttrs(lang)}
     tabindex="${first ? '0' : '-1'}"
   >
-    <span class="gv">${value ?? ''}</span>${value == null ? html`<span class="visually-hidden">(empty)</span>` : ''}
-    <span class="cell-status" data-status="${status}" lang="en" dir="ltr">${status}</span>${
+    <span class="gv">${value ?? ''}</span>${value == null ? html`<span class="visually-hidden">(empty)</span>` : ''}${
+      readonly ? html`<span class="visually-hidden">(read only)</span>` : ''
+    } <span class="cell-status" data-status="${status}" lang="en" dir="ltr">${status}</span>${
       c?.outdated ? html` <span class="cell-status" data-status="outdated" lang="en" dir="ltr">outdated</span>` : ''
     }
   </td>`;
@@ -194,6 +196,8 @@ export function gridTable(
                   lang,
                   first,
                   href,
+                  // A translator edits only their languages (spec translatorLangs); the others are read.
+                  page.translatorLangs !== undefined && !page.translatorLangs.includes(lang),
                 );
                 first = false;
                 return cell;

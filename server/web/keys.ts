@@ -344,7 +344,8 @@ function sourceCell(k: { source: string; ctx: string | null; sourceChecks?: Cell
 }
 
 function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[], grid?: GridView): Html {
-  if (!total) return html``;
+  // A translator has no bulk action (spec x-roles): their work is one cell at a time.
+  if (!total || s.user.role === 'translator') return html``;
   const actions = Object.entries(BULK).filter(([, a]) => !a.owner || s.user.role === 'owner');
   // In the grid, the rows' checkboxes post with this form (form="grid-bulk"): the selected rows, else the filter.
   return html`<form
@@ -792,11 +793,21 @@ function cellSection(
 ): Html {
   const id = `cell-${c.lang}`;
   const value = draft?.value ?? c.value ?? '';
-  const status = draft?.status || ((REVIEW_STATES as readonly string[]).includes(c.status) ? c.status : 'translated');
+  const status = d.translatorLangs
+    ? 'translated'
+    : draft?.status || ((REVIEW_STATES as readonly string[]).includes(c.status) ? c.status : 'translated');
   const action = keyHref(projectId, d.key);
   const gate = draft?.gate ?? (c.value != null ? c.gate : undefined);
   const warnings = draft?.warnings ?? c.formatWarnings;
   const branching = branchingOf(d.source, c.lang, value);
+  // A translator saves only in their languages, and only as translated (spec internalPutTranslation).
+  if (d.translatorLangs && !d.translatorLangs.includes(c.lang))
+    return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
+      <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
+      <p class="hint">You do not translate ${c.lang} in this project: shown for reference.</p>
+      <p class="read-only" ${langAttrs(c.lang)}>${c.value ?? html`<em lang="en" dir="ltr">No value yet.</em>`}</p>
+    </section>`;
+  const states = d.translatorLangs ? (['translated'] as const) : REVIEW_STATES;
   return html`<section class="cell" id="${id}" aria-labelledby="${id}-h">
     <h2 id="${id}-h">${c.lang} ${cellBadge(c)}</h2>
     ${c.failed ? html`<p class="error">The last fill failed: ${c.failed}</p>` : ''} ${askEngine(s, projectId, d, c)}
@@ -835,7 +846,7 @@ ${value}</textarea>
       <p>
         <label for="${id}-status">Status</label>
         <select id="${id}-status" name="status">
-          ${REVIEW_STATES.map((st) => html`<option value="${st}" ${st === status ? html`selected` : ''}>${st}</option>`)}
+          ${states.map((st) => html`<option value="${st}" ${st === status ? html`selected` : ''}>${st}</option>`)}
         </select>
         <button type="submit" name="do" value="check">Check</button>
         <button type="submit" name="do" value="save">Save</button>

@@ -1,6 +1,6 @@
 // The frame of every signed-in page: who is signed in, and the navigation (the project's sections when a page
-// belongs to a project, with the number of operations waiting for approval: nav.ts). Sections an owner alone may use are shown to owners only; the server refuses them to
-// others anyway (spec x-roles).
+// belongs to a project, with the number of operations waiting for approval: nav.ts). Sections an owner alone may use are shown to owners only, and a translator sees the
+// project's overview and keys only; the server refuses the others anyway (spec x-roles).
 import { html, page, type Html } from './html.js';
 import { pendingOperationsOf } from './nav.js';
 import type { Session } from '../domain/users/sessions.js';
@@ -12,9 +12,9 @@ interface Where {
   section?: string;
 }
 
-const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean }> = [
-  { path: '', label: 'Overview' },
-  { path: 'keys', label: 'Keys' },
+const PROJECT_SECTIONS: Array<{ path: string; label: string; owner?: boolean; translator?: boolean }> = [
+  { path: '', label: 'Overview', translator: true },
+  { path: 'keys', label: 'Keys', translator: true },
   { path: 'terms', label: 'Terms' },
   { path: 'captured', label: 'Captured keys' },
   { path: 'checks', label: 'Checks' },
@@ -49,9 +49,9 @@ function navOf(s: Session, where: Where): Html {
       ? html`${x.label} <span class="badge">${pending}<span class="visually-hidden"> waiting for approval</span></span>`
       : x.label;
   const project = where.projectId
-    ? PROJECT_SECTIONS.filter((x) => !x.owner || s.user.role === 'owner').map((x) =>
-        item(projectPath(where.projectId!, x.path), label(x), (where.section ?? '') === x.path),
-      )
+    ? PROJECT_SECTIONS.filter((x) =>
+        s.user.role === 'translator' ? x.translator : !x.owner || s.user.role === 'owner',
+      ).map((x) => item(projectPath(where.projectId!, x.path), label(x), (where.section ?? '') === x.path))
     : [];
   return html`<nav class="main" aria-label="Main">
     <ul>

@@ -72,28 +72,30 @@ export function screenshotsSection(
     ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     ${shots.length ? shots.map((shot, i) => figure(s, base, shot, i + 1)) : html`<p>No screenshots yet.</p>`}
     ${
-      shots.length < 10
-        ? html`<form method="post" action="${base}" enctype="multipart/form-data">
-            ${csrfField(s)}
-            <label for="shot-file">Screenshot (PNG, JPEG or WebP, at most 2 MiB)</label>
-            <input id="shot-file" name="image" type="file" accept="image/png,image/jpeg,image/webp" required />
-            <fieldset>
-              <legend>Where the key's text is, in the image's pixels (optional)</legend>
-              ${REGION.map(
-                (f) =>
-                  html`<label for="shot-${f}">${f}</label>
-                    <input
-                      id="shot-${f}"
-                      name="${f}"
-                      type="number"
-                      min="${f === 'x' || f === 'y' ? 0 : 1}"
-                      max="8000"
-                    />`,
-              )}
-            </fieldset>
-            <button type="submit">Add screenshot</button>
-          </form>`
-        : html`<p class="hint">A key takes at most 10 screenshots.</p>`
+      s.user.role === 'translator'
+        ? ''
+        : shots.length < 10
+          ? html`<form method="post" action="${base}" enctype="multipart/form-data">
+              ${csrfField(s)}
+              <label for="shot-file">Screenshot (PNG, JPEG or WebP, at most 2 MiB)</label>
+              <input id="shot-file" name="image" type="file" accept="image/png,image/jpeg,image/webp" required />
+              <fieldset>
+                <legend>Where the key's text is, in the image's pixels (optional)</legend>
+                ${REGION.map(
+                  (f) =>
+                    html`<label for="shot-${f}">${f}</label>
+                      <input
+                        id="shot-${f}"
+                        name="${f}"
+                        type="number"
+                        min="${f === 'x' || f === 'y' ? 0 : 1}"
+                        max="8000"
+                      />`,
+                )}
+              </fieldset>
+              <button type="submit">Add screenshot</button>
+            </form>`
+          : html`<p class="hint">A key takes at most 10 screenshots.</p>`
     }
   </section>`;
 }

@@ -8,7 +8,7 @@
 // are escaped like all user text.
 import type Hapi from '@hapi/hapi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { components } from '../../generated/internal.js';
+import type { components, operations } from '../../generated/internal.js';
 import type { App } from '../infra/app.js';
 import { apiFor, type Api } from './api.js';
 import { apiMessage, csrfField, dataOf, ownersOnly, timeOf } from './forms.js';
@@ -23,11 +23,58 @@ type User = components['schemas']['User'];
 type Role = User['role'];
 type Reply = { status: number; body: string };
 
+type Projects = operations['internalListProjects']['responses']['200']['content']['application/json']['projects'];
+
 const ROLES: Array<{ role: Role; label: string }> = [
+  { role: 'translator', label: 'translator: translates the languages they are given in the projects they are given' },
   { role: 'reviewer', label: 'reviewer: edit, review and approve translations and content' },
   { role: 'owner', label: 'owner: everything, including keys, webhooks, users and publishing' },
 ];
-const isRole = (v: unknown): v is Role => v === 'owner' || v === 'reviewer';
+const isRole = (v: unknown): v is Role => v === 'owner' || v === 'reviewer' || v === 'translator';
+
+/** The checkbox of one project language on a translator's page. */
+const grantField = (projectId: string, lang: string) => `grant:${projectId}:${lang}`;
+
+/**
+ * A translator's projects and languages: a group of checkboxes per project, one per target language, checked
+ * where granted (TranslatorGrants). Only for the translator role.
+ */
+function grantsSection(s: Session, u: User, projects: Projects): Html {
+  if (u.role !== 'translator') return html``;
+  const granted = new Set((u.grants ?? []).flatMap((g) => g.langs.map((l) => grantField(g.projectId, l))));
+  const targets = projects
+    .map((p) => ({ ...p, targets: p.languages.filter((l) => l !== p.baseLang) }))
+    .filter((p) => p.targets.length);
+  return html`<section>
+    <h2>Projects and languages</h2>
+    <p>They see these projects only, and save translations only in the languages checked (never review them).</p>
+    <form method="post" action="${personPath(u.userId)}/grants">
+      ${csrfField(s)}
+      ${
+        targets.length
+          ? targets.map(
+              (p) =>
+                html`<fieldset>
+                  <legend dir="auto">${p.name}</legend>
+                  ${p.targets.map((l) => {
+                    const name = grantField(p.projectId, l);
+                    return html`<input
+                        type="checkbox"
+                        id="${name}"
+                        name="${name}"
+                        value="on"
+                        ${granted.has(name) ? html`checked` : ''}
+                      />
+                      <label for="${name}">${l}</label>`;
+                  })}
+                </fieldset>`,
+            )
+          : html`<p>No project has a target language yet.</p>`
+      }
+      <p><button type="submit">Save projects and languages</button></p>
+    </form>
+  </section>`;
+}
 
 const USERS = '/users';
 const personPath = (userId: string) => `/users/${encodeURIComponent(userId)}`;
@@ -142,6 +189,12 @@ async function usersPage(
   };
 }
 
+/** The projects a translator's page offers (none for other roles, whose page has no grants). */
+async function projectsFor(api: Api, u: User): Promise<Projects> {
+  if (u.role !== 'translator') return [];
+  return (await api.GET('/projects')).data?.projects ?? [];
+}
+
 /** The person `userId`, or the page to answer instead. */
 async function findUser(api: Api, s: Session, userId: string): Promise<{ page: Reply } | { user: User }> {
   const list = await api.GET('/users');
@@ -151,7 +204,11 @@ async function findUser(api: Api, s: Session, userId: string): Promise<{ page: R
   return { user };
 }
 
-function personPage(s: Session, u: User, extra: { error?: string; flashes?: Flash[] } = {}): string {
+function personPage(
+  s: Session,
+  u: User,
+  extra: { error?: string; flashes?: Flash[]; projects?: Projects } = {},
+): string {
   const you = u.userId === s.user.id;
   const p = personPath(u.userId);
   return appPage(
@@ -174,6 +231,7 @@ function personPage(s: Session, u: User, extra: { error?: string; flashes?: Flas
         </dl>
         <p><a href="${USERS}">All users</a></p>
       </section>
+      ${grantsSection(s, u, extra.projects ?? [])}
       <section>
         <h2>Reset the password</h2>
         <p>Sets a new password and ends their sessions: they sign in again with it. Hand it over yourself.</p>
@@ -302,6 +360,11 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
         await usersPage(api, session, { error: `${apiMessage(r.error)} Nothing changed.`, form: kept }),
         r.response.status,
       );
+    // A translator sees nothing until given projects: their page, where that is done, comes next.
+    if (r.data.role === 'translator')
+      return redirectWithFlash(app, h, session, personPath(r.data.userId), {
+        notice: `Added ${r.data.name} (${r.data.email}) as translator: choose their projects and languages below.`,
+      });
     return redirectWithFlash(app, h, session, USERS, {
       notice: `Added ${r.data.name} (${r.data.email}) as ${r.data.role}: they sign in with the password you gave.`,
     });
@@ -329,7 +392,8 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       if (r.status === 403) return htmlReply(h, 403, ownersOnly(session, `${what}; nothing changed`));
       if (!r.ok) {
         const error = `${apiMessage(r.error) || 'That did not work.'} Nothing changed.`;
-        return htmlReply(h, r.status, personPage(session, found.user, { error }));
+        const projects = await projectsFor(api, found.user);
+        return htmlReply(h, r.status, personPage(session, found.user, { error, projects }));
       }
       const { to, notice } = done(found.user, form);
       return redirectWithFlash(app, h, session, to, { notice });
@@ -347,8 +411,22 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     async (api, userId, form) =>
       isRole(form.role)
         ? answer(await api.PATCH('/users/{userId}', { params: { path: { userId } }, body: { role: form.role } }))
-        : bad('Choose owner or reviewer.'),
+        : bad('Choose owner, reviewer or translator.'),
     (u, form) => ({ to: USERS, notice: `${u.name} is now ${form.role}.` }),
+  );
+
+  const setGrants = change(
+    'choose translators’ projects',
+    async (api, userId, form) => {
+      const byProject = new Map<string, string[]>();
+      for (const [k, v] of Object.entries(form)) {
+        const m = /^grant:([^:]{1,64}):([A-Za-z0-9_-]{1,35})$/.exec(k);
+        if (m && v === 'on') byProject.set(m[1], [...(byProject.get(m[1]) ?? []), m[2]]);
+      }
+      const grants = [...byProject].map(([projectId, langs]) => ({ projectId, langs }));
+      return answer(await api.PATCH('/users/{userId}', { params: { path: { userId } }, body: { grants } }));
+    },
+    (u) => ({ to: personPath(u.userId), notice: `The projects and languages of ${u.name} are saved.` }),
   );
 
   const setActive = change(
@@ -404,7 +482,8 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const found = await findUser(apiFor(server, session), session, userId);
     if ('page' in found) return reply(h, found.page);
     const flashes = await takeFlashes(app, session, personPath(userId));
-    return htmlReply(h, 200, personPage(session, found.user, { flashes }));
+    const projects = await projectsFor(apiFor(server, session), found.user);
+    return htmlReply(h, 200, personPage(session, found.user, { flashes, projects }));
   };
 
   const confirmRemove = async (request: Request, h: ResponseToolkit) => {
@@ -455,6 +534,12 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
       path: '/users/{userId}/role',
       options: owners('change roles; nothing changed', users),
       handler: setRole,
+    },
+    {
+      method: 'POST',
+      path: '/users/{userId}/grants',
+      options: owners('choose translators’ projects; nothing changed', one),
+      handler: setGrants,
     },
     {
       method: 'POST',

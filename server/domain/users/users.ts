@@ -6,8 +6,9 @@ import pLimit from 'p-limit';
 import type { Db } from '../../infra/db.js';
 import { dialectOf, isUniqueViolation, newId } from '../../infra/db.js';
 import { Refusal, conflict, invalidArgument, notFound } from '../../infra/errors.js';
+import { grantsOf, setGrants, type Grants } from './grants.js';
 
-export type Role = 'owner' | 'reviewer';
+export type Role = 'owner' | 'reviewer' | 'translator';
 
 export interface UserRow {
   id: string;
@@ -26,6 +27,8 @@ interface UserView {
   name: string;
   email: string;
   role: Role;
+  /** A translator's projects and languages (grants.ts). */
+  grants?: Grants;
   createdAt: string;
   deactivatedAt: string | null;
   sessions: number;
@@ -96,12 +99,13 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-function userView(u: UserRow, sessions = 0): UserView {
+function userView(u: UserRow, sessions = 0, grants?: Grants): UserView {
   return {
     userId: u.id,
     name: u.name,
     email: u.email,
     role: u.role,
+    ...(u.role === 'translator' ? { grants: grants ?? [] } : {}),
     createdAt: isoOf(u.created_at)!,
     deactivatedAt: isoOf(u.deactivated_at ?? null),
     sessions,
@@ -131,9 +135,14 @@ function checkNewPassword(password: string, email: string) {
   if (normalizeEmail(password) === email) throw invalidArgument('body/password must not be the email');
 }
 
+/** Grants go with the translator role only. */
+function checkGrants(role: Role, grants: Grants | undefined) {
+  if (grants && role !== 'translator') throw invalidArgument('grants are given with the translator role only.');
+}
+
 export async function createUser(
   db: Db,
-  input: { name: string; email: string; password: string; role?: Role },
+  input: { name: string; email: string; password: string; role?: Role; grants?: Grants },
 ): Promise<UserView> {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
@@ -150,13 +159,17 @@ export async function createUser(
     updated_at: now,
     deactivated_at: null,
   };
+  checkGrants(row.role, input.grants);
   try {
-    await db('dashboard_users').insert(row);
+    await db.transaction(async (trx) => {
+      await trx('dashboard_users').insert(row);
+      if (input.grants) await setGrants(trx, row.id, input.grants);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('conflict', 'A dashboard user with this email exists.');
     throw err;
   }
-  return userView(row);
+  return userView(row, 0, (await grantsOf(db, [row.id])).get(row.id));
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -203,7 +216,11 @@ export async function ensureFirstUser(
 export async function listUsers(db: Db): Promise<UserView[]> {
   const rows = await db<UserRow>('dashboard_users').orderBy('name').orderBy('email');
   const sessions = await liveSessions(db);
-  return rows.map((u) => userView(u, sessions.get(u.id) ?? 0));
+  const grants = await grantsOf(
+    db,
+    rows.filter((u) => u.role === 'translator').map((u) => u.id),
+  );
+  return rows.map((u) => userView(u, sessions.get(u.id) ?? 0, grants.get(u.id)));
 }
 
 /**
@@ -231,10 +248,19 @@ function withOwners<T>(
  * deactivated (`409 last_owner`). Deactivating ends the person's sessions in the same transaction: no request of
  * theirs is admitted after the answer.
  */
-export async function updateUser(db: Db, userId: string, change: { role?: Role; active?: boolean }): Promise<UserView> {
+export async function updateUser(
+  db: Db,
+  userId: string,
+  change: { role?: Role; active?: boolean; grants?: Grants },
+): Promise<UserView> {
   const user = await withOwners(db, userId, async (trx, u, lastOwner) => {
-    if (lastOwner && change.role === 'reviewer')
-      throw conflict('last_owner', 'The last owner cannot become a reviewer.');
+    if (lastOwner && change.role !== undefined && change.role !== 'owner')
+      throw conflict('last_owner', `The last owner cannot become a ${change.role}.`);
+    checkGrants(change.role ?? u.role, change.grants);
+    // A translator's grants are replaced when given; a person who stops being a translator keeps none.
+    if (change.grants) await setGrants(trx, userId, change.grants);
+    else if ((change.role ?? u.role) !== 'translator')
+      await trx('translator_grants').where({ user_id: userId }).delete();
     if (lastOwner && change.active === false) throw conflict('last_owner', 'The last owner cannot be deactivated.');
     const now = Date.now();
     const next: UserRow = { ...u, role: change.role ?? u.role };
@@ -247,7 +273,11 @@ export async function updateUser(db: Db, userId: string, change: { role?: Role; 
     if (next.deactivated_at !== null) await endSessions(trx, userId);
     return next;
   });
-  return userView(user, (await liveSessions(db, [userId])).get(userId) ?? 0);
+  return userView(
+    user,
+    (await liveSessions(db, [userId])).get(userId) ?? 0,
+    (await grantsOf(db, [userId])).get(userId),
+  );
 }
 
 /** Removes a user with their sessions and known devices (cascade). The last active owner stays (`409 last_owner`). */
@@ -255,6 +285,7 @@ export async function removeUser(db: Db, userId: string): Promise<void> {
   await withOwners(db, userId, async (trx, _u, lastOwner) => {
     if (lastOwner) throw conflict('last_owner', 'The last owner cannot be removed.');
     await endSessions(trx, userId);
+    await trx('translator_grants').where({ user_id: userId }).delete();
     await trx('dashboard_users').where({ id: userId }).delete();
   });
 }

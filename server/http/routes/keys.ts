@@ -9,7 +9,7 @@ import type { Db } from '../../infra/db.js';
 import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '../../infra/db.js';
 import { ApiError, conflict, invalidArgument, notFound, Refusal } from '../../infra/errors.js';
 import { bytes } from '../../infra/objects.js';
-import type { Handler } from '../pipeline.js';
+import { translatorLangs, type Handler } from '../pipeline.js';
 import type { KeyRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
 import { editSource } from '../../domain/catalog/source-edit.js';
@@ -153,6 +153,13 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = normalizeLanguage(ctx.params.lang);
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
+  // A translator writes values in their languages; reviewing them is someone else's (spec: internalPutTranslation).
+  if (ctx.actor?.role === 'translator') {
+    if (!ctx.actor.langs?.includes(lang))
+      throw new Refusal('forbidden', `You do not translate ${lang} in this project.`);
+    if (ctx.body.value === undefined || (ctx.body.status ?? 'translated') !== 'translated')
+      throw new Refusal('forbidden', 'A translator saves values as translated; a reviewer reviews them.');
+  }
   const base = baseInstant(ctx.body.baseUpdatedAt);
   // Markup that would run in an app is refused here, not only at publish: nothing stored can ship it by accident.
   const unsafe = ctx.body.value === undefined ? null : unsafeMarkup(key.source, ctx.body.value, markupPolicy(p));
@@ -307,6 +314,7 @@ export const internalListKeys: Handler<'internalListKeys'> = async (ctx) => {
   );
   return {
     body: {
+      ...translatorLangs(ctx.actor),
       total: Number(counted.n),
       offset,
       limit,

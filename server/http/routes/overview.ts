@@ -19,9 +19,11 @@ export const internalListProjects: Handler<'internalListProjects'> = async (ctx)
   > & {
     workspace_name: string;
   };
-  const rows = await db('projects as p')
-    .join('workspaces as w', 'w.id', 'p.workspace_id')
-    .whereNull('p.deleted_at')
+  const q = db('projects as p').join('workspaces as w', 'w.id', 'p.workspace_id').whereNull('p.deleted_at');
+  // A translator sees the projects they translate in (server/domain/users/grants.ts).
+  if (ctx.actor?.role === 'translator')
+    q.whereIn('p.id', db('translator_grants').where({ user_id: ctx.actor.userId }).distinct('project_id'));
+  const rows = await q
     .orderBy('p.name')
     .orderBy('p.id')
     .limit(PROJECTS_LISTED + 1)

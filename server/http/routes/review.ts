@@ -12,7 +12,7 @@ import { contentChanged } from '../../domain/project/revision.js';
 import type { Db } from '../../infra/db.js';
 import { bool, chunks, parseJson } from '../../infra/db.js';
 import { ApiError, invalidArgument, notFound } from '../../infra/errors.js';
-import type { Handler } from '../pipeline.js';
+import { translatorLangs, type Handler } from '../pipeline.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
 import { toSnapshotKey } from '../../domain/catalog/live.js';
 import { resolveTargets } from '../../domain/catalog/targets.js';
@@ -110,6 +110,7 @@ export const internalGetKey: Handler<'internalGetKey'> = async (ctx) => {
     >('h.lang', 'h.value', 'h.status', 'h.origin', 'h.actor', 'h.created_at', 'u.name');
   return {
     body: {
+      ...translatorLangs(ctx.actor),
       key: key.name,
       ...(key.namespace ? { namespace: key.namespace } : {}),
       token: key.token,

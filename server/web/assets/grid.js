@@ -66,6 +66,8 @@
   };
 
   const open = (cell, initial) => {
+    // A language the signed-in translator does not translate (grid.ts data-readonly): read, never edited.
+    if (cell.dataset.readonly === 'yes') return undefined;
     if (editing.has(cell)) return editing.get(cell).field.focus();
     const shown = cell.querySelector('.gv');
     const before = shown ? shown.textContent : '';
@@ -188,7 +190,11 @@
 
   const nextEmpty = (cell) => {
     const all = cellsOf(gridOf(cell));
-    return all.slice(all.indexOf(cell) + 1).find((c) => c.dataset.empty === 'yes' && !editing.has(c)) || null;
+    return (
+      all
+        .slice(all.indexOf(cell) + 1)
+        .find((c) => c.dataset.empty === 'yes' && c.dataset.readonly !== 'yes' && !editing.has(c)) || null
+    );
   };
 
   document.addEventListener('keydown', (event) => {

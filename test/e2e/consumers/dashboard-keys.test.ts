@@ -748,3 +748,56 @@ test.serial(
     t.is(await page.getByRole('button', { name: 'Suggest with the engine…' }).count(), 0);
   },
 );
+
+test.serial(
+  'translator: an owner gives one a project and a language; they see that project only, save in it, read the rest',
+  async (t) => {
+    await browserReady();
+    const p = await reviewProject();
+    const other = await reviewProject();
+    await signIn(OWNER);
+    await page.goto(`${origin}/users`);
+    const tom = { email: 'tom-translator@example.test', password: 'a translator password' };
+    await page.getByLabel('Name').fill(`Tom ${HOSTILE_IMG}`);
+    await page.getByLabel('Email').fill(tom.email);
+    await page.getByLabel('First password (at least 12 characters; they sign in with it)').fill(tom.password);
+    await page.getByLabel('Role', { exact: true }).selectOption('translator');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.locator('p.ok, p.notice', { hasText: 'choose their projects and languages below' }).waitFor();
+    t.deepEqual(await seriousViolations(page), []);
+    await page.locator(`input[name="grant:${p.projectId}:it"]`).check();
+    await page.getByRole('button', { name: 'Save projects and languages' }).click();
+    await page.locator('p.ok, p.notice', { hasText: 'projects and languages of' }).waitFor();
+    t.true(await page.locator(`input[name="grant:${p.projectId}:it"]`).isChecked());
+
+    await signIn(tom);
+    const listed = await page
+      .locator('main a[href^="/projects/"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    t.deepEqual(listed, [`/projects/${p.projectId}`], 'one project');
+    await page.goto(`${origin}/projects/${p.projectId}/keys/greeting`);
+    t.deepEqual(
+      await page.locator('nav.main a').allInnerTexts(),
+      ['Projects', 'Your account', 'Overview', 'Keys'],
+      'no section a translator cannot use',
+    );
+    t.regex(await page.locator('#cell-de').innerText(), /You do not translate de in this project/);
+    t.is(await page.locator('#cell-de textarea').count(), 0);
+    t.deepEqual(await page.locator('#cell-it-status option').allInnerTexts(), ['translated']);
+    t.is(await page.locator('#cell-it-value').getAttribute('dir'), 'ltr');
+    t.deepEqual(await seriousViolations(page), []);
+    await page.getByLabel('Translation (it)').fill('Ciao {name}');
+    await page.locator('#cell-it').getByRole('button', { name: 'Save' }).click();
+    await page.locator('p.notice').first().waitFor();
+    const cell = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'greeting' } },
+      })
+    ).data!.cells.find((c) => c.lang === 'it')!;
+    t.like(cell, { value: 'Ciao {name}', status: 'translated' });
+
+    const elsewhere = await page.goto(`${origin}/projects/${other.projectId}/keys`);
+    t.is(elsewhere?.status(), 404, 'another project reads as unknown');
+    t.is(await pwned(), undefined);
+  },
+);
