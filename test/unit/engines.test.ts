@@ -276,7 +276,9 @@ test('openai: one request carries the batch, with model, key, ctx, schema and Au
   t.is(body.response_format.type, 'json_schema');
   t.true(body.response_format.json_schema!.strict);
   t.deepEqual(body.response_format.json_schema!.schema.required, ['translations']);
-  const prompt = body.messages.map((m) => m.content).join('\n');
+  const prompt = body.messages
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
   for (const needle of [
     'key.a',
     'context of b',

@@ -203,7 +203,7 @@ export async function firstScreenshots(
     const object = await objects.get(row.object_key);
     if (!object) continue;
     out.set(Number(row.key_id), {
-      contentType: row.content_type as ImageType,
+      contentType: row.content_type,
       data: object.body,
       width: Number(row.width),
       height: Number(row.height),
