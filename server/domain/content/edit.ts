@@ -3,14 +3,14 @@
 // the editor read (the unit's source hash, the translation's updatedAt), so a source pushed or a run finished in
 // between is a conflict rather than an overwrite, and a language with a run going is left to the run.
 import type { Db } from '../../infra/db.js';
-import { dialectOf, insertOrKeep } from '../../infra/db.js';
+import { dialectOf } from '../../infra/db.js';
 import { conflict, invalidArgument, notFound } from '../../infra/errors.js';
 import type { ContentUnitRow, ProjectRow } from '../../infra/tables.js';
 import type { DocFormat } from './blocks.js';
 import { checkEdit } from './inline.js';
 import { prescan } from './prescan.js';
 import { targetsOf } from './publish.js';
-import { requireDoc, touchDoc, unitState, unitsOf, type Unit } from './store.js';
+import { ensureLangRow, requireDoc, touchDoc, unitState, unitsOf, type Unit } from './store.js';
 
 interface UnitEdit {
   docId: string;
@@ -67,13 +67,7 @@ export async function editUnit(db: Db, project: ProjectRow, edit: UnitEdit, now:
         currentSource: unit.text,
       });
     const langKey = { project_id: project.id, doc_id: doc.doc_id, lang: edit.lang };
-    await insertOrKeep(
-      trx,
-      'content_langs',
-      { ...langKey, stage: null, run_hold_mc: 0, updated_at: now },
-      ['project_id', 'doc_id', 'lang'],
-      'lang',
-    );
+    await ensureLangRow(trx, langKey, now);
     const langQuery = trx('content_langs').where(langKey);
     if (mysql) langQuery.forUpdate();
     const langRow = await langQuery.first();

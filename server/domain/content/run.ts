@@ -4,7 +4,7 @@
 // for one language start it once. What cannot start is reported under `skipped` with its reason.
 import type { App } from '../../infra/app.js';
 import type { Db } from '../../infra/db.js';
-import { insertOrKeep, newId } from '../../infra/db.js';
+import { newId } from '../../infra/db.js';
 import { Refusal, conflict, invalidArgument } from '../../infra/errors.js';
 import { enqueueJob } from '../../infra/jobs.js';
 import { countDaily } from '../billing/quotas.js';
@@ -12,7 +12,7 @@ import type { ContentDocRow, ContentUnitRow, ProjectRow } from '../../infra/tabl
 import { hold } from '../billing/credits.js';
 import { targetsOf } from './publish.js';
 import { DAILY_RUNS, charCount, expectedChars, fieldMaxChars } from './rules.js';
-import { readUnits, unitState, unitsOf, type Unit } from './store.js';
+import { ensureLangRow, readUnits, unitState, unitsOf, type Unit } from './store.js';
 
 export const CONTENT_RUN_JOB = 'content.run';
 
@@ -164,13 +164,7 @@ export async function startRun(
     try {
       const started = await db.transaction(async (trx) => {
         const key = { project_id: project.id, doc_id: doc.doc_id, lang };
-        await insertOrKeep(
-          trx,
-          'content_langs',
-          { ...key, stage: null, run_hold_mc: 0, updated_at: now },
-          ['project_id', 'doc_id', 'lang'],
-          'lang',
-        );
+        await ensureLangRow(trx, key, now);
         const claimed = await trx('content_langs')
           .where(key)
           .whereNull('run_id')

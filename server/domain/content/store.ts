@@ -4,7 +4,7 @@
 // unit reads stale and the old text is the candidate reviewers see.
 import { createHash } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
-import { bool, parseJson } from '../../infra/db.js';
+import { bool, insertOrKeep, parseJson } from '../../infra/db.js';
 import { notFound } from '../../infra/errors.js';
 import type { ContentDocRow, ContentUnitRow } from '../../infra/tables.js';
 
@@ -94,4 +94,19 @@ export async function touchDoc(trx: Db, projectId: string, docId: string, now: n
   await trx('content_docs')
     .where({ project_id: projectId, doc_id: docId })
     .update({ state_rev: trx.raw('state_rev + 1'), updated_at: now });
+}
+
+/** Makes sure the document language's row exists (a first run, stage or edit creates it), in the caller's transaction. */
+export async function ensureLangRow(
+  trx: Db,
+  key: { project_id: string; doc_id: string; lang: string },
+  now: number,
+): Promise<void> {
+  await insertOrKeep(
+    trx,
+    'content_langs',
+    { ...key, stage: null, run_hold_mc: 0, updated_at: now },
+    ['project_id', 'doc_id', 'lang'],
+    'lang',
+  );
 }

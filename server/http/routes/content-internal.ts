@@ -4,6 +4,7 @@ import { conflict } from '../../infra/errors.js';
 import type { Handler } from '../pipeline.js';
 import { deleteDocument, publishDocuments, rollbackDocument, targetsOf } from '../../domain/content/publish.js';
 import {
+  ensureLangRow,
   readUnits,
   requireDoc,
   revisionId,
@@ -13,7 +14,6 @@ import {
   docFields,
 } from '../../domain/content/store.js';
 import { editUnit, workingUnit } from '../../domain/content/edit.js';
-import { insertOrKeep } from '../../infra/db.js';
 import { invalidArgument, notFound } from '../../infra/errors.js';
 
 export const internalPublishContent: Handler<'internalPublishContent'> = async (ctx) => {
@@ -84,13 +84,7 @@ export const internalSetContentStage: Handler<'internalSetContentStage'> = async
     }
     const key = { project_id: project.id, doc_id: docId, lang };
     const now = Date.now();
-    await insertOrKeep(
-      trx,
-      'content_langs',
-      { ...key, stage: null, run_hold_mc: 0, updated_at: now },
-      ['project_id', 'doc_id', 'lang'],
-      'lang',
-    );
+    await ensureLangRow(trx, key, now);
     await trx('content_langs').where(key).update({ stage, updated_at: now });
     await trx('content_docs')
       .where({ project_id: project.id, doc_id: docId })
