@@ -819,9 +819,10 @@ export interface paths {
          *     everything a fill sends (memory references, the key's comment and limit, terms, neighbouring keys, its
          *     screenshot when the model reads images) and its answer is judged by the fill's gate and scored. Nothing
          *     is stored: the person decides what to save. With `dryRun` the answer is the estimate (`estimatedCredits`,
-         *     the pair's cost as a push counts it) and the balance. A real request holds the estimate like a fill
-         *     (`402` as a push's when the balance or the spending cap refuses it, nothing asked), charges it when the
-         *     engine gave a value that passes the gate, and releases it otherwise (`problem` says why, nothing charged).
+         *     the pair's cost as a push counts it) and the balance. A real request is refused as a push's hold would be
+         *     (`402` when the balance or the spending cap cannot take the estimate; the engine is not asked), and is
+         *     held and charged in one step only when the engine gave a value that passes the gate; otherwise, or when
+         *     the balance changed meanwhile, `problem` says why and nothing is charged.
          *     A project language of the key only (`404`); no engine is `503 unavailable`.
          */
         post: operations["internalSuggestTranslation"];

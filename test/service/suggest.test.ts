@@ -1,7 +1,7 @@
 // The key editor's machine suggestion (internalSuggestTranslation) against a local OpenAI-compatible endpoint, on
 // SQLite and MySQL: the dry run estimates without asking the engine; a suggestion is charged its estimate and never
-// stored; an answer that fails the gate, an engine that refuses, or a balance that cannot hold it cost nothing and
-// leave nothing held; only owners spend; only the project's target languages.
+// stored; an answer that fails the gate, an engine that refuses, credits taken away while it answers, or a balance
+// that cannot take it cost nothing and leave nothing held; only owners spend; only the project's target languages.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
 import { asPerson } from '../helpers/actor.js';
@@ -85,6 +85,18 @@ test.serial('an answer the gate refuses, or an engine that refuses, costs nothin
   t.regex(dropped.data!.problem!, /amount/);
   t.is(dropped.data?.chargedCredits, 0);
   t.deepEqual(await credit(p), before);
+
+  // Credits taken away while the engine answers: nothing is charged, nothing stays held.
+  const db = svc.service.app.db;
+  fake.setHandler(async (req) => {
+    await db('workspaces').where({ id: p.workspaceId }).update({ balance_mc: 5 });
+    return translateAll(() => 'Jetzt {amount} zahlen')(req);
+  });
+  const drained = await suggest(p, 'de');
+  t.is(drained.data?.problem, 'the balance no longer covers it');
+  t.is(drained.data?.chargedCredits, 0);
+  t.deepEqual(await credit(p), { balance: 5, held: before.held });
+  await db('workspaces').where({ id: p.workspaceId }).update({ balance_mc: before.balance });
 
   fake.setHandler(() => errorReply(401));
   const refused = await suggest(p, 'de');

@@ -1,13 +1,14 @@
 // The key editor's machine suggestion (spec/internal.yaml `internalSuggestTranslation`): one cell asked of the
-// engine as a fill asks it (fill.ts translateOne), shown to the person and never stored. It is paid as a fill
-// is: the pair's cost held first (refused as a push's hold is), charged when the engine gave a value that passes
-// the gate, released otherwise, so a suggestion never costs more than its estimate and a failed one costs nothing.
+// engine as a fill asks it (fill.ts translateOne), shown to the person and never stored. It costs what a fill of
+// the pair costs: refused up front as a push's hold would be, and held and charged in one step only when the engine
+// gave a value that passes the gate, so a suggestion never costs more than its estimate, a failed one costs nothing,
+// and no hold is left behind by a process that stops while the engine answers.
 import type { App } from '../../infra/app.js';
 import { parseJson } from '../../infra/db.js';
 import { EngineUnavailableError } from '../../infra/engines/types.js';
 import { Refusal } from '../../infra/errors.js';
 import type { KeyRow, ProjectRow } from '../../infra/tables.js';
-import { charge, hold, pairCost, readCredit, release } from '../billing/credits.js';
+import { charge, hold, holdRefusal, pairCost, readCredit } from '../billing/credits.js';
 import { translateOne } from './fill.js';
 
 interface Suggestion {
@@ -34,7 +35,9 @@ export async function suggestTranslation(
     const { available } = await readCredit(db, project.workspace_id);
     return { lang, estimatedCredits: cost, chargedCredits: 0, balance: available };
   }
-  await db.transaction((trx) => hold(trx, project.workspace_id, cost));
+  // Refused before the engine is asked, as a push's hold would be (402).
+  const refusal = holdRefusal(await readCredit(db, project.workspace_id), cost);
+  if (refusal) throw refusal;
   let answer: Awaited<ReturnType<typeof translateOne>>;
   try {
     answer = await translateOne(
@@ -43,21 +46,26 @@ export async function suggestTranslation(
       lang,
     );
   } catch (err) {
-    await db.transaction((trx) => release(trx, project.workspace_id, cost));
     if (err instanceof EngineUnavailableError)
       throw new Refusal('unavailable', `The engine is unavailable: ${err.message}. Nothing was charged.`);
     throw err;
   }
-  if ('problem' in answer) {
-    await db.transaction((trx) => release(trx, project.workspace_id, cost));
-    return { lang, estimatedCredits: cost, chargedCredits: 0, problem: answer.problem };
-  }
-  const paid = await db.transaction((trx) => charge(trx, project.workspace_id, cost, cost));
-  if (!paid) {
-    // Credits were taken away while the engine answered: the value is not shown, and nothing is charged.
-    await db.transaction((trx) => release(trx, project.workspace_id, cost));
-    return { lang, estimatedCredits: cost, chargedCredits: 0, problem: 'the balance no longer covers it' };
-  }
+  if ('problem' in answer) return { lang, estimatedCredits: cost, chargedCredits: 0, problem: answer.problem };
+  // Held and charged in one transaction once there is something to pay for: nothing stays held if the process
+  // stops while the engine answers, and the hold's conditions (the balance, the spending cap) still apply.
+  const paid = await db
+    .transaction(async (trx) => {
+      await hold(trx, project.workspace_id, cost);
+      // Credits taken away since the hold: the transaction rolls back, the hold with it.
+      if (!(await charge(trx, project.workspace_id, cost, cost)))
+        throw new Refusal('billing_contended', 'The balance changed under this request.');
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof Refusal) return false;
+      throw err;
+    });
+  if (!paid) return { lang, estimatedCredits: cost, chargedCredits: 0, problem: 'the balance no longer covers it' };
   return {
     lang,
     estimatedCredits: cost,
