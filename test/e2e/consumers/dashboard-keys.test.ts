@@ -796,6 +796,21 @@ test.serial(
     ).data!.cells.find((c) => c.lang === 'it')!;
     t.like(cell, { value: 'Ciao {name}', status: 'translated' });
 
+    // The grid: their column is edited in place, the other is read only; no bulk action is offered.
+    await page.goto(`${origin}/projects/${p.projectId}/keys?cols=it,de&sort=name`);
+    t.is(await page.locator('form.bulk').count(), 0);
+    t.is(await page.locator('td.gc[data-lang="de"][data-readonly="yes"]').count(), 4);
+    t.is(await page.locator('td.gc[data-lang="it"][data-readonly="yes"]').count(), 0);
+    await page.locator('td.gc[data-lang="de"]').first().focus();
+    await page.keyboard.press('Enter');
+    t.is(await page.locator('textarea.gedit').count(), 0, 'Enter opens no field in a language they do not translate');
+    await page.locator('td.gc[data-lang="it"][data-name="home.title"]').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Benvenuto');
+    await page.keyboard.press('Enter');
+    await page.locator('td.gc[data-lang="it"][data-name="home.title"] .gv', { hasText: 'Benvenuto' }).waitFor();
+    t.deepEqual(await seriousViolations(page), []);
+
     const elsewhere = await page.goto(`${origin}/projects/${other.projectId}/keys`);
     t.is(elsewhere?.status(), 404, 'another project reads as unknown');
     t.is(await pwned(), undefined);
