@@ -1,5 +1,6 @@
 // The internal dashboard API: workspaces, credits, projects, languages and API keys.
 import test from 'ava';
+import { translate } from '../../packages/client/src/index.js';
 import { ADMIN_TOKEN, createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { hostile, json, type ApiError } from '../helpers/typed.js';
 
@@ -139,6 +140,21 @@ test('removing a language: the base is refused, an unknown code is 404, removal 
   t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('it'))).response.status, 404);
   t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('DE'))).response.status, 204);
   t.is((await svc.admin.DELETE('/projects/{projectId}/languages/{code}', path('de'))).response.status, 204);
+  // A removed language, or one never added, takes no edit: nothing is written.
+  await translate(p.client, p.projectId, { units: [{ key: 'save', source: 'Save' }] });
+  for (const lang of ['de', 'ja']) {
+    const put = await svc.admin.PUT('/projects/{projectId}/keys/{key}/translations/{lang}', {
+      params: { path: { projectId: p.projectId, key: 'save', lang } },
+      body: { value: 'x' },
+    });
+    t.is(put.response.status, 404, lang);
+  }
+  const cells = (
+    await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+      params: { path: { projectId: p.projectId, key: 'save' } },
+    })
+  ).data!.cells;
+  t.false(cells.some((c) => c.value === 'x'));
 });
 
 test('API keys: scopes are validated, the agent flag is kept', async (t) => {

@@ -153,6 +153,9 @@ export const internalPutTranslation: Handler<'internalPutTranslation'> = async (
   const key = await keyByRef(db, p.id, ctx.params.key);
   const lang = normalizeLanguage(ctx.params.lang);
   if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
+  // Only a language the project translates into (one never added, or removed, holds no values to edit).
+  if (!(await targetLanguages(db, p)).includes(lang))
+    throw notFound(`${ctx.params.lang} is not a language of this project; nothing was saved.`);
   // A translator writes values in their languages; reviewing them is someone else's (spec: internalPutTranslation).
   if (ctx.actor?.role === 'translator') {
     if (!ctx.actor.langs?.includes(lang))
