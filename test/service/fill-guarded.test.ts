@@ -429,3 +429,33 @@ test.serial(
     t.true(JSON.stringify(await published()).includes('save'), 'without the rule every value is published');
   },
 );
+
+test.serial(
+  'a source edited while the engine translates it: the old text’s translation is not stored; the new one is asked',
+  async (t) => {
+    const p = await createTestProject(svc, { languages: [{ code: 'de' }] });
+    await translate(p.client, p.projectId, { units: [{ key: 'cta', source: 'Start the trial' }] });
+    const asked: string[] = [];
+    fake.setHandler(async (req) => {
+      const item = requestItems(req).find((i) => i.key === 'cta');
+      if (item) asked.push(item.source);
+      // The first answer arrives after a person changed the source.
+      if (asked.length === 1)
+        await svc.admin.PATCH('/projects/{projectId}/keys/{key}', {
+          params: { path: { projectId: p.projectId, key: 'cta' } },
+          body: { source: 'Start the free trial' },
+        });
+      return translateAll((i) => `DE ${i.source}`)(req);
+    });
+    await runJobs(p);
+    await runJobs(p);
+    t.deepEqual(asked, ['Start the trial', 'Start the free trial'], 'asked again with the new source');
+    const cell = (
+      await svc.admin.GET('/projects/{projectId}/keys/{key}', {
+        params: { path: { projectId: p.projectId, key: 'cta' } },
+      })
+    ).data!.cells.find((c) => c.lang === 'de')!;
+    t.is(cell.value, 'DE Start the free trial');
+    t.falsy(cell.outdated, 'the stored value translates the source it stands beside');
+  },
+);

@@ -117,6 +117,18 @@ async function stillPending(
   return out;
 }
 
+/** The content tokens of the keys of `results` as they are now, in the writing transaction. */
+async function currentTokens(trx: Db, results: Result[]): Promise<Map<number, string>> {
+  const ids = [...new Set(results.filter((r) => r.token !== undefined).map((r) => Number(r.pair.key_id)))];
+  const out = new Map<number, string>();
+  for (const part of chunks(ids, PAIR_SLICE)) {
+    const q = trx('keys').whereIn('id', part).select('id', 'token');
+    if (dialectOf(trx) === 'mysql') q.forUpdate();
+    for (const k of await q) out.set(Number(k.id), k.token);
+  }
+  return out;
+}
+
 /**
  * Moves pairs that stillPending found pending in this transaction (and, on MySQL, locked) to `state`: looked up by
  * the primary key alone. With `state` in the condition, SQLite would read every pending pair of the job through
@@ -260,6 +272,8 @@ async function readKeys(db: Db, pairs: Pair[]): Promise<Map<number, KeyInfo>> {
 interface Result {
   pair: Pair;
   value?: string;
+  /** The key's content token when the engine was asked: the source the value translates (writeResults). */
+  token?: string;
   /** The value's score (per mille, translations.ai_score) and its reason (packages/core/src/guard.ts scoreValue). */
   score?: number;
   reason?: string;
@@ -340,7 +354,13 @@ async function translateBatch(
       else {
         const { score, reason } = scoreValue({ ...o, value: o.value, references: items[n].references });
         const said = o.failures?.length ? `${reason}: ${o.failures.join('; ')}` : reason;
-        results.push({ pair, value: o.value, score: Math.round(score * 1000), reason: shortReason(said) });
+        results.push({
+          pair,
+          value: o.value,
+          token: k.token,
+          score: Math.round(score * 1000),
+          reason: shortReason(said),
+        });
       }
     }
   }
@@ -366,7 +386,14 @@ async function writeResults(run: FillRun, results: Result[]): Promise<false | Ar
     app.db.transaction(async (trx) => {
       await ctx.fence(trx);
       // Charge, store and count only the pairs no one moved meanwhile: a pair is paid and counted once.
+      // A source edited while the engine translated it (catalog/source-edit.ts, a push): the value translates the
+      // old text, so it is not stored; the pair stays pending and the job's next pass asks again with the new one.
+      // The keys are read first, locked on MySQL as a source edit locks its key, so the two take turns.
+      const tokens = await currentTokens(trx, results);
       const mine = await stillPending(trx, jobId, fromKey, toKey);
+      for (const r of results)
+        if (r.token !== undefined && tokens.get(Number(r.pair.key_id)) !== r.token)
+          mine.delete(`${r.pair.key_id}|${r.pair.lang}`);
       await yieldTurn();
       const values: StoredValue[] = [];
       const failed: Array<{ pair: Pair; failure: Failure }> = [];
