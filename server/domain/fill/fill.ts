@@ -303,8 +303,13 @@ async function translateBatch(
   const { engine } = run;
   const lang = pairs[0].lang;
   // An engine that reads images gets the keys' first screenshots, as many as one request carries.
-  const shots = engine.takesImages
-    ? await firstScreenshots(run.app.db, run.app.objects, [...new Set(pairs.map((p) => Number(p.key_id)))], 4)
+  const shots = engine.imagesPerRequest
+    ? await firstScreenshots(
+        run.app.db,
+        run.app.objects,
+        [...new Set(pairs.map((p) => Number(p.key_id)))],
+        engine.imagesPerRequest,
+      )
     : undefined;
   const items = pairs.map((p, n) => {
     const k = keys.get(Number(p.key_id));

@@ -3,6 +3,7 @@
 // translation edit saves only in a granted language (server/http/routes/keys.ts).
 import type { Db } from '../../infra/db.js';
 import { invalidArgument } from '../../infra/errors.js';
+import { listLanguages } from '../project/projects.js';
 
 export type Grants = Array<{ projectId: string; langs: string[] }>;
 
@@ -41,10 +42,7 @@ export async function setGrants(trx: Db, userId: string, grants: Grants): Promis
       .whereNull('deleted_at')
       .first<{ base_lang: string } | undefined>('base_lang');
     if (!project) throw invalidArgument(`grants: there is no project ${g.projectId}.`);
-    const targets: string[] = await trx('project_languages')
-      .where({ project_id: g.projectId })
-      .whereNull('removed_at')
-      .pluck('code');
+    const targets = (await listLanguages(trx, g.projectId)).map((l) => l.code);
     for (const lang of g.langs) {
       if (lang === project.base_lang || !targets.includes(lang))
         throw invalidArgument(`grants: ${lang} is not a target language of ${g.projectId}.`);

@@ -10,7 +10,7 @@ import { bool, dialectOf, isUniqueViolation, parseJson, retryContended } from '.
 import { ApiError, conflict, invalidArgument, notFound, Refusal } from '../../infra/errors.js';
 import { bytes } from '../../infra/objects.js';
 import { translatorLangs, type Handler } from '../pipeline.js';
-import type { KeyRow, TranslationRow } from '../../infra/tables.js';
+import type { KeyRow, ProjectRow, TranslationRow } from '../../infra/tables.js';
 import { cellStates } from '../../domain/catalog/cells.js';
 import { editSource } from '../../domain/catalog/source-edit.js';
 import { addComment, deleteComment, listComments } from '../../domain/catalog/comments.js';
@@ -147,15 +147,24 @@ function baseInstant(base: string | null | undefined): number | null | undefined
   return at;
 }
 
+/**
+ * A cell's language named in the path, normalized: only one the project translates into (one never added, or
+ * removed, holds no cell), else `404` and nothing is done.
+ */
+async function pathLanguage(db: Db, p: ProjectRow, raw: string): Promise<string> {
+  const lang = normalizeLanguage(raw);
+  if (!(await targetLanguages(db, p)).includes(lang))
+    throw notFound(`${raw} is not a language of this project; nothing was done.`);
+  return lang;
+}
+
 export const internalPutTranslation: Handler<'internalPutTranslation'> = async (ctx) => {
   const { db } = ctx.app;
   const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
-  const lang = normalizeLanguage(ctx.params.lang);
-  if (lang === p.base_lang) throw invalidArgument('Edit the base language through a push or sync.');
-  // Only a language the project translates into (one never added, or removed, holds no values to edit).
-  if (!(await targetLanguages(db, p)).includes(lang))
-    throw notFound(`${ctx.params.lang} is not a language of this project; nothing was saved.`);
+  if (normalizeLanguage(ctx.params.lang) === p.base_lang)
+    throw invalidArgument('Edit the base language through a push or sync.');
+  const lang = await pathLanguage(db, p, ctx.params.lang);
   // A translator writes values in their languages; reviewing them is someone else's (spec: internalPutTranslation).
   if (ctx.actor?.role === 'translator') {
     if (!ctx.actor.langs?.includes(lang))
@@ -515,8 +524,6 @@ export const internalSuggestTranslation: Handler<'internalSuggestTranslation'> =
   if (!engine) throw new ApiError(503, 'unavailable', 'No translation engine is configured (TRANSLATION_ENGINE=none).');
   const p = ctx.project;
   const key = await keyByRef(db, p.id, ctx.params.key);
-  const lang = normalizeLanguage(ctx.params.lang);
-  if (!(await targetLanguages(db, p)).includes(lang))
-    throw notFound(`${ctx.params.lang} is not a language of the project.`);
+  const lang = await pathLanguage(db, p, ctx.params.lang);
   return { body: await suggestTranslation(ctx.app, p, key, lang, ctx.body?.dryRun === true) };
 };

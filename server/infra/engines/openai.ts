@@ -245,7 +245,7 @@ function imageParts(shots: Map<TranslationItem, number>) {
 export class OpenAIEngine implements TranslationEngine {
   readonly name = 'openai';
   readonly maxBatch: number;
-  readonly takesImages: boolean;
+  readonly imagesPerRequest: number;
   private readonly url: string;
   /** The endpoint without credentials or query, for error messages. */
   private readonly where: string;
@@ -281,7 +281,7 @@ export class OpenAIEngine implements TranslationEngine {
     this.retryAfterCapMs = opts.retryAfterCapMs ?? 30_000;
     this.maxBatch = opts.maxBatch ?? 40;
     this.temperature = opts.temperature;
-    this.takesImages = opts.images ?? false;
+    this.imagesPerRequest = opts.images ? MAX_IMAGES : 0;
     this.slots = pLimit(Math.max(1, opts.concurrency ?? 4));
   }
 
@@ -421,10 +421,9 @@ export class OpenAIEngine implements TranslationEngine {
   ): Promise<Answers | string> {
     const { sourceLang, targetLang } = items[0];
     const glossary = glossaryOf(items);
-    // The first MAX_IMAGES items' screenshots, numbered from 1 in the order they are attached.
+    // The first items' screenshots, numbered from 1 in the order they are attached.
     const shots = new Map<TranslationItem, number>();
-    if (this.takesImages)
-      for (const it of items) if (it.screenshot && shots.size < MAX_IMAGES) shots.set(it, shots.size + 1);
+    for (const it of items) if (it.screenshot && shots.size < this.imagesPerRequest) shots.set(it, shots.size + 1);
     const payload = {
       sourceLanguage: sourceLang,
       targetLanguage: targetLang,

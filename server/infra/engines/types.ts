@@ -29,7 +29,7 @@ export interface TranslationItem {
   terms?: ItemTerm[];
   /** Keys the key's name puts beside it (the same name up to its last dot), for context: their names and sources. */
   related?: Array<{ key: string; source: string }>;
-  /** A screenshot of where the key is shown, for an engine that takes images (`takesImages`). */
+  /** A screenshot of where the key is shown, for an engine that reads images (`imagesPerRequest`). */
   screenshot?: ItemScreenshot;
 }
 
@@ -97,8 +97,8 @@ export interface TranslationEngine {
    * the fill then stores them without running the same gate a second time.
    */
   readonly checksFill?: boolean;
-  /** The engine reads images: items may carry their key's screenshot (OPENAI_IMAGES). */
-  readonly takesImages?: boolean;
+  /** How many items' screenshots one request carries (OPENAI_IMAGES); absent or 0: the engine reads no images. */
+  readonly imagesPerRequest?: number;
   /**
    * One outcome per item, in the items' order. Rejects only when the whole batch failed in a way worth retrying
    * later (EngineUnavailableError: endpoint down or refusing after retries).
