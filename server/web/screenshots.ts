@@ -121,12 +121,13 @@ export function screenshotRoutes(
       parseAs: 'arrayBuffer',
     });
     if (!r.response.ok) return missing();
-    return h
-      .response(Buffer.from(r.data as ArrayBuffer))
-      .type(r.response.headers.get('content-type') ?? 'application/octet-stream')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, max-age=3600');
+    // Answered with the internal route's own headers: its type, nosniff, sandbox and caching.
+    const reply = h.response(Buffer.from(r.data as ArrayBuffer));
+    for (const name of ['content-type', 'x-content-type-options', 'content-security-policy', 'cache-control']) {
+      const value = r.response.headers.get(name);
+      if (value) reply.header(name, value);
+    }
+    return reply;
   };
 
   const add = async (request: Request, h: ResponseToolkit) => {
