@@ -64,7 +64,7 @@ export interface paths {
         };
         /**
          * The projects (not deleted), by name, with their workspace (at most 500)
-         * @description A translator sees only the projects they are granted (TranslatorGrants).
+         * @description A person with the translator role sees only the projects they are granted (TranslatorGrants).
          */
         get: operations["internalListProjects"];
         put?: never;
@@ -1701,13 +1701,22 @@ export interface components {
             grants?: components["schemas"]["TranslatorGrants"];
         };
         /**
-         * @description A translator's projects and, in each, the languages they translate (docs/decisions/0032-translator-role.md):
-         *     they see only these projects and save values only in these languages, as `translated`. Given with the
-         *     `translator` role (replacing any earlier grants); each language must be a target language of its project.
+         * @description The projects of a person whose role is `translator` (docs/decisions/0032-translator-role.md,
+         *     0033-project-roles.md), each with the role they hold in it: they see only these projects. `translator`
+         *     (default) saves values only in `langs`, as `translated`; `reviewer` edits, reviews and approves every
+         *     language of the project; `owner` does everything an owner does in the project (settings, languages, keys,
+         *     webhooks, fills, publishing), but nothing outside it (people, workspaces, new projects, operations decided by
+         *     id). Given with the `translator` role, replacing any earlier grants; `langs` are given with the translator
+         *     role in the project only (answered `[]` for the others), each a target language of its project.
          */
         TranslatorGrants: {
             projectId: string;
-            langs: string[];
+            /**
+             * @description The person's role in this project; default `translator`.
+             * @enum {string}
+             */
+            role?: "owner" | "reviewer" | "translator";
+            langs?: string[];
         }[];
         /** @description At least 12 characters, not the email; stored only as a scrypt hash. */
         NewPassword: string;

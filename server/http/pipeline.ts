@@ -19,7 +19,7 @@ import type { BodyOf, OperationId, PathOf, QueryOf, ReplyOf } from './contract.j
 import type { RecordedAnswer } from '../infra/requests.js';
 import type { Logger } from '../infra/log.js';
 import { contended, isContention, isStoreRefusal, isTooLong } from '../infra/db.js';
-import { grantedLangs } from '../domain/users/grants.js';
+import { grantIn } from '../domain/users/grants.js';
 import { dryRunFromBody, dryRunFromQuery } from './dryrun.js';
 import { ApiError, invalidArgument, isRefusal, notFound, type Refusal } from '../infra/errors.js';
 import { answerOf } from './refusals.js';
@@ -45,8 +45,12 @@ export interface RequestView {
 export interface Actor {
   userId: string;
   name: string;
+  /**
+   * The person's role; on a project's route, a translator's role in that project (owner, reviewer or translator),
+   * set by the pipeline (server/domain/users/grants.ts).
+   */
   role: 'owner' | 'reviewer' | 'translator';
-  /** A translator's languages in the route's project, set by the pipeline (server/domain/users/grants.ts). */
+  /** A translator's languages in the route's project, set by the pipeline with the role. */
   langs?: string[];
 }
 
@@ -175,16 +179,17 @@ async function beforeBody(app: App, route: RouteSpec, request: RequestView): Pro
   if (route.origin === 'internal') {
     const actor = (request.plugins as Record<string, Actor | undefined> | undefined)?.[ACTOR_PLUGIN];
     if (actor) {
-      // The role is enforced here, on every internal call, whatever page or tool made it (spec x-roles).
-      if (!route.roles.includes(actor.role))
-        throw new ApiError(403, 'forbidden', `The ${actor.role} role may not do this; ask an owner.`);
       state.actor = actor;
-      // A translator reaches only the projects they are granted; another project reads as unknown.
+      // A translator reaches only the projects they are granted, with the role they hold there (owner, reviewer
+      // or translator of some languages); another project reads as unknown.
       if (actor.role === 'translator' && route.projectScoped) {
-        const langs = await grantedLangs(app.db, actor.userId, String(request.params.projectId));
-        if (!langs.length) throw notFound('Project not found.');
-        state.actor = { ...actor, langs };
+        const grant = await grantIn(app.db, actor.userId, String(request.params.projectId));
+        if (!grant) throw notFound('Project not found.');
+        state.actor = { ...actor, role: grant.role, langs: grant.role === 'translator' ? grant.langs : undefined };
       }
+      // The role is enforced here, on every internal call, whatever page or tool made it (spec x-roles).
+      if (!route.roles.includes(state.actor.role))
+        throw new ApiError(403, 'forbidden', `The ${state.actor.role} role may not do this; ask an owner.`);
     } else {
       const token = bearer(request);
       if (!token || !sameSecret(token, app.config.adminToken)) throw unauthorized('A valid admin token is required.');

@@ -4,7 +4,8 @@
 // credentials {user, session, scope: [role]}. A route declares how it is used:
 // - `options: signedIn(...)` (`auth: 'session'`): a person must be signed in; without a live session a page answers
 //   303 to the sign-in page with a same-origin `next` (or a bare 401 for a fragment dashboard.js fetches).
-//   Owner-only routes add `access.scope`, and a reviewer gets the "Owners only" page. A form post is checked for
+//   Owner-only routes add `access.scope` (on a project's page, the person's role in the project: project-role.ts),
+//   and anyone else gets the "Owners only" page. A form post is checked for
 //   this session's CSRF token as the scheme's payload authentication (csrf.ts).
 // - `auth: { strategy: 'session', mode: 'try' }`: the sign-in pages, which serve anyone.
 import type { Request, RouteOptions, Server, ServerAuthSchemeObject, ServerStateCookieOptions } from '@hapi/hapi';
@@ -13,6 +14,7 @@ import { readSession, SESSION_TTL_MS, type Session } from '../domain/users/sessi
 import { DEVICE_TTL_MS } from '../domain/users/devices.js';
 import { ownersOnly } from './forms.js';
 import { notePendingOperations } from './nav.js';
+import { noteProjectRole, roleOf } from './project-role.js';
 import { refusal, registerSigninCsrf, sessionFormIsOurs } from './csrf.js';
 import { htmlReply, redirect, signinUrl } from './web.js';
 
@@ -99,9 +101,10 @@ function scheme(app: App, names: Cookies): ServerAuthSchemeObject {
       if (session) {
         // A page of a project shows how many operations wait for approval in its navigation (nav.ts).
         const projectId = (request.params as Record<string, unknown> | undefined)?.projectId;
+        if (typeof projectId === 'string') await noteProjectRole(app.db, session, projectId);
         if (request.method === 'get' && typeof projectId === 'string')
           await notePendingOperations(request.server, session, projectId);
-        return h.authenticated({ credentials: { user: session.user, session, scope: [session.user.role] } });
+        return h.authenticated({ credentials: { user: session.user, session, scope: [roleOf(session)] } });
       }
       const signin = dashboardOf(request)?.signin;
       if (request.auth.mode !== 'required' || signin === undefined)

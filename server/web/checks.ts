@@ -18,6 +18,7 @@ import { apiMessage, csrfField, dataOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { formOf, htmlReply, messagePage } from './web.js';
+import { roleOf } from './project-role.js';
 
 type Result = components['schemas']['CheckResult'];
 type Settings = components['schemas']['CheckSettings'];
@@ -334,7 +335,7 @@ async function pageState(api: Api, s: Session, projectId: string, lang: string) 
     baseLang: p.baseLang,
     lang: [p.baseLang, ...langs].includes(lang) ? lang : '',
     totals: { error: await count('error'), warning: await count('warning'), info: await count('info') },
-    owner: s.user.role === 'owner',
+    owner: roleOf(s) === 'owner',
   };
 }
 

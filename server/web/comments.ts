@@ -17,6 +17,7 @@ import { keyHref } from './layout.js';
 import { messageOf } from './projects.js';
 import { sessionOf, signedIn } from './auth.js';
 import { formOf, htmlReply, messagePage } from './web.js';
+import { roleOf } from './project-role.js';
 
 export type KeyComment = components['schemas']['KeyComment'];
 
@@ -52,7 +53,7 @@ function bodyHtml(c: KeyComment): Html {
 }
 
 function commentItem(s: Session, action: string, c: KeyComment): Html {
-  const mine = c.author.userId === s.user.id || s.user.role === 'owner';
+  const mine = c.author.userId === s.user.id || roleOf(s) === 'owner';
   return html`<article class="comment" id="comment-${c.id}" aria-labelledby="comment-${c.id}-by">
     <p class="comment-meta">
       <strong id="comment-${c.id}-by">${c.author.name ?? c.author.userId}</strong>

@@ -23,6 +23,7 @@ import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.j
 import type { Session } from '../domain/users/sessions.js';
 import { credits, formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
+import { roleOf } from './project-role.js';
 
 type Overview = components['schemas']['ContentOverview'];
 type OverviewDoc = Overview['documents'][number];
@@ -38,7 +39,7 @@ const docPath = (projectId: string, docId: string, rest = '') =>
 const rollbackPath = (projectId: string, docId: string, versionId: string) =>
   `${docPath(projectId, docId, '/rollback')}?versionId=${encodeURIComponent(versionId)}`;
 const VERSION_ID = /^[0-9]{4}\.[0-9]{2}\.[0-9]{2}\.[0-9]{1,6}$/;
-const isOwner = (s: Session) => s.user.role === 'owner';
+const isOwner = (s: Session) => roleOf(s) === 'owner';
 
 type PageAnswer = { status: number; body: string };
 

@@ -16,6 +16,7 @@ import { apiMessage, csrfField, dataOf, timeOf } from './forms.js';
 import { html, type Html } from './html.js';
 import { appPage, projectPath } from './layout.js';
 import { formOf, htmlReply, messagePage } from './web.js';
+import { roleOf } from './project-role.js';
 
 type Project = components['schemas']['Project'];
 type Usage = Awaited<ReturnType<typeof usageOf>>;
@@ -149,7 +150,7 @@ async function pageState(api: Api, s: Session, projectId: string): Promise<PageS
     project: dataOf(project, 'get project'),
     usage: await usageOf(api, projectId),
     low,
-    owner: s.user.role === 'owner',
+    owner: roleOf(s) === 'owner',
   };
 }
 

@@ -34,6 +34,7 @@ import {
   postedBranches,
   valueBranches,
 } from './plural-fields.js';
+import { roleOf } from './project-role.js';
 
 type Filter = components['schemas']['KeyFilter'];
 type Cell = components['schemas']['KeyCell'];
@@ -345,8 +346,8 @@ function sourceCell(k: { source: string; ctx: string | null; sourceChecks?: Cell
 
 function bulkForm(s: Session, projectId: string, f: Filter, total: number, langs: string[], grid?: GridView): Html {
   // A translator has no bulk action (spec x-roles): their work is one cell at a time.
-  if (!total || s.user.role === 'translator') return html``;
-  const actions = Object.entries(BULK).filter(([, a]) => !a.owner || s.user.role === 'owner');
+  if (!total || roleOf(s) === 'translator') return html``;
+  const actions = Object.entries(BULK).filter(([, a]) => !a.owner || roleOf(s) === 'owner');
   // In the grid, the rows' checkboxes post with this form (form="grid-bulk"): the selected rows, else the filter.
   return html`<form
     method="post"
@@ -772,7 +773,7 @@ function suggestionsOf(s: Session, projectId: string, d: Detail, c: DetailCell, 
  * which shows its estimate before anything is held, and comes back here.
  */
 function askEngine(s: Session, projectId: string, d: Detail, c: DetailCell): Html {
-  if (s.user.role !== 'owner' || c.value != null || !d.enabled) return html``;
+  if (roleOf(s) !== 'owner' || c.value != null || !d.enabled) return html``;
   return html`<form method="post" action="${projectPath(projectId, 'key-actions')}" class="inline">
     <input type="hidden" name="csrf" value="${s.csrf}" />
     <input type="hidden" name="action" value="translate" />
@@ -950,7 +951,7 @@ interface SourceDraft {
  * sources come from pushes and syncs, so it gets no edit form.
  */
 function sourceTools(s: Session, projectId: string, d: Detail, sd?: SourceDraft): Html {
-  if (s.user.role !== 'owner') return html``;
+  if (roleOf(s) !== 'owner') return html``;
   const action = `${keyHref(projectId, d.namespace ? d.token : d.key)}/source`;
   const verify = d.sourceVerified
     ? ''

@@ -5,6 +5,7 @@ import { html, page, type Html } from './html.js';
 import { pendingOperationsOf } from './nav.js';
 import type { Session } from '../domain/users/sessions.js';
 import { signedInHeader } from './web.js';
+import { roleOf } from './project-role.js';
 
 interface Where {
   projectId?: string;
@@ -50,7 +51,7 @@ function navOf(s: Session, where: Where): Html {
       : x.label;
   const project = where.projectId
     ? PROJECT_SECTIONS.filter((x) =>
-        s.user.role === 'translator' ? x.translator : !x.owner || s.user.role === 'owner',
+        roleOf(s) === 'translator' ? x.translator : !x.owner || roleOf(s) === 'owner',
       ).map((x) => item(projectPath(where.projectId!, x.path), label(x), (where.section ?? '') === x.path))
     : [];
   return html`<nav class="main" aria-label="Main">

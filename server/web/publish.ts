@@ -15,6 +15,7 @@ import { redirectWithFlash } from './flash.js';
 import type { Session } from '../domain/users/sessions.js';
 import { formOf, htmlReply } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
+import { roleOf } from './project-role.js';
 
 type Preview = components['schemas']['PublishPreview'];
 type LanguageDiff = components['schemas']['LanguageDiff'];
@@ -159,7 +160,7 @@ function previewForm(projectId: string, p: Preview, mode: Mode | undefined, appr
 }
 
 function publishForm(s: Session, projectId: string, p: Preview, mode: Mode | undefined, approvedOnly: boolean): Html {
-  if (s.user.role !== 'owner') return html`<p>Only an owner can publish.</p>`;
+  if (roleOf(s) !== 'owner') return html`<p>Only an owner can publish.</p>`;
   return html`<form method="post" action="${projectPath(projectId, 'publish')}">
     <input type="hidden" name="csrf" value="${s.csrf}" />
     <label for="label">Label (optional)</label>

@@ -17,6 +17,7 @@ import { keyHref } from './layout.js';
 import { messageOf } from './projects.js';
 import { sessionOf, signedIn } from './auth.js';
 import { htmlReply, messagePage } from './web.js';
+import { roleOf } from './project-role.js';
 
 export type KeyScreenshot = components['schemas']['KeyScreenshot'];
 
@@ -33,7 +34,7 @@ export async function screenshotsOf(api: Api, projectId: string, key: string): P
 function figure(s: Session, base: string, shot: KeyScreenshot, n: number): Html {
   const r = shot.region;
   const label = `Screenshot ${n}${r ? `, the key's text outlined at ${r.x},${r.y}, ${r.width}×${r.height} pixels` : ''}`;
-  const mine = shot.addedBy === s.user.id || s.user.role === 'owner';
+  const mine = shot.addedBy === s.user.id || roleOf(s) === 'owner';
   return html`<figure class="screenshot">
     <svg
       role="img"
@@ -72,7 +73,7 @@ export function screenshotsSection(
     ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     ${shots.length ? shots.map((shot, i) => figure(s, base, shot, i + 1)) : html`<p>No screenshots yet.</p>`}
     ${
-      s.user.role === 'translator'
+      roleOf(s) === 'translator'
         ? ''
         : shots.length < 10
           ? html`<form method="post" action="${base}" enctype="multipart/form-data">

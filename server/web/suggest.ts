@@ -16,6 +16,7 @@ import { keyHref } from './layout.js';
 import { messageOf } from './projects.js';
 import { sessionOf, signedIn } from './auth.js';
 import { credits, formOf, htmlReply, messagePage } from './web.js';
+import { roleOf } from './project-role.js';
 
 /** What the editor shows of a suggestion for one cell: its estimate to confirm, or the engine's answer. */
 export type Asked = { kind: 'estimate'; answer: EngineSuggestion } | { kind: 'result'; answer: EngineSuggestion };
@@ -29,7 +30,7 @@ interface CellForm {
 
 /** The cell's machine-suggestion panel: the button, the estimate to confirm, or the suggestion with Use. */
 export function suggestPanel(s: Session, projectId: string, keyRef: string, cell: CellForm, asked?: Asked): Html {
-  if (s.user.role !== 'owner') return html``;
+  if (roleOf(s) !== 'owner') return html``;
   const action = `${keyHref(projectId, keyRef)}/suggestion`;
   const id = `suggest-${cell.lang}`;
   const ask = (label: string, confirm: boolean) =>

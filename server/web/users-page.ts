@@ -26,7 +26,7 @@ type Reply = { status: number; body: string };
 type Projects = operations['internalListProjects']['responses']['200']['content']['application/json']['projects'];
 
 const ROLES: Array<{ role: Role; label: string }> = [
-  { role: 'translator', label: 'translator: translates the languages they are given in the projects they are given' },
+  { role: 'translator', label: 'translator: works only in the projects they are given, with a role in each' },
   { role: 'reviewer', label: 'reviewer: edit, review and approve translations and content' },
   { role: 'owner', label: 'owner: everything, including keys, webhooks, users and publishing' },
 ];
@@ -34,29 +34,52 @@ const isRole = (v: unknown): v is Role => v === 'owner' || v === 'reviewer' || v
 
 /** The checkbox of one project language on a translator's page. */
 const grantField = (projectId: string, lang: string) => `grant:${projectId}:${lang}`;
+/** The role select of one project on a translator's page. */
+const roleField = (projectId: string) => `role:${projectId}`;
+
+type ProjectRole = NonNullable<NonNullable<User['grants']>[number]['role']>;
+const PROJECT_ROLES: Array<{ role: ProjectRole; label: string }> = [
+  { role: 'translator', label: 'translator of the languages checked' },
+  { role: 'reviewer', label: 'reviewer of every language' },
+  { role: 'owner', label: 'owner of the project' },
+];
 
 /**
- * A translator's projects and languages: a group of checkboxes per project, one per target language, checked
- * where granted (TranslatorGrants). Only for the translator role.
+ * A translator's projects: per project, the role they hold in it and a checkbox per target language, as granted
+ * (TranslatorGrants). A project is theirs when they own or review it, or translate a language checked. Only for
+ * the translator role.
  */
 function grantsSection(s: Session, u: User, projects: Projects): Html {
   if (u.role !== 'translator') return html``;
-  const granted = new Set((u.grants ?? []).flatMap((g) => g.langs.map((l) => grantField(g.projectId, l))));
-  const targets = projects
-    .map((p) => ({ ...p, targets: p.languages.filter((l) => l !== p.baseLang) }))
-    .filter((p) => p.targets.length);
+  const grants = new Map((u.grants ?? []).map((g) => [g.projectId, g]));
+  const granted = new Set((u.grants ?? []).flatMap((g) => (g.langs ?? []).map((l) => grantField(g.projectId, l))));
   return html`<section>
-    <h2>Projects and languages</h2>
-    <p>They see these projects only, and save translations only in the languages checked (never review them).</p>
+    <h2>Projects and roles</h2>
+    <p>
+      They see these projects only. In each, they translate the languages checked (saved as translated, never reviewed),
+      or review or own the whole project. People, workspaces and new projects stay with owners.
+    </p>
     <form method="post" action="${personPath(u.userId)}/grants">
       ${csrfField(s)}
       ${
-        targets.length
-          ? targets.map(
-              (p) =>
-                html`<fieldset>
-                  <legend dir="auto">${p.name}</legend>
-                  ${p.targets.map((l) => {
+        projects.length
+          ? projects.map((p) => {
+              const select = roleField(p.projectId);
+              const current = grants.get(p.projectId)?.role ?? 'translator';
+              return html`<fieldset>
+                <legend dir="auto">${p.name}</legend>
+                <p>
+                  <label for="${select}">Role in this project</label>
+                  <select id="${select}" name="${select}">
+                    ${PROJECT_ROLES.map(
+                      (r) =>
+                        html`<option value="${r.role}" ${r.role === current ? html`selected` : ''}>${r.label}</option>`,
+                    )}
+                  </select>
+                </p>
+                ${p.languages
+                  .filter((l) => l !== p.baseLang)
+                  .map((l) => {
                     const name = grantField(p.projectId, l);
                     return html`<input
                         type="checkbox"
@@ -67,11 +90,11 @@ function grantsSection(s: Session, u: User, projects: Projects): Html {
                       />
                       <label for="${name}">${l}</label>`;
                   })}
-                </fieldset>`,
-            )
-          : html`<p>No project has a target language yet.</p>`
+              </fieldset>`;
+            })
+          : html`<p>There is no project yet.</p>`
       }
-      <p><button type="submit">Save projects and languages</button></p>
+      <p><button type="submit">Save projects and roles</button></p>
     </form>
   </section>`;
 }
@@ -363,7 +386,7 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     // A translator sees nothing until given projects: their page, where that is done, comes next.
     if (r.data.role === 'translator')
       return redirectWithFlash(app, h, session, personPath(r.data.userId), {
-        notice: `Added ${r.data.name} (${r.data.email}) as translator: choose their projects and languages below.`,
+        notice: `Added ${r.data.name} (${r.data.email}) as translator: choose their projects and roles below.`,
       });
     return redirectWithFlash(app, h, session, USERS, {
       notice: `Added ${r.data.name} (${r.data.email}) as ${r.data.role}: they sign in with the password you gave.`,
@@ -416,17 +439,24 @@ export function userRoutes(app: App, server: Hapi.Server): ServerRoute[] {
   );
 
   const setGrants = change(
-    'choose translators’ projects',
+    'choose translators’ projects and roles',
     async (api, userId, form) => {
-      const byProject = new Map<string, string[]>();
+      const langs = new Map<string, string[]>();
+      const roles = new Map<string, ProjectRole>();
       for (const [k, v] of Object.entries(form)) {
         const m = /^grant:([^:]{1,64}):([A-Za-z0-9_-]{1,35})$/.exec(k);
-        if (m && v === 'on') byProject.set(m[1], [...(byProject.get(m[1]) ?? []), m[2]]);
+        if (m && v === 'on') langs.set(m[1], [...(langs.get(m[1]) ?? []), m[2]]);
+        const r = /^role:([^:]{1,64})$/.exec(k);
+        if (r && (v === 'owner' || v === 'reviewer')) roles.set(r[1], v);
       }
-      const grants = [...byProject].map(([projectId, langs]) => ({ projectId, langs }));
+      // An owner or reviewer of a project works in all its languages; a translator in those checked, if any.
+      const grants = [
+        ...[...roles].map(([projectId, role]) => ({ projectId, role })),
+        ...[...langs].filter(([projectId]) => !roles.has(projectId)).map(([projectId, l]) => ({ projectId, langs: l })),
+      ];
       return answer(await api.PATCH('/users/{userId}', { params: { path: { userId } }, body: { grants } }));
     },
-    (u) => ({ to: personPath(u.userId), notice: `The projects and languages of ${u.name} are saved.` }),
+    (u) => ({ to: personPath(u.userId), notice: `The projects and roles of ${u.name} are saved.` }),
   );
 
   const setActive = change(

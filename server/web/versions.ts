@@ -20,6 +20,7 @@ import { flashHtml, redirectWithFlash, takeFlashes, type Flash } from './flash.j
 import type { Session } from '../domain/users/sessions.js';
 import { formOf, htmlReply, messagePage } from './web.js';
 import { sessionOf, signedIn } from './auth.js';
+import { roleOf } from './project-role.js';
 
 type Versions = operations['internalListVersions']['responses']['200']['content']['application/json'];
 type Diff = operations['internalDiffVersions']['responses']['200']['content']['application/json'];
@@ -39,7 +40,7 @@ const restorePath = (projectId: string, versionId: string) =>
   projectPath(projectId, `versions/${encodeURIComponent(versionId)}/restore`);
 
 function table(s: Session, projectId: string, list: Versions): Html {
-  const owner = s.user.role === 'owner';
+  const owner = roleOf(s) === 'owner';
   return html`<table>
     <thead>
       <tr>
@@ -146,7 +147,7 @@ function versionsPage(
             ? html`<p>Nothing is published yet.</p>`
             : html`${table(s, projectId, list)}
               ${list.truncated ? html`<p>Only the newest 200 versions are listed.</p>` : ''}
-              ${s.user.role === 'owner' ? '' : html`<p>Only an owner can restore a version.</p>`}`
+              ${roleOf(s) === 'owner' ? '' : html`<p>Only an owner can restore a version.</p>`}`
         }
       </section>
       ${list.versions.length ? exportForm(projectId, list) : ''}
@@ -230,7 +231,7 @@ function restorePage(
           <dd>${total('addedTotal')} added, ${total('changedTotal')} changed, ${total('removedTotal')} removed</dd>
         </dl>
         ${
-          s.user.role === 'owner'
+          roleOf(s) === 'owner'
             ? html`<form method="post" action="${restorePath(projectId, versionId)}" class="confirm-actions">
                 <input type="hidden" name="csrf" value="${s.csrf}" />
                 <input type="hidden" name="current" value="${diff.from}" />
@@ -325,7 +326,7 @@ export function versionRoutes(app: App, server: Hapi.Server): ServerRoute[] {
     const l = await listOf(api, projectId);
     if (l.response.status === 404 || l.response.status === 400) return htmlReply(h, 404, projectNotFound(session));
     const current = dataOf(l, 'GET versions').versions.find((v) => v.current)?.versionId;
-    if (session.user.role === 'owner' && (!form.current || form.current !== current))
+    if (roleOf(session) === 'owner' && (!form.current || form.current !== current))
       return again(
         409,
         'Another version was published since this page was drawn (or the restore was not confirmed): review what would change now; nothing changed.',

@@ -3,6 +3,7 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { html, page, PAGE_HEADERS, type Html } from './html.js';
 import type { Session } from '../domain/users/sessions.js';
+import { roleOf } from './project-role.js';
 
 /** The posted form as strings only (a repeated field is refused by taking none of it). */
 export function formOf(request: Request): Record<string, string> {
@@ -53,7 +54,7 @@ export const redirect = (h: ResponseToolkit, location: string): ResponseObject =
 /** The header bar of a signed-in page: who is signed in and a sign-out button. */
 export function signedInHeader(s: Session): Html {
   return html`<form method="post" action="/signout">
-    <span>${s.user.name} (${s.user.role})</span> <input type="hidden" name="csrf" value="${s.csrf}" />
+    <span>${s.user.name} (${roleOf(s)})</span> <input type="hidden" name="csrf" value="${s.csrf}" />
     <button type="submit">Sign out</button>
   </form>`;
 }

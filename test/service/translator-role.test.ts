@@ -1,7 +1,8 @@
-// The translator role (docs/decisions/0032-translator-role.md) through the internal API, as signed-in people, on
-// SQLite and MySQL: grants name a project's target languages (anything else is refused, nothing written); a
-// translator lists only the projects granted, reads another project as unknown, saves values only in their
-// languages and only as `translated`, and is refused every route outside the translator's x-roles; a role change
+// The translator role and roles per project (docs/decisions/0032-translator-role.md, 0033-project-roles.md) through
+// the internal API, as signed-in people, on SQLite and MySQL: grants name a project's target languages (anything
+// else is refused, nothing written); a translator lists only the projects granted, reads another project as
+// unknown, saves values only in their languages and only as `translated`, and is refused every route outside the
+// translator's x-roles; a project's owner or reviewer does what that role does in that project only; a role change
 // drops the grants, and the last owner cannot become a translator.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
@@ -27,7 +28,8 @@ async function withKeys(): Promise<TestProject> {
 }
 
 let n = 0;
-async function translator(grants: Array<{ projectId: string; langs: string[] }>): Promise<Actor> {
+type Grants = Array<{ projectId: string; role?: 'owner' | 'reviewer' | 'translator'; langs?: string[] }>;
+async function translator(grants: Grants): Promise<Actor> {
   const r = await svc.admin.POST('/users', {
     body: {
       name: 'Tara',
@@ -49,6 +51,17 @@ test('grants name target languages of existing projects, with the translator rol
     [[{ projectId: p.projectId, langs: ['en'] }], 'translator', /en is not a target language/],
     [[{ projectId: p.projectId, langs: ['ja'] }], 'translator', /ja is not a target language/],
     [[{ projectId: p.projectId, langs: ['de'] }], 'reviewer', /translator role only/],
+    [[{ projectId: p.projectId, langs: [] }], 'translator', /needs at least one language/],
+    [[{ projectId: p.projectId }], 'translator', /needs at least one language/],
+    [[{ projectId: p.projectId, role: 'reviewer', langs: ['de'] }], 'translator', /give no langs/],
+    [
+      [
+        { projectId: p.projectId, role: 'owner' },
+        { projectId: p.projectId, langs: ['de'] },
+      ],
+      'translator',
+      /named twice/,
+    ],
   ] as const) {
     refused.push(`x${++n}@example.test`);
     const r = await svc.admin.POST('/users', {
@@ -57,7 +70,7 @@ test('grants name target languages of existing projects, with the translator rol
         email: refused.at(-1)!,
         password: 'a long enough password',
         role,
-        grants: grants as unknown as Array<{ projectId: string; langs: string[] }>,
+        grants: grants as unknown as Grants,
       },
     });
     t.is(r.response.status, 400);
@@ -71,7 +84,7 @@ test('grants name target languages of existing projects, with the translator rol
 
   const tara = await translator([{ projectId: p.projectId, langs: ['de', 'de'] }]);
   const listed = (await svc.admin.GET('/users')).data!.users.find((u) => u.userId === tara.userId)!;
-  t.deepEqual(listed.grants, [{ projectId: p.projectId, langs: ['de'] }]);
+  t.deepEqual(listed.grants, [{ projectId: p.projectId, role: 'translator', langs: ['de'] }]);
 });
 
 test('a translator sees their projects, saves values in their languages as translated, and nothing else', async (t) => {
@@ -120,6 +133,68 @@ test('a translator sees their projects, saves values in their languages as trans
   t.false('translatorLangs' in admin.data!);
 });
 
+test('a project owner or reviewer does what the role does in that project, and nothing outside it', async (t) => {
+  const owned = await withKeys();
+  const reviewed = await withKeys();
+  const translated = await withKeys();
+  const other = await withKeys();
+  const tara = await translator([
+    { projectId: owned.projectId, role: 'owner' },
+    { projectId: reviewed.projectId, role: 'reviewer' },
+    { projectId: translated.projectId, langs: ['fr'] },
+  ]);
+  const listed = (await svc.admin.GET('/users')).data!.users.find((u) => u.userId === tara.userId)!;
+  const byId = (a: { projectId: string }, b: { projectId: string }) => a.projectId.localeCompare(b.projectId);
+  t.deepEqual(
+    listed.grants,
+    [
+      { projectId: owned.projectId, role: 'owner', langs: [] },
+      { projectId: reviewed.projectId, role: 'reviewer', langs: [] },
+      { projectId: translated.projectId, role: 'translator', langs: ['fr'] },
+    ].sort(byId),
+    'in project order',
+  );
+  const as = (method: string, url: string, body?: unknown) => asPerson(svc, tara, method, url, body);
+  const projects = (await as('GET', '/projects')).body.projects as Array<{ projectId: string }>;
+  t.deepEqual(
+    projects.map((x) => x.projectId).sort(),
+    [owned.projectId, reviewed.projectId, translated.projectId].sort(),
+  );
+
+  // Owner of `owned`: an owner's routes of the project (settings, API keys, publishing), any language, any status.
+  const settled = await as('PATCH', `/projects/${owned.projectId}`, { costWarningMc: 1234 });
+  t.is(settled.status, 200, JSON.stringify(settled.body));
+  t.is((await as('POST', `/projects/${owned.projectId}/api-keys`, { name: 'ci', scopes: ['read'] })).status, 201);
+  t.is((await as('GET', `/projects/${owned.projectId}/versions`)).status, 200);
+  const approve = { value: 'Speichern', status: 'approved' };
+  t.is((await as('PUT', `/projects/${owned.projectId}/keys/save/translations/de`, approve)).status, 200);
+  t.false('translatorLangs' in (await as('GET', `/projects/${owned.projectId}/keys`)).body);
+
+  // Reviewer of `reviewed`: reviews every language, no owner's route.
+  t.is((await as('PUT', `/projects/${reviewed.projectId}/keys/save/translations/fr`, approve)).status, 200);
+  const bulk = await as('POST', `/projects/${reviewed.projectId}/keys/bulk-review`, { filter: {}, action: 'approve' });
+  t.is(bulk.status, 200, JSON.stringify(bulk.body));
+  t.is((await as('PATCH', `/projects/${reviewed.projectId}`, { costWarningMc: 99 })).status, 403);
+  t.is((await as('POST', `/projects/${reviewed.projectId}/api-keys`, { name: 'x', scopes: ['read'] })).status, 403);
+
+  // Translator of `translated`, as before; another project is unknown; the service's own routes stay the owners'.
+  t.is((await as('PUT', `/projects/${translated.projectId}/keys/save/translations/fr`, approve)).status, 403);
+  t.is((await as('PATCH', `/projects/${translated.projectId}`, { costWarningMc: 99 })).status, 403);
+  t.is((await as('GET', `/projects/${other.projectId}/keys`)).status, 404);
+  t.is((await as('PATCH', `/projects/${other.projectId}`, { costWarningMc: 99 })).status, 404);
+  t.is((await as('GET', '/users')).status, 403);
+  t.is((await as('POST', '/projects', { name: 'New', baseLang: 'en' })).status, 403);
+
+  const warnings = await Promise.all(
+    [owned, reviewed, other].map(
+      async (x) =>
+        (await svc.admin.GET('/projects/{projectId}', { params: { path: { projectId: x.projectId } } })).data!
+          .costWarningMc,
+    ),
+  );
+  t.deepEqual(warnings, [1234, null, null], 'only the owned project changed');
+});
+
 test('a role change drops the grants; the last owner cannot become a translator', async (t) => {
   const p = await withKeys();
   const tara = await translator([{ projectId: p.projectId, langs: ['fr'] }]);
@@ -138,7 +213,7 @@ test('a role change drops the grants; the last owner cannot become a translator'
     params: { path: { userId: tara.userId } },
     body: { grants: [{ projectId: p.projectId, langs: ['de', 'fr'] }] },
   });
-  t.deepEqual(granted.data?.grants, [{ projectId: p.projectId, langs: ['de', 'fr'] }]);
+  t.deepEqual(granted.data?.grants, [{ projectId: p.projectId, role: 'translator', langs: ['de', 'fr'] }]);
 
   const owners = (await svc.admin.GET('/users')).data!.users.filter((u) => u.role === 'owner' && !u.deactivatedAt);
   if (owners.length === 0) {

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import type { Db } from '../../infra/db.js';
 import { dialectOf, isUniqueViolation, newId } from '../../infra/db.js';
 import { Refusal, conflict, invalidArgument, notFound } from '../../infra/errors.js';
-import { grantsOf, setGrants, type Grants } from './grants.js';
+import { grantsOf, setGrants, type Grant, type Grants } from './grants.js';
 
 export type Role = 'owner' | 'reviewer' | 'translator';
 
@@ -27,8 +27,8 @@ interface UserView {
   name: string;
   email: string;
   role: Role;
-  /** A translator's projects and languages (grants.ts). */
-  grants?: Grants;
+  /** A translator's projects, with their role and languages in each (grants.ts). */
+  grants?: Grant[];
   createdAt: string;
   deactivatedAt: string | null;
   sessions: number;
@@ -99,7 +99,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const isoOf = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-function userView(u: UserRow, sessions = 0, grants?: Grants): UserView {
+function userView(u: UserRow, sessions = 0, grants?: Grant[]): UserView {
   return {
     userId: u.id,
     name: u.name,

@@ -33,6 +33,7 @@ import * as m034 from './034_key_comments.js';
 import * as m035 from './035_content_unit_source.js';
 import * as m036 from './036_key_screenshots.js';
 import * as m037 from './037_translator_grants.js';
+import * as m038 from './038_project_roles.js';
 
 const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise<void> }> = {
   '001_foundation': m001,
@@ -67,6 +68,7 @@ const all: Record<string, { up(db: Knex): Promise<void>; down(db: Knex): Promise
   '035_content_unit_source': m035,
   '036_key_screenshots': m036,
   '037_translator_grants': m037,
+  '038_project_roles': m038,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -763,11 +763,12 @@ test.serial(
     await page.getByLabel('First password (at least 12 characters; they sign in with it)').fill(tom.password);
     await page.getByLabel('Role', { exact: true }).selectOption('translator');
     await page.getByRole('button', { name: 'Add user' }).click();
-    await page.locator('p.ok, p.notice', { hasText: 'choose their projects and languages below' }).waitFor();
+    await page.locator('p.ok, p.notice', { hasText: 'choose their projects and roles below' }).waitFor();
+    const tomPage = page.url();
     t.deepEqual(await seriousViolations(page), []);
     await page.locator(`input[name="grant:${p.projectId}:it"]`).check();
-    await page.getByRole('button', { name: 'Save projects and languages' }).click();
-    await page.locator('p.ok, p.notice', { hasText: 'projects and languages of' }).waitFor();
+    await page.getByRole('button', { name: 'Save projects and roles' }).click();
+    await page.locator('p.ok, p.notice', { hasText: 'projects and roles of' }).waitFor();
     t.true(await page.locator(`input[name="grant:${p.projectId}:it"]`).isChecked());
 
     await signIn(tom);
@@ -813,6 +814,39 @@ test.serial(
 
     const elsewhere = await page.goto(`${origin}/projects/${other.projectId}/keys`);
     t.is(elsewhere?.status(), 404, 'another project reads as unknown');
+
+    // Roles per project: the owner makes Tom the owner of the other project, and he keeps translating in this one.
+    await signIn(OWNER);
+    await page.goto(tomPage);
+    await page.locator(`select[name="role:${other.projectId}"]`).selectOption('owner');
+    await page.getByRole('button', { name: 'Save projects and roles' }).click();
+    await page.locator('p.ok, p.notice', { hasText: 'projects and roles of' }).waitFor();
+    t.is(await page.locator(`select[name="role:${other.projectId}"]`).inputValue(), 'owner');
+    t.is(await page.locator(`select[name="role:${p.projectId}"]`).inputValue(), 'translator');
+    t.true(await page.locator(`input[name="grant:${p.projectId}:it"]`).isChecked());
+    t.deepEqual(await seriousViolations(page), []);
+
+    await signIn(tom);
+    const settings = await page.goto(`${origin}/projects/${other.projectId}/settings`);
+    t.is(settings?.status(), 200, 'an owner of the project changes its settings');
+    t.deepEqual(
+      (await page.locator('nav.main a').allInnerTexts()).slice(2),
+      ['Overview', 'Keys', 'Terms', 'Captured keys', 'Checks', 'AI fill', 'Publish', 'Versions', 'Operations'].concat([
+        'Content',
+        'API keys',
+        'Webhooks',
+        'Settings',
+      ]),
+      'every section of the project they own',
+    );
+    await page.goto(`${origin}/projects/${p.projectId}`);
+    t.deepEqual(
+      (await page.locator('nav.main a').allInnerTexts()).slice(2),
+      ['Overview', 'Keys'],
+      'still a translator',
+    );
+    const people = await page.goto(`${origin}/users`);
+    t.is(people?.status(), 403, 'people stay with the owners of the service');
     t.is(await pwned(), undefined);
   },
 );
