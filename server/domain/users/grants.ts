@@ -29,9 +29,14 @@ interface GrantRow {
 export async function grantsOf(db: Db, userIds: string[]): Promise<Map<string, Grant[]>> {
   const out = new Map<string, Grant[]>();
   if (!userIds.length) return out;
-  const rows = (await db('translator_grants')
-    .whereIn('user_id', userIds)
-    .orderBy(['user_id', 'project_id', 'lang'])) as GrantRow[];
+  const rows = await db<GrantRow>('translator_grants').whereIn('user_id', userIds);
+  // Sorted here, in code order: a MySQL database's collation may ignore case, and ids differ by case alone.
+  const order = (r: GrantRow) => [r.user_id, r.project_id, r.lang];
+  rows.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    const i = x.findIndex((v, j) => v !== y[j]);
+    return i < 0 ? 0 : x[i] < y[i] ? -1 : 1;
+  });
   for (const r of rows) {
     let grants = out.get(r.user_id);
     if (!grants) out.set(r.user_id, (grants = []));
@@ -46,10 +51,10 @@ export async function grantsOf(db: Db, userIds: string[]): Promise<Map<string, G
 export async function grantIn(db: Db, userId: string, projectId: string): Promise<Grant | undefined> {
   const rows = await db<GrantRow>('translator_grants')
     .where({ user_id: userId, project_id: projectId })
-    .orderBy('lang')
     .select('lang', 'role');
   if (!rows.length) return undefined;
-  return { projectId, role: rows[0].role, langs: rows.filter((r) => r.lang !== ALL_LANGS).map((r) => r.lang) };
+  const langs = rows.map((r) => r.lang).filter((l) => l !== ALL_LANGS);
+  return { projectId, role: rows[0].role, langs: langs.sort() };
 }
 
 /**
