@@ -391,6 +391,41 @@ export async function hotWrite<T>(db: Knex, sql: string, params: unknown[]): Pro
 }
 
 /**
+ * Cells (key, language) grouped so that each group is exactly its keys times its languages: one statement per group
+ * (`key_id IN keys AND lang IN langs`, on a primary key of key and language) instead of one per language. Keys with
+ * the same languages go together: a run of whole keys in every language, as writers store them, is one group. At
+ * most `size` keys a group; `oneLanguage`: a language a group (each cell a point of such a key).
+ */
+export function* cellGroups(
+  cells: Iterable<{ keyId: number; lang: string }>,
+  size = 400,
+  oneLanguage = false,
+): Generator<{ keyIds: number[]; langs: string[] }> {
+  const keysOf = new Map<string, Set<number>>();
+  const langsOf = new Map<number, Set<string>>();
+  const add = <K, V>(map: Map<K, Set<V>>, at: K, item: V) => {
+    const set = map.get(at);
+    if (set) set.add(item);
+    else map.set(at, new Set([item]));
+  };
+  for (const c of cells) {
+    if (oneLanguage) add(keysOf, c.lang, c.keyId);
+    else add(langsOf, c.keyId, c.lang);
+  }
+  const groups = new Map<string, { keyIds: number[]; langs: string[] }>();
+  for (const [lang, keyIds] of keysOf) groups.set(lang, { keyIds: [...keyIds], langs: [lang] });
+  for (const [keyId, set] of langsOf) {
+    const langs = [...set].sort();
+    const id = langs.join('\n');
+    const group = groups.get(id);
+    if (group) group.keyIds.push(keyId);
+    else groups.set(id, { keyIds: [keyId], langs });
+  }
+  for (const { keyIds, langs } of groups.values())
+    for (const part of chunks(keyIds, size)) yield { keyIds: part, langs };
+}
+
+/**
  * Slices of at most `size` items: bulk statements stay under SQLite's bound-variable limit and MySQL's packet
  * size whatever the number of rows.
  */

@@ -1,6 +1,6 @@
-// Where the re-check's slices are checked: on worker threads (CHECK_THREADS of them), so a project's re-check never
-// holds the event loop that answers every tenant; with 0 threads, on the event loop a few milliseconds at a time
-// (store.ts inSlices).
+// Where the re-check's slices, and a large fill's values, are checked: on worker threads (CHECK_THREADS of them), so
+// a project's re-check or fill never holds the event loop that answers every tenant; with 0 threads, on the event
+// loop a few milliseconds at a time (store.ts inSlices).
 import { Piscina } from 'piscina';
 import { rowsOfKey, type CheckRow } from './compute.js';
 import { inSlices } from './store.js';
@@ -27,5 +27,5 @@ export async function checkSliceOn(threads: number, input: SliceInput): Promise<
   const byKey = input.keys.map(() => [] as Array<{ lang: string; value: string }>);
   for (const [i, lang, value] of input.cells) byKey[i].push({ lang, value });
   const keys = input.keys.map((k, i) => ({ k, cells: byKey[i] }));
-  return (await inSlices(keys, ({ k, cells }) => rowsOfKey(input.ctx, k, cells, true))).flat();
+  return (await inSlices(keys, ({ k, cells }) => rowsOfKey(input.ctx, k, cells, input.withSource ?? true))).flat();
 }

@@ -1,9 +1,10 @@
 // Storing check results where values and sources are written (docs/decisions/0025-stored-check-results.md): each
 // writer calls these in the transaction that changes the cells or the keys, so the stored results always describe
 // what is stored. The checks run on the event loop, a few milliseconds at a time with a turn for other requests
-// between (a cell takes about 40 µs, bench/checks.ts); the whole-project re-check runs on threads (recheck.ts).
+// between (a cell takes about 40 µs, bench/checks.ts); the whole-project re-check runs on threads (recheck.ts), and a
+// large fill hands in results computed there before its transaction (AheadChecks).
 import type { Db } from '../../infra/db.js';
-import { chunks, dialectOf, retryContended } from '../../infra/db.js';
+import { cellGroups, chunks, dialectOf, retryContended } from '../../infra/db.js';
 import { enqueueJob, type JobContext } from '../../infra/jobs.js';
 import { checkTranslation, rowOf, rowsOfKey, type CheckContext, type CheckRow, type KeyInput } from './compute.js';
 import { checkContext } from './context.js';
@@ -98,6 +99,9 @@ interface CellRef {
  */
 const INLINE_CELLS = 2_000;
 
+/** Keys per read of cells: with every language of a project (about 100), some 10,000 bound values at most. */
+const CELL_GROUP_KEYS = 100;
+
 /** The job that checks keys a large write left to it (registered in server/app/jobs.ts). */
 export const CHECK_KEYS_JOB = 'checks.keys';
 
@@ -109,38 +113,27 @@ export interface CheckKeysPayload {
 /** Keys per job: a payload of a few kilobytes. */
 const KEYS_PER_JOB = 1_000;
 
-function groupBy<T>(items: readonly T[], keyOf: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = keyOf(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
 /** The stored values of `cells` (none for a pending marker), by `keyId|lang`. */
 async function storedValues(trx: Db, cells: CellRef[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const [lang, of] of groupBy(cells, (c) => c.lang))
-    for (const part of chunks([...new Set(of.map((c) => c.keyId))]))
-      for (const r of await trx('translations')
-        .where({ lang })
-        .whereIn('key_id', part)
-        .whereNot('status', 'pending')
-        .whereNotNull('value')
-        .select('key_id', 'value'))
-        out.set(`${r.key_id}|${lang}`, r.value!);
+  for (const { keyIds, langs } of cellGroups(cells, CELL_GROUP_KEYS))
+    for (const r of await trx('translations')
+      .whereIn('key_id', keyIds)
+      .whereIn('lang', langs)
+      .whereNot('status', 'pending')
+      .whereNotNull('value')
+      .select('key_id', 'lang', 'value'))
+      out.set(`${r.key_id}|${r.lang}`, r.value!);
   return out;
 }
 
 /** The stored rows of `cells`. */
 async function rowsOfCells(trx: Db, cells: CellRef[]): Promise<RowKey[]> {
   const existing: RowKey[] = [];
-  for (const [lang, of] of groupBy(cells, (c) => c.lang))
-    for (const part of chunks([...new Set(of.map((c) => c.keyId))]))
-      existing.push(...(await trx('cell_checks').where({ lang }).whereIn('key_id', part).select('key_id', 'lang')));
+  for (const { keyIds, langs } of cellGroups(cells, CELL_GROUP_KEYS))
+    existing.push(
+      ...(await trx('cell_checks').whereIn('key_id', keyIds).whereIn('lang', langs).select('key_id', 'lang')),
+    );
   return existing;
 }
 
@@ -152,8 +145,26 @@ async function defer(trx: Db, projectId: string, keyIds: number[], existing: Row
 }
 
 /**
+ * Results a writer computed before its transaction, off the event loop (the fill: server/domain/fill/fill.ts), for
+ * the values it meant to store, under the context (`rev`, `termsStamp`) and the keys it read then. checkCells uses
+ * one only where the cell holds that value and nothing it was computed from has changed; any other cell is checked
+ * as it is.
+ */
+export interface AheadChecks {
+  rev: number;
+  termsStamp: string | undefined;
+  keys: Map<number, KeyInput>;
+  /** By `keyId|lang`: the value checked, and its row (null: it passed every check). */
+  rows: Map<string, { value: string; row: CheckRow | null }>;
+}
+
+const sameKey = (a: KeyInput | undefined, b: KeyInput) =>
+  a !== undefined && a.name === b.name && a.source === b.source && a.ctx === b.ctx && a.comment === b.comment;
+
+/**
  * Checks `cells` as they are written and stores their results in place of what was stored (in the writer's
- * transaction); more than INLINE_CELLS are left to a job. `ctx`: the project's check context when the caller has it.
+ * transaction); more than INLINE_CELLS are left to a job. `ctx`: the project's check context when the caller has it;
+ * `ahead`: results the writer computed before (AheadChecks).
  */
 export async function checkCells(
   trx: Db,
@@ -161,6 +172,7 @@ export async function checkCells(
   cells: CellRef[],
   ctx?: CheckContext,
   now = Date.now(),
+  ahead?: AheadChecks,
 ): Promise<void> {
   if (!cells.length) return;
   const existing = await rowsOfCells(trx, cells);
@@ -181,11 +193,17 @@ export async function checkCells(
     trx,
     cells.map((c) => c.keyId),
   );
+  const current =
+    ahead && 'rev' in context && ahead.rev === context.rev && ahead.termsStamp === context.termsStamp
+      ? ahead
+      : undefined;
   const rows = (
     await inSlices(cells, (c) => {
       const value = c.value === undefined ? read.get(`${c.keyId}|${c.lang}`) : c.value;
       const key = keys.get(c.keyId);
       if (value == null || !key || c.lang === context.baseLang) return null;
+      const pre = current?.rows.get(`${c.keyId}|${c.lang}`);
+      if (pre && pre.value === value && sameKey(current!.keys.get(c.keyId), key)) return pre.row;
       return rowOf(c.keyId, c.lang, checkTranslation(context, key, c.lang, value));
     })
   ).filter((r): r is CheckRow => r !== null);

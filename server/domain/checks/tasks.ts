@@ -7,6 +7,8 @@ export interface SliceInput {
   keys: KeyInput[];
   /** The slice's stored values: [index into keys, language, value]. */
   cells: Array<[number, string, string]>;
+  /** False: the values only, not the keys' sources (the fill's checks ahead of its writes). Default true. */
+  withSource?: boolean;
 }
 
 /** The termbase lists this thread has seen, by stamp (compute.ts `termsStamp`): the last few. */
@@ -25,5 +27,5 @@ export function checkSlice(input: SliceInput): CheckRow[] {
   }
   const byKey = input.keys.map(() => [] as Array<{ lang: string; value: string }>);
   for (const [i, lang, value] of input.cells) byKey[i].push({ lang, value });
-  return input.keys.flatMap((k, i) => rowsOfKey(input.ctx, k, byKey[i], true));
+  return input.keys.flatMap((k, i) => rowsOfKey(input.ctx, k, byKey[i], input.withSource ?? true));
 }
