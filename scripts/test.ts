@@ -1,5 +1,5 @@
-// `npm test`: the static checks (typecheck, the dependency rules of .dependency-cruiser.cjs, ESLint, Prettier's
-// check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/ must stay at or above
+// `npm test`: the static checks (types and ESLint on one program: check-code.ts; the dependency rules of
+// .dependency-cruiser.cjs, Prettier's check, knip), the whole suite on SQLite under c8 (line coverage of server/ and packages/ must stay at or above
 // the threshold in .c8rc.json), then, when MYSQL_URL is set, the tiers that open a database again on MySQL:
 // test/service/*.test.ts and test/e2e/*.test.ts, not test/unit, test/contract, test/service/output, test/e2e/consumers
 // or test/e2e/standalone (docs/decisions/0012-test-tiers.md, 0020-tests-run-compiled.md). The tests run from a
@@ -82,7 +82,11 @@ async function runCheck(label: string, args: string[]): Promise<Totals> {
 /** The static checks, one after another: each is a single busy process, and the test passes want the cores too. */
 async function checks(): Promise<Totals[]> {
   const list: Array<[string, string[]]> = [
-    ['typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']],
+    // TypeScript's check and ESLint's type-checked rules on one program (check-code.ts).
+    [
+      'types and lint (tsc, ESLint with type-checked rules, zero warnings)',
+      ['--import', 'tsx', 'scripts/check-code.ts'],
+    ],
     [
       'dependency rules (dependency-cruiser)',
       [
@@ -96,10 +100,6 @@ async function checks(): Promise<Totals[]> {
         '--config',
         '.dependency-cruiser.cjs',
       ],
-    ],
-    [
-      'lint (ESLint, type-checked rules, zero warnings)',
-      ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0'],
     ],
     ['format (Prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.']],
     ['unused exports, files and dependencies (knip)', ['node_modules/knip/bin/knip.js']],
