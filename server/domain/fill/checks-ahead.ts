@@ -20,9 +20,10 @@ export interface AheadValue {
 }
 
 /**
- * Starts checking each write's values on the check threads, all at once (the pool runs them in order, so the first
- * write's come first); one promise per write, undefined where the check threads failed (the write then checks
- * inline). None when the project's check threads are off.
+ * Starts checking each write's values on the check threads, one write after another: one thread checks while the
+ * event loop writes, so the loop keeps a core of its own for the writes and for other requests (with every thread
+ * busy at once, the fill took longer and other requests waited more: bench/fill-stall.ts). One promise per write,
+ * undefined where the check threads failed (the write then checks inline). None when the check threads are off.
  */
 export async function checkAhead(
   app: App,
@@ -33,6 +34,7 @@ export async function checkAhead(
   const threads = app.config.checkThreads;
   if (threads <= 0) return undefined;
   const ctx = await checkContext(app.db, projectId);
+  let previous: Promise<unknown> = Promise.resolve();
   return writes.map((values) => {
     const used = new Map<number, KeyInput>();
     const index = new Map<number, number>();
@@ -47,7 +49,9 @@ export async function checkAhead(
       cells.push([index.get(v.keyId)!, v.lang, v.value]);
     }
     const input = { ctx, keys: [...used.values()], cells, withSource: false };
-    return checkSliceOn(threads, input).then(
+    const checked = previous.then(() => checkSliceOn(threads, input));
+    previous = checked.catch(() => undefined);
+    return checked.then(
       (found) => {
         const byCell = new Map(found.map((r) => [`${r.key_id}|${r.lang}`, r]));
         const rows: AheadChecks['rows'] = new Map();
