@@ -3,7 +3,7 @@
 // and results, terms included), on both databases, and the threads answer with no fallback to the event loop.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
-import { checkTranslation, rowOf, type KeyInput } from '../../server/domain/checks/compute.js';
+import { checkTranslation, rowOf, type CheckRow, type KeyInput } from '../../server/domain/checks/compute.js';
 import { checkContext } from '../../server/domain/checks/context.js';
 import { AHEAD_MIN_PAIRS, checkAhead } from '../../server/domain/fill/checks-ahead.js';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
@@ -50,15 +50,8 @@ async function bigProject(): Promise<TestProject> {
   return p;
 }
 
-interface Stored {
-  key_id: number;
-  lang: string;
-  errors: number;
-  warnings: number;
-  infos: number;
-  ids: string;
-  results: string;
-}
+/** A stored cell_checks row, as compute.ts makes it. */
+type Stored = CheckRow;
 
 test('a fill of more pairs than AHEAD_MIN_PAIRS stores what an inline check stores, checked on the threads', async (t) => {
   const p = await bigProject();
