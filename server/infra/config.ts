@@ -203,7 +203,7 @@ export const variables = z.object({
   ),
   CHECK_THREADS: documented(
     count().optional(),
-    "worker threads that re-check a project after its check settings change, and check a large AI fill's values before they are stored (SQLite) ([checks guide](../guides/checks.md)); a project of at most `PUBLISH_INLINE_KEYS` keys, or every one with `0`, on the event loop",
+    "worker threads that re-check a project after its check settings change, and check a large AI fill's values before they are stored ([checks guide](../guides/checks.md)); a project of at most `PUBLISH_INLINE_KEYS` keys, or every one with `0`, on the event loop",
     'cores, at least 1',
   ),
   CONTENT_PARSE_DEADLINE_MS: documented(

@@ -509,7 +509,19 @@ export class JobQueue {
         .where(this.claimOf(job))
         .update({ locked_until: now + (Date.now() - started) + this.leaseMs })) === 1;
     const fence = async (trx: Db) => {
-      if (!(await extend(trx))) throw new LeaseLost(job.id);
+      if (!(await (dialectOf(trx) === 'mysql' ? extendLocked(trx) : extend(trx)))) throw new LeaseLost(job.id);
+    };
+    // MySQL, in the caller's transaction: the claim is read and locked by the primary key, then the lease extended
+    // by the key alone. As one UPDATE with the claim's columns in its WHERE, InnoDB could take (state, run_at) and
+    // lock that index's `running` range up to its end, where every new job row goes: a push enqueueing its fill
+    // deadlocked with a fill's write transaction (SHOW ENGINE INNODB STATUS, test/service/memory.test.ts).
+    const extendLocked = async (trx: Db) => {
+      const claim = this.claimOf(job);
+      const row = await trx<JobRow>('jobs').where({ id: job.id }).forUpdate().first('locked_by', 'attempts', 'state');
+      if (!row || row.locked_by !== claim.locked_by || Number(row.attempts) !== claim.attempts) return false;
+      if (row.state !== claim.state) return false;
+      const lease = now + (Date.now() - started) + this.leaseMs;
+      return (await trx('jobs').where({ id: job.id }).update({ locked_until: lease })) === 1;
     };
     // The heartbeat keeps the lease alive through long steps with no fenced write (a slow engine call).
     // A failed beat changes nothing: the next fence finds out whether the claim still stands.

@@ -1,6 +1,6 @@
-// A large fill checks its values on the check threads before it writes them (server/domain/fill/checks-ahead.ts; on
-// SQLite, while MySQL checks inline): what it stores is what a writer checking inline stores (the same rows, counts
-// and results, terms included), on both databases, and the threads answer with no fallback to the event loop.
+// A large fill checks its values on the check threads before it writes them (server/domain/fill/checks-ahead.ts), on
+// SQLite and MySQL: what it stores is what a writer checking inline stores (the same rows, counts and results, terms
+// included), and the threads answer with no fallback to the event loop.
 import test from 'ava';
 import { translate } from '../../packages/client/src/index.js';
 import { checkTranslation, rowOf, type CheckRow, type KeyInput } from '../../server/domain/checks/compute.js';

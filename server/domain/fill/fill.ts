@@ -504,12 +504,9 @@ async function fillChunk(run: FillRun, pending: PairRow[]): Promise<boolean> {
     writes.push(pending.slice(from, to).map((p) => resultOf.get(p)!));
     from = to;
   }
-  // A large read's values are checked on the check threads while the writes before them run (checks-ahead.ts). Not
-  // on MySQL yet: there the writes, run back to back without the checks between them, kept a concurrent push of
-  // another project losing deadlocks (its job row against the fill's locks) until it gave up (`503 contended`,
-  // test/service/memory.test.ts beside a large fill); until that is understood, MySQL checks inline, as before.
+  // A large read's values are checked on the check threads while the writes before them run (checks-ahead.ts).
   const ahead =
-    pending.length >= AHEAD_MIN_PAIRS && dialectOf(run.app.db) === 'sqlite'
+    pending.length >= AHEAD_MIN_PAIRS
       ? await checkAhead(
           run.app,
           run.job.project_id,
