@@ -148,8 +148,9 @@ async function movePairs(
 ): Promise<number> {
   let moved = 0;
   const cells = pairs.map((p) => ({ keyId: Number(p.key_id), lang: p.lang }));
-  // SQLite: keys times languages per statement. MySQL: one language per statement, each row a point of the primary
-  // key; given both lists, InnoDB locked ranges of the key and deadlocked with pushes inserting other jobs' pairs.
+  // SQLite: keys times languages per statement. MySQL: one language per statement, as before, each row a point of
+  // the primary key: with both lists MariaDB may scan ranges of the key, locking gaps where other jobs' pairs are
+  // inserted, and the statements are off the event loop there anyway.
   const mysql = dialectOf(trx) === 'mysql';
   for (const { keyIds, langs } of cellGroups(cells, mysql ? PAIR_SLICE : PAIR_GROUP_KEYS, mysql))
     moved += await trx('fill_pairs')
