@@ -401,25 +401,21 @@ export function* cellGroups(
   size = 400,
   oneLanguage = false,
 ): Generator<{ keyIds: number[]; langs: string[] }> {
-  const keysOf = new Map<string, Set<number>>();
   const langsOf = new Map<number, Set<string>>();
-  const add = <K, V>(map: Map<K, Set<V>>, at: K, item: V) => {
-    const set = map.get(at);
-    if (set) set.add(item);
-    else map.set(at, new Set([item]));
-  };
   for (const c of cells) {
-    if (oneLanguage) add(keysOf, c.lang, c.keyId);
-    else add(langsOf, c.keyId, c.lang);
+    const set = langsOf.get(c.keyId);
+    if (set) set.add(c.lang);
+    else langsOf.set(c.keyId, new Set([c.lang]));
   }
   const groups = new Map<string, { keyIds: number[]; langs: string[] }>();
-  for (const [lang, keyIds] of keysOf) groups.set(lang, { keyIds: [...keyIds], langs: [lang] });
   for (const [keyId, set] of langsOf) {
-    const langs = [...set].sort();
-    const id = langs.join('\n');
-    const group = groups.get(id);
-    if (group) group.keyIds.push(keyId);
-    else groups.set(id, { keyIds: [keyId], langs });
+    const sorted = [...set].sort();
+    for (const langs of oneLanguage ? sorted.map((l) => [l]) : [sorted]) {
+      const id = langs.join('\n');
+      const group = groups.get(id);
+      if (group) group.keyIds.push(keyId);
+      else groups.set(id, { keyIds: [keyId], langs });
+    }
   }
   for (const { keyIds, langs } of groups.values())
     for (const part of chunks(keyIds, size)) yield { keyIds: part, langs };

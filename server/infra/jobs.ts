@@ -504,10 +504,9 @@ export class JobQueue {
     // The lease runs on the clock the job was claimed with (run-due's may be simulated), advancing in real
     // time: extending it by the real clock would cut short a lease claimed at a simulated future instant.
     const started = Date.now();
+    const lease = () => now + (Date.now() - started) + this.leaseMs;
     const extend = async (db: Db) =>
-      (await db('jobs')
-        .where(this.claimOf(job))
-        .update({ locked_until: now + (Date.now() - started) + this.leaseMs })) === 1;
+      (await db('jobs').where(this.claimOf(job)).update({ locked_until: lease() })) === 1;
     const fence = async (trx: Db) => {
       if (!(await (dialectOf(trx) === 'mysql' ? extendLocked(trx) : extend(trx)))) throw new LeaseLost(job.id);
     };
@@ -518,10 +517,9 @@ export class JobQueue {
     const extendLocked = async (trx: Db) => {
       const claim = this.claimOf(job);
       const row = await trx<JobRow>('jobs').where({ id: job.id }).forUpdate().first('locked_by', 'attempts', 'state');
-      if (!row || row.locked_by !== claim.locked_by || Number(row.attempts) !== claim.attempts) return false;
-      if (row.state !== claim.state) return false;
-      const lease = now + (Date.now() - started) + this.leaseMs;
-      return (await trx('jobs').where({ id: job.id }).update({ locked_until: lease })) === 1;
+      const held =
+        row?.locked_by === claim.locked_by && Number(row.attempts) === claim.attempts && row.state === claim.state;
+      return held && (await trx('jobs').where({ id: job.id }).update({ locked_until: lease() })) === 1;
     };
     // The heartbeat keeps the lease alive through long steps with no fenced write (a slow engine call).
     // A failed beat changes nothing: the next fence finds out whether the claim still stands.

@@ -31,12 +31,8 @@ export async function grantsOf(db: Db, userIds: string[]): Promise<Map<string, G
   if (!userIds.length) return out;
   const rows = await db<GrantRow>('translator_grants').whereIn('user_id', userIds);
   // Sorted here, in code order: a MySQL database's collation may ignore case, and ids differ by case alone.
-  const order = (r: GrantRow) => [r.user_id, r.project_id, r.lang];
-  rows.sort((a, b) => {
-    const [x, y] = [order(a), order(b)];
-    const i = x.findIndex((v, j) => v !== y[j]);
-    return i < 0 ? 0 : x[i] < y[i] ? -1 : 1;
-  });
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  rows.sort((a, b) => cmp(a.user_id, b.user_id) || cmp(a.project_id, b.project_id) || cmp(a.lang, b.lang));
   for (const r of rows) {
     let grants = out.get(r.user_id);
     if (!grants) out.set(r.user_id, (grants = []));
