@@ -43,6 +43,10 @@ export async function grantsOf(db: Db, userIds: string[]): Promise<Map<string, G
   return out;
 }
 
+/** The ids of the projects `userId` is granted, as a subquery (`whereIn('id', grantedProjects(...))`). */
+export const grantedProjects = (db: Db, userId: string) =>
+  db('translator_grants').where({ user_id: userId }).distinct('project_id');
+
 /** The role and languages `userId` holds in `projectId` (undefined: the project is not theirs). */
 export async function grantIn(db: Db, userId: string, projectId: string): Promise<Grant | undefined> {
   const rows = await db<GrantRow>('translator_grants')

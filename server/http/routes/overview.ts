@@ -1,6 +1,7 @@
 // Projects as the dashboard shows them (spec/internal.yaml): the list, and one project at a glance with the
 // completeness of each target language, the workspace's credits, the current version and where it is delivered.
 import { listLanguages } from '../../domain/project/projects.js';
+import { grantedProjects } from '../../domain/users/grants.js';
 import { bool } from '../../infra/db.js';
 import type { Handler } from '../pipeline.js';
 import type { ProjectRow } from '../../infra/tables.js';
@@ -21,8 +22,7 @@ export const internalListProjects: Handler<'internalListProjects'> = async (ctx)
   };
   const q = db('projects as p').join('workspaces as w', 'w.id', 'p.workspace_id').whereNull('p.deleted_at');
   // A translator sees the projects they translate in (server/domain/users/grants.ts).
-  if (ctx.actor?.role === 'translator')
-    q.whereIn('p.id', db('translator_grants').where({ user_id: ctx.actor.userId }).distinct('project_id'));
+  if (ctx.actor?.role === 'translator') q.whereIn('p.id', grantedProjects(db, ctx.actor.userId));
   const rows = await q
     .orderBy('p.name')
     .orderBy('p.id')
