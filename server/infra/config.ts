@@ -42,6 +42,8 @@ export interface Config {
   contentParseDeadlineMs: number;
   /** The first dashboard owner `npm start` creates; its rules are the users' (server/domain/users/users.ts). */
   dashboardOwner: { email?: string; password?: string };
+  /** scrypt's cost N for the password hashes made from now on (server/domain/users/users.ts). */
+  passwordScryptN: number;
 }
 
 /** A variable's documentation: one line, and its default in words where no literal value says it. */
@@ -61,6 +63,8 @@ function documented<S extends z.ZodType>(schema: S, description: string, shownDe
 const NON_NEGATIVE = 'must be a non-negative integer';
 const count = () =>
   z.coerce.number({ error: NON_NEGATIVE }).int({ error: NON_NEGATIVE }).min(0, { error: NON_NEGATIVE });
+
+const POWER_OF_TWO = 'must be a power of two from 1024 to 1048576';
 
 /** `1`, `true`, `yes`, `on` (any case) and their opposites; anything else is refused rather than read as off. */
 const flag = () =>
@@ -220,6 +224,16 @@ export const variables = z.object({
     "that owner's password, at least 12 characters",
     'generated and printed once',
   ),
+  PASSWORD_SCRYPT_N: documented(
+    z.coerce
+      .number({ error: POWER_OF_TWO })
+      .int({ error: POWER_OF_TWO })
+      .min(2 ** 10, { error: POWER_OF_TWO })
+      .max(2 ** 20, { error: POWER_OF_TWO })
+      .refine((n) => (n & (n - 1)) === 0, { error: POWER_OF_TWO })
+      .default(2 ** 15),
+    "scrypt's cost N for new dashboard passwords; each doubling doubles the time and memory of a sign-in (32768: 32 MiB, some 50 ms of one core). A stored hash keeps the cost it was made with, so a change never locks anyone out",
+  ),
 });
 
 /** `env` parsed through `variables`; a refusal names every invalid variable with its value, one per line. */
@@ -272,5 +286,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkThreads: v.CHECK_THREADS ?? Math.max(1, availableParallelism()),
     contentParseDeadlineMs: v.CONTENT_PARSE_DEADLINE_MS,
     dashboardOwner: { email: v.DASHBOARD_EMAIL, password: v.DASHBOARD_PASSWORD },
+    passwordScryptN: v.PASSWORD_SCRYPT_N,
   };
 }

@@ -41,6 +41,7 @@ test('defaults: unset and empty variables alike', (t) => {
       prepareDelayMs: 5000,
       publishInlineKeys: 2000,
       contentParseDeadlineMs: 10_000,
+      passwordScryptN: 32_768,
     });
     t.true(c.adminToken.length >= 32);
     t.true(c.publishThreads >= 1);
@@ -62,6 +63,7 @@ test('values: numbers, flags, lists, derived addresses', (t) => {
     WEBHOOK_DNS_TIMEOUT_MS: '0',
     PUBLISH_THREADS: '0',
     DASHBOARD_EMAIL: 'lead@example.test',
+    PASSWORD_SCRYPT_N: '1048576',
     UNRELATED: 'ignored',
   });
   t.like(c, {
@@ -80,6 +82,7 @@ test('values: numbers, flags, lists, derived addresses', (t) => {
     webhookDnsTimeoutMs: 1,
     publishThreads: 0,
     dashboardOwner: { email: 'lead@example.test' },
+    passwordScryptN: 2 ** 20,
   });
 });
 
@@ -90,6 +93,10 @@ test('an invalid value is refused at start, naming the variable and the value', 
     [{ PUBLISH_THREADS: '1.5' }, 'PUBLISH_THREADS must be a non-negative integer, got "1.5"'],
     [{ TRANSLATION_ENGINE: 'deepl' }, 'TRANSLATION_ENGINE must be pseudo, openai or none, got "deepl"'],
     [{ WORKERS: 'remote' }, 'WORKERS must be inline or off, got "remote"'],
+    ...['1000', '512', '2097152', 'lots'].map((n): [Record<string, string>, string] => [
+      { PASSWORD_SCRYPT_N: n },
+      `PASSWORD_SCRYPT_N must be a power of two from 1024 to 1048576, got "${n}"`,
+    ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got "loud"'],
     [
       { WEBHOOK_ALLOW_PRIVATE: 'sure' },

@@ -123,6 +123,9 @@ export async function startTestService(
     DATA_DIR: dataDir,
     ADMIN_TOKEN,
     WORKERS: 'off',
+    // The cheapest password hashes: the tests sign in hundreds of times, and what a hash is made of is the same at
+    // any cost (test/service/dashboard.test.ts checks a hash at the default cost too).
+    PASSWORD_SCRYPT_N: '1024',
     LOG_LEVEL: 'silent',
     ...env,
   });

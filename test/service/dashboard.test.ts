@@ -3,7 +3,7 @@
 // and returns to a same-origin `next` only, every form post needs its CSRF token and an Origin of this origin,
 // sessions expire and sign-out ends them. Throttling and session timeouts are in dashboard-signin.test.ts, the
 // approval page in approval-page.test.ts.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { safeNext } from '../../server/web/web.js';
 import { cookieNames, cookieOptions } from '../../server/web/auth.js';
@@ -127,12 +127,19 @@ test('users: created by the internal API without the hash; duplicates, weak and 
     .select<Array<{ password_hash: string }>>('password_hash');
   t.is(rows.length, 2);
   for (const r of rows) {
-    t.regex(r.password_hash, /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    // At the tests' cost (PASSWORD_SCRYPT_N in test/helpers/service.ts).
+    t.regex(r.password_hash, /^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     t.false(r.password_hash.includes(PASSWORD));
     t.true(await verifyPassword(PASSWORD, r.password_hash));
     t.false(await verifyPassword(PASSWORD + ' ', r.password_hash));
   }
   t.not(rows[0].password_hash, rows[1].password_hash, 'same password, different salts');
+  // A hash made at the default cost (32768) still verifies under another setting: the cost travels with the hash.
+  const salt = randomBytes(16);
+  const key = scryptSync(PASSWORD.normalize('NFKC'), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 });
+  const stored = ['scrypt', 32768, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+  t.true(await verifyPassword(PASSWORD, stored));
+  t.false(await verifyPassword(`${PASSWORD}!`, stored));
   t.false(await verifyPassword(PASSWORD, undefined), 'no user: the decoy never matches');
   t.false(await verifyPassword(PASSWORD, 'bcrypt$whatever'), 'an unknown scheme never matches');
 });

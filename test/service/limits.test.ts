@@ -6,6 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 import { migrate, openDb, WAL_CHECKPOINT_PAGES, type Db } from '../../server/infra/db.js';
 import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../server/infra/ratelimit.js';
+import { awayFromWindowEdge } from '../helpers/rate-window.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
 import { json, type ApiError } from '../helpers/typed.js';
 
@@ -63,12 +64,6 @@ test('unknown routes and methods answer 404 not_found in the error format', asyn
     t.deepEqual(Object.keys(await json<ApiError>(res)).sort(), ['error', 'message']);
   }
 });
-
-/** Waits until at least `margin` ms remain in the current fixed window, so a burst lands in one window. */
-async function awayFromWindowEdge(margin = 15_000) {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < margin) await new Promise((r) => setTimeout(r, left + 50));
-}
 
 test('the rate limit is one window per project across two server instances on one database', async (t) => {
   const second = await startTestService({}, svc.service.app.config.databaseUrl);

@@ -4,14 +4,13 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import {
-  assemble,
   detectFormat,
-  matchBlocks,
   splitDocument,
   treeShape,
   type DocFormat,
   type ParsedBlock,
 } from '../../server/domain/content/blocks.js';
+import { assemble, matchBlocks } from '../../server/domain/content/revisions.js';
 import { protectBlock } from '../../server/domain/content/inline.js';
 import { PseudoEngine } from '../../server/infra/engines/pseudo.js';
 

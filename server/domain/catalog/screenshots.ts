@@ -5,11 +5,14 @@
 // PNG, JPEG and WebP are kept: the dashboard serves them back as images, so anything a browser could run (SVG,
 // HTML) never gets in.
 import { randomBytes } from 'node:crypto';
-import { imageSize } from 'image-size';
+import { createRequire } from 'node:module';
 import type { Db } from '../../infra/db.js';
 import { conflict, invalidArgument, notFound, Refusal } from '../../infra/errors.js';
 import type { ItemScreenshot } from '../../infra/engines/types.js';
 import type { ObjectStore } from '../../infra/objects.js';
+
+// Loaded on first use, not by every process that imports this module (docs/decisions/0035-modules-loaded-on-first-use.md).
+const require = createRequire(import.meta.url);
 
 /** Screenshots one key takes (`409 too_many_screenshots`). */
 const MAX_PER_KEY = 10;
@@ -75,7 +78,7 @@ function readImage(data: Buffer): { contentType: ImageType; width: number; heigh
   if (data.length > MAX_BYTES) throw invalidArgument(`The image is larger than ${MAX_BYTES / 1024 / 1024} MiB.`);
   let size: { type?: string; width?: number; height?: number };
   try {
-    size = imageSize(data);
+    size = (require('image-size') as typeof import('image-size')).imageSize(data);
   } catch {
     throw invalidArgument('The file is not an image this service reads (PNG, JPEG or WebP).');
   }

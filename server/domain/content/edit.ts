@@ -7,7 +7,7 @@ import { dialectOf } from '../../infra/db.js';
 import { conflict, invalidArgument, notFound } from '../../infra/errors.js';
 import type { ContentUnitRow, ProjectRow } from '../../infra/tables.js';
 import type { DocFormat } from './blocks.js';
-import { checkEdit } from './inline.js';
+import type { checkEdit } from './inline.js';
 import { prescan } from './prescan.js';
 import { targetsOf } from './publish.js';
 import { ensureLangRow, requireDoc, touchDoc, unitState, unitsOf, type Unit } from './store.js';
@@ -41,16 +41,18 @@ export function workingUnit(u: Unit, row: ContentUnitRow | undefined) {
 }
 
 /** The text to store: the title and fields are plain text; a block keeps its source's markup (inline.ts). */
-function checked(format: DocFormat, u: Unit, text: string): string {
+function checked(check: typeof checkEdit, format: DocFormat, u: Unit, text: string): string {
   const unitFormat: DocFormat = u.kind === 'block' ? format : 'plaintext';
   if (u.kind !== 'block' && /[\r\n]/.test(text)) throw invalidArgument(`${u.id} is one line; nothing was saved.`);
   const why = prescan(unitFormat, text) ?? undefined;
-  const result = why ? { error: why } : checkEdit(unitFormat, u.type, u.text, text);
+  const result = why ? { error: why } : check(unitFormat, u.type, u.text, text);
   if ('error' in result) throw invalidArgument(`The translation cannot be saved: ${result.error}.`);
   return result.text;
 }
 
 export async function editUnit(db: Db, project: ProjectRow, edit: UnitEdit, now: number) {
+  // The markup parsers load with the first edit (revisions.ts says why), before the transaction holds any lock.
+  const { checkEdit } = await import('./inline.js');
   return db.transaction(async (trx) => {
     // MySQL: locking reads of the document and of the language, which a push and a run's end also write, so the
     // comparisons below hold until this commits. SQLite's transactions already take the write lock at BEGIN.
@@ -86,7 +88,7 @@ export async function editUnit(db: Db, project: ProjectRow, edit: UnitEdit, now:
         throw conflict('conflict', `${unit.id} has no previous translation waiting to be kept.`);
       stored = { ...row, source_hash: unit.hash, source_text: unit.text, gave_up: false, updated_at: now };
     } else {
-      const text = checked(doc.format, unit, edit.text);
+      const text = checked(checkEdit, doc.format, unit, edit.text);
       stored = { ...unitKey, source_hash: unit.hash, text, source_text: unit.text, gave_up: false, updated_at: now };
       // New text has not been reviewed, as after a run: the language is back to `translated`.
       if (langRow?.stage) await trx('content_langs').where(langKey).update({ stage: 'translated', updated_at: now });

@@ -12,7 +12,8 @@ import { dialectOf, isUniqueViolation, newId, parseJson } from '../../infra/db.j
 import { Refusal, invalidArgument } from '../../infra/errors.js';
 import { countDaily, usedDaily } from '../billing/quotas.js';
 import type { ContentDocRow, ProjectRow } from '../../infra/tables.js';
-import { matchBlocks, type DocFormat, type ParsedBlock } from './blocks.js';
+import type { DocFormat, ParsedBlock } from './blocks.js';
+import { matchBlocks } from './revisions.js';
 import { parseOffThread } from './parse-pool.js';
 import {
   DAILY_PUSHES,

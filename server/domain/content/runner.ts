@@ -10,7 +10,7 @@ import { EngineUnavailableError, type TranslationItem } from '../../infra/engine
 import { LeaseLost, type JobContext } from '../../infra/jobs.js';
 import type { ContentDocRow, ContentUnitRow } from '../../infra/tables.js';
 import { charge, release } from '../billing/credits.js';
-import { protectBlock, type Protected } from './inline.js';
+import type { protectBlock, Protected } from './inline.js';
 import { prescan } from './prescan.js';
 import { qualityReport, seoReport, type UnitOutcome } from './reports.js';
 import { readDoc, readUnits, touchDoc, unitsOf, type Unit } from './store.js';
@@ -25,11 +25,11 @@ const formatOf = (doc: ContentDocRow, u: Unit) => (u.kind === 'block' ? doc.form
  */
 const guards = new LRUCache<string, Protected>({ max: 20_000 });
 
-function guardOf(doc: ContentDocRow, u: Unit): Protected {
+function guardOf(doc: ContentDocRow, u: Unit, protect: typeof protectBlock): Protected {
   const format = formatOf(doc, u);
   const key = `${format}\n${u.type}\n${u.hash}`;
   let guard = guards.get(key);
-  if (!guard) guards.set(key, (guard = protectBlock(format, u.type, u.text)));
+  if (!guard) guards.set(key, (guard = protect(format, u.type, u.text)));
   return guard;
 }
 
@@ -102,7 +102,11 @@ export async function runContent(app: App, ctx: JobContext<RunPayload>): Promise
     const why = prescan(formatOf(doc, u), u.text);
     if (why) unparsable.set(u.id, `the block cannot be parsed: ${why}`);
   }
-  const todo = units.filter((u) => !unparsable.has(u.id)).map((unit) => ({ unit, guard: guardOf(doc, unit) }));
+  // The markup parsers load with the first run (revisions.ts says why).
+  const { protectBlock } = await import('./inline.js');
+  const todo = units
+    .filter((u) => !unparsable.has(u.id))
+    .map((unit) => ({ unit, guard: guardOf(doc, unit, protectBlock) }));
   let results: Map<string, { text?: string; error?: string }>;
   try {
     results = await translateUnits(app, doc, p.lang, todo);

@@ -4,7 +4,7 @@
 import type { Db } from '../../infra/db.js';
 import { parseJson } from '../../infra/db.js';
 import type { ContentDocRow, ContentLangRow, ContentUnitRow, ContentVersionRow } from '../../infra/tables.js';
-import { assemble } from './blocks.js';
+import { assemble } from './revisions.js';
 import { docFields, fieldUnit, storedBlocks, TITLE_UNIT, unitState, unitsOf, type StoredBlock } from './store.js';
 
 export type Stage = 'translated' | 'reviewed' | 'approved';

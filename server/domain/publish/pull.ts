@@ -2,7 +2,8 @@
 // version as one file: the object its publish stored when it rendered that format, else rendered from its snapshot
 // after the same collision check a publish runs. Without `lang` (a format of one file per language): every language of
 // the version in one zip archive, each file at its platform path (bulk export).
-import { zipSync, type Zippable } from 'fflate';
+import { createRequire } from 'node:module';
+import type { Zippable } from 'fflate';
 import pLimit from 'p-limit';
 import type { FormatId } from '../../../packages/core/src/catalog.js';
 import { own } from '../../../packages/core/src/catalog.js';
@@ -19,6 +20,9 @@ import { openVersion, type StoredSnapshot } from './parts-store.js';
 import { runTask, threadsFor } from './pool.js';
 import { refuseCollisions, type PublishEnv } from './stream.js';
 import { projectFormats, resolveVersion } from './versions.js';
+
+// Loaded on first use, not by every process that imports this module (docs/decisions/0035-modules-loaded-on-first-use.md).
+const require = createRequire(import.meta.url);
 
 /**
  * The object the version's publish rendered for this pull, when it rendered that format (its manifest, kept on the
@@ -158,7 +162,7 @@ export async function pullVersionFile(
     }
     const name = `${project.id}-${v.id}-${format}${namespace ? `-${namespace}` : ''}${query.part === 'stringsdict' ? '-stringsdict' : ''}.zip`;
     return {
-      body: bytes(Buffer.from(zipSync(entries, { level: 6 }))),
+      body: bytes(Buffer.from((require('fflate') as typeof import('fflate')).zipSync(entries, { level: 6 }))),
       contentType: 'application/zip',
       fileName: name,
       warnings,

@@ -34,9 +34,11 @@ interface UserView {
   sessions: number;
 }
 
-// N = 2^15, r = 8, p = 1: 32 MiB of memory and some 50 ms of one core per hash (libsodium's "interactive" level).
-// Stored hashes carry their parameters, so raising them later leaves existing passwords valid.
+// N = 2^15 by default (PASSWORD_SCRYPT_N), r = 8, p = 1: 32 MiB of memory and some 50 ms of one core per hash
+// (libsodium's "interactive" level). Stored hashes carry their parameters, so changing N later leaves existing
+// passwords valid. The setting is the process's, as the hash queue below is.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
@@ -79,6 +81,14 @@ async function hashPassword(password: string): Promise<string> {
 
 /** A hash of a random password, checked against when the email is unknown, so both paths cost one scrypt run. */
 let decoy: Promise<string> | undefined;
+
+/** The cost of the hashes made from now on (PASSWORD_SCRYPT_N), set by the service at start. */
+export function usePasswordCost(n: number): void {
+  if (n === PARAMS.N) return;
+  PARAMS.N = n;
+  // The decoy must cost what a real hash costs, or timing would tell an unknown email from a known one.
+  decoy = undefined;
+}
 
 /**
  * True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false. Throws

@@ -8,6 +8,7 @@ import test from 'ava';
 import i18next from 'i18next';
 import { createTestKey, createTestProject, startTestService, type TestService } from '../../helpers/service.js';
 import { ANDROID_FILE, BIN_ARGS, glossa, glossaConfig, repo } from '../../helpers/cli.js';
+import { awayFromWindowEdge } from '../../helpers/rate-window.js';
 
 /** The escape character that starts every terminal control sequence (a progress bar's redraw). */
 const ESC = new RegExp(String.fromCharCode(27));
@@ -313,6 +314,7 @@ test.serial(
     });
     const env = { GLOSSA_API_KEY: p.apiKey, GLOSSA_MAX_RETRY_WAIT: '0.05' };
     // The service's own 429: the project's window spent, status retries (bounded) and fails with exit 1.
+    await awayFromWindowEdge();
     const hits = [];
     for (let i = 0; i < 125; i++)
       hits.push(

@@ -2,10 +2,15 @@
 // from project members and run on every cell, so they run on re2js, whose automaton takes time linear in the text
 // whatever the pattern: `(a+)+$` cannot hang a review. RE2 syntax has no lookaround or backreferences; a pattern
 // that uses them, or is not valid, is reported with RE2's own reason (validateCustomCheck), never run.
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { languageKey } from '../languages.js';
 import type { Cell } from './cell.js';
 import type { CheckResult, CustomCheck, Span } from './types.js';
+
+// Loaded on first use, not by every process that imports this module (docs/decisions/0035-modules-loaded-on-first-use.md).
+const require = createRequire(import.meta.url);
+let re2js: typeof import('re2js') | undefined;
 
 const ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const MAX_PATTERN = 1000;
@@ -18,7 +23,8 @@ function compile(check: CustomCheck): RE2JS | Error {
   let re = compiled.get(key);
   if (!re) {
     try {
-      re = RE2JS.compile(check.pattern, check.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+      const { RE2JS: Re } = (re2js ??= require('re2js') as typeof import('re2js'));
+      re = Re.compile(check.pattern, check.caseInsensitive ? Re.CASE_INSENSITIVE : 0);
     } catch (e) {
       re = new Error((e as Error).message);
     }

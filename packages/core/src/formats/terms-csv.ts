@@ -7,8 +7,7 @@
 //   "Automatic Column Identification");
 // - a plain table whose header names languages only (`en,de,fr`), as DeepL and spreadsheets write glossaries.
 // The delimiter (comma, semicolon or tab) is read from the header. A quoted field may span lines (csv-parse).
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import { createRequire } from 'node:module';
 import { canonicalLanguage } from '../languages.js';
 import {
   checkEntry,
@@ -19,6 +18,11 @@ import {
   translationsDict,
   type TermEntry,
 } from '../terms/entry.js';
+
+// Loaded on first use, not by every process that imports this module (docs/decisions/0035-modules-loaded-on-first-use.md).
+const require = createRequire(import.meta.url);
+const csvParse = () => require('csv-parse/sync') as typeof import('csv-parse/sync');
+const csvStringify = () => require('csv-stringify/sync') as typeof import('csv-stringify/sync');
 
 /** The largest file `parseTermsCsv` reads unless told otherwise. */
 const TERMS_CSV_MAX_BYTES = 5 * 1024 * 1024;
@@ -45,7 +49,7 @@ export function writeTermsCsv(entries: readonly TermEntry[], languages: readonly
       yesNo(e.forbidden),
       ...languages.map((l) => e.translations[l] ?? (e.nonTranslatable ? e.text : '')),
     ]);
-  return '\uFEFF' + stringify(rows, { record_delimiter: '\r\n' });
+  return '\uFEFF' + csvStringify().stringify(rows, { record_delimiter: '\r\n' });
 }
 
 interface TermsCsvOptions {
@@ -93,7 +97,7 @@ export function parseTermsCsv(input: Uint8Array | string, options: TermsCsvOptio
   if (/^\s*<(\?xml|martif|tbx)\b/i.test(text)) throw new TermFileError('format_mismatch', 'the file is XML, not CSV');
   let rows: string[][];
   try {
-    rows = parse(text, {
+    rows = csvParse().parse(text, {
       delimiter: delimiterOf(text),
       relax_column_count: true,
       skip_empty_lines: true,

@@ -2,8 +2,13 @@
 // Snowball stemmers (snowball-stemmers) for the languages Snowball covers, a light stemmer for Polish (polish.ts),
 // and the lower-cased word itself for any other language (exact matching, case aside). Stems are remembered per
 // language, a bounded number of them: a termbase and the strings it is matched against repeat their words.
-import { newStemmer } from 'snowball-stemmers';
+import { createRequire } from 'node:module';
 import { stemPolish } from './polish.js';
+
+// Snowball's 850 kB of stemmers load with the first termbase matched, not with every process that imports this
+// module (a worker, a test, the CLI's checks): loading them took some 100 ms of CPU.
+const require = createRequire(import.meta.url);
+let snowball: typeof import('snowball-stemmers') | undefined;
 
 /** Snowball's algorithm per primary language subtag. */
 const SNOWBALL: Record<string, string> = {
@@ -48,7 +53,8 @@ function make(base: string): Stem {
   if (base === 'pl') return stemPolish;
   const algorithm = SNOWBALL[base];
   if (!algorithm) return (w) => w;
-  const stemmer = newStemmer(algorithm);
+  snowball ??= require('snowball-stemmers') as typeof import('snowball-stemmers');
+  const stemmer = snowball.newStemmer(algorithm);
   // Russian writes ё or е for the same word (счёт, счет); Snowball's Russian expects е.
   if (base === 'ru') return (w) => stemmer.stem(w.replaceAll('ё', 'е'));
   return (w) => stemmer.stem(w);
