@@ -40,10 +40,11 @@ if (!(await db('workspaces').first('id'))) {
 }
 
 // First start: a dashboard owner (README "Dashboard and approvals"); a generated password is shown this once.
-const owner = await ensureFirstUser(db, {
-  DASHBOARD_EMAIL: config.dashboardOwner.email,
-  DASHBOARD_PASSWORD: config.dashboardOwner.password,
-});
+const owner = await ensureFirstUser(
+  db,
+  { DASHBOARD_EMAIL: config.dashboardOwner.email, DASHBOARD_PASSWORD: config.dashboardOwner.password },
+  config.passwordScryptN,
+);
 if (owner)
   console.log(
     `Dashboard owner   ${owner.email}  ${owner.generatedPassword ? `password ${owner.generatedPassword}  (generated; shown once)` : '(password from DASHBOARD_PASSWORD)'}`,

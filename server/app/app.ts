@@ -11,7 +11,6 @@ import { JobQueue } from '../infra/jobs.js';
 import { createLogger, type DestinationStream } from '../infra/log.js';
 import type { App } from '../infra/app.js';
 import { operationGate } from '../domain/operations/gate.js';
-import { usePasswordCost } from '../domain/users/users.js';
 
 export interface Service {
   app: App;
@@ -48,7 +47,6 @@ export async function startService(
   opts: { listen?: boolean; port?: number; deliveryPort?: number; logDestination?: DestinationStream } = {},
 ): Promise<Service> {
   startEventLoopMonitor();
-  usePasswordCost(config.passwordScryptN);
   const app = await createApp(config, opts.logDestination);
   const { main, delivery } = await buildServers(app, opts);
   const listen = opts.listen ?? true;

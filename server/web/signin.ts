@@ -91,7 +91,7 @@ export function signinRoutes(app: App): ServerRoute[] {
     let right: boolean;
     try {
       // An unknown email is checked against a decoy hash: the same scrypt run, so timing does not tell them apart.
-      right = await verifyPassword(password, user?.password_hash);
+      right = await verifyPassword(password, user?.password_hash, app.config.passwordScryptN);
     } catch (err) {
       if (!(err instanceof HashQueueFull)) throw err;
       await refundAttempt(db, subjects);

@@ -48,9 +48,10 @@ test('generated/ is fresh: regenerating gives identical files', async (t) => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'glossa-gen-'));
   try {
     await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--out', out], { cwd: root });
-    // The tree npm test runs (scripts/test-build.ts) holds each module's compiled `.js` beside its `.ts`.
+    // The tree npm test runs (scripts/test-build.ts) holds each module's compiled `.js` and its map beside its `.ts`.
+    const compiled = /\.js(\.map)?$/;
     const committed = readdirSync(path.join(root, 'generated'))
-      .filter((f) => !(f.endsWith('.js') && existsSync(path.join(root, 'generated', f.replace(/\.js$/, '.ts')))))
+      .filter((f) => !(compiled.test(f) && existsSync(path.join(root, 'generated', f.replace(compiled, '.ts')))))
       .sort();
     t.deepEqual(readdirSync(out).sort(), committed);
     for (const f of committed)

@@ -11,6 +11,8 @@ import { FormBrowser } from '../helpers/form-browser.js';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
+/** The service's password cost (the tests' cheap one, test/helpers/service.ts). */
+const scryptN = () => svc.service.app.config.passwordScryptN;
 let origin: string;
 test.before(async () => {
   svc = await startTestService();
@@ -157,7 +159,7 @@ test.serial('password reset, ending sessions and changing one’s own password',
   });
   t.is(wrong.status, 403);
   t.is(wrong.body.error, 'wrong_password');
-  t.true(await verifyPassword(NEW_PASSWORD, (await userRow(r.userId))!.password_hash));
+  t.true(await verifyPassword(NEW_PASSWORD, (await userRow(r.userId))!.password_hash, scryptN()));
   const admin = await svc.admin.POST('/me/password', { body: { currentPassword: PASSWORD, password: NEW_PASSWORD } });
   t.is(admin.response.status, 400);
   t.is((await asPerson(svc, actor, 'DELETE', `/users/${o.userId}/sessions`)).status, 403);

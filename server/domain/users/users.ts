@@ -34,10 +34,10 @@ interface UserView {
   sessions: number;
 }
 
-// N = 2^15 by default (PASSWORD_SCRYPT_N), r = 8, p = 1: 32 MiB of memory and some 50 ms of one core per hash
-// (libsodium's "interactive" level). Stored hashes carry their parameters, so changing N later leaves existing
-// passwords valid. The setting is the process's, as the hash queue below is.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+// N from PASSWORD_SCRYPT_N (2^15 by default), r = 8, p = 1: 32 MiB of memory and some 50 ms of one core per hash
+// at the default (libsodium's "interactive" level). Stored hashes carry their parameters, so changing N later
+// leaves existing passwords valid.
+const PARAMS = { r: 8, p: 1 };
 
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
@@ -72,30 +72,28 @@ function derive(
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash base64url. */
-async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash`, salt and hash base64url; `scryptN` is the configured cost (PASSWORD_SCRYPT_N). */
+async function hashPassword(password: string, scryptN: number): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
-
-/** A hash of a random password, checked against when the email is unknown, so both paths cost one scrypt run. */
-let decoy: Promise<string> | undefined;
-
-/** The cost of the hashes made from now on (PASSWORD_SCRYPT_N), set by the service at start. */
-export function usePasswordCost(n: number): void {
-  if (n === PARAMS.N) return;
-  PARAMS.N = n;
-  // The decoy must cost what a real hash costs, or timing would tell an unknown email from a known one.
-  decoy = undefined;
+  const key = await derive(password, salt, { N: scryptN, ...PARAMS });
+  return ['scrypt', scryptN, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /**
- * True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false. Throws
- * HashQueueFull when too many checks wait already.
+ * A hash of a random password per cost, checked against when the email is unknown, so both paths cost one scrypt
+ * run at the configured cost.
  */
-export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
-  const hash = stored ?? (await (decoy ??= hashPassword(randomBytes(18).toString('base64url'))));
+const decoys = new Map<number, Promise<string>>();
+
+/**
+ * True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false, after
+ * a check against a decoy hash of the configured cost (`scryptN`). Throws HashQueueFull when too many checks wait
+ * already.
+ */
+export async function verifyPassword(password: string, stored: string | undefined, scryptN: number): Promise<boolean> {
+  let decoy = decoys.get(scryptN);
+  if (!stored && !decoy) decoys.set(scryptN, (decoy = hashPassword(randomBytes(18).toString('base64url'), scryptN)));
+  const hash = stored ?? (await decoy!);
   const [scheme, n, r, p, salt, key] = hash.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
@@ -153,6 +151,7 @@ function checkGrants(role: Role, grants: Grants | undefined) {
 export async function createUser(
   db: Db,
   input: { name: string; email: string; password: string; role?: Role; grants?: Grants },
+  scryptN: number,
 ): Promise<UserView> {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
@@ -164,7 +163,7 @@ export async function createUser(
     name,
     email,
     role: input.role ?? 'reviewer',
-    password_hash: await hashPassword(input.password),
+    password_hash: await hashPassword(input.password, scryptN),
     created_at: now,
     updated_at: now,
     deactivated_at: null,
@@ -200,6 +199,7 @@ async function anyUser(db: Db): Promise<boolean> {
 export async function ensureFirstUser(
   db: Db,
   env: { DASHBOARD_EMAIL?: string; DASHBOARD_PASSWORD?: string },
+  scryptN: number,
 ): Promise<{ email: string; generatedPassword?: string } | undefined> {
   if (await anyUser(db)) return undefined;
   const email = env.DASHBOARD_EMAIL || 'owner@glossa.local';
@@ -207,12 +207,16 @@ export async function ensureFirstUser(
     throw new Error(`DASHBOARD_EMAIL must be an email address, got ${JSON.stringify(email)}`);
   const generated = env.DASHBOARD_PASSWORD ? undefined : randomBytes(15).toString('base64url');
   try {
-    const user = await createUser(db, {
-      name: 'Owner',
-      email,
-      password: env.DASHBOARD_PASSWORD || generated!,
-      role: 'owner',
-    });
+    const user = await createUser(
+      db,
+      {
+        name: 'Owner',
+        email,
+        password: env.DASHBOARD_PASSWORD || generated!,
+        role: 'owner',
+      },
+      scryptN,
+    );
     return { email: user.email, generatedPassword: generated };
   } catch (err) {
     // Another process created the first user meanwhile: keep theirs.
@@ -301,11 +305,11 @@ export async function removeUser(db: Db, userId: string): Promise<void> {
 }
 
 /** An owner's reset: a new password, and the person's sessions end. */
-export async function resetPassword(db: Db, userId: string, password: string): Promise<void> {
+export async function resetPassword(db: Db, userId: string, password: string, scryptN: number): Promise<void> {
   const user = await db<UserRow>('dashboard_users').where({ id: userId }).first();
   if (!user) throw notFound('No such dashboard user.');
   checkNewPassword(password, user.email);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, scryptN);
   await db.transaction(async (trx) => {
     const n = await trx('dashboard_users')
       .where({ id: userId })
@@ -319,12 +323,18 @@ export async function resetPassword(db: Db, userId: string, password: string): P
  * A person changes their own password: `current` must be the password now (`403 wrong_password`, nothing changed).
  * Every session of theirs ends; the caller opens a fresh one for the browser that asked.
  */
-export async function changeOwnPassword(db: Db, userId: string, current: string, password: string): Promise<void> {
+export async function changeOwnPassword(
+  db: Db,
+  userId: string,
+  current: string,
+  password: string,
+  scryptN: number,
+): Promise<void> {
   const user = await db<UserRow>('dashboard_users').where({ id: userId }).whereNull('deactivated_at').first();
   if (!user) throw notFound('No such dashboard user.');
   let right: boolean;
   try {
-    right = await verifyPassword(current, user.password_hash);
+    right = await verifyPassword(current, user.password_hash, scryptN);
   } catch (err) {
     if (err instanceof HashQueueFull)
       throw new Refusal('unavailable', 'Too many password checks are waiting; try again.');
@@ -332,7 +342,7 @@ export async function changeOwnPassword(db: Db, userId: string, current: string,
   }
   if (!right) throw new Refusal('wrong_password', 'The current password is not right; nothing changed.');
   checkNewPassword(password, user.email);
-  await resetPassword(db, userId, password);
+  await resetPassword(db, userId, password, scryptN);
 }
 
 /** Ends a person's sessions: they sign in again in every browser. */

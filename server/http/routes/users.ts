@@ -15,7 +15,7 @@ import type { Handler } from '../pipeline.js';
 
 export const internalCreateUser: Handler<'internalCreateUser'> = async (ctx) => ({
   status: 201,
-  body: await createUser(ctx.app.db, ctx.body),
+  body: await createUser(ctx.app.db, ctx.body, ctx.app.config.passwordScryptN),
 });
 
 export const internalListUsers: Handler<'internalListUsers'> = async (ctx) => ({
@@ -32,7 +32,7 @@ export const internalDeleteUser: Handler<'internalDeleteUser'> = async (ctx) => 
 };
 
 export const internalResetUserPassword: Handler<'internalResetUserPassword'> = async (ctx) => {
-  await resetPassword(ctx.app.db, ctx.params.userId, ctx.body.password);
+  await resetPassword(ctx.app.db, ctx.params.userId, ctx.body.password, ctx.app.config.passwordScryptN);
   return { status: 204 };
 };
 
@@ -46,6 +46,12 @@ export const internalChangeOwnPassword: Handler<'internalChangeOwnPassword'> = a
     throw invalidArgument(
       'Only a signed-in person has a password to change; an owner resets one with PUT /users/{userId}/password.',
     );
-  await changeOwnPassword(ctx.app.db, ctx.actor.userId, ctx.body.currentPassword, ctx.body.password);
+  await changeOwnPassword(
+    ctx.app.db,
+    ctx.actor.userId,
+    ctx.body.currentPassword,
+    ctx.body.password,
+    ctx.app.config.passwordScryptN,
+  );
   return { status: 204 };
 };
