@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import YAML from 'yaml';
+import { entryArgs } from '../helpers/entry.js';
 
 const run = promisify(execFile);
 
@@ -47,7 +48,7 @@ test('both spec documents pass redocly lint', async (t) => {
 test('generated/ is fresh: regenerating gives identical files', async (t) => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'glossa-gen-'));
   try {
-    await run(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--out', out], { cwd: root });
+    await run(process.execPath, [...entryArgs(path.join(root, 'scripts/generate.ts')), '--out', out], { cwd: root });
     // The tree npm test runs (scripts/test-build.ts) holds each module's compiled `.js` and its map beside its `.ts`.
     const compiled = /\.js(\.map)?$/;
     const committed = readdirSync(path.join(root, 'generated'))
