@@ -13,6 +13,7 @@ import http from 'node:http';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { readSession } from '../../server/domain/users/sessions.js';
+import { admitAttempt } from '../../server/domain/users/throttle.js';
 import { translate } from '../../packages/client/src/index.js';
 import { launchChromium, type Chromium } from '../helpers/chromium.js';
 import { signIn as signInAs } from '../helpers/signin.js';
@@ -188,6 +189,22 @@ test.serial(
       .where({ subject: `client:${c.address}` })
       .first<{ attempts: number }>('attempts');
     t.is(Number(row.attempts), 21, 'the refused attempt was not counted');
+  },
+);
+
+test.serial(
+  'a free attempt sets no block: an attempt that read its clock earlier but locks later is admitted',
+  async (t) => {
+    // Two sign-ins from one office address at once: the second read the time a moment before the first, and took the
+    // row's lock after it. Within the free attempts it must be checked, never answered 429.
+    const db = svc.service.app.db;
+    const subject = `client:${newAddress()}`;
+    const now = Date.now();
+    t.deepEqual(await admitAttempt(db, [subject], now), { admitted: true });
+    t.deepEqual(await admitAttempt(db, [subject], now - 5), { admitted: true });
+    const row = await throttleTable().where({ subject }).first<{ attempts: number; blocked_until: number }>();
+    t.is(Number(row.attempts), 2);
+    t.is(Number(row.blocked_until), 0, 'no block within the free attempts');
   },
 );
 

@@ -89,9 +89,12 @@ export function admitAttempt(db: Db, subjects: string[], now = Date.now()): Prom
         for (const r of rows) {
           const quiet = Number(r.updated_at) + THROTTLE.forgetMs <= now;
           const attempts = (quiet ? 0 : Number(r.attempts)) + 1;
+          const delay = delayAfter(kindOf(r.subject), attempts);
+          // No delay is no block at all, not a block until `now`: a concurrent attempt whose clock was read a
+          // moment earlier, and which takes the lock after this one, would see it as one and be refused.
           await trx(TABLE)
             .where({ subject: r.subject })
-            .update({ attempts, blocked_until: now + delayAfter(kindOf(r.subject), attempts), updated_at: now });
+            .update({ attempts, blocked_until: delay ? now + delay : 0, updated_at: now });
         }
         return { admitted: true as const };
       }),
