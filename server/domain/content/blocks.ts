@@ -1,5 +1,5 @@
-// Content documents (long-form markdown, HTML or plain text) cut into translatable blocks, matched across
-// revisions, and put back together. Pure: no database, no HTTP. The cut is made from the syntax tree (remark for
+// Content documents (long-form markdown, HTML or plain text) cut into translatable blocks; revisions.ts matches
+// them across revisions and puts the document back together. Pure: no database, no HTTP. The cut is made from the syntax tree (remark for
 // markdown, rehype/parse5 for HTML), never by regular expressions over the document, and a block is always an exact
 // source slice, so a document whose blocks are all left untranslated is reassembled byte for byte.
 //

@@ -5,8 +5,9 @@
 import { createRequire } from 'node:module';
 import { stemPolish } from './polish.js';
 
-// Snowball's 850 kB of stemmers load with the first termbase matched, not with every process that imports this
-// module (a worker, a test, the CLI's checks): loading them took some 100 ms of CPU.
+// Snowball's 850 kB of stemmers load with the first term matched, not with every process that imports this module
+// (every service, worker thread and test): loading them took some 100 ms of CPU
+// (docs/decisions/0035-modules-loaded-on-first-use.md).
 const require = createRequire(import.meta.url);
 let snowball: typeof import('snowball-stemmers') | undefined;
 
