@@ -27,8 +27,8 @@ interface Totals {
 const DATABASE_TIERS = ['test/service/*.test.ts', 'test/e2e/*.test.ts'];
 
 // Two files at once per lane, six busy processes with the checks on two cores. With three, the run did the same
-// work in more CPU time (about 1,000 CPU-s against 930: processes evicting each other from the caches) and took
-// 600-613 s against 572 s (docs/testing.md).
+// work in more CPU time (about 1,000 CPU-s against 900-930: processes evicting each other from the caches) and
+// took 600-613 s against 554-572 s (docs/testing.md).
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 
 /** Runs a command, its output gathered and printed as one block under `label` with its wall time. */
