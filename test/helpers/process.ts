@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { entryArgs } from './entry.js';
-import { ADMIN_TOKEN } from './service.js';
+import { ADMIN_TOKEN, TEST_SCRYPT_N } from './service.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -36,9 +36,7 @@ export async function startProcess(env: Record<string, string>): Promise<Proc> {
       DELIVERY_PORT: String(deliveryPort),
       ADMIN_TOKEN,
       WORKERS: 'off',
-      // The cheapest password hashes: the tests sign in hundreds of times, and what a hash is made of is the same at
-      // any cost (test/service/dashboard.test.ts checks a hash at the default cost too).
-      PASSWORD_SCRYPT_N: '1024',
+      PASSWORD_SCRYPT_N: String(TEST_SCRYPT_N),
       LOG_LEVEL: 'silent',
     },
   });

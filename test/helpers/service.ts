@@ -26,6 +26,12 @@ type KeyScopes = InternalOps['internalCreateApiKey']['requestBody']['content']['
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/**
+ * The tests' password cost (PASSWORD_SCRYPT_N), the cheapest: the tests sign in hundreds of times, and what a hash
+ * is made of is the same at any cost (test/service/dashboard.test.ts checks a hash at the default cost too).
+ */
+export const TEST_SCRYPT_N = 1024;
+
 interface TestDb {
   url: string;
   drop: () => Promise<void>;
@@ -123,9 +129,7 @@ export async function startTestService(
     DATA_DIR: dataDir,
     ADMIN_TOKEN,
     WORKERS: 'off',
-    // The cheapest password hashes: the tests sign in hundreds of times, and what a hash is made of is the same at
-    // any cost (test/service/dashboard.test.ts checks a hash at the default cost too).
-    PASSWORD_SCRYPT_N: '1024',
+    PASSWORD_SCRYPT_N: String(TEST_SCRYPT_N),
     LOG_LEVEL: 'silent',
     ...env,
   });

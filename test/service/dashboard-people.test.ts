@@ -8,11 +8,9 @@ import test from 'ava';
 import { verifyPassword } from '../../server/domain/users/users.js';
 import { asPerson } from '../helpers/actor.js';
 import { FormBrowser } from '../helpers/form-browser.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, startTestService, TEST_SCRYPT_N, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-/** The service's password cost (the tests' cheap one, test/helpers/service.ts). */
-const scryptN = () => svc.service.app.config.passwordScryptN;
 let origin: string;
 test.before(async () => {
   svc = await startTestService();
@@ -159,7 +157,7 @@ test.serial('password reset, ending sessions and changing one’s own password',
   });
   t.is(wrong.status, 403);
   t.is(wrong.body.error, 'wrong_password');
-  t.true(await verifyPassword(NEW_PASSWORD, (await userRow(r.userId))!.password_hash, scryptN()));
+  t.true(await verifyPassword(NEW_PASSWORD, (await userRow(r.userId))!.password_hash, TEST_SCRYPT_N));
   const admin = await svc.admin.POST('/me/password', { body: { currentPassword: PASSWORD, password: NEW_PASSWORD } });
   t.is(admin.response.status, 400);
   t.is((await asPerson(svc, actor, 'DELETE', `/users/${o.userId}/sessions`)).status, 403);

@@ -12,11 +12,9 @@ import { ensureFirstUser, verifyPassword } from '../../server/domain/users/users
 import { readSession } from '../../server/domain/users/sessions.js';
 import type { App } from '../../server/infra/app.js';
 import { loadConfig } from '../../server/infra/config.js';
-import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, startTestService, TEST_SCRYPT_N, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
-/** The service's password cost (the tests' cheap one, test/helpers/service.ts). */
-const scryptN = () => svc.service.app.config.passwordScryptN;
 let origin: string;
 test.before(async () => {
   svc = await startTestService();
@@ -129,21 +127,21 @@ test('users: created by the internal API without the hash; duplicates, weak and 
     .select<Array<{ password_hash: string }>>('password_hash');
   t.is(rows.length, 2);
   for (const r of rows) {
-    // At the tests' cost (PASSWORD_SCRYPT_N in test/helpers/service.ts).
+    // At the tests' cost (TEST_SCRYPT_N in test/helpers/service.ts).
     t.regex(r.password_hash, /^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     t.false(r.password_hash.includes(PASSWORD));
-    t.true(await verifyPassword(PASSWORD, r.password_hash, scryptN()));
-    t.false(await verifyPassword(PASSWORD + ' ', r.password_hash, scryptN()));
+    t.true(await verifyPassword(PASSWORD, r.password_hash, TEST_SCRYPT_N));
+    t.false(await verifyPassword(PASSWORD + ' ', r.password_hash, TEST_SCRYPT_N));
   }
   t.not(rows[0].password_hash, rows[1].password_hash, 'same password, different salts');
   // A hash made at the default cost (32768) still verifies under another setting: the cost travels with the hash.
   const salt = randomBytes(16);
   const key = scryptSync(PASSWORD.normalize('NFKC'), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 });
   const stored = ['scrypt', 32768, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
-  t.true(await verifyPassword(PASSWORD, stored, scryptN()));
-  t.false(await verifyPassword(`${PASSWORD}!`, stored, scryptN()));
-  t.false(await verifyPassword(PASSWORD, undefined, scryptN()), 'no user: the decoy never matches');
-  t.false(await verifyPassword(PASSWORD, 'bcrypt$whatever', scryptN()), 'an unknown scheme never matches');
+  t.true(await verifyPassword(PASSWORD, stored, TEST_SCRYPT_N));
+  t.false(await verifyPassword(`${PASSWORD}!`, stored, TEST_SCRYPT_N));
+  t.false(await verifyPassword(PASSWORD, undefined, TEST_SCRYPT_N), 'no user: the decoy never matches');
+  t.false(await verifyPassword(PASSWORD, 'bcrypt$whatever', TEST_SCRYPT_N), 'an unknown scheme never matches');
 });
 
 test('sign-in: wrong password refused, then the session cookie (HttpOnly, SameSite) and a same-origin return', async (t) => {
@@ -339,22 +337,24 @@ test.serial(
   "first run: one owner with a generated password, or the environment's; nothing once a user exists",
   async (t) => {
     const db = svc.service.app.db;
-    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_EMAIL: 'nope' }, scryptN()), { message: /DASHBOARD_EMAIL/ });
-    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_PASSWORD: 'short' }, scryptN()), {
+    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_EMAIL: 'nope' }, TEST_SCRYPT_N), {
+      message: /DASHBOARD_EMAIL/,
+    });
+    await t.throwsAsync(ensureFirstUser(db, { DASHBOARD_PASSWORD: 'short' }, TEST_SCRYPT_N), {
       message: /^DASHBOARD_PASSWORD: must have at least 12/,
     });
-    const first = await ensureFirstUser(db, {}, scryptN());
+    const first = await ensureFirstUser(db, {}, TEST_SCRYPT_N);
     t.is(first?.email, 'owner@glossa.local');
     t.regex(first!.generatedPassword!, /^[A-Za-z0-9_-]{20}$/);
     const row = await db('dashboard_users').first<{ role: string; password_hash: string }>('role', 'password_hash');
     t.is(row.role, 'owner');
-    t.true(await verifyPassword(first!.generatedPassword!, row.password_hash, scryptN()));
-    t.is(await ensureFirstUser(db, {}, scryptN()), undefined, 'a user exists');
+    t.true(await verifyPassword(first!.generatedPassword!, row.password_hash, TEST_SCRYPT_N));
+    t.is(await ensureFirstUser(db, {}, TEST_SCRYPT_N), undefined, 'a user exists');
     await db('dashboard_users').delete();
     const env = await ensureFirstUser(
       db,
       { DASHBOARD_EMAIL: 'Lead@Example.test', DASHBOARD_PASSWORD: PASSWORD },
-      scryptN(),
+      TEST_SCRYPT_N,
     );
     t.deepEqual(env, { email: 'lead@example.test', generatedPassword: undefined });
     t.is((await new Browser().signIn('lead@example.test', PASSWORD)).status, 303);

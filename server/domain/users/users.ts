@@ -85,15 +85,19 @@ async function hashPassword(password: string, scryptN: number): Promise<string> 
  */
 const decoys = new Map<number, Promise<string>>();
 
+function decoyOf(scryptN: number): Promise<string> {
+  let decoy = decoys.get(scryptN);
+  if (!decoy) decoys.set(scryptN, (decoy = hashPassword(randomBytes(18).toString('base64url'), scryptN)));
+  return decoy;
+}
+
 /**
  * True when `password` is the one `stored` was made from. `stored` undefined (no such user) is always false, after
  * a check against a decoy hash of the configured cost (`scryptN`). Throws HashQueueFull when too many checks wait
  * already.
  */
 export async function verifyPassword(password: string, stored: string | undefined, scryptN: number): Promise<boolean> {
-  let decoy = decoys.get(scryptN);
-  if (!stored && !decoy) decoys.set(scryptN, (decoy = hashPassword(randomBytes(18).toString('base64url'), scryptN)));
-  const hash = stored ?? (await decoy!);
+  const hash = stored ?? (await decoyOf(scryptN));
   const [scheme, n, r, p, salt, key] = hash.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
