@@ -24,7 +24,21 @@ export interface Proc {
   delivery: string;
 }
 
+/** A port found free can be taken by another process before the service listens on it. */
+class PortTaken extends Error {}
+
+/** Starts the service on free ports, again on others when one was taken meanwhile (EADDRINUSE). */
 export async function startProcess(env: Record<string, string>): Promise<Proc> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(env);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnFreePorts(env: Record<string, string>): Promise<Proc> {
   const [port, deliveryPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, entryArgs(path.join(ROOT, 'scripts/start.ts')), {
     cwd: ROOT,
@@ -48,7 +62,10 @@ export async function startProcess(env: Record<string, string>): Promise<Proc> {
   const base = `http://127.0.0.1:${port}/v1`;
   // Generous: on a loaded CI machine a cold start of the whole service has taken over 30 s.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
+    if (child.exitCode !== null) {
+      const message = `the service exited: ${stderr}`;
+      throw stderr.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
+    }
     if (
       await fetch(`http://127.0.0.1:${deliveryPort}/v1/health`).then(
         (r) => r.ok,
