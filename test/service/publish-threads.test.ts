@@ -1,8 +1,10 @@
 // The publisher's worker threads (server/domain/publish/pool.ts) give exactly what the inline path gives: the same
 // objects for a publish of every format, the same file for a pull of a format the version did not render, the same
 // restore. One service sends every task to a thread (PUBLISH_INLINE_KEYS=0), the other runs them inline.
+import { readdirSync, readFileSync } from 'node:fs';
 import test from 'ava';
 import { threadTasksRun } from '../../server/domain/publish/pool.js';
+import { BACKGROUND_NICE } from '../../server/infra/threads.js';
 import { icuProject, type IcuProject } from '../helpers/icu-project.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import type { Schemas } from '../helpers/typed.js';
@@ -57,6 +59,18 @@ test('a publish on threads writes the objects an inline publish writes, with the
     t.deepEqual(mx.files, my.files);
     t.deepEqual(x.published.formatWarnings, y.published.formatWarnings);
   }
+});
+
+test('the threads run at a lower priority than the event loop', (t) => {
+  // Linux keeps a nice value per thread (/proc/self/task/<tid>/stat, field 19): the loop's thread is the process's.
+  const niceOf = (tid: string) =>
+    Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+  const tasks = readdirSync('/proc/self/task');
+  t.is(niceOf(String(process.pid)), 0);
+  t.true(
+    tasks.some((tid) => niceOf(tid) === BACKGROUND_NICE),
+    `no thread at nice ${BACKGROUND_NICE} among ${tasks.length}`,
+  );
 });
 
 test('a pull of a format the version did not render renders the same file on a thread', async (t) => {

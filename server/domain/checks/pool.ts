@@ -2,6 +2,7 @@
 // a project's re-check or fill never holds the event loop that answers every tenant; with 0 threads, on the event
 // loop a few milliseconds at a time (store.ts inSlices).
 import { Piscina } from 'piscina';
+import { BACKGROUND_NICE } from '../../infra/threads.js';
 import { rowsOfKey, type CheckRow } from './compute.js';
 import { inSlices } from './store.js';
 import type { SliceInput } from './tasks.js';
@@ -17,6 +18,7 @@ function poolOf(threads: number): Piscina {
     maxThreads: threads,
     // A re-check runs slices back to back; a thread idle for a while is let go.
     idleTimeout: 30_000,
+    niceIncrement: BACKGROUND_NICE,
   });
   return pool;
 }

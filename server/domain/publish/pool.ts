@@ -2,6 +2,7 @@
 // never holds the event loop that answers every other tenant's requests (a cold publish of 10,000 keys x
 // 20 languages once stalled `GET /pricing` for 1.5 s). PUBLISH_THREADS=0 runs them inline, on the event loop.
 import { Piscina } from 'piscina';
+import { BACKGROUND_NICE } from '../../infra/threads.js';
 import { TASKS, type TaskName } from './tasks.js';
 
 type Input<T extends TaskName> = Parameters<(typeof TASKS)[T]>[0];
@@ -18,6 +19,7 @@ function poolOf(threads: number, keep = 0): Piscina {
     maxThreads: threads,
     // A publish runs tasks back to back; a thread that waits a while for the next one saves its start-up.
     idleTimeout: 30_000,
+    niceIncrement: BACKGROUND_NICE,
   });
   return pool;
 }
