@@ -23,14 +23,18 @@ const CHECK_IDS = new Set(CATALOGUE.map((d) => d.id));
 export async function checkState(db: Db, projectId: string) {
   const row = await db('project_checks').where({ project_id: projectId }).first();
   return {
-    settings: parseJson<StoredSettings>(row?.settings ?? null, {}),
-    rev: Number(row?.rev ?? 0),
+    ...settingsOf(row ?? {}),
     checkedRev: Number(row?.checked_rev ?? 0),
     cursorKey: Number(row?.cursor_key ?? 0),
     cursorRev: Number(row?.cursor_rev ?? 0),
     /** What the checks read at checkedRev, when known (recheck.ts compares it with what they read now). */
     checkedContext: parseJson<CheckContext | null>(row?.checked_context ?? null, null),
   };
+}
+
+/** The settings and revision of a `project_checks` row's columns (none: the defaults, revision 0). */
+export function settingsOf(row: { settings?: string | null; rev?: number | string | null }) {
+  return { settings: parseJson<StoredSettings>(row.settings ?? null, {}), rev: Number(row.rev ?? 0) };
 }
 
 /** A re-check is under way (or due): some stored results may still follow earlier settings. */
