@@ -6,6 +6,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pRetry from 'p-retry';
 import { LRUCache } from 'lru-cache';
+import { checkpointOffLoop } from './checkpoint.js';
 import { ApiError } from './errors.js';
 import { migrationSource } from './migrations/index.js';
 // The row type of every table, declared to Knex (tables.ts).
@@ -84,6 +85,7 @@ export function openDb(url: string): Knex {
             conn.pragma('busy_timeout = 5000');
             conn.pragma('foreign_keys = ON');
             cacheStatements(conn);
+            if (file !== ':memory:') checkpointOffLoop(conn, path.resolve(file));
             done(null, conn);
           },
         },

@@ -1,5 +1,6 @@
 // Body limits (`x-body-limit`, spec/README.md) (413 payload_too_large before any work) and the per-project rate limit,
 // shared by every server process on one database.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -185,6 +186,24 @@ test('the SQLite write-ahead log is checkpointed under a stream of rate-window w
     // A WAL that is checkpointed and restarted stays near WAL_CHECKPOINT_PAGES pages of 4 KiB (plus frame headers).
     const walPages = statSync(`${file}-wal`).size / 4120;
     t.true(walPages < 1.5 * WAL_CHECKPOINT_PAGES, `the WAL holds ${walPages.toFixed(0)} pages after ${writes} writes`);
+  }));
+
+test('a WAL grown past a few MB is checkpointed by a thread, with no statement on the event loop', (t) =>
+  withSqliteFile(async (db, file) => {
+    await db.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+    await db.schema.createTable('wal_probe', (table) => table.binary('b'));
+    const before = statSync(file).size;
+    // 6 MB in one commit: past the thread's 4 MB, under the writer's own auto-checkpoint (WAL_CHECKPOINT_PAGES).
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 60; i++) await trx('wal_probe').insert({ b: randomBytes(100_000) });
+    });
+    t.true(statSync(`${file}-wal`).size < WAL_CHECKPOINT_PAGES * 4096, 'the writer did not checkpoint');
+    t.is(statSync(file).size, before, 'the pages are in the WAL only');
+    // Nothing runs on this connection meanwhile: only a checkpoint elsewhere copies the pages into the file.
+    const deadline = Date.now() + 10_000;
+    while (statSync(file).size < before + 6_000_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    t.true(statSync(file).size >= before + 6_000_000, `the file holds ${statSync(file).size - before} bytes more`);
   }));
 
 test('a transaction that reads and then writes is not broken by a hot write committing in between', (t) =>
