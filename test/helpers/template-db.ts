@@ -62,31 +62,59 @@ export function copySqliteTemplate(template: string, file: string): void {
   copyFileSync(template, file);
 }
 
-/**
- * A copy of the MySQL template into the empty database `name`: each table as the template's own `SHOW CREATE TABLE`
- * states it (foreign keys included, which `CREATE TABLE ... LIKE` would drop), then its rows.
- */
-export async function copyMysqlTemplate(mysqlUrl: string, template: string, name: string): Promise<void> {
-  const u = new URL(mysqlUrl);
-  u.pathname = `/${name}`;
-  // One connection (withMysql's pool holds one), so the session's FOREIGN_KEY_CHECKS applies to every statement.
-  await withMysql(u.toString(), async (db) => {
-    const [tables] = (await db.raw(
-      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
-      [template],
-    )) as [Array<{ t: string }>];
-    await db.raw('SET FOREIGN_KEY_CHECKS = 0');
-    for (const { t } of tables) {
-      const [[row]] = (await db.raw(`SHOW CREATE TABLE \`${template}\`.\`${t}\``)) as [Array<Record<string, string>>];
-      await db.raw(row['Create Table']);
-      await db.raw(`INSERT INTO \`${t}\` SELECT * FROM \`${template}\`.\`${t}\``);
-    }
-    await db.raw('SET FOREIGN_KEY_CHECKS = 1');
-  });
+/** Per template: each table's `SHOW CREATE TABLE` statement, and the tables that hold rows (read once a process). */
+const layouts = new Map<string, Promise<{ creates: string[]; filled: string[] }>>();
+
+function layoutOf(mysqlUrl: string, template: string) {
+  let layout = layouts.get(template);
+  if (!layout) {
+    layout = withMysql(mysqlUrl, async (db) => {
+      const [tables] = (await db.raw(
+        'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? ORDER BY table_name',
+        [template],
+      )) as [Array<{ t: string }>];
+      const creates: string[] = [];
+      const filled: string[] = [];
+      for (const { t } of tables) {
+        const [[row]] = (await db.raw(`SHOW CREATE TABLE \`${template}\`.\`${t}\``)) as [Array<Record<string, string>>];
+        creates.push(row['Create Table']);
+        const [[any]] = (await db.raw(`SELECT EXISTS (SELECT 1 FROM \`${template}\`.\`${t}\`) AS n`)) as [
+          Array<{ n: number }>,
+        ];
+        if (Number(any.n)) filled.push(t);
+      }
+      return { creates, filled };
+    });
+    layouts.set(template, layout);
+  }
+  return layout;
 }
 
-async function withMysql<T>(url: string, f: (admin: Knex) => Promise<T>): Promise<T> {
-  const admin = knexFactory({ client: 'mysql2', connection: url, pool: { min: 1, max: 1 } });
+/**
+ * A copy of the MySQL template into the empty database `name`: each table as the template's own `SHOW CREATE TABLE`
+ * states it (foreign keys included, which `CREATE TABLE ... LIKE` would drop), then the rows of the few tables that
+ * hold any, all in one round trip. The template's layout is read once per test process: the copies were some
+ * hundred statements each, for what is the same schema every time.
+ */
+export async function copyMysqlTemplate(mysqlUrl: string, template: string, name: string): Promise<void> {
+  const { creates, filled } = await layoutOf(mysqlUrl, template);
+  const u = new URL(mysqlUrl);
+  u.pathname = `/${name}`;
+  const statements = [
+    'SET FOREIGN_KEY_CHECKS = 0',
+    ...creates,
+    ...filled.map((t) => `INSERT INTO \`${t}\` SELECT * FROM \`${template}\`.\`${t}\``),
+    'SET FOREIGN_KEY_CHECKS = 1',
+  ];
+  await withMysql(u.toString(), (db) => db.raw(statements.join(';\n')), true);
+}
+
+async function withMysql<T>(url: string, f: (admin: Knex) => Promise<T>, multipleStatements = false): Promise<T> {
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: multipleStatements ? { uri: url, multipleStatements } : url,
+    pool: { min: 1, max: 1 },
+  });
   try {
     return await f(admin);
   } finally {
