@@ -6,6 +6,7 @@
 //   anyone who reads the database, and compared in constant time.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
+import { retryContended, sweepStale } from '../../infra/db.js';
 import type { UserRow } from './users.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -33,14 +34,18 @@ export async function openSession(
   const token = newToken();
   const expiresAt = now + SESSION_TTL_MS;
   // Expired sessions of anyone go when someone signs in: the table holds live sessions and a few stale ones.
-  await db('dashboard_sessions').where('expires_at', '<=', now).orWhere('idle_expires_at', '<=', now).delete();
-  await db('dashboard_sessions').insert({
-    token_hash: sha256(token),
-    user_id: userId,
-    created_at: now,
-    expires_at: expiresAt,
-    idle_expires_at: Math.min(now + SESSION_IDLE_MS, expiresAt),
-  });
+  await sweepStale(() =>
+    db('dashboard_sessions').where('expires_at', '<=', now).orWhere('idle_expires_at', '<=', now).delete(),
+  );
+  await retryContended(() =>
+    db('dashboard_sessions').insert({
+      token_hash: sha256(token),
+      user_id: userId,
+      created_at: now,
+      expires_at: expiresAt,
+      idle_expires_at: Math.min(now + SESSION_IDLE_MS, expiresAt),
+    }),
+  );
   return { token, expiresAt };
 }
 
