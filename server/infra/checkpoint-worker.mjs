@@ -8,28 +8,35 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 os.setPriority(workerData.nice);
+
+/** Per file: its connection, and how many of the process's connections to it are watched (they close apart). */
 const open = new Map();
 
 parentPort.on('message', ({ watch, forget }) => {
-  if (watch && !open.has(watch)) {
-    try {
-      open.set(watch, new Database(watch, { fileMustExist: true }));
-    } catch {
-      // Gone already: nothing to checkpoint.
+  if (watch) {
+    const known = open.get(watch);
+    if (known) known.users++;
+    else {
+      try {
+        open.set(watch, { db: new Database(watch, { fileMustExist: true }), users: 1 });
+      } catch {
+        // Gone already: nothing to checkpoint.
+      }
     }
   }
-  if (forget) {
+  const known = forget && open.get(forget);
+  if (known && --known.users === 0) {
+    open.delete(forget);
     try {
-      open.get(forget)?.close();
+      known.db.close();
     } catch {
       // Closing checkpoints once more; a failure there loses nothing the WAL does not still hold.
     }
-    open.delete(forget);
   }
 });
 
 setInterval(() => {
-  for (const db of open.values()) {
+  for (const { db } of open.values()) {
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
     } catch {
