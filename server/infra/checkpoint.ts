@@ -39,7 +39,12 @@ function checkpointThread(): Worker {
 export function checkpointOffLoop(conn: { close(): void }, file: string): void {
   let watched = false;
   const look = setInterval(() => {
-    const size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    let size = 0;
+    try {
+      size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      // Unreadable for now (its folder moved, a permission): looked at again in a second, never a crash.
+    }
     if (size < WATCH_BYTES) return;
     clearInterval(look);
     watched = true;
