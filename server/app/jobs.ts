@@ -16,6 +16,8 @@ import { runFill, type FillPayload } from '../domain/fill/fill.js';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVER_JOB } from '../domain/webhooks/events.js';
 import { deliverAttempt, RETRY_BACKOFF_MS, type DeliverPayload } from '../domain/webhooks/deliver.js';
 import { sweepDeliveryLog } from '../domain/webhooks/sweep.js';
+import { sweepSessions } from '../domain/users/sessions.js';
+import { sweepThrottle } from '../domain/users/throttle.js';
 import { runRecheck } from '../domain/checks/recheck.js';
 import { runTermsRecheck, TERMS_RECHECK_JOB, type TermsRecheckPayload } from '../domain/checks/terms.js';
 import { RECHECK_JOB, type RecheckPayload } from '../domain/checks/settings.js';
@@ -61,6 +63,9 @@ export function registerJobs(app: App): void {
     (p, db) => deliveryProject(db, p.deliveryId),
   );
   app.jobs.registerSweep('sweep.webhook_deliveries', 10 * 60_000, ({ db }) => sweepDeliveryLog(db));
+  // The dashboard's expired sessions and quiet sign-in throttle rows (server/domain/users/).
+  app.jobs.registerSweep('sweep.dashboard_sessions', 10 * 60_000, ({ db, now }) => sweepSessions(db, now));
+  app.jobs.registerSweep('sweep.signin_throttle', 10 * 60_000, ({ db, now }) => sweepThrottle(db, now));
   app.jobs.register<RunPayload>(
     CONTENT_RUN_JOB,
     (ctx) => runContent(app, ctx),

@@ -259,19 +259,6 @@ export async function retryContended<T>(
   }
 }
 
-/**
- * A housekeeping statement (a sweep of stale rows beside a request's own writes) that may lose a deadlock or a lock
- * wait to the requests it serves, on MySQL where its range delete locks what it scans: it is then skipped and left to
- * the next sweep, instead of failing the request that ran it.
- */
-export async function sweepStale(statement: () => Promise<unknown>): Promise<void> {
-  try {
-    await statement();
-  } catch (err) {
-    if (!isContention(err)) throw err;
-  }
-}
-
 export const contended = () =>
   new ApiError(
     503,

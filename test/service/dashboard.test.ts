@@ -9,7 +9,8 @@ import { safeNext } from '../../server/web/web.js';
 import { cookieNames, cookieOptions } from '../../server/web/auth.js';
 import { escapeHtml, html } from '../../server/web/html.js';
 import { ensureFirstUser, verifyPassword } from '../../server/domain/users/users.js';
-import { readSession } from '../../server/domain/users/sessions.js';
+import { readSession, sweepSessions } from '../../server/domain/users/sessions.js';
+import { sweepThrottle } from '../../server/domain/users/throttle.js';
 import type { App } from '../../server/infra/app.js';
 import { loadConfig } from '../../server/infra/config.js';
 import { ADMIN_TOKEN, startTestService, TEST_SCRYPT_N, type TestService } from '../helpers/service.js';
@@ -330,6 +331,39 @@ test('sessions expire after 12 hours', async (t) => {
   const r = await b.fetch('/');
   t.is(r.status, 303);
   t.is(r.headers.get('location'), '/signin');
+});
+
+test('the sweeps take expired sessions and quiet throttle rows, and leave live ones', async (t) => {
+  const db = svc.service.app.db;
+  const [gone, kept] = [uniqueEmail(), uniqueEmail()];
+  for (const email of [gone, kept]) await createUser({ name: 'Swept', email, password: PASSWORD });
+  const [a, b] = [new Browser(), new Browser()];
+  t.is((await a.signIn(gone, PASSWORD)).status, 303);
+  t.is((await b.signIn(kept, PASSWORD)).status, 303);
+  const [sa, sb] = [
+    await readSession(db, a.jar.get('glossa_session')),
+    await readSession(db, b.jar.get('glossa_session')),
+  ];
+  await db('dashboard_sessions')
+    .where({ user_id: sa!.user.id })
+    .update({ expires_at: Date.now() - 1 });
+  const now = Date.now();
+  const quiet = `client:swept-${now}`;
+  const recent = `client:kept-${now}`;
+  await db('dashboard_signin_throttle').insert([
+    { subject: quiet, attempts: 3, blocked_until: 0, updated_at: now - 2 * 3600_000 },
+    { subject: recent, attempts: 3, blocked_until: 0, updated_at: now },
+  ]);
+  await sweepSessions(db, Date.now());
+  await sweepThrottle(db, Date.now());
+  const count = async (userId: string) =>
+    Number((await db('dashboard_sessions').where({ user_id: userId }).count<{ n: number }[]>('* as n'))[0].n);
+  t.is(await count(sa!.user.id), 0);
+  t.is(await count(sb!.user.id), 1);
+  const subjects = (await db('dashboard_signin_throttle').whereIn('subject', [quiet, recent]).select('subject')).map(
+    (r: { subject: string }) => r.subject,
+  );
+  t.deepEqual(subjects, [recent]);
 });
 
 // Serial: runs before the others, on a table with no user yet.

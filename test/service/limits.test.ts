@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { migrate, openDb, sweepStale, WAL_CHECKPOINT_PAGES, type Db } from '../../server/infra/db.js';
+import { migrate, openDb, WAL_CHECKPOINT_PAGES, type Db } from '../../server/infra/db.js';
 import { countRequest, RATE_LIMIT, WINDOW_MS, windowStart } from '../../server/infra/ratelimit.js';
 import { awayFromWindowEdge } from '../helpers/rate-window.js';
 import { createTestProject, startTestService, type TestService } from '../helpers/service.js';
@@ -205,13 +205,6 @@ test('a WAL grown past a few MB is checkpointed by a thread, with no statement o
       await new Promise((r) => setTimeout(r, 100));
     t.true(statSync(file).size >= before + 6_000_000, `the file holds ${statSync(file).size - before} bytes more`);
   }));
-
-test('a sweep of stale rows that loses a deadlock or a lock wait is skipped; any other failure is not', async (t) => {
-  const failing = (code: string) => () => Promise.reject(Object.assign(new Error(code), { code }));
-  await t.notThrowsAsync(sweepStale(failing('ER_LOCK_DEADLOCK')));
-  await t.notThrowsAsync(sweepStale(failing('ER_LOCK_WAIT_TIMEOUT')));
-  await t.throwsAsync(sweepStale(failing('ER_NO_SUCH_TABLE')), { message: 'ER_NO_SUCH_TABLE' });
-});
 
 test('a transaction that reads and then writes is not broken by a hot write committing in between', (t) =>
   withSqliteFile(async (db) => {

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { Db } from '../../infra/db.js';
-import { dialectOf, insertOrKeep, isUniqueViolation, retryContended, sweepStale } from '../../infra/db.js';
+import { dialectOf, insertOrKeep, isUniqueViolation, retryContended } from '../../infra/db.js';
 import { normalizeEmail } from './users.js';
 
 const TABLE = 'dashboard_signin_throttle';
@@ -112,19 +112,20 @@ export async function refundAttempt(db: Db, subjects: string[]): Promise<void> {
 
 /**
  * After the right password: the account and device subjects start over, the client gets this attempt back.
- * Subjects quiet for long are swept meanwhile, so the table holds recent attempts only.
  */
-export async function attemptSucceeded(db: Db, subjects: string[], now = Date.now()): Promise<void> {
+export async function attemptSucceeded(db: Db, subjects: string[]): Promise<void> {
   // Each statement alone, again when it lost a deadlock (rolled back whole, so never applied twice): on MySQL these
-  // meet concurrent sign-ins' row locks, and an unanswered deadlock turned a right password into a 503.
+  // meet concurrent sign-ins' row locks, and an unanswered deadlock answered a right password with 503.
   const cleared = subjects.filter((s) => kindOf(s) !== 'client');
   if (cleared.length) await retryContended(() => db(TABLE).whereIn('subject', cleared).delete());
   const clients = subjects.filter((s) => kindOf(s) === 'client');
   if (clients.length) await retryContended(() => refundAttempt(db, clients));
-  await sweepStale(() =>
-    db(TABLE)
-      .where('updated_at', '<', now - THROTTLE.forgetMs)
-      .andWhere('blocked_until', '<', now)
-      .delete(),
-  );
+}
+
+/** The sweep `sweep.signin_throttle` (server/app/jobs.ts): subjects quiet for long go, so the table holds recent attempts. */
+export async function sweepThrottle(db: Db, now: number): Promise<void> {
+  await db(TABLE)
+    .where('updated_at', '<', now - THROTTLE.forgetMs)
+    .andWhere('blocked_until', '<', now)
+    .delete();
 }
