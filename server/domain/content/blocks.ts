@@ -1,7 +1,8 @@
 // Content documents (long-form markdown, HTML or plain text) cut into translatable blocks; revisions.ts matches
-// them across revisions and puts the document back together. Pure: no database, no HTTP. The cut is made from the syntax tree (remark for
-// markdown, rehype/parse5 for HTML), never by regular expressions over the document, and a block is always an exact
-// source slice, so a document whose blocks are all left untranslated is reassembled byte for byte.
+// them across revisions and puts the document back together. Pure: no database, no HTTP. The cut is made from the
+// syntax tree (remark for markdown, rehype/parse5 for HTML), never by regular expressions over the document, and a
+// block is always an exact source slice, so a document whose blocks are all left untranslated is reassembled byte
+// for byte.
 //
 // What becomes a block:
 // - markdown: the inline content of every heading, paragraph (also inside list items and blockquotes) and GFM
