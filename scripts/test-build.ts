@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { WEIGHTS_FILE } from './test-batches.js';
 
 /** What is compiled: every TypeScript file a test imports (`bench/` and the packages' built `dist/` are not). */
 const COMPILED = /^(server|generated|test|scripts|packages\/[^/]+\/src)\/.*(?<!\.d)\.ts$/;
@@ -21,13 +22,14 @@ const SKIPPED = new Set(['node_modules', '.git', 'coverage']);
  * browser and consumer-tool files (test/e2e/consumers, test/e2e/standalone, test/service/output) for last: the
  * lane ended on a few long files that mostly wait, with a core idle, after the other lanes had finished. Started
  * first they overlap the other lanes, and the lane ends on short files that keep both cores busy. Within a tier,
- * larger files first.
+ * larger files first (a batch of files weighs what its members do: scripts/test-batches.ts).
  */
-const AVA_CONFIG = `import { statSync } from 'node:fs';
+const AVA_CONFIG = `import { existsSync, readFileSync, statSync } from 'node:fs';
 
 const TIERS = [/^test\\/e2e\\/(consumers|standalone)\\//, /^test\\/e2e\\//, /^test\\/service\\/output\\//, /^test\\/service\\//];
 const tier = (f) => { const i = TIERS.findIndex((t) => t.test(f)); return i < 0 ? TIERS.length : i; };
-const size = (f) => statSync(f).size;
+const weights = existsSync('${WEIGHTS_FILE}') ? JSON.parse(readFileSync('${WEIGHTS_FILE}', 'utf8')) : {};
+const size = (f) => weights[rel(f)] ?? statSync(f).size;
 const rel = (f) => f.slice(process.cwd().length + 1).replaceAll('\\\\', '/');
 
 export default {

@@ -12,10 +12,11 @@
 // process, the database, a timer), so on two cores they overlap rather than queue. Each lane's output is printed
 // as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTemplate, dropMysqlTemplate, relaxMysqlFlush } from '../test/helpers/template-db.js';
+import { batchTests } from './test-batches.js';
 import { compiledName, testBuild } from './test-build.js';
 
 interface Totals {
@@ -24,8 +25,8 @@ interface Totals {
   ran: boolean;
 }
 
-/** The tiers that open a database (test/helpers/service.ts), run again on MySQL. */
-const DATABASE_TIERS = ['test/service/*.test.ts', 'test/e2e/*.test.ts'];
+/** The tiers that open a database (test/helpers/service.ts), run again on MySQL: these folders' files. */
+const DATABASE_TIERS = new Set(['test/service', 'test/e2e']);
 
 // Two files at once per lane, six busy processes with the checks on two cores. With three, the run did the same
 // work in more CPU time (about 1,000 CPU-s against 900-930: processes evicting each other from the caches) and
@@ -142,6 +143,19 @@ function scratch(): string | undefined {
 const extra = process.argv.slice(2);
 const tmp = scratch();
 const built = testBuild(process.cwd());
+/**
+ * A whole run's files, in batches (test-batches.ts); a run of named files, or one with TEST_BATCHES=0, runs each
+ * file as its own worker.
+ */
+const whole = extra.length
+  ? undefined
+  : built.then((dir) => {
+      const files = readdirSync('test', { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => `test/${f.replaceAll(path.sep, '/')}`)
+        .sort();
+      return process.env.TEST_BATCHES === '0' ? files : batchTests(dir, files);
+    });
 const mysqlUrl = process.env.MYSQL_URL;
 const mysqlTemplate = `glossa_template_${process.pid}`;
 
@@ -159,13 +173,19 @@ const lanes: Array<Promise<Totals[]>> = [];
 if (!extra.length) lanes.push(checks());
 lanes.push(
   template('sqlite').then(async (env) => [
-    await runAva('SQLite', extra.length ? extra : ['test/**/*.test.ts'], env, !extra.length),
+    await runAva('SQLite', extra.length ? extra : await whole!, env, !extra.length),
   ]),
 );
 const restoreFlush = mysqlUrl ? await relaxMysqlFlush(mysqlUrl) : undefined;
 if (mysqlUrl) {
   lanes.push(
-    template('mysql').then(async (env) => [await runAva('MySQL', extra.length ? extra : DATABASE_TIERS, env)]),
+    template('mysql').then(async (env) => [
+      await runAva(
+        'MySQL',
+        extra.length ? extra : (await whole!).filter((f) => DATABASE_TIERS.has(path.posix.dirname(f))),
+        env,
+      ),
+    ]),
   );
 }
 const runs = (await Promise.all(lanes)).flat();

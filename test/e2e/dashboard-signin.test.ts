@@ -10,6 +10,7 @@
 // (127.0.0.0/8 all reaches the service on 127.0.0.1), so the per-client throttle of one never meets another's.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+// test-batch: alone: it measures its own process's answers during a flood of password checks on libuv's threads, which the process shares (scripts/test-batches.ts).
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { readSession } from '../../server/domain/users/sessions.js';

@@ -3,6 +3,7 @@
 // its length is refused with 413 document_too_large, the parse runs on a parser thread under a deadline so no
 // request of the process waits on it, a refused push still counts one of the day's pushes, and a push that creates
 // a document carries its text (docs/guides/content.md, "Limits").
+// test-batch: alone: it measures how fast its own process answers while it parses, which another file's work in the process would slow (scripts/test-batches.ts).
 import test from 'ava';
 import { createTestProject, startTestService, type TestProject, type TestService } from '../helpers/service.js';
 

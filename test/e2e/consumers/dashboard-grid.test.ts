@@ -119,7 +119,8 @@ test.serial('grid: keyboard-only editing; Enter saves, Escape cancels, arrows an
   await page.keyboard.type('Artikel 1');
   t.is(await focusedCell(), 'k001/de editing');
   await page.keyboard.press('Control+Enter');
-  await page.waitForFunction(() => document.activeElement?.closest('td.gc')?.getAttribute('data-name') === 'k001');
+  // The next empty cell is in the same row: wait for its language, not its row, which the saving cell shares.
+  await page.waitForFunction(() => document.activeElement?.closest('td.gc')?.getAttribute('data-lang') === 'ar');
   t.is(await focusedCell(), 'k001/ar editing');
   await page.keyboard.type('بند 1');
   await page.keyboard.press('Control+Enter');
