@@ -94,19 +94,14 @@ async function runCheck(label: string, args: string[]): Promise<Totals> {
  */
 const CHECKS_PRIORITY = 10;
 
-/**
- * The static checks: the type check and lint, the longest, beside the three short ones run one after another. Each is
- * a single busy process at a lower priority, so they end last; run as one queue, the short ones ran after the type
- * check, alone at the run's end with a core idle.
- */
+/** The static checks, one after another: each is a single busy process, and the test passes want the cores too. */
 async function checks(): Promise<Totals[]> {
-  // TypeScript's check and ESLint's type-checked rules on one program (check-code.ts).
-  const typesAndLint = runCheck('types and lint (tsc, ESLint with type-checked rules, zero warnings)', [
-    '--import',
-    'tsx',
-    'scripts/check-code.ts',
-  ]);
-  const short: Array<[string, string[]]> = [
+  const list: Array<[string, string[]]> = [
+    // TypeScript's check and ESLint's type-checked rules on one program (check-code.ts).
+    [
+      'types and lint (tsc, ESLint with type-checked rules, zero warnings)',
+      ['--import', 'tsx', 'scripts/check-code.ts'],
+    ],
     [
       'dependency rules (dependency-cruiser)',
       [
@@ -125,8 +120,8 @@ async function checks(): Promise<Totals[]> {
     ['unused exports, files and dependencies (knip)', ['node_modules/knip/bin/knip.js']],
   ];
   const results: Totals[] = [];
-  for (const [label, args] of short) results.push(await runCheck(label, args));
-  return [await typesAndLint, ...results];
+  for (const [label, args] of list) results.push(await runCheck(label, args));
+  return results;
 }
 
 /**
