@@ -2,6 +2,8 @@
 // WEBHOOK_DNS_SERVERS): server/domain/webhooks/resolver.ts. One project naming hosts whose DNS never answers must leave
 // every other project's creates and deliveries working: the lookups run on c-ares (no libuv pool thread is held by
 // a query that never returns), each project has a bounded number in flight, and answers are cached.
+// test-batch: alone: its lookups' deadlines count wall time in a process that also runs its DNS server, so another
+// file's work in the process could hold an answer past them (scripts/test-batches.ts).
 import test from 'ava';
 import {
   HostLookups,
