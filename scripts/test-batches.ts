@@ -5,8 +5,9 @@
 // (docs/decisions/0037-test-files-batched-per-worker.md). Each member keeps its own service (its hooks start and
 // stop it), its own database and its own module scope; its titles get its name (test/helpers/batch-member.ts).
 //
-// A file that must have a process to itself (it changes the process's environment, or reads what only its own work
-// may have done to the process) says so with a line holding `test-batch: alone` and why, and runs as its own worker.
+// A file that must have a process to itself (it measures its own process, or its deadlines count wall time while
+// the same process also answers it) says so with a line holding `test-batch: alone` and why, and runs as its own
+// worker.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
