@@ -49,6 +49,9 @@ const NUMBERED_TAG = /<(\/?)(\d+)\s*\/?>/g;
 /** The tags of `text` as an HTML tokenizer in its data state sees them (it sees more than a browser, never less). */
 export function scanMarkup(text: string): MarkupScan {
   const scan: MarkupScan = { starts: [], names: [], unfinished: false };
+  // Every tag, comment and doctype the tokenizer reports, and every numbered tag, starts with `<`: a text without one
+  // has none (most values), and skips the tokenizer.
+  if (!text.includes('<')) return scan;
   const written = (t: Token.TagToken, skip: number) => {
     const at = t.location?.startOffset;
     return at === undefined ? t.tagName : text.slice(at + skip, at + skip + t.tagName.length);
