@@ -10,7 +10,8 @@
 //
 // The three lanes (checks, SQLite, MySQL) run at once: most of a test's time is spent waiting (a browser, a child
 // process, the database, a timer), so on two cores they overlap rather than queue. Each lane's output is printed
-// as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's files at once per pass.
+// as one block when it ends, so the log reads in order. TEST_CONCURRENCY: AVA's workers (files, or batches
+// of files: test-batches.ts) at once per pass.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
