@@ -62,9 +62,10 @@ async function storeValues(trx: Db, projectId: string, rows: StoredValue[], now:
   for (const part of chunks(rows, STORE_SLICE[dialectOf(trx)])) {
     // A multi-row VALUES list written here: Knex writes SQLite's multi-row insert as a SELECT ... UNION ALL chain,
     // several times slower to compile and run.
+    // Every value bound, none written into the text: one text per slice length, prepared once per connection.
     const bindings: Array<string | number> = [];
-    for (const r of part) bindings.push(r.keyId, r.lang, r.value, r.score, r.reason);
-    const values = `(?, ?, '${projectId.replace(/'/g, "''")}', ?, 'translated', 'ai', NULL, ${Number(now)}, ?, ?)`;
+    for (const r of part) bindings.push(r.keyId, r.lang, projectId, r.value, now, r.score, r.reason);
+    const values = `(?, ?, ?, ?, 'translated', 'ai', NULL, ?, ?, ?)`;
     const head = `INSERT INTO translations ${STORE_COLUMNS} VALUES ${Array(part.length).fill(values).join(', ')}`;
     const sql = mysql
       ? // MySQL applies assignments left to right, so status (tested by the others) is assigned last.

@@ -43,9 +43,9 @@ export async function fillFromMemory(
 ): Promise<Array<{ keyId: number; lang: string }>> {
   if (!fills.length) return [];
   const mysql = dialectOf(trx) === 'mysql';
-  const project = `'${p.id.replace(/'/g, "''")}'`;
   for (const part of chunks(fills, mysql ? 500 : 100)) {
-    const values = `(?, ?, ${project}, ?, 'translated', 'memory', NULL, ${Number(now)})`;
+    // Every value bound, none written into the text: one text per slice length, prepared once per connection.
+    const values = `(?, ?, ?, ?, 'translated', 'memory', NULL, ?)`;
     const head = `INSERT INTO translations ${COLUMNS} VALUES ${Array(part.length).fill(values).join(', ')}`;
     const when = `status = 'pending' AND ${UNHELD.replace(/translations\./g, '')}`;
     const sql = mysql
@@ -54,7 +54,7 @@ export async function fillFromMemory(
       : `${head} ON CONFLICT (key_id, lang) DO UPDATE SET value = excluded.value, status = excluded.status, origin = excluded.origin, job_id = NULL, fail_reason = NULL, fail_token = NULL, outdated_at = NULL, updated_at = excluded.updated_at WHERE translations.status = 'pending' AND ${UNHELD}`;
     await trx.raw(
       sql,
-      part.flatMap((f) => [f.keyId, f.lang, f.value]),
+      part.flatMap((f) => [f.keyId, f.lang, p.id, f.value, now]),
     );
   }
   const keyIds = [...new Set(fills.map((f) => f.keyId))];
