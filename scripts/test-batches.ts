@@ -10,6 +10,7 @@
 // worker.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { compiledName as compiled, WEIGHTS_FILE } from './test-build.js';
 
 /** The marker of a file that runs as its own worker. */
 const ALONE = 'test-batch: alone';
@@ -19,9 +20,6 @@ const ALONE = 'test-batch: alone';
  * file. A larger batch saves little more and holds more of the run's end on one process.
  */
 const BATCH_BYTES = 50_000;
-
-/** Where the compiled tree keeps each file's weight (its members' bytes of source) for the order AVA starts them in. */
-export const WEIGHTS_FILE = 'test-weights.json';
 
 /**
  * Writes the batches of `files` (test files of the checkout, `test/x/y.test.ts`) into the compiled tree `dir`,
@@ -39,7 +37,9 @@ export function batchTests(dir: string, files: string[]): string[] {
       continue;
     }
     const folder = path.posix.dirname(file);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), { file, bytes: source.length }]);
+    const members = byFolder.get(folder) ?? [];
+    members.push({ file, bytes: source.length });
+    byFolder.set(folder, members);
   }
   for (const [folder, members] of byFolder) {
     // First fit, largest first: few batches, none much over BATCH_BYTES.
@@ -81,5 +81,3 @@ export function batchTests(dir: string, files: string[]): string[] {
 
 /** How esbuild writes a test file's import of AVA. */
 const AVA_IMPORT = 'import test from "ava";';
-
-const compiled = (file: string) => file.replace(/\.ts$/, '.js');

@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { WEIGHTS_FILE } from './test-batches.js';
+
+/** Where the compiled tree keeps each test file's weight (its bytes of source) for the order AVA starts them in. */
+export const WEIGHTS_FILE = 'test-weights.json';
 
 /** What is compiled: every TypeScript file a test imports (`bench/` and the packages' built `dist/` are not). */
 const COMPILED = /^(server|generated|test|scripts|packages\/[^/]+\/src)\/.*(?<!\.d)\.ts$/;
